@@ -1,0 +1,75 @@
+"""Calculator definitions shared by the build (prerendered HTML) and the browser (Pyodide).
+
+Use::
+
+    from roofline_core.calculators import compute, definition, CALCULATORS
+    compute("roofline-explorer", {"accelerator": "h100-sxm", "intensity": "64"})
+
+:func:`compute` takes the raw values a form or a URL holds (strings or numbers) and never
+raises for anything a person can type: every problem comes back in ``errors``, keyed by field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
+from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
+
+CALCULATORS: dict[str, Calculator] = {c.id: c for c in (ROOFLINE_EXPLORER,)}
+
+__all__ = [
+    "CALCULATORS",
+    "Calculator",
+    "Choice",
+    "ChoiceInput",
+    "NumberInput",
+    "Output",
+    "compute",
+    "definition",
+    "value",
+]
+
+
+def definition(calculator_id: str) -> dict[str, Any]:
+    """JSON-able definition of a calculator: its inputs (with ranges) and outputs."""
+    return _get(calculator_id).to_json()
+
+
+def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Validate ``raw_inputs`` and compute the calculator's results.
+
+    Fields missing from ``raw_inputs`` take their defaults; unknown keys are ignored (a URL
+    may carry other parameters).
+
+    Returns:
+        ``{"calculator": id, "inputs": {id: value}, "errors": {id: message},
+        "outputs": {id: {"value", "unit", "text"}}, ...}``. When any field has an error,
+        ``outputs`` is empty, so the page keeps its last good values, and ``inputs`` holds only
+        the valid fields.
+    """
+    calc = _get(calculator_id)
+    raw = raw_inputs if isinstance(raw_inputs, dict) else {}
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for field in calc.inputs:
+        parsed, error = field.parse(raw.get(field.id, field.default))
+        if error is None:
+            values[field.id] = parsed
+        else:
+            errors[field.id] = error
+    if not errors and calc.cross_check is not None:
+        errors.update(calc.cross_check(values))
+    result: dict[str, Any] = {"calculator": calc.id, "inputs": values, "errors": errors, "outputs": {}}
+    if errors:
+        return result
+    result.update(calc.compute(values))
+    return result
+
+
+def _get(calculator_id: str) -> Calculator:
+    try:
+        return CALCULATORS[calculator_id]
+    except KeyError:
+        raise KeyError(f"unknown calculator {calculator_id!r}; expected one of {', '.join(CALCULATORS)}") from None

@@ -1,0 +1,70 @@
+"""What a calculator is: inputs, outputs, and a compute function over validated values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from roofline_core.calculators.fields import Input
+
+
+@dataclass(frozen=True)
+class Output:
+    """One displayed result.
+
+    Attributes:
+        id: Key in the result's ``outputs`` (``data-output`` on the page).
+        label: What the number is.
+    """
+
+    id: str
+    label: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "label": self.label}
+
+
+def value(number: float | str | bool, unit: str, text: str) -> dict[str, Any]:
+    """An output value: the raw number in SI ``unit`` and the text shown to the reader."""
+    return {"value": number, "unit": unit, "text": text}
+
+
+#: A compute function: validated input values in, ``{"outputs": {...}, ...}`` out. It may add
+#: ``"table"`` (rows for a results table) and ``"chart"`` (figure data) beside ``"outputs"``.
+ComputeFn = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A calculator defined once, rendered by the build and run by Pyodide in the browser.
+
+    Attributes:
+        id: Stable identifier (``data-calculator`` on the page, ``/embed/<id>/``).
+        title: Heading.
+        description: One sentence on what it answers.
+        inputs: Fields, in display order.
+        outputs: Results, in display order.
+        compute: Function from validated values to results.
+        cross_check: Optional check across fields, returning ``{field_id: message}`` for
+            combinations that are each valid alone but not together.
+    """
+
+    id: str
+    title: str
+    description: str
+    inputs: tuple[Input, ...]
+    outputs: tuple[Output, ...]
+    compute: ComputeFn
+    cross_check: Callable[[dict[str, Any]], dict[str, str]] | None = None
+
+    def defaults(self) -> dict[str, Any]:
+        return {field.id: field.default for field in self.inputs}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "description": self.description,
+            "inputs": [field.to_json() for field in self.inputs],
+            "outputs": [out.to_json() for out in self.outputs],
+        }

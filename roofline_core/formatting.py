@@ -1,0 +1,95 @@
+"""Turning SI numbers into the short strings people read: "4.78 ms", "209 tok/s", "16.1 GB".
+
+Formatting is the only place units change: everything else stays in FLOP, bytes and seconds.
+Three significant figures, except that whole numbers of 100 or more keep every digit of their
+integer part ("6,126 tok/s", not "6,130").
+"""
+
+from __future__ import annotations
+
+import math
+
+_DECIMAL_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def format_number(value: float, significant: int = 3) -> str:
+    """``value`` to ``significant`` figures, with thousands separators and no exponent."""
+    if not math.isfinite(value):
+        return str(value)
+    if value == 0:
+        return "0"
+    if abs(value) >= 10 ** (significant - 1):
+        return f"{round(value):,}"
+    digits = significant - 1 - math.floor(math.log10(abs(value)))
+    rounded = round(value, digits)
+    # Rounding can carry into a new digit (9.996 -> 10.0); recompute the decimals for it.
+    if rounded != 0 and abs(rounded) >= 10 ** (significant - 1):
+        return f"{round(rounded):,}"
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded)))) if rounded else 0
+    return f"{rounded:,.{digits}f}"
+
+
+def _with_prefix(value: float, unit: str, prefixes=_DECIMAL_PREFIXES) -> str:
+    if not math.isfinite(value):
+        return f"{value} {unit}"
+    for scale, prefix in prefixes:
+        # Pick the prefix after rounding, so 999.96e9 shows as "1.00 TB" rather than "1,000 GB".
+        if abs(value) >= scale * 0.9995 or scale == prefixes[-1][0]:
+            scaled = value / scale
+            if abs(scaled) >= 999.5 and scale != prefixes[0][0]:
+                continue
+            return f"{format_number(scaled)} {prefix}{unit}"
+    raise AssertionError("unreachable: the last prefix always matches")
+
+
+def format_bytes(value_bytes: float) -> str:
+    """Decimal bytes: ``16.1e9`` -> ``"16.1 GB"``."""
+    return _with_prefix(value_bytes, "B")
+
+
+def format_flop_per_s(value_flop_per_s: float) -> str:
+    """``989e12`` -> ``"989 TFLOP/s"``."""
+    return _with_prefix(value_flop_per_s, "FLOP/s")
+
+
+def format_flops(value_flop: float) -> str:
+    """A FLOP count: ``2.8e11`` -> ``"280 GFLOP"``."""
+    return _with_prefix(value_flop, "FLOP")
+
+
+def format_bandwidth(value_bytes_per_s: float) -> str:
+    """``3.35e12`` -> ``"3.35 TB/s"``."""
+    return _with_prefix(value_bytes_per_s, "B/s")
+
+
+def format_time(value_s: float) -> str:
+    """Seconds in the unit that reads best: ``0.00478`` -> ``"4.78 ms"``."""
+    if not math.isfinite(value_s):
+        return f"{value_s} s"
+    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns")):
+        if abs(value_s) >= scale * 0.9995 or unit == "ns":
+            return f"{format_number(value_s / scale)} {unit}"
+    raise AssertionError("unreachable")
+
+
+def format_tokens_per_s(value: float) -> str:
+    """``209.2`` -> ``"209 tok/s"``."""
+    return f"{format_number(value)} tok/s"
+
+
+def format_intensity(value_flop_per_byte: float) -> str:
+    """``295.2`` -> ``"295 FLOP/byte"``."""
+    return f"{format_number(value_flop_per_byte)} FLOP/byte"
+
+
+def format_percent(share: float) -> str:
+    """A share from 0 to 1: ``0.00338`` -> ``"0.338%"``."""
+    return f"{format_number(share * 100)}%"
+
+
+def format_count(value: float) -> str:
+    """Large counts with a word prefix: ``8.03e9`` -> ``"8.03B"``."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale * 0.9995:
+            return f"{format_number(value / scale)}{suffix}"
+    return format_number(value)

@@ -1,0 +1,264 @@
+"""Accelerator presets: dense peak compute per number format, memory bandwidth and capacity.
+
+Every value is the vendor's *dense* figure. Several spec sheets lead with "with sparsity"
+numbers (2:4 structured sparsity doubles them); where a sheet only states the sparse figure,
+``source.states`` quotes it and the preset holds half of it, which is what dense matrix math
+can reach.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from roofline_core.dtypes import DTYPES
+from roofline_core.roofline import ridge_point
+from roofline_core.sources import Source
+
+TERA = 1e12
+GIGA = 1e9
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    """One accelerator (a single GPU or TPU chip).
+
+    Attributes:
+        slug: Stable identifier used in URLs and the command line (``"h100-sxm"``).
+        name: Display name.
+        peak_flop_per_s: Dense peak per number format, in FLOP/s (int8 in OP/s), keyed by
+            dtype slug. Only formats the matrix units support natively are listed.
+        bandwidth_bytes_per_s: Peak memory bandwidth, in bytes/s.
+        memory_bytes: Memory capacity, in bytes (decimal: 80 GB = 80e9).
+        memory_kind: What the memory is (``"HBM3"``, ``"GDDR6X"``).
+        source: Where the numbers come from.
+    """
+
+    slug: str
+    name: str
+    peak_flop_per_s: dict[str, float]
+    bandwidth_bytes_per_s: float
+    memory_bytes: float
+    memory_kind: str
+    source: Source
+    notes: str = field(default="")
+
+    def __post_init__(self) -> None:
+        unknown = set(self.peak_flop_per_s) - set(DTYPES)
+        if unknown:
+            raise ValueError(f"{self.slug}: unknown dtypes in peak_flop_per_s: {sorted(unknown)}")
+        if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
+            raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
+
+    def peak_for(self, dtype: str) -> float:
+        """Dense peak compute for ``dtype``, in FLOP/s.
+
+        Raises:
+            KeyError: naming the formats this accelerator supports.
+        """
+        try:
+            return self.peak_flop_per_s[dtype]
+        except KeyError:
+            supported = ", ".join(self.peak_flop_per_s)
+            raise KeyError(f"{self.name} has no {dtype} peak; supported: {supported}") from None
+
+    def ridge_point(self, dtype: str = "fp16") -> float:
+        """Ridge point for ``dtype``, in FLOP/byte."""
+        return ridge_point(peak_flop_per_s=self.peak_for(dtype), bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
+
+
+_NVIDIA_H100 = Source(
+    title="NVIDIA H100 Tensor Core GPU datasheet",
+    url="https://www.nvidia.com/en-us/data-center/h100/",
+    states=(
+        "H100 SXM: FP16/BF16 Tensor Core 1,979 TFLOPS*, FP8 3,958 TFLOPS*, INT8 3,958 TOPS*, "
+        "TF32 989 TFLOPS*, 80 GB, 3.35 TB/s. H100 PCIe: FP16/BF16 1,513 TFLOPS*, FP8 3,026 TFLOPS*, "
+        "INT8 3,026 TOPS*, TF32 756 TFLOPS*, 80 GB, 2 TB/s. *With sparsity; dense is one-half."
+    ),
+)
+
+_NVIDIA_H200 = Source(
+    title="NVIDIA H200 Tensor Core GPU",
+    url="https://www.nvidia.com/en-us/data-center/h200/",
+    states=(
+        "H200 SXM: FP16/BF16 Tensor Core 1,979 TFLOPS*, FP8 3,958 TFLOPS*, INT8 3,958 TOPS*, "
+        "TF32 989 TFLOPS*, 141 GB HBM3e, 4.8 TB/s. *With sparsity; dense is one-half."
+    ),
+)
+
+_NVIDIA_B200 = Source(
+    title="NVIDIA DGX B200 datasheet; HGX B200 per-GPU dense and sparse rates as tabulated by G. Lockwood",
+    url="https://glennklockwood.com/garden/processors/B200",
+    states=(
+        "HGX B200 (1,000 W), dense matrix / sparse: TF32 1,100 / 2,200 TFLOPS, FP16 and BF16 "
+        "2,250 / 4,500, FP8 4,500 / 9,000, INT8 4,500 / 9,000, FP4 9,000 / 18,000. "
+        "DGX B200 (8 GPUs): 1,440 GB HBM3e, 64 TB/s, i.e. 180 GB and 8 TB/s per GPU."
+    ),
+)
+
+_NVIDIA_A100 = Source(
+    title="NVIDIA A100 Tensor Core GPU datasheet",
+    url="https://www.nvidia.com/en-us/data-center/a100/",
+    states=(
+        "A100 SXM: FP16/BF16 Tensor Core 312 TFLOPS (624 with sparsity), TF32 156 (312), "
+        "INT8 624 TOPS (1,248). 40GB: HBM2, 1,555 GB/s. 80GB: HBM2e, 2,039 GB/s."
+    ),
+)
+
+_NVIDIA_L40S = Source(
+    title="NVIDIA L40S GPU datasheet",
+    url="https://www.nvidia.com/en-us/data-center/l40s/",
+    states=(
+        "L40S: FP16/BF16 Tensor Core 362.05 TFLOPS (733 with sparsity), FP8 733 (1,466), "
+        "INT8 733 TOPS (1,466), TF32 183 (366), 48 GB GDDR6, 864 GB/s."
+    ),
+)
+
+_NVIDIA_ADA = Source(
+    title="NVIDIA Ada Lovelace GPU architecture whitepaper, appendix A (GeForce RTX 4090)",
+    url="https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf",
+    states=(
+        "RTX 4090: peak FP16 Tensor TFLOPS with FP32 accumulate 165.2 (330.4 with sparsity), "
+        "peak FP8 Tensor with FP32 accumulate 330.3 (660.6), peak INT8 Tensor TOPS 660.6 "
+        "(1,321.2), 24 GB GDDR6X, 1,008 GB/s."
+    ),
+)
+
+_AMD_MI300X = Source(
+    title="AMD Instinct MI300X accelerator data sheet",
+    url="https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html",
+    states=(
+        "MI300X: peak FP16 and BF16 1,307.4 TFLOPS (2,614.9 with structured sparsity), "
+        "FP8 2,614.9 TFLOPS (5,229.8), INT8 2,614.9 TOPS (5,229.8), TF32 653.7 TFLOPS, "
+        "192 GB HBM3, 5.3 TB/s peak memory bandwidth."
+    ),
+)
+
+_GOOGLE_TPU_V5E = Source(
+    title="Google Cloud TPU v5e documentation",
+    url="https://cloud.google.com/tpu/docs/v5e",
+    states="TPU v5e chip: 197 TFLOP/s BF16, 394 TOP/s INT8, 16 GiB HBM2 at 819 GB/s.",
+)
+
+
+def _peaks(**tera_per_s: float) -> dict[str, float]:
+    """Spec sheets quote teraFLOP/s; the presets store FLOP/s."""
+    return {dtype: value * TERA for dtype, value in tera_per_s.items()}
+
+
+ACCELERATORS: dict[str, Accelerator] = {
+    a.slug: a
+    for a in (
+        Accelerator(
+            slug="h100-sxm",
+            name="NVIDIA H100 SXM",
+            # The seeds (001, 004) and the datasheet round 1,979 / 2 to 989 TFLOP/s.
+            peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
+            bandwidth_bytes_per_s=3.35 * TERA,
+            memory_bytes=80 * GIGA,
+            memory_kind="HBM3",
+            source=_NVIDIA_H100,
+        ),
+        Accelerator(
+            slug="h100-pcie",
+            name="NVIDIA H100 PCIe",
+            peak_flop_per_s=_peaks(tf32=378, bf16=756.5, fp16=756.5, fp8=1513, int8=1513),
+            bandwidth_bytes_per_s=2.0 * TERA,
+            memory_bytes=80 * GIGA,
+            memory_kind="HBM2e",
+            source=_NVIDIA_H100,
+        ),
+        Accelerator(
+            slug="h200",
+            name="NVIDIA H200 SXM",
+            peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
+            bandwidth_bytes_per_s=4.8 * TERA,
+            memory_bytes=141 * GIGA,
+            memory_kind="HBM3e",
+            source=_NVIDIA_H200,
+        ),
+        Accelerator(
+            slug="b200",
+            name="NVIDIA B200 (HGX)",
+            peak_flop_per_s=_peaks(tf32=1100, bf16=2250, fp16=2250, fp8=4500, int8=4500, fp4=9000),
+            bandwidth_bytes_per_s=8.0 * TERA,
+            memory_bytes=180 * GIGA,
+            memory_kind="HBM3e",
+            source=_NVIDIA_B200,
+        ),
+        Accelerator(
+            slug="a100-sxm-40gb",
+            name="NVIDIA A100 SXM 40GB",
+            peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
+            bandwidth_bytes_per_s=1555 * GIGA,
+            memory_bytes=40 * GIGA,
+            memory_kind="HBM2",
+            source=_NVIDIA_A100,
+        ),
+        Accelerator(
+            slug="a100-sxm-80gb",
+            name="NVIDIA A100 SXM 80GB",
+            peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
+            bandwidth_bytes_per_s=2039 * GIGA,
+            memory_bytes=80 * GIGA,
+            memory_kind="HBM2e",
+            source=_NVIDIA_A100,
+        ),
+        Accelerator(
+            slug="l40s",
+            name="NVIDIA L40S",
+            peak_flop_per_s=_peaks(tf32=183, bf16=362.05, fp16=362.05, fp8=733, int8=733),
+            bandwidth_bytes_per_s=864 * GIGA,
+            memory_bytes=48 * GIGA,
+            memory_kind="GDDR6",
+            source=_NVIDIA_L40S,
+        ),
+        Accelerator(
+            slug="rtx-4090",
+            name="NVIDIA GeForce RTX 4090",
+            # FP32 accumulation, as LLM kernels use; GeForce parts run it at half the fp16-accumulate rate.
+            peak_flop_per_s=_peaks(bf16=165.2, fp16=165.2, fp8=330.3, int8=660.6),
+            bandwidth_bytes_per_s=1008 * GIGA,
+            memory_bytes=24 * GIGA,
+            memory_kind="GDDR6X",
+            source=_NVIDIA_ADA,
+        ),
+        Accelerator(
+            slug="mi300x",
+            name="AMD Instinct MI300X",
+            peak_flop_per_s=_peaks(tf32=653.7, bf16=1307.4, fp16=1307.4, fp8=2614.9, int8=2614.9),
+            bandwidth_bytes_per_s=5.3 * TERA,
+            memory_bytes=192 * GIGA,
+            memory_kind="HBM3",
+            source=_AMD_MI300X,
+        ),
+        Accelerator(
+            slug="tpu-v5e",
+            name="Google TPU v5e",
+            peak_flop_per_s=_peaks(bf16=197, int8=394),
+            bandwidth_bytes_per_s=819 * GIGA,
+            # 16 GiB, as Google states it; this is the one binary-prefixed capacity here.
+            memory_bytes=16 * 2**30,
+            memory_kind="HBM2",
+            source=_GOOGLE_TPU_V5E,
+        ),
+    )
+}
+
+
+def get_accelerator(slug: str) -> Accelerator:
+    """Return the preset named ``slug``.
+
+    Raises:
+        KeyError: with the accepted slugs, if ``slug`` is unknown.
+    """
+    try:
+        return ACCELERATORS[slug]
+    except KeyError:
+        raise KeyError(f"unknown accelerator {slug!r}; expected one of {', '.join(ACCELERATORS)}") from None
+
+
+def compute_peak_flop_per_s(accelerator: Accelerator, compute_dtype: str = "fp16") -> float:
+    """Dense peak for ``compute_dtype``, falling back from fp16 to bf16 (TPUs have no fp16 units)."""
+    if compute_dtype == "fp16" and "fp16" not in accelerator.peak_flop_per_s:
+        return accelerator.peak_for("bf16")
+    return accelerator.peak_for(compute_dtype)

@@ -1,0 +1,494 @@
+"""Inference estimates built on the roofline: decode, prefill, KV cache, batching, memory fit.
+
+The low-level functions (:func:`kv_cache_bytes`, :func:`decode_step`, :func:`prefill_step`,
+:func:`critical_batch`) take plain numbers and are the stable public API. The ``estimate_*``
+functions take a :class:`~roofline_core.models.Model` and an
+:class:`~roofline_core.hardware.Accelerator` and fill those numbers in.
+
+The model is the "speed of light": each step is as fast as the slower of its math at peak and
+its bytes at (optionally derated) peak bandwidth. Real systems land below it: the seeds note that
+about 70-80% of peak bandwidth is what serving stacks sustain, hence ``bandwidth_efficiency``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.hardware import Accelerator, compute_peak_flop_per_s
+from roofline_core.models import Model
+from roofline_core.roofline import (
+    COMPUTE,
+    MEMORY,
+    _require_non_negative,
+    _require_positive,
+    ridge_point,
+)
+
+#: Batch sizes of the decode throughput table in seed 004.
+DEFAULT_SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+def _require_count(name: str, value: int) -> None:
+    if not (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+
+
+def kv_cache_bytes(
+    *, layers: int, kv_heads: int, head_dim: int, tokens: int, batch: int = 1, bytes_per_element: float = 2
+) -> float:
+    """Size of an MHA or GQA key/value cache.
+
+    Args:
+        layers: Decoder layers.
+        kv_heads: Key/value heads per layer.
+        head_dim: Width of one head.
+        tokens: Cached tokens per sequence (the context length).
+        batch: Sequences.
+        bytes_per_element: Bytes per cached element (2 for fp16).
+
+    Returns:
+        ``2 * layers * tokens * kv_heads * head_dim * bytes_per_element * batch``, in bytes
+        (the 2 is one key and one value).
+    """
+    for name, value in (("layers", layers), ("kv_heads", kv_heads), ("head_dim", head_dim), ("batch", batch)):
+        _require_count(name, value)
+    if not (isinstance(tokens, int) and tokens >= 0):
+        raise ValueError(f"tokens must be a whole number >= 0, got {tokens!r}")
+    _require_positive("bytes_per_element", bytes_per_element)
+    return 2.0 * layers * tokens * kv_heads * head_dim * bytes_per_element * batch
+
+
+@dataclass(frozen=True)
+class StepEstimate:
+    """One forward step on the roofline.
+
+    Attributes:
+        flops: FLOPs of the step over all sequences and devices, in FLOP.
+        bytes_moved: Bytes read over all devices, in bytes.
+        tokens: Tokens the step produces or processes (batch for decode, batch x prompt for prefill).
+        step_time_s: Time of the step, in seconds.
+        peak_flop_per_s: Peak compute of one device, in FLOP/s.
+        bandwidth_bytes_per_s: Bandwidth of one device, in bytes/s.
+        devices: Devices the work is split over.
+    """
+
+    flops: float
+    bytes_moved: float
+    tokens: int
+    step_time_s: float
+    peak_flop_per_s: float
+    bandwidth_bytes_per_s: float
+    devices: int
+
+    @property
+    def intensity_flop_per_byte(self) -> float:
+        """Arithmetic intensity of the step, in FLOP/byte."""
+        return self.flops / self.bytes_moved
+
+    @property
+    def ridge_point_flop_per_byte(self) -> float:
+        return ridge_point(peak_flop_per_s=self.peak_flop_per_s, bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
+
+    @property
+    def bound(self) -> str:
+        """``"memory"`` or ``"compute"``: which roof sets :attr:`step_time_s`."""
+        compute_s = self.flops / (self.peak_flop_per_s * self.devices)
+        memory_s = self.bytes_moved / (self.bandwidth_bytes_per_s * self.devices)
+        return COMPUTE if compute_s >= memory_s else MEMORY
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Tokens per second over all sequences, in tokens/s."""
+        return self.tokens / self.step_time_s
+
+    @property
+    def compute_utilisation(self) -> float:
+        """Achieved FLOP/s as a share of the devices' peak (0 to 1)."""
+        return self.flops / self.step_time_s / (self.peak_flop_per_s * self.devices)
+
+
+def _step(
+    *, flops: float, bytes_moved: float, tokens: int, peak_flop_per_s: float, bandwidth_bytes_per_s: float, devices: int
+) -> StepEstimate:
+    # The work is split evenly, so each device does 1/devices of the FLOPs and bytes; the step
+    # takes as long as one device's share.
+    step_time_s = max(flops / (peak_flop_per_s * devices), bytes_moved / (bandwidth_bytes_per_s * devices))
+    return StepEstimate(
+        flops=flops,
+        bytes_moved=bytes_moved,
+        tokens=tokens,
+        step_time_s=step_time_s,
+        peak_flop_per_s=peak_flop_per_s,
+        bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+        devices=devices,
+    )
+
+
+def decode_step(
+    *,
+    params: float,
+    peak_flop_per_s: float,
+    bandwidth_bytes_per_s: float,
+    bytes_per_param: float = 2,
+    batch: int = 1,
+    kv_cache_bytes: float = 0,
+    devices: int = 1,
+) -> StepEstimate:
+    """One decode step: every sequence in the batch produces one token.
+
+    Weights and the KV cache are each read once per step; FLOPs are ``2 * params * batch``.
+
+    Args:
+        params: Parameters streamed per token (see :mod:`roofline_core.models`).
+        peak_flop_per_s: Dense peak compute of one device, in FLOP/s.
+        bandwidth_bytes_per_s: Memory bandwidth of one device, in bytes/s.
+        bytes_per_param: Bytes per weight (2 for fp16, 1 for int8).
+        batch: Sequences decoded together.
+        kv_cache_bytes: KV-cache bytes read in the step, all sequences together, in bytes.
+        devices: Devices the weights and work are split over (tensor parallelism).
+
+    Returns:
+        A :class:`StepEstimate` with ``tokens = batch``.
+    """
+    _require_positive("params", params)
+    _require_positive("bytes_per_param", bytes_per_param)
+    _require_count("batch", batch)
+    _require_count("devices", devices)
+    _require_non_negative("kv_cache_bytes", kv_cache_bytes)
+    _require_positive("peak_flop_per_s", peak_flop_per_s)
+    _require_positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)
+    return _step(
+        flops=2.0 * params * batch,
+        bytes_moved=params * bytes_per_param + kv_cache_bytes,
+        tokens=batch,
+        peak_flop_per_s=peak_flop_per_s,
+        bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+        devices=devices,
+    )
+
+
+def prefill_step(
+    *,
+    params: float,
+    prompt_tokens: int,
+    peak_flop_per_s: float,
+    bandwidth_bytes_per_s: float,
+    bytes_per_param: float = 2,
+    batch: int = 1,
+    devices: int = 1,
+) -> StepEstimate:
+    """Processing whole prompts in one forward pass: the work before the first output token.
+
+    Weights are read once; FLOPs are ``2 * params * prompt_tokens * batch``, so the intensity is
+    about ``prompt_tokens * batch`` in fp16. Attention's own FLOPs, which grow with the square of
+    the prompt, are left out, as in the seeds.
+
+    Returns:
+        A :class:`StepEstimate` with ``tokens = prompt_tokens * batch``; its ``step_time_s`` is
+        the time to first token when nothing else is queued.
+    """
+    _require_positive("params", params)
+    _require_count("prompt_tokens", prompt_tokens)
+    _require_positive("bytes_per_param", bytes_per_param)
+    _require_count("batch", batch)
+    _require_count("devices", devices)
+    _require_positive("peak_flop_per_s", peak_flop_per_s)
+    _require_positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)
+    tokens = prompt_tokens * batch
+    return _step(
+        flops=2.0 * params * tokens,
+        bytes_moved=params * bytes_per_param,
+        tokens=tokens,
+        peak_flop_per_s=peak_flop_per_s,
+        bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+        devices=devices,
+    )
+
+
+def critical_batch(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float, weight_bytes_per_element: float = 2) -> float:
+    """Decode batch at which weight streaming reaches the ridge point.
+
+    Decode intensity is ``2 * batch / weight_bytes_per_element`` (KV reads ignored), so the
+    ridge is met at ``batch = ridge * weight_bytes_per_element / 2``: about 295 for fp16 on an
+    H100, half that for int8 weights.
+
+    Returns:
+        The critical batch size (sequences; fractional, round up for a whole batch).
+    """
+    _require_positive("weight_bytes_per_element", weight_bytes_per_element)
+    ridge = ridge_point(peak_flop_per_s=peak_flop_per_s, bandwidth_bytes_per_s=bandwidth_bytes_per_s)
+    return ridge * weight_bytes_per_element / 2.0
+
+
+# --- Estimates from presets ---------------------------------------------------------------
+
+
+def _efficiency(value: float) -> float:
+    if not (isinstance(value, (int, float)) and 0 < value <= 1):
+        raise ValueError(f"bandwidth_efficiency must be in (0, 1], got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class MemoryFit:
+    """Whether weights and KV cache fit in the devices' memory.
+
+    Attributes:
+        capacity_bytes: Memory of all devices together, in bytes.
+        weight_bytes: All weights (every expert), in bytes.
+        kv_bytes: KV cache of the whole batch at the given context, in bytes.
+        kv_bytes_per_sequence: KV cache of one sequence at the given context, in bytes.
+        max_batch: Largest batch whose KV cache fits beside the weights at this context (0 if
+            the weights alone do not fit).
+        max_context_tokens: Longest context that fits for this batch (0 if none).
+    """
+
+    capacity_bytes: float
+    weight_bytes: float
+    kv_bytes: float
+    kv_bytes_per_sequence: float
+    max_batch: int
+    max_context_tokens: int
+
+    @property
+    def used_bytes(self) -> float:
+        return self.weight_bytes + self.kv_bytes
+
+    @property
+    def fits(self) -> bool:
+        return self.used_bytes <= self.capacity_bytes
+
+    @property
+    def share_of_memory(self) -> float:
+        """Weights plus KV as a share of capacity (may exceed 1)."""
+        return self.used_bytes / self.capacity_bytes
+
+
+def memory_fit(
+    *,
+    model: Model,
+    accelerator: Accelerator,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+    devices: int = 1,
+) -> MemoryFit:
+    """How the weights and the KV cache of ``batch`` sequences share the devices' memory.
+
+    Activations and the runtime's workspace are ignored, so real limits are somewhat lower.
+    """
+    _require_count("batch", batch)
+    _require_count("devices", devices)
+    capacity = accelerator.memory_bytes * devices
+    weights = model.weight_bytes(weight_dtype)
+    per_token = model.kv_bytes_per_token(kv_dtype)
+    per_sequence = per_token * context_tokens
+    free = capacity - weights
+    if free <= 0:
+        max_batch = 0
+        max_context = 0
+    else:
+        max_batch = math.floor(free / per_sequence) if per_sequence > 0 else 0
+        max_context = math.floor(free / (per_token * batch))
+    return MemoryFit(
+        capacity_bytes=capacity,
+        weight_bytes=weights,
+        kv_bytes=per_sequence * batch,
+        kv_bytes_per_sequence=per_sequence,
+        max_batch=max_batch,
+        max_context_tokens=max_context,
+    )
+
+
+@dataclass(frozen=True)
+class DecodeEstimate:
+    """A decode step of a preset model on a preset accelerator, with its memory picture."""
+
+    step: StepEstimate
+    batch: int
+    context_tokens: int
+    kv_bytes: float
+    weight_bytes_streamed: float
+    memory: MemoryFit
+
+    @property
+    def step_time_s(self) -> float:
+        return self.step.step_time_s
+
+    @property
+    def tokens_per_s_per_sequence(self) -> float:
+        """Tokens/s each sequence sees (1 / step time)."""
+        return 1.0 / self.step.step_time_s
+
+    @property
+    def tokens_per_s(self) -> float:
+        """Tokens/s over the whole batch."""
+        return self.step.tokens_per_s
+
+
+def estimate_decode(
+    *,
+    model: Model,
+    accelerator: Accelerator,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    compute_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+) -> DecodeEstimate:
+    """Decode step of ``model`` on ``devices`` x ``accelerator`` at ``context_tokens`` of context.
+
+    Args:
+        weight_dtype: Storage format of the weights (int8/int4 weights are dequantised, so the
+            math runs in ``compute_dtype``).
+        kv_dtype: Storage format of the KV cache.
+        compute_dtype: Format of the matrix math, choosing the peak.
+        bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
+    """
+    _require_count("batch", batch)
+    if not (isinstance(context_tokens, int) and context_tokens >= 0):
+        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    kv_bytes = model.kv_bytes_per_token(kv_dtype) * context_tokens * batch
+    params = model.streamed_params_per_token
+    if model.is_moe:
+        # With many sequences, different tokens pick different experts; the step reads the
+        # union. Expected distinct experts per MoE layer under uniform routing:
+        # E * (1 - (1 - k/E)^batch), never more than all of them.
+        e, k = model.experts, model.experts_per_token
+        distinct = e * (1.0 - (1.0 - k / e) ** batch)
+        extra_experts = max(0.0, distinct - k)
+        per_expert = 3 * model.hidden_size * model.moe_ffn_size
+        moe_layers = model.layers - model.dense_layers
+        weight_params_read = params + extra_experts * per_expert * moe_layers
+    else:
+        weight_params_read = params
+    bpp = bytes_per_element(weight_dtype)
+    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
+    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
+    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
+    # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
+    # traffic to keep one formula.
+    extra_weight_bytes = (weight_params_read - params) * bpp
+    step = decode_step(
+        params=params,
+        peak_flop_per_s=peak,
+        bandwidth_bytes_per_s=bandwidth,
+        bytes_per_param=bpp,
+        batch=batch,
+        kv_cache_bytes=kv_bytes + extra_weight_bytes,
+        devices=devices,
+    )
+    fit = memory_fit(
+        model=model,
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        batch=batch,
+        context_tokens=context_tokens,
+        devices=devices,
+    )
+    return DecodeEstimate(
+        step=step,
+        batch=batch,
+        context_tokens=context_tokens,
+        kv_bytes=kv_bytes,
+        weight_bytes_streamed=weight_params_read * bpp,
+        memory=fit,
+    )
+
+
+def estimate_prefill(
+    *,
+    model: Model,
+    accelerator: Accelerator,
+    prompt_tokens: int,
+    weight_dtype: str = "fp16",
+    compute_dtype: str = "fp16",
+    batch: int = 1,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+) -> StepEstimate:
+    """Prefill of ``batch`` prompts of ``prompt_tokens`` tokens; ``step_time_s`` is the time to first token.
+
+    For an MoE model the active parameters set the FLOPs, and a long prompt touches every expert,
+    so all expert weights are read once.
+    """
+    bpp = bytes_per_element(weight_dtype)
+    step = prefill_step(
+        params=model.streamed_params_per_token,
+        prompt_tokens=prompt_tokens,
+        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
+        bytes_per_param=bpp,
+        batch=batch,
+        devices=devices,
+    )
+    if not model.is_moe:
+        return step
+    all_weights_read = (model.total_params - model.embedding_params) * bpp
+    return _step(
+        flops=step.flops,
+        bytes_moved=max(step.bytes_moved, all_weights_read),
+        tokens=step.tokens,
+        peak_flop_per_s=step.peak_flop_per_s,
+        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
+        devices=devices,
+    )
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    """One row of the decode batch table (seed 004)."""
+
+    batch: int
+    intensity_flop_per_byte: float
+    bound: str
+    step_time_s: float
+    tokens_per_s: float
+    compute_utilisation: float
+
+
+def batch_sweep(
+    *,
+    params: float,
+    peak_flop_per_s: float,
+    bandwidth_bytes_per_s: float,
+    bytes_per_param: float = 2,
+    batches: tuple[int, ...] = DEFAULT_SWEEP_BATCHES,
+    kv_bytes_per_sequence: float = 0,
+    devices: int = 1,
+) -> list[SweepRow]:
+    """Decode step time and throughput as the batch grows (the table in seed 004).
+
+    Args:
+        params: Parameters streamed per token.
+        kv_bytes_per_sequence: KV-cache bytes each sequence adds to a step, in bytes.
+        batches: Batch sizes, one row each.
+    """
+    rows = []
+    for b in batches:
+        step = decode_step(
+            params=params,
+            peak_flop_per_s=peak_flop_per_s,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            bytes_per_param=bytes_per_param,
+            batch=b,
+            kv_cache_bytes=kv_bytes_per_sequence * b,
+            devices=devices,
+        )
+        rows.append(
+            SweepRow(
+                batch=b,
+                intensity_flop_per_byte=step.intensity_flop_per_byte,
+                bound=step.bound,
+                step_time_s=step.step_time_s,
+                tokens_per_s=step.tokens_per_s,
+                compute_utilisation=step.compute_utilisation,
+            )
+        )
+    return rows

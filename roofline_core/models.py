@@ -1,0 +1,322 @@
+"""Model presets: architecture fields from each model's published config, parameter counts derived.
+
+Parameter counts are computed from the architecture, never typed in, and checked in the tests
+against the totals the model cards state (for example 6.74B for Llama-2-7B, 46.7B total and
+12.9B active for Mixtral-8x7B, 671B total and 37B active for DeepSeek-V3).
+
+Three counts matter for inference:
+
+* ``total_params``: everything that must sit in memory (all experts of an MoE model).
+* ``active_params_per_token``: what one token touches, the figure model cards quote.
+* ``streamed_params_per_token``: what one decode step reads from memory per token: the active
+  parameters less the input embedding table, of which only one row per token is gathered. This
+  is the ``params`` of :func:`roofline_core.inference.decode_step`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.sources import Source
+
+MHA = "mha"
+GQA = "gqa"
+MLA = "mla"
+ATTENTION_KINDS = (MHA, GQA, MLA)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A transformer decoder's architecture.
+
+    All models here use a gated (SwiGLU) MLP: three ``hidden x ffn`` matrices per MLP.
+
+    Attributes:
+        slug: Stable identifier (``"llama-3-8b"``).
+        name: Display name.
+        layers: Decoder layers.
+        hidden_size: Model width (``d_model``).
+        heads: Query heads.
+        kv_heads: Key/value heads (equal to ``heads`` for MHA, fewer for GQA).
+        head_dim: Width of one query/key head.
+        ffn_size: Width of a dense MLP.
+        vocab_size: Vocabulary size.
+        tied_embeddings: Whether the output head reuses the input embedding matrix.
+        attention: ``"mha"``, ``"gqa"`` or ``"mla"``.
+        source: Where the architecture fields come from.
+        mla_latent_dim: MLA only: width of the compressed KV latent that is cached per layer.
+        mla_rope_dim: MLA only: width of the decoupled rotary key, cached beside the latent.
+        mla_q_latent_dim: MLA only: width of the compressed query (0 = no query compression).
+        mla_v_head_dim: MLA only: width of one value head.
+        experts: MoE only: routed experts per MoE layer (0 for a dense model).
+        experts_per_token: MoE only: routed experts each token uses.
+        shared_experts: MoE only: experts every token uses.
+        moe_ffn_size: MoE only: width of one expert's MLP.
+        dense_layers: MoE only: leading layers that keep a dense MLP of ``ffn_size``.
+    """
+
+    slug: str
+    name: str
+    layers: int
+    hidden_size: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    ffn_size: int
+    vocab_size: int
+    tied_embeddings: bool
+    attention: str
+    source: Source
+    mla_latent_dim: int = 0
+    mla_rope_dim: int = 0
+    mla_q_latent_dim: int = 0
+    mla_v_head_dim: int = 0
+    experts: int = 0
+    experts_per_token: int = 0
+    shared_experts: int = 0
+    moe_ffn_size: int = 0
+    dense_layers: int = 0
+
+    def __post_init__(self) -> None:
+        if self.attention not in ATTENTION_KINDS:
+            raise ValueError(f"{self.slug}: attention must be one of {ATTENTION_KINDS}, got {self.attention!r}")
+        if self.attention == MHA and self.kv_heads != self.heads:
+            raise ValueError(f"{self.slug}: MHA needs kv_heads == heads")
+        if self.attention == GQA and not (0 < self.kv_heads < self.heads and self.heads % self.kv_heads == 0):
+            raise ValueError(f"{self.slug}: GQA needs kv_heads to divide heads and be fewer")
+        if self.attention == MLA and self.mla_latent_dim <= 0:
+            raise ValueError(f"{self.slug}: MLA needs mla_latent_dim")
+
+    # Parameter counts -------------------------------------------------------------------
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 0
+
+    @property
+    def embedding_params(self) -> int:
+        """Input embedding table."""
+        return self.vocab_size * self.hidden_size
+
+    @property
+    def output_head_params(self) -> int:
+        """Output projection to the vocabulary (counted once more only if untied)."""
+        return 0 if self.tied_embeddings else self.vocab_size * self.hidden_size
+
+    @property
+    def attention_params_per_layer(self) -> int:
+        h = self.hidden_size
+        if self.attention == MLA:
+            q_head = self.head_dim + self.mla_rope_dim
+            if self.mla_q_latent_dim:
+                q = h * self.mla_q_latent_dim + self.mla_q_latent_dim + self.mla_q_latent_dim * self.heads * q_head
+            else:
+                q = h * self.heads * q_head
+            kv_down = h * (self.mla_latent_dim + self.mla_rope_dim) + self.mla_latent_dim
+            kv_up = self.mla_latent_dim * self.heads * (self.head_dim + self.mla_v_head_dim)
+            out = self.heads * self.mla_v_head_dim * h
+            return q + kv_down + kv_up + out
+        q_and_out = 2 * h * self.heads * self.head_dim
+        k_and_v = 2 * h * self.kv_heads * self.head_dim
+        return q_and_out + k_and_v
+
+    def _mlp_params(self, width: int) -> int:
+        return 3 * self.hidden_size * width
+
+    @property
+    def _norm_params(self) -> int:
+        # Two RMSNorms per layer and a final one.
+        return (2 * self.layers + 1) * self.hidden_size
+
+    @property
+    def _moe_layers(self) -> int:
+        return self.layers - self.dense_layers if self.is_moe else 0
+
+    def _mlp_params_all_layers(self, experts_used: int) -> int:
+        dense = (self.layers - self._moe_layers) * self._mlp_params(self.ffn_size)
+        if not self.is_moe:
+            return dense
+        router = self.hidden_size * self.experts
+        per_moe_layer = (experts_used + self.shared_experts) * self._mlp_params(self.moe_ffn_size) + router
+        return dense + self._moe_layers * per_moe_layer
+
+    @property
+    def total_params(self) -> int:
+        """Every parameter, all experts included: what must fit in memory."""
+        return (
+            self.embedding_params
+            + self.output_head_params
+            + self.layers * self.attention_params_per_layer
+            + self._mlp_params_all_layers(self.experts)
+            + self._norm_params
+        )
+
+    @property
+    def streamed_params_per_token(self) -> int:
+        """Parameters one decode step reads per token: linear layers, norms and the output head.
+
+        The input embedding is excluded (one row is gathered per token); a tied output head
+        still counts, because the whole matrix is multiplied.
+        """
+        head = self.vocab_size * self.hidden_size  # tied or not, the head matrix is read
+        return (
+            head
+            + self.layers * self.attention_params_per_layer
+            + self._mlp_params_all_layers(self.experts_per_token)
+            + self._norm_params
+        )
+
+    @property
+    def active_params_per_token(self) -> int:
+        """Parameters one token uses, embedding table included: the model card's "active" figure."""
+        return self.streamed_params_per_token + (0 if self.tied_embeddings else self.embedding_params)
+
+    # KV cache ---------------------------------------------------------------------------
+
+    @property
+    def kv_elements_per_token(self) -> int:
+        """Cached elements per token over all layers (keys and values, or the MLA latent)."""
+        if self.attention == MLA:
+            return self.layers * (self.mla_latent_dim + self.mla_rope_dim)
+        return 2 * self.layers * self.kv_heads * self.head_dim
+
+    def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
+        """KV-cache bytes one token adds, in bytes, for cache format ``kv_dtype``."""
+        return self.kv_elements_per_token * bytes_per_element(kv_dtype)
+
+    def weight_bytes(self, weight_dtype: str = "fp16") -> float:
+        """Bytes to hold every weight in ``weight_dtype``, in bytes."""
+        return self.total_params * bytes_per_element(weight_dtype)
+
+
+def _hf_config(repo: str, states: str, title: str | None = None) -> Source:
+    return Source(
+        title=title or f"{repo} config.json on Hugging Face",
+        url=f"https://huggingface.co/{repo}/blob/main/config.json",
+        states=states,
+    )
+
+
+MODELS: dict[str, Model] = {
+    m.slug: m
+    for m in (
+        Model(
+            slug="llama-2-7b",
+            name="Llama-2-7B",
+            layers=32,
+            hidden_size=4096,
+            heads=32,
+            kv_heads=32,
+            head_dim=128,
+            ffn_size=11008,
+            vocab_size=32000,
+            tied_embeddings=False,
+            attention=MHA,
+            source=_hf_config(
+                "meta-llama/Llama-2-7b-hf",
+                "num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 32, "
+                "intermediate_size 11008, vocab_size 32000, tie_word_embeddings false",
+            ),
+        ),
+        Model(
+            slug="llama-3-8b",
+            name="Llama-3-8B",
+            layers=32,
+            hidden_size=4096,
+            heads=32,
+            kv_heads=8,
+            head_dim=128,
+            ffn_size=14336,
+            vocab_size=128256,
+            tied_embeddings=False,
+            attention=GQA,
+            source=_hf_config(
+                "meta-llama/Meta-Llama-3-8B",
+                "num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 8, "
+                "intermediate_size 14336, vocab_size 128256, tie_word_embeddings false",
+            ),
+        ),
+        Model(
+            slug="llama-3-70b",
+            name="Llama-3-70B",
+            layers=80,
+            hidden_size=8192,
+            heads=64,
+            kv_heads=8,
+            head_dim=128,
+            ffn_size=28672,
+            vocab_size=128256,
+            tied_embeddings=False,
+            attention=GQA,
+            source=_hf_config(
+                "meta-llama/Meta-Llama-3-70B",
+                "num_hidden_layers 80, hidden_size 8192, num_attention_heads 64, num_key_value_heads 8, "
+                "intermediate_size 28672, vocab_size 128256, tie_word_embeddings false",
+            ),
+        ),
+        Model(
+            slug="mixtral-8x7b",
+            name="Mixtral-8x7B",
+            layers=32,
+            hidden_size=4096,
+            heads=32,
+            kv_heads=8,
+            head_dim=128,
+            ffn_size=14336,
+            vocab_size=32000,
+            tied_embeddings=False,
+            attention=GQA,
+            experts=8,
+            experts_per_token=2,
+            moe_ffn_size=14336,
+            source=_hf_config(
+                "mistralai/Mixtral-8x7B-v0.1",
+                "num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 8, "
+                "intermediate_size 14336, num_local_experts 8, num_experts_per_tok 2, vocab_size 32000",
+            ),
+        ),
+        Model(
+            slug="deepseek-v3",
+            name="DeepSeek-V3",
+            layers=61,
+            hidden_size=7168,
+            heads=128,
+            kv_heads=128,
+            head_dim=128,
+            ffn_size=18432,
+            vocab_size=129280,
+            tied_embeddings=False,
+            attention=MLA,
+            mla_latent_dim=512,
+            mla_rope_dim=64,
+            mla_q_latent_dim=1536,
+            mla_v_head_dim=128,
+            experts=256,
+            experts_per_token=8,
+            shared_experts=1,
+            moe_ffn_size=2048,
+            dense_layers=3,
+            source=_hf_config(
+                "deepseek-ai/DeepSeek-V3",
+                "num_hidden_layers 61, hidden_size 7168, num_attention_heads 128, q_lora_rank 1536, "
+                "kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, "
+                "intermediate_size 18432, moe_intermediate_size 2048, n_routed_experts 256, "
+                "n_shared_experts 1, num_experts_per_tok 8, first_k_dense_replace 3, vocab_size 129280; "
+                "the DeepSeek-V3 technical report: 671B total parameters, 37B activated per token",
+            ),
+        ),
+    )
+}
+
+
+def get_model(slug: str) -> Model:
+    """Return the preset named ``slug``.
+
+    Raises:
+        KeyError: with the accepted slugs, if ``slug`` is unknown.
+    """
+    try:
+        return MODELS[slug]
+    except KeyError:
+        raise KeyError(f"unknown model {slug!r}; expected one of {', '.join(MODELS)}") from None
