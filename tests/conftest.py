@@ -1,0 +1,127 @@
+"""Shared fixtures: the built site, a static server, and Debian's Chromium through Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.static_server import StaticServer
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# Flags from ARCHITECTURE.md: without the background-networking ones Chromium tries to reach
+# Google's hosts, which this closed network refuses.
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI") == "true"
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's site, built once per test session with ``mkdocs build --strict``."""
+    site_dir = tmp_path_factory.mktemp("site")
+    result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site_dir)
+    assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
+    return site_dir
+
+
+@pytest.fixture(scope="session")
+def site_server(built_site: Path):
+    """The built site served on 127.0.0.1; yields the base URL (with a trailing slash)."""
+    with StaticServer(built_site) as server:
+        yield server.url
+
+
+def _chromium_or_skip() -> str:
+    if Path(CHROMIUM).exists():
+        return CHROMIUM
+    message = f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium) to run browser tests"
+    if IN_CI:
+        pytest.fail(message + " (CI=true: browser tests may not be skipped)")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    executable = _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+class PageWatch:
+    """What a page did that a test may want to forbid: console errors, page errors, requests
+    to hosts other than 127.0.0.1."""
+
+    def __init__(self) -> None:
+        self.console_errors: list[str] = []
+        self.page_errors: list[str] = []
+        self.external_requests: list[str] = []
+
+    def attach(self, page) -> None:
+        page.on("console", lambda msg: msg.type == "error" and self.console_errors.append(msg.text))
+        page.on("pageerror", lambda exc: self.page_errors.append(str(exc)))
+
+        def route(route_obj):
+            host = urlparse(route_obj.request.url).hostname
+            if route_obj.request.url.startswith(("data:", "blob:")) or host in ("127.0.0.1", None):
+                route_obj.continue_()
+            else:
+                self.external_requests.append(route_obj.request.url)
+                route_obj.abort()
+
+        page.route("**/*", route)
+
+
+@pytest.fixture
+def page_factory(browser):
+    """Make pages in fresh contexts: ``page, watch = page_factory(color_scheme="dark", width=390)``.
+
+    Every request to another host is aborted and recorded in ``watch.external_requests``.
+    """
+    contexts = []
+
+    def make(*, color_scheme: str = "light", width: int = 1280, height: int = 900, java_script_enabled: bool = True):
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            color_scheme=color_scheme,
+            java_script_enabled=java_script_enabled,
+            service_workers="block",
+        )
+        contexts.append(context)
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        return page, watch
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir() -> Path:
+    """Where browser tests save screenshots for people to look at (``screenshots/``, git-ignored)."""
+    path = PROJECT_ROOT / "screenshots"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def have_node() -> bool:
+    return shutil.which("node") is not None

@@ -1,0 +1,67 @@
+"""A static file server on 127.0.0.1 for browser tests and benchmarks.
+
+It serves a built site the way a static host would: correct types for ``.mjs`` and ``.wasm``
+(Pyodide needs ``application/wasm`` to stream-compile), optional extra headers (for a CSP
+test), and an optional path prefix (for sub-path hosting, as on GitHub Pages).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+EXTRA_TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".json": "application/json",
+    ".svg": "image/svg+xml",
+    ".xml": "application/xml",
+    ".zip": "application/zip",
+}
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **EXTRA_TYPES}
+    extra_headers: dict[str, str] = {}
+    prefix: str = ""
+
+    def translate_path(self, path: str) -> str:
+        if self.prefix:
+            if not path.startswith(self.prefix):
+                return str(Path(self.directory) / "__outside_prefix__")
+            path = "/" + path[len(self.prefix):].lstrip("/")
+        return super().translate_path(path)
+
+    def end_headers(self) -> None:
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+class StaticServer:
+    """Serve ``root`` on ``http://127.0.0.1:<port><prefix>/`` in a background thread.
+
+    Use as a context manager; ``url`` is the base address with a trailing slash.
+    """
+
+    def __init__(self, root: Path, *, prefix: str = "", headers: dict[str, str] | None = None) -> None:
+        prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
+        handler = type("Handler", (_Handler,), {"extra_headers": dict(headers or {}), "prefix": prefix})
+        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
+        self._httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}{prefix}/"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> "StaticServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
