@@ -2,7 +2,8 @@
 
 It serves a built site the way a static host would: correct types for ``.mjs`` and ``.wasm``
 (Pyodide needs ``application/wasm`` to stream-compile), optional extra headers (for a CSP
-test), and an optional path prefix (for sub-path hosting, as on GitHub Pages).
+test), an optional path prefix (for sub-path hosting, as on GitHub Pages), and optional
+recording of POSTed bodies (where a CSP ``report-uri`` sends violation reports).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **EXTRA_TYPES}
     extra_headers: dict[str, str] = {}
     prefix: str = ""
+    posts: list[tuple[str, bytes]] | None = None
 
     def translate_path(self, path: str) -> str:
         if self.prefix:
@@ -40,6 +42,15 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header(name, value)
         super().end_headers()
 
+    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+        if self.posts is None:
+            self.send_error(501, "POST not recorded by this server")
+            return
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.posts.append((self.path, body))
+        self.send_response(204)
+        self.end_headers()
+
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
 
@@ -50,9 +61,17 @@ class StaticServer:
     Use as a context manager; ``url`` is the base address with a trailing slash.
     """
 
-    def __init__(self, root: Path, *, prefix: str = "", headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, root: Path, *, prefix: str = "", headers: dict[str, str] | None = None, record_posts: bool = False
+    ) -> None:
         prefix = "/" + prefix.strip("/") if prefix.strip("/") else ""
-        handler = type("Handler", (_Handler,), {"extra_headers": dict(headers or {}), "prefix": prefix})
+        #: ``(path, body)`` of every POST, when ``record_posts`` (e.g. CSP violation reports).
+        self.posts: list[tuple[str, bytes]] = []
+        handler = type(
+            "Handler",
+            (_Handler,),
+            {"extra_headers": dict(headers or {}), "prefix": prefix, "posts": self.posts if record_posts else None},
+        )
         self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
         self._httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}{prefix}/"

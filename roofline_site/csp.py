@@ -1,0 +1,199 @@
+"""The site's Content-Security-Policy and the host configuration that ships it.
+
+The policy is strict: nothing is allowed by default, and each directive below lists exactly the
+sources the site needs, with the reason (``docs/hosting.md`` explains them for people who host
+the site). The only inline code the site carries is Material for MkDocs' small bootstrap scripts
+in ``<head>`` (storage scope, palette restore, tab restore); rather than allow ``'unsafe-inline'``,
+their SHA-256 hashes are computed from the built pages and listed in ``script-src``. The result
+is written as a ``_headers`` file (the format Netlify and Cloudflare Pages read).
+
+Everything here is plain Python over HTML text, so it can be tested without MkDocs.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+
+#: Script types that browsers execute; anything else (``application/json`` data islands) is data.
+EXECUTABLE_SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module"})
+
+
+@dataclass(frozen=True)
+class Directive:
+    """One CSP directive: its name, its sources, and why each is needed."""
+
+    name: str
+    sources: tuple[str, ...]
+    reason: str
+
+
+#: The fixed part of the policy, in the order it is written. ``script-src`` and ``style-src``
+#: also receive the hashes of the inline scripts and styles found in the built pages.
+DIRECTIVES: tuple[Directive, ...] = (
+    Directive("default-src", ("'none'",), "deny everything that no directive below allows"),
+    Directive(
+        "script-src",
+        ("'self'", "'wasm-unsafe-eval'"),
+        "the site's own scripts (Material's bundle, the calculators, Pyodide's loader); "
+        "'wasm-unsafe-eval' lets Pyodide compile its WebAssembly (no JavaScript eval is allowed); "
+        "plus the SHA-256 hashes of Material's inline bootstrap scripts",
+    ),
+    Directive(
+        "style-src",
+        ("'self'",),
+        "the site's own style sheets (Material's and site_assets/); no inline styles",
+    ),
+    Directive(
+        "img-src",
+        ("'self'", "data:"),
+        "favicon and figures; data: because Material's CSS draws its icons from data: SVG URIs",
+    ),
+    Directive(
+        "connect-src",
+        ("'self'",),
+        "instant navigation fetches pages and sitemap.xml; the search worker fetches its index; "
+        "Pyodide fetches its wasm, standard library, lock file and the roofline_core zip",
+    ),
+    Directive(
+        "worker-src",
+        ("'self'",),
+        "Material's search worker and the calculators' module worker that runs Pyodide",
+    ),
+    Directive("object-src", ("'none'",), "no plugins (stated explicitly, as CSP checkers expect)"),
+    Directive("base-uri", ("'none'",), "no <base> element may re-point the site's relative URLs"),
+    Directive("form-action", ("'self'",), "forms (search, calculators) never submit to another host"),
+)
+
+#: Other security headers shipped beside the policy, with their reasons.
+EXTRA_HEADERS: tuple[tuple[str, str, str], ...] = (
+    ("X-Content-Type-Options", "nosniff", "files are used only as the type the host declares"),
+    ("Referrer-Policy", "strict-origin-when-cross-origin", "other sites see only our origin, never a page's query"),
+    ("Permissions-Policy", "camera=(), microphone=(), geolocation=()", "the site needs no device access"),
+)
+
+
+class _InlineCollector(HTMLParser):
+    """Collects the text of inline executable ``<script>`` and ``<style>`` elements."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.scripts: list[str] = []
+        self.styles: list[str] = []
+        self.style_attributes: list[str] = []
+        self._current: list[str] | None = None
+        self._buffer: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        if attributes.get("style") is not None:
+            self.style_attributes.append(attributes["style"] or "")
+        if tag == "script" and "src" not in attributes:
+            script_type = (attributes.get("type") or "").strip().lower()
+            if script_type in EXECUTABLE_SCRIPT_TYPES:
+                self._current, self._buffer = self.scripts, []
+        elif tag == "style":
+            self._current, self._buffer = self.styles, []
+
+    def handle_data(self, data: str) -> None:
+        if self._current is not None:
+            self._buffer.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._current is not None:
+            self._current.append("".join(self._buffer))
+            self._current = None
+
+
+@dataclass(frozen=True)
+class InlineCode:
+    """Inline code found in one HTML document."""
+
+    scripts: tuple[str, ...]
+    styles: tuple[str, ...]
+    style_attributes: tuple[str, ...]
+
+
+def inline_code(html: str) -> InlineCode:
+    """The inline executable scripts, ``<style>`` elements and ``style=""`` attributes of a page."""
+    collector = _InlineCollector()
+    collector.feed(html)
+    collector.close()
+    return InlineCode(tuple(collector.scripts), tuple(collector.styles), tuple(collector.style_attributes))
+
+
+def sha256_source(text: str) -> str:
+    """A CSP hash source (``'sha256-<base64>'``) for an inline script's or style's exact text."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+@dataclass(frozen=True)
+class SiteInlineCode:
+    """Hash sources for all inline code across a site, and where inline styles were found."""
+
+    script_hashes: tuple[str, ...]
+    style_hashes: tuple[str, ...]
+    #: ``(page, attribute value)`` for every ``style=""`` attribute (CSP would need
+    #: 'unsafe-hashes' for these; the site has none and the policy does not allow them).
+    style_attributes: tuple[tuple[str, str], ...]
+
+
+def scan_site(site_dir: Path) -> SiteInlineCode:
+    """Hash every inline script and style in the HTML pages under ``site_dir`` (sorted, unique)."""
+    scripts: set[str] = set()
+    styles: set[str] = set()
+    attributes: list[tuple[str, str]] = []
+    for path in sorted(site_dir.rglob("*.html")):
+        found = inline_code(path.read_text(encoding="utf-8"))
+        scripts.update(sha256_source(text) for text in found.scripts)
+        styles.update(sha256_source(text) for text in found.styles)
+        relative = path.relative_to(site_dir).as_posix()
+        attributes.extend((relative, value) for value in found.style_attributes)
+    return SiteInlineCode(tuple(sorted(scripts)), tuple(sorted(styles)), tuple(attributes))
+
+
+def policy(*, script_hashes: tuple[str, ...] = (), style_hashes: tuple[str, ...] = ()) -> str:
+    """The Content-Security-Policy header value, with the given hash sources added."""
+    extra = {"script-src": script_hashes, "style-src": style_hashes}
+    parts = []
+    for directive in DIRECTIVES:
+        sources = directive.sources + tuple(extra.get(directive.name, ()))
+        parts.append(" ".join((directive.name, *sources)))
+    return "; ".join(parts)
+
+
+def headers_file(csp: str) -> str:
+    """A ``_headers`` file (Netlify / Cloudflare Pages format) applying the policy to every path."""
+    lines = [
+        "# Security headers for every page and asset; generated by hooks/security_headers.py.",
+        "# See docs/hosting.md for each source of the Content-Security-Policy and why it is needed.",
+        "/*",
+        f"  Content-Security-Policy: {csp}",
+    ]
+    lines.extend(f"  {name}: {value}" for name, value, _reason in EXTRA_HEADERS)
+    return "\n".join(lines) + "\n"
+
+
+def parse_headers_file(text: str) -> dict[str, dict[str, str]]:
+    """Read a ``_headers`` file into ``{path pattern: {header: value}}``.
+
+    Raises:
+        ValueError: on a header line before any path, or a line that is neither.
+    """
+    rules: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[0].isspace():
+            current = rules.setdefault(line.strip(), {})
+            continue
+        name, colon, value = line.strip().partition(":")
+        if current is None or not colon:
+            raise ValueError(f"_headers:{number}: {line.strip()!r}; expected '<path>' or an indented 'Name: value'")
+        current[name.strip()] = value.strip()
+    return rules

@@ -1,0 +1,167 @@
+"""Fixtures shared by the site-wide gates.
+
+The browser gates (accessibility, links, CSP) share one pass over the site: every page is
+opened once per palette, served with the CSP headers the site ships (``_headers``), and each
+visit records what every gate needs (axe violations, requests to other hosts, failed
+responses, CSP reports, errors). That keeps the browser work to two visits per page.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from roofline_site import csp
+from tests.conftest import PageWatch
+from tests.support.site_build import PROJECT_ROOT
+from tests.support.site_pages import html_pages, is_redirect_stub, url_path
+from tests.support.static_server import StaticServer
+
+AXE_SCRIPT = PROJECT_ROOT / "node_modules" / "axe-core" / "axe.min.js"
+CSP_REPORT_PATH = "/__csp-report"
+PALETTES = {"light": "default", "dark": "slate"}
+#: A page still fetching after this long (e.g. polling) fails the links gate.
+SETTLE_TIMEOUT_MS = 20_000
+
+# Records every CSP violation the document sees, before any page script runs.
+_CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
+
+_AXE_RUN = """async () => {
+  const result = await axe.run(document, { resultTypes: ['violations'] });
+  return result.violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => ({ id: v.id, impact: v.impact, help: v.help,
+                 targets: v.nodes.slice(0, 5).map(n => n.target.join(' ')) }));
+}"""
+
+
+@dataclass
+class Visit:
+    """What one page did in one palette."""
+
+    page: str
+    palette: str
+    scheme_seen: str = ""
+    axe_violations: list[dict] = field(default_factory=list)
+    external_requests: list[str] = field(default_factory=list)
+    failed_responses: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class HostedSite:
+    """The built site served as a strict host would serve it."""
+
+    url: str
+    headers: dict[str, str]
+    server: StaticServer
+
+    def csp_reports(self) -> list[str]:
+        """Violation reports the browser POSTed to the policy's ``report-uri`` so far."""
+        reports = []
+        for path, body in self.server.posts:
+            if path.startswith(CSP_REPORT_PATH):
+                report = json.loads(body or b"{}").get("csp-report", {})
+                reports.append(
+                    f"{report.get('violated-directive')} blocked {report.get('blocked-uri')} "
+                    f"in {report.get('document-uri')} ({report.get('source-file')}:{report.get('line-number')})"
+                )
+        return reports
+
+
+def shipped_headers(site_dir: Path) -> dict[str, str]:
+    """The headers the site's ``_headers`` file gives every path (``/*``)."""
+    path = site_dir / "_headers"
+    assert path.is_file(), f"{path}: missing; hooks/security_headers.py should write it"
+    rules = csp.parse_headers_file(path.read_text(encoding="utf-8"))
+    assert "/*" in rules, f"{path}: no '/*' rule; got {sorted(rules)}"
+    return rules["/*"]
+
+
+@pytest.fixture(scope="session")
+def site_headers(built_site: Path) -> dict[str, str]:
+    return shipped_headers(built_site)
+
+
+@pytest.fixture(scope="session")
+def hosted_site(built_site: Path, site_headers: dict[str, str]):
+    """The built site with its shipped headers, plus a ``report-uri`` so that violations in
+    workers (which page listeners cannot see) are reported too."""
+    headers = dict(site_headers)
+    headers["Content-Security-Policy"] += f"; report-uri {CSP_REPORT_PATH}"
+    with StaticServer(built_site, headers=headers, record_posts=True) as server:
+        yield HostedSite(server.url, headers, server)
+
+
+def visitable_pages(site_dir: Path) -> list[str]:
+    """Every HTML page but redirect stubs (they leave at once; the links gate checks their targets)."""
+    return [p for p in html_pages(site_dir) if not is_redirect_stub((site_dir / p).read_text(encoding="utf-8"))]
+
+
+def attach_recorders(page, visit_ref: list[Visit]) -> PageWatch:
+    """Watch a page for the whole pass; events go to the visit currently in ``visit_ref[0]``."""
+    watch = PageWatch()
+    watch.attach(page)
+    page.on("response", lambda r: r.status >= 400 and visit_ref[0].failed_responses.append(f"{r.status} {r.url}"))
+    page.add_init_script(_CSP_LISTENER)
+    return watch
+
+
+@pytest.fixture(scope="session")
+def site_visits(browser, built_site: Path, hosted_site: HostedSite) -> list[Visit]:
+    """Open every page in light and dark palettes, run axe-core, and record what happened."""
+    axe_source = AXE_SCRIPT.read_text(encoding="utf-8")
+    visits: list[Visit] = []
+    for palette, scheme in PALETTES.items():
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=palette, service_workers="block")
+        page = context.new_page()
+        current = [Visit("", palette)]
+        watch = attach_recorders(page, current)
+        try:
+            for name in visitable_pages(built_site):
+                visit = Visit(name, palette)
+                current[0] = visit
+                _visit(page, hosted_site.url + url_path(name), visit, watch, axe_source)
+                visits.append(visit)
+        finally:
+            context.close()
+    return visits
+
+
+def _visit(page, url: str, visit: Visit, watch: PageWatch, axe_source: str) -> None:
+    marks = (len(watch.external_requests), len(watch.console_errors), len(watch.page_errors))
+    page.goto(url, wait_until="load")
+    try:
+        page.wait_for_load_state("networkidle", timeout=SETTLE_TIMEOUT_MS)
+    except PlaywrightTimeoutError as error:  # recorded as a failure of the page, not ignored
+        visit.problems.append(f"network still busy after {SETTLE_TIMEOUT_MS} ms: {error}")
+    visit.scheme_seen = page.evaluate("() => document.body.getAttribute('data-md-color-scheme') || ''")
+    visit.csp_violations = page.evaluate("() => window.__cspViolations || []")
+    visit.external_requests = watch.external_requests[marks[0]:]
+    visit.console_errors = watch.console_errors[marks[1]:]
+    visit.page_errors = watch.page_errors[marks[2]:]
+    # Injected through the DevTools protocol (page.evaluate), not as a <script> tag: the page is
+    # served under the strict CSP, which would (rightly) block an injected inline script.
+    page.evaluate(axe_source)
+    visit.axe_violations = page.evaluate(_AXE_RUN)
+
+
+def format_visits(visits: list[Visit], attribute: str) -> str:
+    """Lines ``page [palette]: item`` for every visit with something in ``attribute``."""
+    lines = []
+    for visit in visits:
+        for item in getattr(visit, attribute):
+            lines.append(f"{visit.page} [{visit.palette}]: {item}")
+    return "\n".join(lines)

@@ -1,0 +1,52 @@
+"""Gate: every page passes axe-core with no serious or critical violation, in light and dark
+palettes, and a calculator can be used by keyboard alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.gates.conftest import PALETTES, format_visits, visitable_pages
+from tests.support.calculator_driver import (
+    calculator_states,
+    change_focused_control_with_keys,
+    tab_to_calculator_control,
+    wait_until_live,
+)
+from tests.support.site_pages import pages_with, url_path
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_every_page_passes_axe_in_both_palettes(site_visits):
+    assert site_visits, "no page was visited"
+    wrong_palette = [f"{v.page} [{v.palette}]: body shows '{v.scheme_seen}'" for v in site_visits if v.scheme_seen != PALETTES[v.palette]]
+    assert not wrong_palette, "palette not applied, so the dark pass would test nothing:\n" + "\n".join(wrong_palette)
+    lines = [
+        f"{v.page} [{v.palette}]: {item['impact']} {item['id']} ({item['help']}) at {item['targets']}"
+        for v in site_visits
+        for item in v.axe_violations
+    ]
+    assert not lines, f"{len(lines)} serious/critical axe-core violations:\n" + "\n".join(lines)
+
+
+def test_axe_ran_on_every_page_in_both_palettes(site_visits, built_site):
+    expected = {(page, palette) for page in visitable_pages(built_site) for palette in PALETTES}
+    assert {(v.page, v.palette) for v in site_visits} == expected
+    assert not format_visits(site_visits, "problems")
+
+
+def test_a_calculator_is_usable_by_keyboard_alone(built_site, hosted_site, page_factory):
+    pages = pages_with(built_site, "data-calculator=")
+    if not pages:
+        pytest.skip("the built site has no [data-calculator] page yet (the calculators have not landed)")
+    page, watch = page_factory()
+    page.goto(hosted_site.url + url_path(pages[0]), wait_until="load")
+    tabs = tab_to_calculator_control(page)
+    change = change_focused_control_with_keys(page)
+    assert change.after != change.before, f"{pages[0]}: arrow keys did not change {change.control} ({change.before!r})"
+    # The keyboard change is enough to start Pyodide and get live results.
+    states = wait_until_live(page)
+    assert "failed" not in states, f"{pages[0]}: calculator states after a keyboard change: {states}"
+    assert calculator_states(page)[0] == "live", f"{pages[0]}: first calculator not live after {tabs} Tabs and a key"
+    assert page.evaluate("() => document.activeElement.closest('[data-calculator]') !== null"), "focus left the calculator"
+    assert watch.page_errors == [] and watch.console_errors == []

@@ -1,0 +1,66 @@
+"""Gate: the site ships a strict Content-Security-Policy (``_headers``) and works under it:
+every page loads, and calculators go live through Pyodide, with zero CSP violations."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_site import csp
+from tests.gates.conftest import format_visits
+from tests.support.calculator_driver import make_live
+from tests.support.site_pages import pages_with, url_path
+
+pytestmark = pytest.mark.slow
+
+
+def _directives(policy: str) -> dict[str, list[str]]:
+    parsed = {}
+    for part in policy.split(";"):
+        name, *sources = part.split()
+        parsed[name] = sources
+    return parsed
+
+
+def test_shipped_policy_is_strict(built_site, site_headers):
+    directives = _directives(site_headers["Content-Security-Policy"])
+    assert directives["default-src"] == ["'none'"]
+    assert directives["script-src"][:2] == ["'self'", "'wasm-unsafe-eval'"]
+    loose = {"'unsafe-inline'", "'unsafe-eval'", "'unsafe-hashes'", "*", "http:", "https:", "data:", "blob:"}
+    for name in ("script-src", "style-src", "connect-src", "worker-src"):
+        assert not loose & set(directives[name]), f"{name} allows {loose & set(directives[name])}"
+    # Only hashes of inline code the site really carries, so a stale hash cannot linger.
+    found = csp.scan_site(built_site)
+    assert directives["script-src"][2:] == list(found.script_hashes)
+    assert not found.style_attributes, f"style attributes need 'unsafe-hashes' under this CSP: {found.style_attributes[:10]}"
+    assert site_headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.browser
+def test_every_page_loads_under_the_csp_without_violation_or_error(site_visits, hosted_site):
+    assert site_visits
+    assert not format_visits(site_visits, "csp_violations"), format_visits(site_visits, "csp_violations")
+    assert hosted_site.csp_reports() == []
+    assert not format_visits(site_visits, "page_errors"), format_visits(site_visits, "page_errors")
+    assert not format_visits(site_visits, "console_errors"), format_visits(site_visits, "console_errors")
+
+
+@pytest.mark.browser
+def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory):
+    pages = [p for p in pages_with(built_site, "data-calculator=")]
+    if not pages:
+        pytest.skip("the built site has no [data-calculator] page yet (the calculators have not landed)")
+    page, watch = page_factory()
+    page.add_init_script(
+        "window.__cspViolations = []; document.addEventListener('securitypolicyviolation',"
+        " e => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));"
+    )
+    results = {}
+    for name in pages:
+        page.goto(hosted_site.url + url_path(name), wait_until="load")
+        _change, states = make_live(page)
+        results[name] = states
+        assert page.evaluate("() => window.__cspViolations") == [], name
+    not_live = {name: states for name, states in results.items() if any(s != "live" for s in states)}
+    assert not not_live, f"calculators not live under the CSP: {not_live}"
+    assert hosted_site.csp_reports() == []
+    assert watch.console_errors == [] and watch.page_errors == [] and watch.external_requests == []

@@ -1,0 +1,79 @@
+"""Drive a live calculator in a Playwright page through its public DOM contract.
+
+The contract (issue 5): each calculator root has ``data-calculator="<id>"`` and a
+``data-state`` that reads ``precomputed`` until Pyodide answers and ``live`` once it has
+(``failed`` when it cannot load); inputs have ``name="<input id>"``; outputs ``data-output``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CALCULATOR = "[data-calculator]"
+#: Controls a person changes with arrow keys: sliders, number boxes, selects.
+KEYBOARD_CONTROLS = "input[type=range], input[type=number], select, input[type=text], input:not([type])"
+
+# Predicates are passed as functions: under the strict CSP a string expression would need
+# eval, which Playwright's wait_for_function uses for non-function strings.
+_IS_CONTROL = """(el) => !!el && !!el.closest('[data-calculator]') &&
+    el.matches('input[type=range], input[type=number], select, input[type=text], input:not([type])')"""
+
+
+@dataclass(frozen=True)
+class KeyboardChange:
+    """What happened when a control was changed with the keyboard."""
+
+    tabs: int
+    control: str
+    before: str
+    after: str
+
+
+def tab_to_calculator_control(page, *, max_tabs: int = 200) -> int:
+    """Press Tab from the top of the page until a calculator control has focus; return the count.
+
+    Raises:
+        AssertionError: if no calculator control is reached within ``max_tabs`` presses.
+    """
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    for count in range(1, max_tabs + 1):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"() => ({_IS_CONTROL})(document.activeElement)"):
+            return count
+    raise AssertionError(f"no calculator control reached after {max_tabs} Tab presses")
+
+
+def change_focused_control_with_keys(page) -> KeyboardChange:
+    """Change the focused control's value with arrow keys (up; down when already at the top)."""
+    describe = "() => { const el = document.activeElement; return `${el.tagName.toLowerCase()}[name=${el.name}]`; }"
+    control = page.evaluate(describe)
+    before = page.evaluate("() => document.activeElement.value")
+    for key in ("ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"):
+        page.keyboard.press(key)
+        after = page.evaluate("() => document.activeElement.value")
+        if after != before:
+            return KeyboardChange(0, control, before, after)
+    return KeyboardChange(0, control, before, before)
+
+
+def calculator_states(page) -> list[str]:
+    """``data-state`` of every calculator on the page."""
+    return page.evaluate("() => [...document.querySelectorAll('[data-calculator]')].map(el => el.dataset.state || '')")
+
+
+def wait_until_live(page, *, timeout_ms: float = 60_000) -> list[str]:
+    """Wait until every calculator on the page is live (or one failed); return their states."""
+    page.wait_for_function(
+        "() => { const s = [...document.querySelectorAll('[data-calculator]')].map(el => el.dataset.state);"
+        " return s.length > 0 && (s.every(x => x === 'live') || s.includes('failed')); }",
+        timeout=timeout_ms,
+    )
+    return calculator_states(page)
+
+
+def make_live(page, *, timeout_ms: float = 60_000) -> tuple[KeyboardChange, list[str]]:
+    """Interact with the first calculator by keyboard (which starts Pyodide) and wait for it."""
+    tabs = tab_to_calculator_control(page)
+    change = change_focused_control_with_keys(page)
+    states = wait_until_live(page, timeout_ms=timeout_ms)
+    return KeyboardChange(tabs, change.control, change.before, change.after), states
