@@ -50,3 +50,22 @@ def test_a_calculator_is_usable_by_keyboard_alone(built_site, hosted_site, page_
     assert calculator_states(page)[0] == "live", f"{pages[0]}: first calculator not live after {tabs} Tabs and a key"
     assert page.evaluate("() => document.activeElement.closest('[data-calculator]') !== null"), "focus left the calculator"
     assert watch.page_errors == [] and watch.console_errors == []
+
+
+def test_a_glossary_preview_opens_on_keyboard_focus(built_site, hosted_site, page_factory):
+    pages = pages_with(built_site, "data-glossary-term")
+    if not pages:
+        pytest.skip("the built site has no glossary term links yet (the glossary has not landed)")
+    page, watch = page_factory()
+    page.goto(hosted_site.url + url_path(pages[0]), wait_until="networkidle")
+    for _ in range(300):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.matches('a[data-glossary-term]')"):
+            break
+    else:
+        raise AssertionError(f"{pages[0]}: no glossary term link reached with Tab")
+    preview = page.locator("#glossary-preview")
+    preview.wait_for(state="visible", timeout=10_000)
+    described = page.evaluate("() => document.activeElement.getAttribute('aria-describedby')")
+    assert described == "glossary-preview", "the focused link is not described by its preview"
+    assert watch.page_errors == [] and watch.console_errors == []

@@ -112,13 +112,15 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
     page.wait_for_load_state("networkidle")
     assert page.url.startswith(base_url), f"search result {result_href} left the prefix: {page.url}"
 
-    # Glossary previews, where the glossary has landed: hovering a term link shows its preview.
+    # Glossary previews, where the glossary has landed: hovering a term link shows its preview
+    # (its summary comes from glossary.json, fetched under the prefix).
     glossary_pages = pages_with(site_dir, "data-glossary-term")
     if glossary_pages:
         page.goto(base_url + url_path(glossary_pages[0]), wait_until="networkidle")
-        term_link = page.locator("[data-glossary-term]").first
-        term_link.hover()
-        page.locator("[data-glossary-preview]").first.wait_for(state="visible", timeout=10_000)
+        page.locator("a[data-glossary-term]").first.hover()
+        preview = page.locator("#glossary-preview")
+        preview.wait_for(state="visible", timeout=10_000)
+        assert preview.locator(".glossary-preview__summary").inner_text().strip(), "preview shows no summary"
 
     # Calculators, where they have landed: one goes live through Pyodide under the prefix.
     calculator_pages = pages_with(site_dir, "data-calculator=")
