@@ -19,12 +19,13 @@ from roofline_core.inference import (
     decode_step,
     estimate_decode,
     estimate_prefill,
+    fit_in_memory,
     kv_cache_bytes,
     memory_fit,
     prefill_step,
 )
 from roofline_core.models import MODELS, Model, get_model
-from roofline_core.operations import Operation, matvec_exact_cost, operations_catalogue
+from roofline_core.operations import OPERATION_KINDS, Operation, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import (
     MatmulCost,
     attainable_flop_per_s,
@@ -41,6 +42,7 @@ __all__ = [
     "ACCELERATORS",
     "DTYPES",
     "MODELS",
+    "OPERATION_KINDS",
     "Accelerator",
     "DType",
     "DecodeEstimate",
@@ -59,6 +61,7 @@ __all__ = [
     "decode_step",
     "estimate_decode",
     "estimate_prefill",
+    "fit_in_memory",
     "get_accelerator",
     "get_dtype",
     "get_model",

@@ -1,0 +1,225 @@
+"""Decode speed of light: how fast a model can generate tokens when every step streams its weights.
+
+The default setup is seed 004's: a 70-billion-parameter model in fp16 on one H100 SXM with no
+KV cache, whose batch table runs from 41.8 ms and 24 tok/s at batch 1 to 6,126 tok/s at 256.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators._common import (
+    CUSTOM,
+    GIGA,
+    batch_input,
+    context_input,
+    custom_kv_inputs,
+    devices_input,
+    dtype_input,
+    fit_text,
+    model_input,
+    model_of,
+    params_input,
+)
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.fields import ChoiceInput, NumberInput
+from roofline_core.calculators.roofline_explorer import accelerator_choices
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.figures import roofline_curve
+from roofline_core.formatting import (
+    format_bytes,
+    format_intensity,
+    format_percent,
+    format_time,
+    format_tokens_per_s,
+)
+from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
+from roofline_core.inference import (
+    MemoryFit,
+    StepEstimate,
+    decode_step,
+    estimate_decode,
+    fit_in_memory,
+    kv_cache_bytes,
+)
+
+#: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
+SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def _setup(values: dict[str, Any]) -> dict[str, Any]:
+    accelerator = ACCELERATORS[values["accelerator"]]
+    return {
+        "model": model_of(values),
+        "accelerator": accelerator,
+        "peak": compute_peak_flop_per_s(accelerator, "fp16"),
+        "efficiency": values["bandwidth_efficiency"] / 100.0,
+        "bytes_per_param": bytes_per_element(values["weight_dtype"]),
+        "kv_bytes_per_element": bytes_per_element(values["kv_dtype"]),
+    }
+
+
+def decode_at(values: dict[str, Any], batch: int) -> tuple[StepEstimate, float, MemoryFit]:
+    """The decode step, KV bytes read and memory picture of the chosen setup at ``batch``."""
+    s = _setup(values)
+    model, accelerator = s["model"], s["accelerator"]
+    context, devices = values["context_tokens"], values["devices"]
+    if model is not None:
+        estimate = estimate_decode(
+            model=model,
+            accelerator=accelerator,
+            weight_dtype=values["weight_dtype"],
+            kv_dtype=values["kv_dtype"],
+            batch=batch,
+            context_tokens=context,
+            devices=devices,
+            bandwidth_efficiency=s["efficiency"],
+        )
+        return estimate.step, estimate.kv_bytes, estimate.memory
+    params = values["params_billion"] * GIGA
+    kv_per_token = kv_cache_bytes(
+        layers=values["layers"],
+        kv_heads=values["kv_heads"],
+        head_dim=values["head_dim"],
+        tokens=1,
+        bytes_per_element=s["kv_bytes_per_element"],
+    )
+    kv_bytes = kv_per_token * context * batch
+    step = decode_step(
+        params=params,
+        peak_flop_per_s=s["peak"],
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * s["efficiency"],
+        bytes_per_param=s["bytes_per_param"],
+        batch=batch,
+        kv_cache_bytes=kv_bytes,
+        devices=devices,
+    )
+    fit = fit_in_memory(
+        capacity_bytes=accelerator.memory_bytes * devices,
+        weight_bytes=params * s["bytes_per_param"],
+        kv_bytes_per_token=kv_per_token,
+        batch=batch,
+        context_tokens=context,
+    )
+    return step, kv_bytes, fit
+
+
+def _bound_text(which: str) -> str:
+    return f"{which}-bound"
+
+
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    batch = values["batch"]
+    step, kv_bytes, fit = decode_at(values, batch)
+    ridge = step.ridge_point_flop_per_byte
+    per_sequence = 1.0 / step.step_time_s
+    outputs = {
+        "step_time": value(step.step_time_s, "s", format_time(step.step_time_s)),
+        "tokens_per_s_per_sequence": value(per_sequence, "tokens/s", format_tokens_per_s(per_sequence)),
+        "tokens_per_s": value(step.tokens_per_s, "tokens/s", format_tokens_per_s(step.tokens_per_s)),
+        "intensity": value(step.intensity_flop_per_byte, "FLOP/byte", format_intensity(step.intensity_flop_per_byte)),
+        "bound": value(step.bound, "", _bound_text(step.bound)),
+        "compute_utilisation": value(step.compute_utilisation, "1", format_percent(step.compute_utilisation)),
+        "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
+        "kv_bytes": value(kv_bytes, "B", format_bytes(kv_bytes)),
+        "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
+        "memory_use": value(
+            fit.used_bytes,
+            "B",
+            f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})",
+        ),
+        "fits": value(fit.fits, "", fit_text(fit)),
+    }
+    table = []
+    points = []
+    for b in SWEEP_BATCHES:
+        row_step = step if b == batch else decode_at(values, b)[0]
+        table.append(
+            {
+                "batch": value(b, "sequences", f"{b:,}"),
+                "intensity": value(
+                    row_step.intensity_flop_per_byte, "FLOP/byte", format_intensity(row_step.intensity_flop_per_byte)
+                ),
+                "bound": value(row_step.bound, "", _bound_text(row_step.bound)),
+                "step_time": value(row_step.step_time_s, "s", format_time(row_step.step_time_s)),
+                "tokens_per_s": value(row_step.tokens_per_s, "tokens/s", format_tokens_per_s(row_step.tokens_per_s)),
+                "compute_utilisation": value(
+                    row_step.compute_utilisation, "1", format_percent(row_step.compute_utilisation)
+                ),
+            }
+        )
+        points.append(
+            {"label": f"batch {b}", "intensity_flop_per_byte": row_step.intensity_flop_per_byte, "highlight": b == batch}
+        )
+    if batch not in SWEEP_BATCHES:
+        points.append({"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True})
+    xs = [p["intensity_flop_per_byte"] for p in points]
+    # A fixed frame (widened only when a point falls outside it) keeps the chart still while
+    # the reader drags the batch slider.
+    chart = roofline_curve(
+        peak_flop_per_s=step.peak_flop_per_s,
+        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
+        points=points,
+        x_min_flop_per_byte=min([0.1, *xs]),
+        x_max_flop_per_byte=max([10_000.0, *xs]),
+    )
+    return {"outputs": outputs, "table": table, "chart": chart}
+
+
+DECODE_SPEED_OF_LIGHT = Calculator(
+    id="decode-speed-of-light",
+    title="Decode speed of light",
+    description=(
+        "How fast a model can generate tokens when each step reads every weight and the KV cache "
+        "once, and how batching moves the step toward the ridge."
+    ),
+    inputs=(
+        model_input(default=CUSTOM, custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
+        params_input(default=70),
+        *custom_kv_inputs(),
+        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
+        ChoiceInput(
+            id="accelerator",
+            label="Accelerator",
+            choices=accelerator_choices(with_custom=False, with_fills=False),
+            default="h100-sxm",
+        ),
+        batch_input(default=1),
+        context_input(default=0, min=0, slider=False),
+        dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
+        devices_input(),
+        NumberInput(
+            id="bandwidth_efficiency",
+            label="Bandwidth efficiency",
+            unit="%",
+            default=100,
+            min=1,
+            max=100,
+            step=1,
+            slider=True,
+            help="Share of peak memory bandwidth actually sustained; serving stacks reach about 70-80%.",
+        ),
+    ),
+    outputs=(
+        Output("step_time", "Time per decode step"),
+        Output("tokens_per_s_per_sequence", "Tokens/s per sequence"),
+        Output("tokens_per_s", "Tokens/s, whole batch"),
+        Output("intensity", "Arithmetic intensity"),
+        Output("bound", "Limited by"),
+        Output("compute_utilisation", "Compute utilisation"),
+        Output("ridge_point", "Ridge point"),
+        Output("kv_bytes", "KV cache read per step"),
+        Output("weight_bytes", "Weights in memory"),
+        Output("memory_use", "Memory used"),
+        Output("fits", "Fits in memory"),
+    ),
+    compute=_compute,
+    table_columns=(
+        Output("batch", "Batch"),
+        Output("intensity", "Intensity"),
+        Output("bound", "Regime"),
+        Output("step_time", "Latency"),
+        Output("tokens_per_s", "Throughput"),
+        Output("compute_utilisation", "Utilisation"),
+    ),
+)
