@@ -8,7 +8,7 @@ peaks. See the README for a tour.
 from __future__ import annotations
 
 from roofline_core.dtypes import DTYPES, DType, bytes_per_element, get_dtype
-from roofline_core.hardware import ACCELERATORS, Accelerator, get_accelerator
+from roofline_core.hardware import ACCELERATORS, Accelerator, CustomAccelerator, get_accelerator
 from roofline_core.inference import (
     DecodeEstimate,
     MemoryFit,
@@ -18,6 +18,7 @@ from roofline_core.inference import (
     critical_batch,
     decode_step,
     estimate_decode,
+    estimate_decode_from_params,
     estimate_prefill,
     fit_in_memory,
     kv_cache_bytes,
@@ -44,6 +45,7 @@ __all__ = [
     "MODELS",
     "OPERATION_KINDS",
     "Accelerator",
+    "CustomAccelerator",
     "DType",
     "DecodeEstimate",
     "MatmulCost",
@@ -60,6 +62,7 @@ __all__ = [
     "critical_batch",
     "decode_step",
     "estimate_decode",
+    "estimate_decode_from_params",
     "estimate_prefill",
     "fit_in_memory",
     "get_accelerator",

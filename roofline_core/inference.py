@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
-from roofline_core.hardware import Accelerator, compute_peak_flop_per_s
+from roofline_core.hardware import Accelerator, AnyAccelerator, compute_peak_flop_per_s
 from roofline_core.models import Model
 from roofline_core.roofline import (
     COMPUTE,
@@ -343,7 +343,7 @@ class DecodeEstimate:
     context_tokens: int
     kv_bytes: float
     weight_bytes_streamed: float
-    memory: MemoryFit
+    memory: MemoryFit | None
 
     @property
     def step_time_s(self) -> float:
@@ -363,7 +363,7 @@ class DecodeEstimate:
 def estimate_decode(
     *,
     model: Model,
-    accelerator: Accelerator,
+    accelerator: AnyAccelerator,
     weight_dtype: str = "fp16",
     kv_dtype: str = "fp16",
     compute_dtype: str = "fp16",
@@ -380,6 +380,9 @@ def estimate_decode(
         kv_dtype: Storage format of the KV cache.
         compute_dtype: Format of the matrix math, choosing the peak.
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
+
+    ``memory`` of the result is None for a :class:`~roofline_core.hardware.CustomAccelerator`
+    whose capacity is unknown.
     """
     _require_count("batch", batch)
     if not (isinstance(context_tokens, int) and context_tokens >= 0):
@@ -414,14 +417,16 @@ def estimate_decode(
         kv_cache_bytes=kv_bytes + extra_weight_bytes,
         devices=devices,
     )
-    fit = memory_fit(
-        model=model,
-        accelerator=accelerator,
-        weight_dtype=weight_dtype,
-        kv_dtype=kv_dtype,
-        batch=batch,
-        context_tokens=context_tokens,
-        devices=devices,
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else fit_in_memory(
+            capacity_bytes=accelerator.memory_bytes * devices,
+            weight_bytes=model.weight_bytes(weight_dtype),
+            kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
+            batch=batch,
+            context_tokens=context_tokens,
+        )
     )
     return DecodeEstimate(
         step=step,
@@ -433,10 +438,65 @@ def estimate_decode(
     )
 
 
+def estimate_decode_from_params(
+    *,
+    params: float,
+    accelerator: AnyAccelerator,
+    weight_dtype: str = "fp16",
+    kv_bytes_per_token: float = 0,
+    compute_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+) -> DecodeEstimate:
+    """:func:`estimate_decode` for a dense model known only by its size (no preset).
+
+    Args:
+        params: Parameters streamed per token; also taken as all the weights held in memory.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes (0 when
+            the architecture is unknown).
+    """
+    _require_count("batch", batch)
+    if not (isinstance(context_tokens, int) and context_tokens >= 0):
+        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
+    bpp = bytes_per_element(weight_dtype)
+    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    step = decode_step(
+        params=params,
+        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
+        bytes_per_param=bpp,
+        batch=batch,
+        kv_cache_bytes=kv_bytes,
+        devices=devices,
+    )
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else fit_in_memory(
+            capacity_bytes=accelerator.memory_bytes * devices,
+            weight_bytes=params * bpp,
+            kv_bytes_per_token=kv_bytes_per_token,
+            batch=batch,
+            context_tokens=context_tokens,
+        )
+    )
+    return DecodeEstimate(
+        step=step,
+        batch=batch,
+        context_tokens=context_tokens,
+        kv_bytes=kv_bytes,
+        weight_bytes_streamed=params * bpp,
+        memory=fit,
+    )
+
+
 def estimate_prefill(
     *,
     model: Model,
-    accelerator: Accelerator,
+    accelerator: AnyAccelerator,
     prompt_tokens: int,
     weight_dtype: str = "fp16",
     compute_dtype: str = "fp16",

@@ -33,75 +33,34 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
-from roofline_core.inference import (
-    MemoryFit,
-    StepEstimate,
-    decode_step,
-    estimate_decode,
-    fit_in_memory,
-    kv_cache_bytes,
-)
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.inference import DecodeEstimate, estimate_decode, estimate_decode_from_params, kv_cache_bytes
 
 #: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
 SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
 
-def _setup(values: dict[str, Any]) -> dict[str, Any]:
-    accelerator = ACCELERATORS[values["accelerator"]]
-    return {
-        "model": model_of(values),
-        "accelerator": accelerator,
-        "peak": compute_peak_flop_per_s(accelerator, "fp16"),
-        "efficiency": values["bandwidth_efficiency"] / 100.0,
-        "bytes_per_param": bytes_per_element(values["weight_dtype"]),
-        "kv_bytes_per_element": bytes_per_element(values["kv_dtype"]),
+def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
+    """The decode estimate of the chosen setup at ``batch`` (the table varies only the batch)."""
+    model = model_of(values)
+    common = {
+        "accelerator": ACCELERATORS[values["accelerator"]],
+        "weight_dtype": values["weight_dtype"],
+        "batch": batch,
+        "context_tokens": values["context_tokens"],
+        "devices": values["devices"],
+        "bandwidth_efficiency": values["bandwidth_efficiency"] / 100.0,
     }
-
-
-def decode_at(values: dict[str, Any], batch: int) -> tuple[StepEstimate, float, MemoryFit]:
-    """The decode step, KV bytes read and memory picture of the chosen setup at ``batch``."""
-    s = _setup(values)
-    model, accelerator = s["model"], s["accelerator"]
-    context, devices = values["context_tokens"], values["devices"]
     if model is not None:
-        estimate = estimate_decode(
-            model=model,
-            accelerator=accelerator,
-            weight_dtype=values["weight_dtype"],
-            kv_dtype=values["kv_dtype"],
-            batch=batch,
-            context_tokens=context,
-            devices=devices,
-            bandwidth_efficiency=s["efficiency"],
-        )
-        return estimate.step, estimate.kv_bytes, estimate.memory
-    params = values["params_billion"] * GIGA
+        return estimate_decode(model=model, kv_dtype=values["kv_dtype"], **common)
     kv_per_token = kv_cache_bytes(
         layers=values["layers"],
         kv_heads=values["kv_heads"],
         head_dim=values["head_dim"],
         tokens=1,
-        bytes_per_element=s["kv_bytes_per_element"],
+        bytes_per_element=bytes_per_element(values["kv_dtype"]),
     )
-    kv_bytes = kv_per_token * context * batch
-    step = decode_step(
-        params=params,
-        peak_flop_per_s=s["peak"],
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * s["efficiency"],
-        bytes_per_param=s["bytes_per_param"],
-        batch=batch,
-        kv_cache_bytes=kv_bytes,
-        devices=devices,
-    )
-    fit = fit_in_memory(
-        capacity_bytes=accelerator.memory_bytes * devices,
-        weight_bytes=params * s["bytes_per_param"],
-        kv_bytes_per_token=kv_per_token,
-        batch=batch,
-        context_tokens=context,
-    )
-    return step, kv_bytes, fit
+    return estimate_decode_from_params(params=values["params_billion"] * GIGA, kv_bytes_per_token=kv_per_token, **common)
 
 
 def _bound_text(which: str) -> str:
@@ -110,7 +69,9 @@ def _bound_text(which: str) -> str:
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     batch = values["batch"]
-    step, kv_bytes, fit = decode_at(values, batch)
+    estimate = decode_at(values, batch)
+    step, kv_bytes, fit = estimate.step, estimate.kv_bytes, estimate.memory
+    assert fit is not None  # presets always state their memory
     ridge = step.ridge_point_flop_per_byte
     per_sequence = 1.0 / step.step_time_s
     outputs = {
@@ -133,7 +94,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     table = []
     points = []
     for b in SWEEP_BATCHES:
-        row_step = step if b == batch else decode_at(values, b)[0]
+        row_step = step if b == batch else decode_at(values, b).step
         table.append(
             {
                 "batch": value(b, "sequences", f"{b:,}"),
