@@ -1,0 +1,67 @@
+"""roofline_site.csp: inline-code hashing, the policy string, and the _headers file."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+
+import pytest
+
+from roofline_site import csp
+from tests.support.site_build import PROJECT_ROOT
+
+
+def test_hash_is_sha256_of_the_exact_script_text():
+    text = 'var palette=__md_get("__palette");'
+    expected = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    assert csp.sha256_source(text) == f"'sha256-{expected}'"
+
+
+def test_inline_code_finds_executable_scripts_styles_and_style_attributes_only():
+    html = (
+        '<script src="a.js"></script><script>run()</script><script type="module">go()</script>'
+        '<script type="application/json">{"a": "<b>"}</script><style>p{color:red}</style>'
+        '<p style="color: blue">x</p>'
+    )
+    found = csp.inline_code(html)
+    assert found.scripts == ("run()", "go()")
+    assert found.styles == ("p{color:red}",)
+    assert found.style_attributes == ("color: blue",)
+
+
+def test_scan_site_collects_unique_sorted_hashes(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text("<script>one()</script><script>two()</script>", encoding="utf-8")
+    (tmp_path / "a" / "index.html").write_text("<script>one()</script>", encoding="utf-8")
+    found = csp.scan_site(tmp_path)
+    assert found.script_hashes == tuple(sorted({csp.sha256_source("one()"), csp.sha256_source("two()")}))
+    assert found.style_hashes == ()
+
+
+def test_policy_lists_every_directive_once_with_hashes_in_script_src():
+    policy = csp.policy(script_hashes=("'sha256-abc='",))
+    names = [part.split()[0] for part in policy.split("; ")]
+    assert names == [d.name for d in csp.DIRECTIVES]
+    assert "script-src 'self' 'wasm-unsafe-eval' 'sha256-abc='" in policy
+    assert "unsafe-inline" not in policy and "'unsafe-eval'" not in policy
+
+
+def test_headers_file_round_trips():
+    text = csp.headers_file("default-src 'none'")
+    rules = csp.parse_headers_file(text)
+    assert rules["/*"]["Content-Security-Policy"] == "default-src 'none'"
+    assert rules["/*"]["X-Content-Type-Options"] == "nosniff"
+
+
+def test_headers_file_error_names_the_line():
+    with pytest.raises(ValueError, match=r"^_headers:1: 'X-Frame-Options: DENY'; expected '<path>'"):
+        csp.parse_headers_file("  X-Frame-Options: DENY\n")
+
+
+def test_every_directive_is_documented_in_hosting_page():
+    doc = (PROJECT_ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([a-z-]+)` \|", doc, re.MULTILINE))
+    assert documented == {d.name for d in csp.DIRECTIVES}
+    for name, value, _reason in csp.EXTRA_HEADERS:
+        assert f"{name}: {value}" in doc.replace("\n", " ")
