@@ -29,5 +29,9 @@ def on_post_build(config) -> None:
 
 def _write_headers(site_dir: Path) -> None:
     found = csp.scan_site(site_dir)
-    policy = csp.policy(script_hashes=found.script_hashes, style_hashes=found.style_hashes)
+    policy = csp.policy(
+        script_hashes=found.script_hashes,
+        style_hashes=found.style_hashes,
+        style_attributes=bool(found.style_attributes),
+    )
     (site_dir / HEADERS_FILE).write_text(csp.headers_file(policy), encoding="utf-8")

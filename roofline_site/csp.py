@@ -84,13 +84,19 @@ class _InlineCollector(HTMLParser):
         self.scripts: list[str] = []
         self.styles: list[str] = []
         self.style_attributes: list[str] = []
+        self.style_attributes_outside_svg: list[str] = []
+        self._svg_depth = 0
         self._current: list[str] | None = None
         self._buffer: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
+        if tag == "svg":
+            self._svg_depth += 1
         if attributes.get("style") is not None:
             self.style_attributes.append(attributes["style"] or "")
+            if not self._svg_depth:
+                self.style_attributes_outside_svg.append(attributes["style"] or "")
         if tag == "script" and "src" not in attributes:
             script_type = (attributes.get("type") or "").strip().lower()
             if script_type in EXECUTABLE_SCRIPT_TYPES:
@@ -102,7 +108,14 @@ class _InlineCollector(HTMLParser):
         if self._current is not None:
             self._buffer.append(data)
 
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag == "svg":
+            self._svg_depth -= 1
+
     def handle_endtag(self, tag: str) -> None:
+        if tag == "svg" and self._svg_depth:
+            self._svg_depth -= 1
         if tag in ("script", "style") and self._current is not None:
             self._current.append("".join(self._buffer))
             self._current = None
@@ -115,6 +128,8 @@ class InlineCode:
     scripts: tuple[str, ...]
     styles: tuple[str, ...]
     style_attributes: tuple[str, ...]
+    #: The ``style=""`` attributes that are not inside an inline ``<svg>``.
+    style_attributes_outside_svg: tuple[str, ...] = ()
 
 
 def inline_code(html: str) -> InlineCode:
@@ -122,7 +137,12 @@ def inline_code(html: str) -> InlineCode:
     collector = _InlineCollector()
     collector.feed(html)
     collector.close()
-    return InlineCode(tuple(collector.scripts), tuple(collector.styles), tuple(collector.style_attributes))
+    return InlineCode(
+        tuple(collector.scripts),
+        tuple(collector.styles),
+        tuple(collector.style_attributes),
+        tuple(collector.style_attributes_outside_svg),
+    )
 
 
 def sha256_source(text: str) -> str:
@@ -137,9 +157,10 @@ class SiteInlineCode:
 
     script_hashes: tuple[str, ...]
     style_hashes: tuple[str, ...]
-    #: ``(page, attribute value)`` for every ``style=""`` attribute (CSP would need
-    #: 'unsafe-hashes' for these; the site has none and the policy does not allow them).
+    #: ``(page, attribute value)`` for every ``style=""`` attribute.
     style_attributes: tuple[tuple[str, str], ...]
+    #: The same, for attributes outside inline ``<svg>`` figures (the site should have none).
+    style_attributes_outside_svg: tuple[tuple[str, str], ...] = ()
 
 
 def scan_site(site_dir: Path) -> SiteInlineCode:
@@ -147,20 +168,41 @@ def scan_site(site_dir: Path) -> SiteInlineCode:
     scripts: set[str] = set()
     styles: set[str] = set()
     attributes: list[tuple[str, str]] = []
+    outside_svg: list[tuple[str, str]] = []
     for path in sorted(site_dir.rglob("*.html")):
         found = inline_code(path.read_text(encoding="utf-8"))
         scripts.update(sha256_source(text) for text in found.scripts)
         styles.update(sha256_source(text) for text in found.styles)
         relative = path.relative_to(site_dir).as_posix()
         attributes.extend((relative, value) for value in found.style_attributes)
-    return SiteInlineCode(tuple(sorted(scripts)), tuple(sorted(styles)), tuple(attributes))
+        outside_svg.extend((relative, value) for value in found.style_attributes_outside_svg)
+    return SiteInlineCode(tuple(sorted(scripts)), tuple(sorted(styles)), tuple(attributes), tuple(outside_svg))
 
 
-def policy(*, script_hashes: tuple[str, ...] = (), style_hashes: tuple[str, ...] = ()) -> str:
-    """The Content-Security-Policy header value, with the given hash sources added."""
+#: Added only while pages carry ``style=""`` attributes: matplotlib writes one on each element of
+#: the inline SVG figures (colours from CSS variables, so that figures follow the palette). A
+#: style attribute cannot run script, and img-src / connect-src still bound what CSS may load.
+STYLE_ATTRIBUTES = Directive(
+    "style-src-attr",
+    ("'unsafe-inline'",),
+    "style attributes of the inline SVG figures (matplotlib's output); present only while pages have them",
+)
+
+
+def policy(
+    *, script_hashes: tuple[str, ...] = (), style_hashes: tuple[str, ...] = (), style_attributes: bool = False
+) -> str:
+    """The Content-Security-Policy header value, with the given hash sources added.
+
+    Args:
+        script_hashes: Hash sources of the inline scripts, added to ``script-src``.
+        style_hashes: Hash sources of inline ``<style>`` elements, added to ``style-src``.
+        style_attributes: Whether to allow ``style=""`` attributes (``style-src-attr``).
+    """
     extra = {"script-src": script_hashes, "style-src": style_hashes}
+    directives = DIRECTIVES + ((STYLE_ATTRIBUTES,) if style_attributes else ())
     parts = []
-    for directive in DIRECTIVES:
+    for directive in directives:
         sources = directive.sources + tuple(extra.get(directive.name, ()))
         parts.append(" ".join((directive.name, *sources)))
     return "; ".join(parts)

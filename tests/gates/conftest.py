@@ -9,11 +9,11 @@ responses, CSP reports, errors). That keeps the browser work to two visits per p
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from roofline_site import csp
 from tests.conftest import PageWatch
@@ -24,8 +24,14 @@ from tests.support.static_server import StaticServer
 AXE_SCRIPT = PROJECT_ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CSP_REPORT_PATH = "/__csp-report"
 PALETTES = {"light": "default", "dark": "slate"}
-#: A page still fetching after this long (e.g. polling) fails the links gate.
-SETTLE_TIMEOUT_MS = 20_000
+#: A page still fetching (other than the calculator runtime) after this long fails the links gate.
+SETTLE_TIMEOUT_S = 10.0
+#: Quiet time that counts as settled.
+QUIET_S = 0.5
+#: The calculators' lazy runtime (Pyodide and its worker): it starts by itself when a calculator
+#: scrolls into view and takes seconds of CPU to boot, so the pass does not wait for it (the
+#: CSP, keyboard and sub-path gates make calculators go live and watch those requests).
+RUNTIME_MARKERS = ("/assets/pyodide/", "/calculators/worker.mjs")
 
 # Records every CSP violation the document sees, before any page script runs.
 _CSP_LISTENER = """
@@ -110,13 +116,49 @@ def visitable_pages(site_dir: Path) -> list[str]:
     return [p for p in html_pages(site_dir) if not is_redirect_stub((site_dir / p).read_text(encoding="utf-8"))]
 
 
-def attach_recorders(page, visit_ref: list[Visit]) -> PageWatch:
+class InFlight:
+    """Requests of a page not yet finished, and when the last one (not the runtime's) changed."""
+
+    def __init__(self, page) -> None:
+        self.pending: set = set()
+        self.last_change = time.monotonic()
+        page.on("request", self._start)
+        page.on("requestfinished", self._end)
+        page.on("requestfailed", self._end)
+
+    @staticmethod
+    def _is_runtime(request) -> bool:
+        return any(marker in request.url for marker in RUNTIME_MARKERS)
+
+    def _start(self, request) -> None:
+        if not self._is_runtime(request):
+            self.pending.add(request)
+            self.last_change = time.monotonic()
+
+    def _end(self, request) -> None:
+        if request in self.pending:
+            self.pending.discard(request)
+            self.last_change = time.monotonic()
+
+    def wait_settled(self, page, visit: Visit) -> None:
+        """Wait until no request but the runtime's has been open for ``QUIET_S``."""
+        deadline = time.monotonic() + SETTLE_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if not self.pending and time.monotonic() - self.last_change >= QUIET_S:
+                return
+            page.wait_for_timeout(100)  # lets Playwright deliver events
+        urls = sorted(r.url for r in self.pending)
+        visit.problems.append(f"requests still open after {SETTLE_TIMEOUT_S:.0f} s: {urls[:5]}")
+        self.pending.clear()
+
+
+def attach_recorders(page, visit_ref: list[Visit]) -> tuple[PageWatch, InFlight]:
     """Watch a page for the whole pass; events go to the visit currently in ``visit_ref[0]``."""
     watch = PageWatch()
     watch.attach(page)
     page.on("response", lambda r: r.status >= 400 and visit_ref[0].failed_responses.append(f"{r.status} {r.url}"))
     page.add_init_script(_CSP_LISTENER)
-    return watch
+    return watch, InFlight(page)
 
 
 @pytest.fixture(scope="session")
@@ -128,25 +170,22 @@ def site_visits(browser, built_site: Path, hosted_site: HostedSite) -> list[Visi
         context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=palette, service_workers="block")
         page = context.new_page()
         current = [Visit("", palette)]
-        watch = attach_recorders(page, current)
+        watch, in_flight = attach_recorders(page, current)
         try:
             for name in visitable_pages(built_site):
                 visit = Visit(name, palette)
                 current[0] = visit
-                _visit(page, hosted_site.url + url_path(name), visit, watch, axe_source)
+                _visit(page, hosted_site.url + url_path(name), visit, watch, in_flight, axe_source)
                 visits.append(visit)
         finally:
             context.close()
     return visits
 
 
-def _visit(page, url: str, visit: Visit, watch: PageWatch, axe_source: str) -> None:
+def _visit(page, url: str, visit: Visit, watch: PageWatch, in_flight: InFlight, axe_source: str) -> None:
     marks = (len(watch.external_requests), len(watch.console_errors), len(watch.page_errors))
     page.goto(url, wait_until="load")
-    try:
-        page.wait_for_load_state("networkidle", timeout=SETTLE_TIMEOUT_MS)
-    except PlaywrightTimeoutError as error:  # recorded as a failure of the page, not ignored
-        visit.problems.append(f"network still busy after {SETTLE_TIMEOUT_MS} ms: {error}")
+    in_flight.wait_settled(page, visit)
     visit.scheme_seen = page.evaluate("() => document.body.getAttribute('data-md-color-scheme') || ''")
     visit.csp_violations = page.evaluate("() => window.__cspViolations || []")
     visit.external_requests = watch.external_requests[marks[0]:]

@@ -28,6 +28,18 @@ def test_inline_code_finds_executable_scripts_styles_and_style_attributes_only()
     assert found.scripts == ("run()", "go()")
     assert found.styles == ("p{color:red}",)
     assert found.style_attributes == ("color: blue",)
+    assert found.style_attributes_outside_svg == ("color: blue",)
+
+
+def test_style_attributes_inside_inline_svg_are_told_apart():
+    found = csp.inline_code('<svg><path style="fill: red"/><g style="x"></g></svg><p style="y">t</p>')
+    assert found.style_attributes == ("fill: red", "x", "y")
+    assert found.style_attributes_outside_svg == ("y",)
+
+
+def test_style_src_attr_appears_only_when_asked():
+    assert "style-src-attr" not in csp.policy()
+    assert csp.policy(style_attributes=True).endswith("; style-src-attr 'unsafe-inline'")
 
 
 def test_scan_site_collects_unique_sorted_hashes(tmp_path):
@@ -62,6 +74,6 @@ def test_headers_file_error_names_the_line():
 def test_every_directive_is_documented_in_hosting_page():
     doc = (PROJECT_ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"^\| `([a-z-]+)` \|", doc, re.MULTILINE))
-    assert documented == {d.name for d in csp.DIRECTIVES}
+    assert documented == {d.name for d in csp.DIRECTIVES} | {csp.STYLE_ATTRIBUTES.name}
     for name, value, _reason in csp.EXTRA_HEADERS:
         assert f"{name}: {value}" in doc.replace("\n", " ")
