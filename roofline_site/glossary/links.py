@@ -55,6 +55,7 @@ def annotate_term_links(html: str, *, page_url: str, term_urls: Mapping[str, str
         The new HTML and the links found, in order.
     """
     base = urljoin(_ORIGIN, page_url)
+    own_path = normalise_url(urlsplit(base).path)
     found: list[FoundLink] = []
 
     def replace(match: re.Match) -> str:
@@ -67,8 +68,11 @@ def annotate_term_links(html: str, *, page_url: str, term_urls: Mapping[str, str
         parts = urlsplit(absolute)
         if f"{parts.scheme}://{parts.netloc}/" != _ORIGIN:
             return match.group(0)
-        slug = term_urls.get(normalise_url(parts.path))
-        if slug is None:
+        target = normalise_url(parts.path)
+        # Links within the page itself (heading permalinks, a table of contents) are not
+        # links to a term, even on the term's own page.
+        slug = term_urls.get(target)
+        if slug is None or target == own_path:
             return match.group(0)
         found.append(FoundLink(slug, mention=not _ROLE.search(attributes)))
         if _HAS_TERM.search(attributes):
