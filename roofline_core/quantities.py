@@ -111,9 +111,9 @@ class Parameter:
             return "one of: " + ", ".join(self.choices)
         what = "a whole number" if self.kind == "int" else "a number"
         if self.minimum is not None and self.maximum is not None:
-            return f"{what} from {format_number(self.minimum)} to {format_number(self.maximum)}"
+            return f"{what} from {_plain(self.minimum)} to {_plain(self.maximum)}"
         if self.minimum is not None:
-            return f"{what} of at least {format_number(self.minimum)}"
+            return f"{what} of at least {_plain(self.minimum)}"
         return what
 
     def parse(self, raw: str) -> Any:
@@ -149,6 +149,11 @@ class Parameter:
         if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
             raise QuantityError(problem)
         return number
+
+
+def _plain(value: float) -> str:
+    """A limit as a person would type it: ``1``, ``1,000,000``, ``0.125``."""
+    return f"{int(value):,}" if value == int(value) else f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -271,7 +276,7 @@ def _attainable(*, accelerator: Accelerator, intensity: float, dtype: str) -> Va
 
 def _bytes_per_element(*, dtype: str) -> Value:
     size = bytes_per_element(dtype)
-    return Value(f"{format_number(size)} byte" + ("" if size == 1 else "s"))
+    return Value(f"{_plain(size)} byte" + ("" if size == 1 else "s"))
 
 
 # Model quantities -----------------------------------------------------------------------
@@ -397,7 +402,7 @@ def _tokens_per_s(step, *, per: str = "batch") -> str:
 def _matmul(what: str) -> Callable[..., Value]:
     def compute(*, m: int, n: int, k: int, bytes: float) -> Value:  # noqa: A002 - the reference's key
         cost = matmul_cost(m=m, n=n, k=k, weight_bytes_per_element=bytes, activation_bytes_per_element=bytes)
-        return Value(_cost_text(cost, what))
+        return Value(_cost_text(cost, what, exact=False))
 
     return compute
 
@@ -409,10 +414,10 @@ def _matvec_exact(*, rows: int, cols: int, bytes: float, what: str) -> Value:  #
         return Value(f"{int(cost.flops)} FLOPs")
     if what == "bytes" and cost.bytes_moved < 1000 and cost.bytes_moved == int(cost.bytes_moved):
         return Value(f"{int(cost.bytes_moved)} bytes")
-    return Value(_cost_text(cost, what))
+    return Value(_cost_text(cost, what, exact=True))
 
 
-def _cost_text(cost, what: str) -> str:
+def _cost_text(cost, what: str, *, exact: bool) -> str:
     if what == "flops":
         return format_flops(cost.flops)
     if what == "bytes":
@@ -420,7 +425,7 @@ def _cost_text(cost, what: str) -> str:
     # Small hand-sized examples (seed 003's 9 FLOPs over 16 bytes) need more than 3 figures
     # to show the exact ratio, so intensity keeps up to 4 decimals when below 1.
     value = cost.intensity_flop_per_byte
-    if value < 1:
+    if exact and value < 1:
         return f"{value:.4f}".rstrip("0").rstrip(".") + " FLOP/byte"
     return format_intensity(value)
 

@@ -151,6 +151,37 @@ def find_hostile_html(text: str, path: str, first_line: int = 1) -> list[Problem
     return problems
 
 
+_LIST_OR_QUOTE_MARKER = re.compile(r"^\s*(?:[-+*>]|\d+[.)])?\s*$")
+
+
+def starts_sentence(text: str, offset: int) -> bool:
+    """Whether ``offset`` in Markdown ``text`` begins a sentence (or a list item, quote, cell)."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    prefix = text[line_start:offset]
+    if prefix.rstrip().endswith((".", "!", "?", "|")):
+        return True
+    if not _LIST_OR_QUOTE_MARKER.match(prefix):
+        return False
+    if prefix.strip():
+        return True  # first words of a list item or quote
+    previous = text[: max(0, line_start - 1)].rstrip(" \t").rsplit("\n", 1)[-1].strip()
+    return not previous or previous.endswith((".", "!", "?", ":"))
+
+
+def running_text(title: str, *, sentence_start: bool) -> str:
+    """How ``[[slug]]`` shows a title inside a sentence.
+
+    A trailing parenthetical is dropped ("Speed of light (decode ceiling)" -> "speed of light"),
+    and a capital that only marks the start of the title is lowered mid-sentence ("Ridge point"
+    -> "ridge point"), while acronyms and names keep theirs ("KV cache", "FlashAttention").
+    """
+    text = re.sub(r"\s*\([^()]*\)$", "", title) or title
+    first = re.split(r"[\s/-]", text, maxsplit=1)[0]
+    if not sentence_start and len(first) > 1 and first[0].isupper() and first[1:].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
 def term_href(slug: str, anchor: str, from_src_uri: str) -> str:
     """Relative Markdown link target from the page ``from_src_uri`` to the term's page."""
     start = posixpath.dirname(from_src_uri) or "."
@@ -213,7 +244,10 @@ def rewrite(
             shown = link.slug or "(empty)"
             result.problems.append(Problem(path, link.line, f"link to unknown term [[{shown}]]", expected))
             continue
-        label = link.label.strip() if link.label and link.label.strip() else titles[link.slug]
+        if link.label and link.label.strip():
+            label = link.label.strip()
+        else:
+            label = running_text(titles[link.slug], sentence_start=starts_sentence(text, link.start))
         result.linked_slugs.append(link.slug)
         replacements.append((link.start, link.end, f"[{escape_link_text(label)}]({term_href(link.slug, link.anchor, src_uri)})"))
     for ref in find_quantities(text, first_line):
