@@ -16,6 +16,9 @@ import yaml
 from roofline_site.glossary.errors import Problem
 
 FENCE = "---"
+# libyaml's loader is several times faster and keeps the same marks; PyYAML wheels ship it,
+# but a source install may not, so fall back to the pure-Python loader.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 LinePath = tuple  # ("sources", 0, "url"): a key path into the front matter
 
 
@@ -77,7 +80,7 @@ def parse(text: str, path: str) -> FrontMatter:
         )
     yaml_text = "".join(lines[1:closing])
     offset = 2  # YAML line 0 is file line 2
-    loader = yaml.SafeLoader(yaml_text)
+    loader = _LOADER(yaml_text)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None

@@ -185,7 +185,7 @@ BROKEN = {
     "broken-yaml": (
         {"alpha": "---\ntitle: Alpha\nsummary: [unclosed\ncategory: concept\n---\nBody.\n"},
         "# Home\n",
-        "glossary/alpha.md:4: front matter is not valid YAML (expected ',' or ']', but got ':'); "
+        "glossary/alpha.md:4: front matter is not valid YAML (did not find expected ',' or ']'); "
         "expected 'key: value' lines (quote values that contain ': ' or start with a symbol)",
     ),
     "unknown-category": (
