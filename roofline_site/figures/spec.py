@@ -67,12 +67,18 @@ def _items(text: str) -> list[str]:
     return items
 
 
+def _suggestion(text: str, choices: Sequence[str]) -> str:
+    """`` (did you mean x?)`` for the likeliest choice, or ``""``: a choice the text begins
+    (``h100`` -> ``h100-sxm``) before the closest spelling."""
+    starts = [c for c in choices if c.startswith(text.lower())]
+    close = starts or difflib.get_close_matches(text.lower(), choices, n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
 def _one_of(kind: str, choices: Sequence[str]) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in choices:
-            close = difflib.get_close_matches(text, choices, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise _BadValue(f"unknown {kind} {text!r}{hint}", f"one of {', '.join(choices)}")
+            raise _BadValue(f"unknown {kind} {text!r}{_suggestion(text, choices)}", f"one of {', '.join(choices)}")
         return text
 
     return parse
@@ -279,16 +285,16 @@ def parse_block(lines: Sequence[tuple[int, str]], *, path: str, fence_line: int)
         if not colon or not re.fullmatch(r"[a-z][a-z-]*", key):
             raise FigureBlockError(path, number, f"{text!r} is not a 'key: value' line", "one 'key: value' per line, e.g. 'kind: roofline'")
         if key in found:
-            raise FigureBlockError(path, number, f"{key} is given twice (first on line {found[key][0]})", f"each key once")
+            raise FigureBlockError(path, number, f"{key} is given twice (first on line {found[key][0]})", "each key once")
         found[key] = (number, value.strip())
 
     if "kind" not in found:
         raise FigureBlockError(path, fence_line, "figure block has no kind", f"a line 'kind: <kind>' with one of {', '.join(FIGURE_KINDS)}")
     kind_line, kind = found["kind"]
     if kind not in KIND_PARAMS:
-        close = difflib.get_close_matches(kind, FIGURE_KINDS, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise FigureBlockError(path, kind_line, f"kind: unknown figure kind {kind!r}{hint}", f"one of {', '.join(FIGURE_KINDS)}")
+        raise FigureBlockError(
+            path, kind_line, f"kind: unknown figure kind {kind!r}{_suggestion(kind, FIGURE_KINDS)}", f"one of {', '.join(FIGURE_KINDS)}"
+        )
 
     params = {p.key: p for p in KIND_PARAMS[kind]}
     accepted = [*COMMON_KEYS, *params]
@@ -298,9 +304,9 @@ def parse_block(lines: Sequence[tuple[int, str]], *, path: str, fence_line: int)
         if key in COMMON_KEYS:
             continue
         if key not in params:
-            close = difflib.get_close_matches(key, accepted, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise FigureBlockError(path, number, f"unknown key {key!r} for kind {kind}{hint}", f"one of {', '.join(accepted)}")
+            raise FigureBlockError(
+                path, number, f"unknown key {key!r} for kind {kind}{_suggestion(key, accepted)}", f"one of {', '.join(accepted)}"
+            )
         if not value:
             raise FigureBlockError(path, number, f"{key} has no value", f"{key}: {params[key].help}")
         try:
