@@ -79,8 +79,9 @@ _ATTENTION_LABELS = {"mha": "MHA", "gqa": "GQA", "mla": "MLA"}
 
 
 def _decade_range(low: float, high: float) -> tuple[float, float]:
-    """Widen ``[low, high]`` to whole powers of ten, for log axes."""
-    return 10.0 ** math.floor(math.log10(low)), 10.0 ** math.ceil(math.log10(high))
+    """Widen ``[low, high]`` to whole powers of ten, for log axes (at least one decade)."""
+    lo, hi = 10.0 ** math.floor(math.log10(low)), 10.0 ** math.ceil(math.log10(high))
+    return (lo, hi * 10) if hi <= lo else (lo, hi)
 
 
 def _decades(low: float, high: float) -> list[float]:
@@ -539,6 +540,8 @@ def intensity_figure(
         "points": points,
         "vlines": vlines,
         "row_labels": True,
+        # The accelerator the memory/compute colours refer to, when several ridges are drawn.
+        "bound_on": chips[0].name if len(chips) > 1 else "",
     }
     fmt = _dtype_label(dtype)
     lowest, highest = chosen[0], chosen[-1]

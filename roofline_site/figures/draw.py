@@ -336,7 +336,17 @@ def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> None:
             zorder=8,
         )
         # The name sits above its dot's row, from the left edge: long names need the full width.
-        ax.text(0.01, point["y"] + 0.16, point["label"], transform=ax.get_yaxis_transform(), ha="left", va="bottom", fontsize=9, zorder=9)
+        ax.text(
+            0.01,
+            point["y"] + 0.16,
+            point["label"],
+            transform=ax.get_yaxis_transform(),
+            ha="left",
+            va="bottom",
+            fontsize=9,
+            bbox=_HALO,
+            zorder=9,
+        )
         return
     # A sample on a series: the series colour, its shape telling the bound.
     colour = SERIES[point.get("series", 0) % len(SERIES)]
@@ -362,8 +372,9 @@ def _axes_fraction_x(ax, panel: dict[str, Any], x: float) -> float:
 def _legend_bounds(handles: dict[str, Any], panel: dict[str, Any]) -> None:
     present = {p.get("bound", "memory") for p in panel.get("points", [])}
     bounds = [b for b in ("memory", "compute") if b in present]
+    where = f" on {panel['bound_on']}" if panel.get("bound_on") else ""
     for bound in bounds:
-        handles[f"{bound}-bound"] = Line2D(
+        handles[f"{bound}-bound{where}"] = Line2D(
             [], [], marker=BOUND_MARKER[bound], markersize=8, markerfacecolor=BOUND_COLOUR[bound], markeredgecolor=BG, linestyle="none"
         )
 

@@ -6,6 +6,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from roofline_core import figures
 from roofline_core.formatting import (
@@ -17,9 +19,9 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import get_accelerator
+from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s, get_accelerator
 from roofline_core.inference import critical_batch, estimate_decode, estimate_prefill, memory_fit
-from roofline_core.models import get_model
+from roofline_core.models import MODELS, get_model
 from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import op_time_s, ridge_point
 
@@ -248,3 +250,56 @@ def test_log_ticks_are_decades():
     ticks = _panel(data)["x_ticks"]
     assert [label for _, label in ticks] == ["0.01", "0.1", "1", "10", "100", "1k", "10k"]
     assert all(math.log10(v) == round(math.log10(v)) for v, _ in ticks)
+
+
+# --- Any accepted parameters give drawable data ------------------------------------------
+
+accelerator_slugs = st.sampled_from(sorted(ACCELERATORS))
+model_slugs = st.sampled_from(sorted(MODELS))
+storage = st.sampled_from(["fp16", "bf16", "fp8", "int8", "int4"])
+whole = st.integers(min_value=1, max_value=65536)
+sweep = st.lists(whole, min_size=1, max_size=6, unique=True)
+
+
+def _assert_points_inside(data):
+    for panel in data["panels"]:
+        (x_lo, x_hi), (y_lo, y_hi) = panel["x_range"], panel["y_range"]
+        assert x_lo < x_hi and y_lo < y_hi
+        for point in panel.get("points", []):
+            assert x_lo <= point["x"] <= x_hi and y_lo <= point["y"] <= y_hi
+        for series in panel.get("series", []):
+            assert all(x_lo <= x <= x_hi and y_lo <= y <= y_hi for x, y in series["points"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    chips=st.lists(accelerator_slugs, min_size=1, max_size=3, unique=True),
+    model=model_slugs,
+    batches=st.lists(whole, max_size=3, unique=True),
+    prompts=st.lists(whole, max_size=2, unique=True),
+    context=st.integers(min_value=0, max_value=1 << 20),
+    weights=storage,
+)
+def test_roofline_data_for_any_accepted_parameters(chips, model, batches, prompts, context, weights):
+    data = figures.roofline_figure(
+        accelerators=chips, model=model, batches=batches, prompt_tokens=prompts, context_tokens=context, weight_dtype=weights, kv_dtype=weights
+    )
+    _assert_points_inside(data)
+    for chip, curve in zip(chips, data["curves"]):
+        peak = compute_peak_flop_per_s(ACCELERATORS[chip], "fp16")
+        assert curve["ridge_flop_per_byte"] == ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=ACCELERATORS[chip].bandwidth_bytes_per_s)
+        assert format_intensity(curve["ridge_flop_per_byte"]) in data["alt"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(chip=accelerator_slugs, model=model_slugs, batches=sweep, batch=whole, contexts=sweep, devices=st.integers(1, 8), weights=storage)
+def test_other_kinds_for_any_accepted_parameters(chip, model, batches, batch, contexts, devices, weights):
+    for data in (
+        figures.decode_batch_figure(model=model, accelerator=chip, batches=batches, devices=devices, weight_dtype=weights),
+        figures.kv_cache_figure(models=[model], accelerator=chip, batch=batch, contexts=contexts, kv_dtype=weights),
+        figures.decode_split_figure(model=model, accelerator=chip, batch=batch, contexts=contexts, devices=devices, weight_dtype=weights),
+        figures.prefill_decode_figure(model=model, accelerator=chip, prompts=contexts, batch=batch, devices=devices),
+        figures.intensity_figure(accelerators=[chip], model=model, batch=batch, prompt_tokens=contexts[0], context_tokens=contexts[-1]),
+    ):
+        _assert_points_inside(data)
+        assert data["alt"].endswith(".")
