@@ -21,19 +21,26 @@ log = logging.getLogger("mkdocs.hooks.figures")
 
 
 def on_config(config):
+    _require_fence_config(config)
     start_build(cache_dir_for(_project_root(config)))
     return config
 
 
 def on_page_markdown(markdown, page, config, files):
-    build = current_build()
-    path = display_path(src_uri=page.file.src_uri, abs_src_path=page.file.abs_src_path, project_root=_project_root(config))
     try:
-        build.prepare_page(markdown, path=path, source=_source_text(page))
+        current_build().prepare_page(markdown, path=_page_path(page, config), source=_source_text(page))
     except FigureBlockError as error:
         # The message already says file, line, what is wrong and what is expected.
         raise PluginError(str(error)) from None
     return markdown
+
+
+def on_page_content(html, page, config, files):
+    try:
+        current_build().check_page(html, path=_page_path(page, config))
+    except FigureBlockError as error:
+        raise PluginError(str(error)) from None
+    return html
 
 
 def on_post_build(config):
@@ -42,6 +49,27 @@ def on_post_build(config):
 
 
 # Helper functions ----------------------------------------------------------------------
+
+
+FORMATTER = "roofline_site.figures.pages.format_figure"
+
+
+def _require_fence_config(config) -> None:
+    # Without the custom fence, figure blocks would ship as plain code blocks.
+    fences = config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", [])
+    for fence in fences:
+        formatter = fence.get("format")
+        if fence.get("name") == "figure" and f"{formatter.__module__}.{formatter.__name__}" == FORMATTER:
+            return
+    raise PluginError(
+        f"{config.config_file_path}: pymdownx.superfences has no 'figure' custom fence; expected under "
+        f"markdown_extensions: '- pymdownx.superfences: custom_fences: [{{name: figure, class: roofline-figure, "
+        f"format: !!python/name:{FORMATTER}}}]'"
+    )
+
+
+def _page_path(page, config) -> str:
+    return display_path(src_uri=page.file.src_uri, abs_src_path=page.file.abs_src_path, project_root=_project_root(config))
 
 
 def _project_root(config) -> Path:

@@ -43,10 +43,11 @@ def figure_html(svg: str, data: dict[str, Any], *, number: int) -> str:
 
 
 def _numbers(table: dict[str, Any]) -> str:
+    # "abstract" picks Material's clipboard icon for the collapsible (pymdownx.details styles).
     head = "".join(f"<th>{escape(c)}</th>" for c in table["columns"])
     rows = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>\n" for row in table["rows"])
     return (
-        '<details class="roofline-figure__numbers">\n'
+        '<details class="abstract roofline-figure__numbers">\n'
         "<summary>Plotted numbers</summary>\n"
         f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"
         "</details>\n"

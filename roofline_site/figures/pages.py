@@ -16,6 +16,7 @@ object holds the figures of the current page only.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,8 @@ class FigureBuild:
     cache: FigureCache
     figures_on_page: int = 0
     _prepared: dict[str, PreparedFigure] = field(default_factory=dict)
-    _formatted: int = 0
+    _fences: list[tuple[int, str]] = field(default_factory=list)
+    _formatted: list[str] = field(default_factory=list)
 
     def prepare_page(self, markdown: str, *, path: str, source: str | None = None) -> int:
         """Validate and draw every figure fence of one page.
@@ -75,7 +77,8 @@ class FigureBuild:
             FigureBlockError: at the first bad block, naming ``path`` and the line.
         """
         self._prepared = {}
-        self._formatted = 0
+        self._fences = []
+        self._formatted = []
         fences = find_figure_fences(markdown)
         self.figures_on_page = len(fences)
         if not fences:
@@ -90,7 +93,29 @@ class FigureBuild:
             spec = parse_block(fence.body, path=path, fence_line=fence.line)
             data = figure_data_for(spec)
             self._prepared[fence.key] = PreparedFigure(data=data, svg=self.cache.svg(data))
+            self._fences.append((fence.line, fence.key))
         return len(fences)
+
+    def check_page(self, html: str, *, path: str) -> None:
+        """After the page's Markdown was converted: every figure fence became a figure in ``html``.
+
+        A fence Markdown did not take for one (for example indented into a code block) would
+        otherwise ship as code, or as its escaped HTML, instead of the figure.
+
+        Raises:
+            FigureBlockError: at the first figure fence whose figure is not in the page.
+        """
+        in_page = Counter(key for number, key in enumerate(self._formatted, start=1) if f'id="roofline-figure-{number}"' in html)
+        seen: Counter[str] = Counter()
+        for line, key in self._fences:
+            seen[key] += 1
+            if seen[key] > in_page[key]:
+                raise FigureBlockError(
+                    path,
+                    line,
+                    "figure block did not become a figure (indented into a code block?)",
+                    "the fence at the top level or in a list, admonition or content tab",
+                )
 
     def format(self, source: str) -> str:
         """HTML of the prepared figure whose body is ``source``."""
@@ -100,8 +125,8 @@ class FigureBuild:
                 "a figure fence was not prepared; add hooks/figures.py to the hooks in mkdocs.yml "
                 f"(fence body: {source.strip()[:80]!r})"
             )
-        self._formatted += 1
-        return figure_html(prepared.svg, prepared.data, number=self._formatted)
+        self._formatted.append(body_key(source))
+        return figure_html(prepared.svg, prepared.data, number=len(self._formatted))
 
 
 def _in_source_lines(fences: list[FigureFence], markdown: str, source: str | None) -> list[FigureFence]:

@@ -52,7 +52,7 @@ def on_files(files, config):
 """
 
 
-def make_project(root: Path, pages: dict[str, str], glossary: str | None = None) -> Path:
+def make_project(root: Path, pages: dict[str, str], glossary: str | None = None, *, fence: bool = True) -> Path:
     (root / "docs").mkdir(parents=True)
     for name, text in pages.items():
         (root / "docs" / name).write_text(text, encoding="utf-8")
@@ -60,6 +60,12 @@ def make_project(root: Path, pages: dict[str, str], glossary: str | None = None)
     if glossary is not None:
         (root / "glossary_src").mkdir()
         (root / "glossary_src" / "demo.md").write_text(glossary, encoding="utf-8")
+    fence_config = (
+        "      custom_fences:\n"
+        "        - name: figure\n"
+        "          class: roofline-figure\n"
+        "          format: !!python/name:roofline_site.figures.pages.format_figure\n"
+    )
     config = textwrap.dedent(
         f"""\
         site_name: Figures fixture
@@ -71,12 +77,8 @@ def make_project(root: Path, pages: dict[str, str], glossary: str | None = None)
         markdown_extensions:
           - admonition
           - pymdownx.superfences:
-              custom_fences:
-                - name: figure
-                  class: roofline-figure
-                  format: !!python/name:roofline_site.figures.pages.format_figure
         """
-    )
+    ) + (fence_config if fence else "      preserve_tabs: true\n")
     (root / "mkdocs.yml").write_text(config, encoding="utf-8")
     return root / "mkdocs.yml"
 
@@ -111,6 +113,16 @@ def test_bad_block_in_a_generated_glossary_page_names_its_source(tmp_path, cache
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert "ERROR   -  glossary/demo.md:10: accelerators: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of " in output
+    assert "Traceback" not in output
+
+
+@pytest.mark.slow
+def test_a_missing_fence_configuration_stops_the_build(tmp_path, cache_env):
+    config = make_project(tmp_path / "project", {"index.md": GOOD_PAGE}, fence=False)
+    result = mkdocs_build(config, tmp_path / "site")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"ERROR   -  {config}: pymdownx.superfences has no 'figure' custom fence; expected under markdown_extensions: " in output
     assert "Traceback" not in output
 
 

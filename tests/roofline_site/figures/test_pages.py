@@ -80,3 +80,36 @@ def test_cache_dir_default_and_override(tmp_path, monkeypatch):
     assert pages.cache_dir_for(tmp_path) == tmp_path / ".cache" / "figures"
     monkeypatch.setenv(pages.CACHE_DIR_ENV, str(tmp_path / "elsewhere"))
     assert pages.cache_dir_for(tmp_path) == Path(tmp_path / "elsewhere")
+
+
+def _convert(markdown: str) -> str:
+    import markdown as python_markdown
+
+    return python_markdown.markdown(
+        markdown,
+        extensions=["admonition", "pymdownx.superfences"],
+        extension_configs={
+            "pymdownx.superfences": {"custom_fences": [{"name": "figure", "class": "roofline-figure", "format": pages.format_figure}]}
+        },
+    )
+
+
+def test_check_page_passes_when_every_fence_became_a_figure(tmp_path, monkeypatch):
+    build = pages.start_build(tmp_path / "cache")
+    markdown = '```figure\nkind: kv-cache\n```\n\n!!! note\n\n    ```figure\n    kind: kv-cache\n    ```\n'
+    build.prepare_page(markdown, path="docs/p.md", source=markdown)
+    html = _convert(markdown)
+    assert html.count('<figure class="roofline-figure"') == 2
+    build.check_page(html, path="docs/p.md")
+
+
+def test_check_page_names_a_fence_that_ended_up_as_code(tmp_path):
+    build = pages.start_build(tmp_path / "cache")
+    markdown = "Para.\n\n```figure\nkind: kv-cache\n```\n\nText.\n\n    ```figure\n    kind: kv-cache\n    ```\n"
+    build.prepare_page(markdown, path="docs/p.md", source=markdown)
+    with pytest.raises(FigureBlockError) as caught:
+        build.check_page(_convert(markdown), path="docs/p.md")
+    assert str(caught.value) == (
+        "docs/p.md:9: figure block did not become a figure (indented into a code block?); "
+        "expected the fence at the top level or in a list, admonition or content tab"
+    )

@@ -7,8 +7,11 @@ from html import unescape
 
 import pytest
 
+from roofline_core.dtypes import STORAGE_DTYPES
 from roofline_core.figures import FIGURE_KINDS
-from roofline_site.figures.spec import COMMON_KEYS, KIND_PARAMS
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.models import MODELS
+from roofline_site.figures.spec import COMMON_KEYS, COMPUTE_DTYPES, KIND_PARAMS
 from tests.support.site_build import PROJECT_ROOT
 
 
@@ -20,6 +23,9 @@ def test_authoring_docs_cover_every_kind_and_key():
         section = text.split(f"### `{kind}`", 1)[1].split("\n### ", 1)[0]
         for param in params:
             assert f"| `{param.key}` |" in section, (kind, param.key)
+    accepted = text.split("### Accepted values", 1)[1].split("\n## ", 1)[0]
+    for slug in [*ACCELERATORS, *MODELS, *COMPUTE_DTYPES, *STORAGE_DTYPES]:
+        assert f"`{slug}`" in accepted, slug
 
 
 @pytest.mark.slow
