@@ -22,6 +22,16 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import NullFormatter, NullLocator
 
+from roofline_site.figures.labels import (
+    ABOVE,
+    ABOVE_LEFT,
+    ABOVE_RIGHT,
+    BELOW,
+    BELOW_LEFT,
+    BELOW_RIGHT,
+    PendingLabel,
+    place_labels,
+)
 from roofline_site.figures.theme import SENTINEL, SERIES, theme_svg
 
 FG = SENTINEL["fg"]
@@ -94,8 +104,9 @@ def _figure(data: dict[str, Any]) -> Figure:
     figure.get_layout_engine().set(h_pad=0.06, w_pad=0.04)
     axes = figure.subplots(len(panels), 1, squeeze=False, height_ratios=heights)[:, 0]
     handles: dict[str, Any] = {}
+    pending: list[list[PendingLabel]] = []
     for ax, panel in zip(axes, panels):
-        _draw_panel(ax, panel, handles)
+        pending.append(_draw_panel(ax, panel, handles))
     if has_legend and handles:
         long_labels = any(len(label) > 24 for label in handles)
         figure.legend(
@@ -110,9 +121,10 @@ def _figure(data: dict[str, Any]) -> Figure:
     # measured with an Agg renderer; the layout is in points, the same in the SVG.
     renderer = FigureCanvasAgg(figure).get_renderer()
     figure.draw_without_rendering()
-    for ax, panel in zip(axes, panels):
-        _draw_notes(ax, panel)
-        _draw_region_labels(ax, panel, renderer)
+    for ax, panel, labels in zip(axes, panels, pending):
+        fixed = _draw_fixed_labels(ax, panel, renderer)
+        placed = place_labels(ax, labels + _note_labels(panel), renderer, obstacles=fixed)
+        _draw_region_labels(ax, panel, renderer, placed)
     return figure
 
 
@@ -122,7 +134,8 @@ def _panel_height(panel: dict[str, Any], *, stacked: bool) -> float:
     return STACKED_PANEL_HEIGHT_IN if stacked else PANEL_HEIGHT_IN
 
 
-def _draw_panel(ax, panel: dict[str, Any], handles: dict[str, Any]) -> None:
+def _draw_panel(ax, panel: dict[str, Any], handles: dict[str, Any]) -> list[PendingLabel]:
+    """Draw everything but the labels whose place depends on the layout; return those labels."""
     _axes_setup(ax, panel)
     for region in panel.get("regions", []):
         _draw_region(ax, panel, region)
@@ -145,10 +158,10 @@ def _draw_panel(ax, panel: dict[str, Any], handles: dict[str, Any]) -> None:
         _draw_vline(ax, vline, index, handles if (panel.get("legend") or panel.get("row_labels")) else None)
     for hline in panel.get("hlines", []):
         _draw_hline(ax, hline)
-    for point in panel.get("points", []):
-        _draw_point(ax, panel, point)
+    labels = [label for point in panel.get("points", []) if (label := _draw_point(ax, panel, point))]
     if panel.get("row_labels"):
         _legend_bounds(handles, panel)
+    return labels
 
 
 def _axes_setup(ax, panel: dict[str, Any]) -> None:
@@ -187,8 +200,9 @@ def _draw_region(ax, panel: dict[str, Any], region: dict[str, Any]) -> None:
     ax.axvspan(region["x0"], region["x1"], facecolor=BOUND_COLOUR[region["bound"]], alpha=0.09, linewidth=0, zorder=0)
 
 
-def _draw_region_labels(ax, panel: dict[str, Any], renderer) -> None:
-    """Name the regions beside the boundary between them, at the bottom of the panel.
+def _draw_region_labels(ax, panel: dict[str, Any], renderer, placed: list) -> None:
+    """Name the regions beside the boundary between them, at the bottom of the panel (at the
+    top when a curve or a label is in the way there).
 
     A label sits on the side of its region that touches the other region (memory-bound to the
     left of the ridge, compute-bound to its right); one too wide for its region is broken after
@@ -223,7 +237,8 @@ def _draw_region_labels(ax, panel: dict[str, Any], renderer) -> None:
             if box.x0 < axes_box.x0 or box.x1 > axes_box.x1:
                 text.set_text(region["label"].replace("-", "-\n", 1))
                 box = text.get_window_extent(renderer)
-            if not any(curve.intersects_bbox(box, filled=False) for curve in curves) or va == "top":
+            clear = not any(curve.intersects_bbox(box, filled=False) for curve in curves) and not any(box.overlaps(b) for b in placed)
+            if clear or va == "top":
                 break
             text.remove()
 
@@ -268,26 +283,24 @@ def _draw_hline(ax, hline: dict[str, Any]) -> None:
     )
 
 
-def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> None:
+_POINT_LABEL = {"fontsize": 9, "color": FG, "bbox": _HALO, "zorder": 9}
+# Preferred spots: a workload on the bandwidth slope reads best below and right of its dot (the
+# roof rises away from it); one on the flat compute roof, below or above it; a ridge, up-left.
+_SLOPE_SPOTS = (BELOW_RIGHT, ABOVE_LEFT, BELOW_LEFT, ABOVE_RIGHT, BELOW, ABOVE)
+_FLAT_SPOTS = (BELOW, ABOVE, BELOW_LEFT, ABOVE_LEFT, BELOW_RIGHT, ABOVE_RIGHT)
+_RIDGE_SPOTS = (ABOVE_LEFT, ABOVE, BELOW_RIGHT, ABOVE_RIGHT)
+
+
+def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> PendingLabel | None:
+    """Draw a point's marker; return its label for :func:`place_labels` (None if unlabelled)."""
     role = point.get("role", "sample")
     bound = point.get("bound", "memory")
     if role == "ridge":
         ax.plot([point["x"]], [point["y"]], marker="D", markersize=6, color=FG, zorder=6, linestyle="none")
         ax.plot([point["x"], point["x"]], [panel["y_range"][0], point["y"]], color=MUTED, linewidth=1, linestyle=(0, (2, 2)), zorder=2)
-        if point.get("label"):
-            # Above and to the left: the bandwidth roof is below there, the compute roof's label right.
-            ax.annotate(
-                point["label"],
-                (point["x"], point["y"]),
-                xytext=(-5, 6),
-                textcoords="offset points",
-                ha="right",
-                va="bottom",
-                fontsize=9,
-                bbox=_HALO,
-                zorder=7,
-            )
-        return
+        if not point.get("label"):
+            return None
+        return PendingLabel(point["x"], point["y"], point["label"], _RIDGE_SPOTS, dict(_POINT_LABEL, zorder=7))
     if role == "workload":
         colour = BOUND_COLOUR[bound]
         ax.plot(
@@ -301,26 +314,8 @@ def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> None:
             linestyle="none",
             zorder=8,
         )
-        # Below the roof is empty: to the lower right on the bandwidth slope, straight below on
-        # the flat compute roof (kept inside the axes near the right edge).
-        fraction = _axes_fraction_x(ax, panel, point["x"])
-        if bound == "memory":
-            offset, ha = ((6, -8), "left") if fraction < 0.6 else ((-6, -8), "right")
-        else:
-            offset, ha = ((0, -9), "center") if fraction < 0.8 else ((4, -9), "right")
-        ax.annotate(
-            point["label"],
-            (point["x"], point["y"]),
-            xytext=offset,
-            textcoords="offset points",
-            ha=ha,
-            va="top",
-            fontsize=9,
-            color=FG,
-            bbox=_HALO,
-            zorder=9,
-        )
-        return
+        spots = _SLOPE_SPOTS if bound == "memory" else _FLAT_SPOTS
+        return PendingLabel(point["x"], point["y"], point["label"], spots, dict(_POINT_LABEL))
     if role == "operation":
         colour = BOUND_COLOUR[bound]
         ax.axhline(point["y"], color=GRID, linewidth=0.7, zorder=1)
@@ -347,7 +342,7 @@ def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> None:
             bbox=_HALO,
             zorder=9,
         )
-        return
+        return None
     # A sample on a series: the series colour, its shape telling the bound.
     colour = SERIES[point.get("series", 0) % len(SERIES)]
     ax.plot(
@@ -360,13 +355,7 @@ def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> None:
         linestyle="none",
         zorder=4,
     )
-
-
-def _axes_fraction_x(ax, panel: dict[str, Any], x: float) -> float:
-    low, high = panel["x_range"]
-    if panel["x_scale"] == "log":
-        return (math.log10(x) - math.log10(low)) / (math.log10(high) - math.log10(low))
-    return (x - low) / (high - low)
+    return None
 
 
 def _legend_bounds(handles: dict[str, Any], panel: dict[str, Any]) -> None:
@@ -396,20 +385,21 @@ def _draw_bars(ax, bars: dict[str, Any], handles: dict[str, Any]) -> None:
         handles.setdefault(bars["hatch_label"], Patch(facecolor="none", edgecolor=FG, hatch="///", linewidth=0))
 
 
-def _draw_notes(ax, panel: dict[str, Any]) -> None:
+def _draw_fixed_labels(ax, panel: dict[str, Any], renderer) -> list:
+    """Labels with one right place, drawn first: a note along a slope, turned to its angle."""
+    boxes = []
     for note in panel.get("notes", []):
-        rotation = 0.0
-        if note.get("slope"):
-            # The roof's angle on screen: from its data slope through the axes' transform.
-            x, y = note["x"], note["y"]
-            (x0, y0), (x1, y1) = ax.transData.transform([(x, y), (x * 2, y * 2)])
-            rotation = math.degrees(math.atan2(y1 - y0, x1 - x0))
-        ax.annotate(
+        if not note.get("slope"):
+            continue
+        # The roof's angle on screen: from its data slope through the axes' transform.
+        x, y = note["x"], note["y"]
+        (x0, y0), (x1, y1) = ax.transData.transform([(x, y), (x * 2, y * 2)])
+        text = ax.annotate(
             note["text"],
-            (note["x"], note["y"]),
+            (x, y),
             xytext=(0, 6),
             textcoords="offset points",
-            rotation=rotation,
+            rotation=math.degrees(math.atan2(y1 - y0, x1 - x0)),
             rotation_mode="anchor",
             ha="center",
             va="bottom",
@@ -418,3 +408,14 @@ def _draw_notes(ax, panel: dict[str, Any]) -> None:
             bbox=_HALO,
             zorder=7,
         )
+        boxes.append(text.get_window_extent(renderer))
+    return boxes
+
+
+def _note_labels(panel: dict[str, Any]) -> list[PendingLabel]:
+    """Notes on a flat line (the compute roof): above it, or below when that is crowded."""
+    return [
+        PendingLabel(note["x"], note["y"], note["text"], (ABOVE, BELOW, ABOVE_LEFT, BELOW_LEFT), dict(_POINT_LABEL, zorder=7))
+        for note in panel.get("notes", [])
+        if not note.get("slope")
+    ]
