@@ -252,6 +252,7 @@ class FigureSpec:
         caption: The author's caption, shown under the title (or None).
         path: File the block is in, for messages.
         line: Line of the opening fence.
+        lines: Line of each argument given, keyed by argument name (for cross-field messages).
     """
 
     kind: str
