@@ -1,0 +1,149 @@
+"""How much the glossary hook adds to a build: synthetic glossaries of 100 and 1000 terms.
+
+For each size N, two throw-away projects are built in the same run with the same theme:
+
+* **glossary**: ``glossary/term-<i>.md`` entries built through ``hooks/glossary.py`` (validation,
+  term pages, index, glossary.json, feed, redirects, link annotation, "Mentioned in");
+* **plain**: the same Markdown (front matter, body with ordinary relative links, the same
+  related and source lists written out, and an index listing every term twice) as
+  hand-written pages in ``docs/glossary/``, built by MkDocs with no hook. Term pages are kept
+  out of the navigation in both, as the hook does.
+
+Each entry links to three others and quotes two numbers; the plain twin has the numbers as
+text. The build is timed as a subprocess (``mkdocs build``, not strict, since the plain twin
+is not in a nav), and the median of several runs is printed.
+
+Run: ``.venv/bin/python benchmarks/bench_glossary_build.py [--sizes 100 1000] [--runs 3]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+HOOK = PROJECT_ROOT / "hooks" / "glossary.py"
+CATEGORIES = ("concept", "silicon", "runtime", "model", "metric", "technique")
+
+
+def _front(i: int, n: int) -> str:
+    related = "".join(f"  - term-{(i + k) % n}\n" for k in (1, 2))
+    return (
+        "---\n"
+        f"title: Term {i}\n"
+        f"category: {CATEGORIES[i % len(CATEGORIES)]}\n"
+        f"summary: Synthetic term number {i}, used to time the glossary build.\n"
+        "aliases:\n"
+        f"  - Synthetic {i}\n"
+        "related:\n"
+        f"{related}"
+        "sources:\n"
+        "  - title: A source\n"
+        "    url: https://example.org/source\n"
+        "added: 2026-01-01\n"
+        "---\n"
+    )
+
+
+def _body(i: int, n: int, *, glossary: bool) -> str:
+    a, b, c = ((i + k) % n for k in (1, 7, 31))
+    if glossary:
+        links = f"[[term-{a}]], [[term-{b}|the term {b}]] and [term {c}](term-{c}.md)"
+        numbers = "{{ ridge_point accelerator=h100-sxm }} and {{ decode_step_time params=8e9 accelerator=h100-sxm }}"
+    else:
+        links = f"[Term {a}](term-{a}.md), [the term {b}](term-{b}.md) and [term {c}](term-{c}.md)"
+        numbers = "295 FLOP/byte and 4.78 ms"
+    paragraph = (
+        "Synthetic prose to give each page a realistic length. The roofline bounds throughput by "
+        "compute or memory bandwidth, whichever is lower for the operation's intensity. "
+    ) * 4
+    return (
+        f"Term {i} is defined here; see {links}. Its numbers: {numbers}.\n\n"
+        f"## Why it matters\n\n{paragraph}\n\n## The numbers\n\n{paragraph}\n"
+    )
+
+
+def _plain_extras(i: int, n: int) -> str:
+    # What the hook adds to a term page, written by hand so both builds render as much Markdown.
+    return (
+        "\n## Related terms\n\n"
+        + "".join(f"- [Term {(i + k) % n}](term-{(i + k) % n}.md)\n" for k in (1, 2))
+        + "\n## Sources\n\n- [A source](https://example.org/source)\n"
+    )
+
+
+def make_projects(root: Path, n: int) -> tuple[Path, Path]:
+    config = "site_name: Bench\nsite_url: https://example.org/\ntheme:\n  name: material\n  font: false\n"
+    glossary_project, plain_project = root / "glossary-project", root / "plain-project"
+    for project in (glossary_project, plain_project):
+        (project / "docs").mkdir(parents=True)
+        (project / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (glossary_project / "mkdocs.yml").write_text(config + f"hooks:\n  - {HOOK.as_posix()}\n", encoding="utf-8")
+    # Term pages stay out of the navigation in both projects (the hook marks them not-in-nav);
+    # a 1000-entry nav rendered on every page would dominate the plain build otherwise.
+    (plain_project / "mkdocs.yml").write_text(
+        config
+        + "markdown_extensions:\n  - attr_list\n  - md_in_html\n  - toc\n"
+        + "nav:\n  - Home: index.md\n  - Glossary: glossary/index.md\n"
+        + "not_in_nav: |\n  /glossary/term-*.md\n",
+        encoding="utf-8",
+    )
+    (glossary_project / "glossary").mkdir()
+    (plain_project / "docs" / "glossary").mkdir()
+    for i in range(n):
+        (glossary_project / "glossary" / f"term-{i}.md").write_text(_front(i, n) + _body(i, n, glossary=True), encoding="utf-8")
+        (plain_project / "docs" / "glossary" / f"term-{i}.md").write_text(
+            _front(i, n) + _body(i, n, glossary=False) + _plain_extras(i, n), encoding="utf-8"
+        )
+    # The hook makes an index listing every term twice (by category, A-Z); the twin gets one too.
+    listing = "".join(f"- [Term {i}](term-{i}.md) Synthetic term number {i}.\n" for i in range(n))
+    (plain_project / "docs" / "glossary" / "index.md").write_text(
+        f"# Glossary\n\n## By category\n\n{listing}\n## A-Z\n\n{listing}", encoding="utf-8"
+    )
+    return glossary_project, plain_project
+
+
+def time_build(project: Path) -> float:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(project / "site")],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    elapsed = time.perf_counter() - start
+    if result.returncode != 0:
+        raise SystemExit(f"build of {project} failed:\n{result.stdout}\n{result.stderr}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    print(f"mkdocs build wall time, median of {args.runs} runs (each a fresh process)")
+    print(f"{'terms':>6}  {'plain MkDocs':>13}  {'with glossary':>14}  {'overhead':>9}  {'per term':>9}")
+    for n in args.sizes:
+        with tempfile.TemporaryDirectory(prefix="bench-glossary-") as tmp:
+            glossary_project, plain_project = make_projects(Path(tmp), n)
+            plain, with_hook = [], []
+            for _ in range(args.runs):  # interleaved, so drift affects both alike
+                plain.append(time_build(plain_project))
+                with_hook.append(time_build(glossary_project))
+            site = glossary_project / "site"
+            assert (site / "glossary" / f"term-{n - 1}" / "index.html").exists()
+            assert (site / "glossary" / "synthetic-0" / "index.html").exists()  # alias redirect
+            p, g = statistics.median(plain), statistics.median(with_hook)
+            print(f"{n:>6}  {p:>12.2f}s  {g:>13.2f}s  {g - p:>+8.2f}s  {(g - p) / n * 1000:>7.1f}ms")
+
+
+if __name__ == "__main__":
+    main()

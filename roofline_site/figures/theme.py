@@ -1,0 +1,128 @@
+"""Make a matplotlib SVG themeable and safe to inline in a page.
+
+The drawing code paints with *sentinel* colours (``#0f0fNN``), one per role (text, grid,
+series 1..6, memory-bound, compute-bound). Here each sentinel becomes a CSS custom property
+(``var(--rf-fg, <light fallback>)``), which ``site_assets/figures.css`` sets from Material's
+palette variables, with other values under ``[data-md-color-scheme="slate"]``: one inline SVG
+reads well in the light and the dark palette.
+
+It also strips what would leak into the page or break determinism (the XML prolog, metadata, a
+global ``*`` rule in matplotlib's ``<style>``), drops the fixed size so the SVG scales with its
+container, and prefixes every id with :data:`ID_PLACEHOLDER`, which the HTML step replaces with
+a prefix unique on the page (two figures on one page must not share ids).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Replaced in the HTML step by a prefix unique on the page. Short: glyphs are referenced
+#: hundreds of times per figure.
+ID_PLACEHOLDER = "@rfid@"
+
+#: role -> (sentinel colour the drawing uses, CSS value in the themed SVG).
+#: Fallbacks are the light-palette values, for an SVG shown outside the site's CSS.
+COLOURS: dict[str, tuple[str, str]] = {
+    "fg": ("#0f0f01", "var(--rf-fg, #1f1f1f)"),
+    "muted": ("#0f0f02", "var(--rf-muted, #5f5f5f)"),
+    "grid": ("#0f0f03", "var(--rf-grid, #e0e0e0)"),
+    "bg": ("#0f0f04", "var(--rf-bg, #ffffff)"),
+    "c0": ("#0f0f10", "var(--rf-c0, #0072b2)"),
+    "c1": ("#0f0f11", "var(--rf-c1, #d55e00)"),
+    "c2": ("#0f0f12", "var(--rf-c2, #009e73)"),
+    "c3": ("#0f0f13", "var(--rf-c3, #cc79a7)"),
+    "c4": ("#0f0f14", "var(--rf-c4, #e69f00)"),
+    "c5": ("#0f0f15", "var(--rf-c5, #56b4e9)"),
+    "memory": ("#0f0f20", "var(--rf-memory, #d55e00)"),
+    "compute": ("#0f0f21", "var(--rf-compute, #009e73)"),
+}
+
+#: Sentinel of each role, for the drawing code.
+SENTINEL = {role: sentinel for role, (sentinel, _) in COLOURS.items()}
+#: Series colours in order.
+SERIES = tuple(SENTINEL[f"c{i}"] for i in range(6))
+
+_HEX = re.compile(r"#[0-9a-fA-F]{6}\b")
+
+
+class UnthemedColourError(ValueError):
+    """The drawing used a colour that has no CSS variable (it would not follow the palette)."""
+
+
+def theme_svg(svg: str) -> str:
+    """Turn matplotlib's SVG text into a themeable, inlinable fragment (see the module doc).
+
+    Raises:
+        UnthemedColourError: if a colour other than the sentinels is left.
+    """
+    svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
+    svg = re.sub(r"<!DOCTYPE[^>]*>\s*", "", svg)
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.S)
+    # matplotlib's <style> holds "*{stroke-linejoin: round; stroke-linecap: butt}": inline in a
+    # page it would restyle every SVG there. figures.css scopes the same rule to the figures.
+    svg = re.sub(r"<style[^>]*>.*?</style>\s*", "", svg, flags=re.S)
+    svg = re.sub(r"<!--.*?-->\s*", "", svg, flags=re.S)
+    svg = re.sub(r"<defs>\s*</defs>\s*", "", svg)
+    svg = _root_without_size(svg)
+    svg = _prefix_ids(svg)
+    svg = _rounded_coordinates(svg)
+    sentinels = {sentinel for sentinel, _ in COLOURS.values()}
+    left = sorted(set(_HEX.findall(svg)) - sentinels)
+    if left:
+        raise UnthemedColourError(f"colours without a theme variable: {', '.join(left)}")
+    for sentinel, css in COLOURS.values():
+        svg = svg.replace(sentinel, css)
+    return svg.strip() + "\n"
+
+
+def _root_without_size(svg: str) -> str:
+    match = re.search(r"<svg\b[^>]*>", svg)
+    if not match:
+        raise ValueError("not an SVG document: no <svg> element")
+    root = match.group(0)
+    view_box = re.search(r'viewBox="([^"]+)"', root)
+    if not view_box:
+        raise ValueError("matplotlib SVG without a viewBox")
+    new_root = (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'viewBox="{view_box.group(1)}" class="roofline-figure__svg">'
+    )
+    return svg[: match.start()] + new_root + svg[match.end():]
+
+
+_LONG_DECIMAL = re.compile(r"-?\d+\.\d{3,}")
+# Coordinates in points: path data, use/text positions and translations (never scale factors,
+# whose small values need every digit).
+_COORDINATES = re.compile(r'( d="[^"]*"| (?:[xy]|width|height)="[^"]*"|translate\([^)]*\))', re.S)
+
+
+def _rounded_coordinates(svg: str) -> str:
+    """Round coordinates to 0.01 pt (1/7,200 inch, far below a pixel): a third smaller file."""
+
+    def round_all(match: re.Match) -> str:
+        return _LONG_DECIMAL.sub(lambda m: f"{float(m.group(0)):.2f}", match.group(0))
+
+    return _COORDINATES.sub(round_all, svg)
+
+
+_ID = re.compile(r'\sid="([^"]+)"')
+_REFERENCE = re.compile(r'(url\(#|href="#)([^")]+)')
+
+
+def _prefix_ids(svg: str) -> str:
+    """Keep only ids something refers to, renamed ``<placeholder><n>`` in order of appearance."""
+    referenced = {m.group(2) for m in _REFERENCE.finditer(svg)}
+    short: dict[str, str] = {}
+
+    def rename_id(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in referenced:
+            return ""
+        short.setdefault(name, f"{ID_PLACEHOLDER}{len(short):x}")
+        return f' id="{short[name]}"'
+
+    svg = _ID.sub(rename_id, svg)
+    missing = referenced - set(short)
+    if missing:
+        raise ValueError(f"SVG refers to ids it does not define: {', '.join(sorted(missing))}")
+    return _REFERENCE.sub(lambda m: f"{m.group(1)}{short[m.group(2)]}", svg)

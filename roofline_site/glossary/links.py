@@ -1,0 +1,125 @@
+"""The link graph: which page links to which term, and so each term's "Mentioned in" list.
+
+Links are read from each page's rendered HTML, after MkDocs has resolved every relative link,
+so ``[[kv-cache]]``, ``[text](../glossary/kv-cache.md)`` and a hand-written ``<a href>`` all
+count the same. The same pass marks every link to a term with ``data-glossary-term``, which is
+what the hover preview looks for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from urllib.parse import urljoin, urlsplit
+
+_ANCHOR_TAG = re.compile(r"<a\b([^>]*)>", re.IGNORECASE)
+_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
+_ROLE = re.compile(r"\bdata-glossary-role\s*=", re.IGNORECASE)
+_HAS_TERM = re.compile(r"\bdata-glossary-term\s*=", re.IGNORECASE)
+_ORIGIN = "http://site.invalid/"
+
+
+def normalise_url(site_path: str) -> str:
+    """A site-relative URL in one form: ``/glossary/kv-cache/`` for either URL style's index."""
+    path = "/" + site_path.lstrip("/")
+    if path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    return path
+
+
+@dataclass(frozen=True)
+class FoundLink:
+    """A link to a term found in a page.
+
+    Attributes:
+        slug: The term.
+        mention: Whether it counts for "Mentioned in" (links the build generates, such as
+            related terms, the index and "Back to glossary", carry ``data-glossary-role`` and
+            do not).
+    """
+
+    slug: str
+    mention: bool
+
+
+def annotate_term_links(html: str, *, page_url: str, term_urls: Mapping[str, str]) -> tuple[str, list[FoundLink]]:
+    """Add ``data-glossary-term="<slug>"`` to every ``<a>`` in ``html`` that leads to a term page.
+
+    Args:
+        html: A page's content.
+        page_url: The page's site-relative URL (``""`` for the home page, ``glossary/x/``).
+        term_urls: Term slug by normalised site URL (see :func:`normalise_url`).
+
+    Returns:
+        The new HTML and the links found, in order.
+    """
+    base = urljoin(_ORIGIN, page_url)
+    own_path = normalise_url(urlsplit(base).path)
+    found: list[FoundLink] = []
+
+    def replace(match: re.Match) -> str:
+        attributes = match.group(1)
+        href_match = _HREF.search(attributes)
+        if not href_match:
+            return match.group(0)
+        href = href_match.group(1) if href_match.group(1) is not None else href_match.group(2)
+        absolute = urljoin(base, href)
+        parts = urlsplit(absolute)
+        if f"{parts.scheme}://{parts.netloc}/" != _ORIGIN:
+            return match.group(0)
+        target = normalise_url(parts.path)
+        # Links within the page itself (heading permalinks, a table of contents) are not
+        # links to a term, even on the term's own page.
+        slug = term_urls.get(target)
+        if slug is None or target == own_path:
+            return match.group(0)
+        found.append(FoundLink(slug, mention=not _ROLE.search(attributes)))
+        if _HAS_TERM.search(attributes):
+            return match.group(0)
+        return f'<a data-glossary-term="{slug}"{attributes}>'
+
+    return _ANCHOR_TAG.sub(replace, html), found
+
+
+@dataclass(frozen=True, order=True)
+class PageRef:
+    """A page that can mention terms: its title, site URL and source path."""
+
+    title: str
+    url: str
+    src_uri: str
+
+
+@dataclass
+class LinkGraph:
+    """Pages -> terms they mention, and the reverse.
+
+    A page mentioning its own term (a term page linking to itself) is not a mention.
+    """
+
+    _mentions: dict[str, dict[str, PageRef]] = field(default_factory=dict)
+    _outgoing: dict[str, set[str]] = field(default_factory=dict)
+
+    def add(self, page: PageRef, slug: str, *, own_slug: str | None = None) -> None:
+        """Record that ``page`` links to term ``slug``.
+
+        Args:
+            own_slug: The term ``page`` is about, if it is a term page.
+        """
+        if slug == own_slug:
+            return
+        self._mentions.setdefault(slug, {})[page.url] = page
+        self._outgoing.setdefault(page.url, set()).add(slug)
+
+    def forget_page(self, url: str) -> None:
+        """Drop a page's links (before reading it again, as ``mkdocs serve`` does)."""
+        for slug in self._outgoing.pop(url, set()):
+            self._mentions.get(slug, {}).pop(url, None)
+
+    def mentioned_in(self, slug: str) -> list[PageRef]:
+        """Pages linking to ``slug``, sorted by title."""
+        return sorted(self._mentions.get(slug, {}).values(), key=lambda p: (p.title.casefold(), p.url))
+
+    def terms_linked_from(self, url: str) -> set[str]:
+        return set(self._outgoing.get(url, set()))

@@ -1,0 +1,235 @@
+"""Turn a validated :class:`~roofline_site.glossary.validator.Glossary` into site content.
+
+Every function here returns text (Markdown, HTML, JSON or XML) and takes the URLs it needs as
+arguments, so MkDocs is not needed to test it. Term pages and the index are Markdown with
+relative ``.md`` links, which MkDocs resolves and checks like any hand-written link.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import html
+import json
+from collections.abc import Callable, Iterable
+from itertools import groupby
+
+import yaml
+
+from roofline_core.sources import Source
+from roofline_site.glossary.entry import Entry
+from roofline_site.glossary.markup import escape_link_text, rewrite
+from roofline_site.glossary.schema import CATEGORIES
+from roofline_site.glossary.validator import Glossary
+
+#: Replaced, once every page has been read, by the list of pages linking to the term.
+MENTIONED_IN_MARKER = "<!-- glossary:mentioned-in -->"
+#: Term pages rank above pages that merely mention the term in search.
+SEARCH_BOOST = 2
+
+
+def _front_matter(**fields: object) -> str:
+    return "---\n" + yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=10_000) + "---\n\n"
+
+
+def _date(value: dt.date) -> str:
+    return f"{value.day} {value:%B %Y}"
+
+
+def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
+    """The Markdown of ``glossary/<slug>/``: header, body, related terms, sources, mentions.
+
+    The body's ``[[...]]`` links and ``{{ ... }}`` quantities are rewritten here; the
+    validator has already checked that they resolve.
+
+    Raises:
+        ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
+    """
+    rewritten = rewrite(
+        entry.body, path=entry.path, src_uri=f"glossary/{entry.slug}.md", first_line=entry.body_line, titles=glossary.titles
+    )
+    if rewritten.problems:
+        raise ValueError("; ".join(str(p) for p in rewritten.problems))
+    dates = f"Added {_date(entry.added)}"
+    if entry.updated and entry.updated != entry.added:
+        dates += f" · updated {_date(entry.updated)}"
+    parts = [
+        _front_matter(title=entry.title, description=entry.summary, search={"boost": SEARCH_BOOST}),
+        f"# {entry.title}\n\n",
+        f'[{entry.category}](index.md#{entry.category}){{ .glossary-tag .glossary-tag--{entry.category} title="Category: {CATEGORIES[entry.category]}" }}'
+        f" {dates}\n{{: .glossary-entry__meta }}\n\n",
+        f"{entry.summary}\n{{: .glossary-entry__summary }}\n\n",
+    ]
+    if entry.aliases:
+        parts.append("Also called: " + ", ".join(f"*{escape_link_text(a)}*" for a in entry.aliases) + ".\n{: .glossary-entry__aliases }\n\n")
+    parts.append(rewritten.text.strip("\n") + "\n\n")
+    if entry.related:
+        parts.append("## Related terms {#related-terms}\n\n")
+        for slug in entry.related:
+            other = glossary.entries[slug]
+            parts.append(f'- [{escape_link_text(other.title)}]({slug}.md){{ data-glossary-role="related" }}: {other.summary}\n')
+        parts.append("\n")
+    parts.append("## Sources {#sources}\n\n")
+    for source in entry.sources:
+        note = f": {source.note}" if source.note else ""
+        parts.append(f"- [{escape_link_text(source.title)}]({source.url}){note}\n")
+    if rewritten.sources:
+        parts.append("\nThe numbers on this page are computed at build time by `roofline_core` from these presets' sources:\n\n")
+        parts.append(preset_sources_markdown(rewritten.sources))
+    parts.append(f"\n## Mentioned in {{#mentioned-in}}\n\n{MENTIONED_IN_MARKER}\n\n")
+    parts.append('[← Back to glossary](index.md){ .glossary-back data-glossary-role="back" }\n')
+    return "".join(parts)
+
+
+def preset_sources_markdown(sources: Iterable[Source]) -> str:
+    return "".join(f"- [{escape_link_text(s.title)}]({s.url})\n" for s in sources)
+
+
+def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href: str = "../glossary.json") -> str:
+    """The Markdown of ``glossary/``: a filter box, every term by category, then A-Z.
+
+    Without JavaScript the filter box stays hidden and the lists are plain lists.
+    """
+    entries = glossary.sorted_entries()
+    parts = [
+        _front_matter(title="Glossary", description=f"All {len(entries)} terms of LLM-inference performance, by category and A to Z."),
+        "# Glossary\n\n",
+        f"{len(entries)} terms, each with a definition, why it matters, numbers computed by `roofline_core`, and sources. "
+        f"New and updated terms: [RSS feed]({feed_href}). Every term as data: [glossary.json]({json_href}).\n\n",
+        '<div class="glossary-filter" data-glossary-filter hidden>\n'
+        '<label class="glossary-filter__label" for="glossary-filter-input">Filter terms</label>\n'
+        '<input class="glossary-filter__input" id="glossary-filter-input" type="search" autocomplete="off" spellcheck="false" placeholder="Type to narrow the list, e.g. cache">\n'
+        '<p class="glossary-filter__status" aria-live="polite"></p>\n'
+        "</div>\n\n",
+        "## By category {#by-category}\n\n",
+    ]
+    for category, description in CATEGORIES.items():
+        members = [e for e in entries if e.category == category]
+        if not members:
+            continue
+        parts.append(_group(f"{category.capitalize()} {{#{category}}}", description, members))
+    parts.append("## A–Z {#a-z}\n\n")
+    for letter, members in groupby(entries, key=lambda e: _initial(e.title)):
+        parts.append(_group(f"{letter} {{#letter-{letter.lower() if letter.isalpha() else 'other'}}}", None, list(members)))
+    return "".join(parts)
+
+
+def _initial(title: str) -> str:
+    first = title[:1].upper()
+    return first if first.isalpha() else "#"
+
+
+def _group(heading: str, description: str | None, members: list[Entry]) -> str:
+    lines = ['<section class="glossary-group" markdown>\n\n', f"### {heading}\n\n"]
+    if description:
+        lines.append(f"{description}\n{{: .glossary-group__about }}\n\n")
+    for e in members:
+        aliases = f" <span class=\"glossary-index__aliases\">Also: {html.escape(', '.join(e.aliases))}</span>" if e.aliases else ""
+        lines.append(
+            f'- [{escape_link_text(e.title)}]({e.slug}.md){{ data-glossary-role="index" }}'
+            f' <span class="glossary-index__summary">{html.escape(e.summary)}</span>{aliases}\n'
+        )
+    lines.append("\n</section>\n\n")
+    return "".join(lines)
+
+
+def glossary_json(glossary: Glossary, *, path_of: Callable[[str], str], site_url: str | None) -> str:
+    """``glossary.json``: every term with slug, title, category, summary, aliases and URLs.
+
+    Args:
+        path_of: Site-relative URL of a term's page (``glossary/kv-cache/``).
+        site_url: The site's address; when given, ``url`` is absolute, else it equals ``path``.
+    """
+    base = (site_url or "").rstrip("/") + "/" if site_url else ""
+    terms = [
+        {
+            "slug": e.slug,
+            "title": e.title,
+            "category": e.category,
+            "summary": e.summary,
+            "aliases": list(e.aliases),
+            "url": base + path_of(e.slug),
+            "path": path_of(e.slug),
+            "added": e.added.isoformat(),
+            "updated": e.last_changed.isoformat(),
+        }
+        for e in glossary.sorted_entries()
+    ]
+    return json.dumps({"categories": CATEGORIES, "terms": terms}, ensure_ascii=False, indent=1) + "\n"
+
+
+def rss_feed(
+    glossary: Glossary, *, site_name: str, site_url: str | None, path_of: Callable[[str], str], index_path: str, feed_path: str
+) -> str:
+    """RSS 2.0 feed of new and updated terms, newest first.
+
+    Dates are the entries' own (``added``/``updated``), so the feed changes only when content
+    does; ``lastBuildDate`` is the newest of them, not the clock.
+    """
+    base = (site_url or "").rstrip("/") + "/" if site_url else ""
+    entries = sorted(glossary.entries.values(), key=lambda e: (e.last_changed, e.title), reverse=True)
+
+    def esc(text: str) -> str:
+        return html.escape(text, quote=False)
+
+    newest = max((e.last_changed for e in entries), default=dt.date(1970, 1, 1))
+    items = []
+    for e in entries:
+        url = base + path_of(e.slug)
+        status = "updated" if e.updated and e.updated != e.added else "new"
+        items.append(
+            "    <item>\n"
+            f"      <title>{esc(e.title)}{' (updated)' if status == 'updated' else ''}</title>\n"
+            f"      <link>{esc(url)}</link>\n"
+            f'      <guid isPermaLink="false">{esc(url)}#{e.last_changed.isoformat()}</guid>\n'
+            f"      <pubDate>{_rfc822(e.last_changed)}</pubDate>\n"
+            f"      <category>{esc(e.category)}</category>\n"
+            f"      <description>{esc(e.summary)}</description>\n"
+            "    </item>\n"
+        )
+    self_link = f'    <atom:link href="{html.escape(base + feed_path)}" rel="self" type="application/rss+xml"/>\n' if base else ""
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">\n'
+        "  <channel>\n"
+        f"    <title>{esc(site_name)}: new and updated terms</title>\n"
+        f"    <link>{esc(base + index_path)}</link>\n"
+        f"    <description>New and updated entries of the {esc(site_name)} glossary.</description>\n"
+        "    <language>en</language>\n"
+        f"    <lastBuildDate>{_rfc822(newest)}</lastBuildDate>\n"
+        f"{self_link}"
+        + "".join(items)
+        + "  </channel>\n</rss>\n"
+    )
+
+
+def _rfc822(day: dt.date) -> str:
+    return email.utils.format_datetime(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
+
+
+def redirect_html(*, title: str, target_href: str, canonical_url: str) -> str:
+    """A page that forwards an old or alias URL to the term's page.
+
+    It uses ``<meta http-equiv="refresh">`` and a plain link, not script, so it works under a
+    strict Content-Security-Policy and without JavaScript.
+    """
+    href, name, canonical = html.escape(target_href), html.escape(title), html.escape(canonical_url)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{name}</title>\n"
+        '<meta name="robots" content="noindex">\n'
+        f'<link rel="canonical" href="{canonical}">\n'
+        f'<meta http-equiv="refresh" content="0; url={href}">\n'
+        "</head>\n<body>\n"
+        f'<p>This address now leads to <a href="{href}">{name}</a>.</p>\n'
+        "</body>\n</html>\n"
+    )
+
+
+def mentions_html(pages: list[tuple[str, str]]) -> str:
+    """The "Mentioned in" list: ``(title, relative href)`` per page, or a line saying none."""
+    if not pages:
+        return '<p class="glossary-mentions glossary-mentions--none">No other page links here yet.</p>'
+    items = "".join(f'<li><a href="{html.escape(href)}">{html.escape(title)}</a></li>' for title, href in pages)
+    return f'<ul class="glossary-mentions">{items}</ul>'

@@ -1,0 +1,402 @@
+"""Read every ``glossary/*.md`` and check it against the schema and against each other.
+
+:func:`load_glossary` is what the build and the command line call: it returns a
+:class:`Glossary` or raises :class:`~roofline_site.glossary.errors.GlossaryError` with every
+problem found, each located by file and line. Nothing is rendered before it passes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import posixpath
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from roofline_site.glossary.entry import Entry, SourceRef
+from roofline_site.glossary.errors import GlossaryError, Problem
+from roofline_site.glossary.frontmatter import FrontMatter, FrontMatterError, parse
+from roofline_site.glossary.markup import find_hostile_html, find_markdown_links, rewrite
+from roofline_site.glossary.schema import (
+    CATEGORIES,
+    FIELDS,
+    FIELDS_BY_NAME,
+    RESERVED_SLUGS,
+    SLUG_PATTERN,
+    SOURCE_KEYS,
+    SUMMARY_MAX_CHARS,
+    name_key,
+    slugify,
+)
+
+# Markup a plain-text summary must not hold: HTML tags, code, emphasis, links, headings, lists.
+_SUMMARY_MARKUP = (
+    (re.compile(r"<\s*/?\s*[a-zA-Z!]"), "HTML"),
+    (re.compile(r"&[a-zA-Z]+;|&#\d+;"), "an HTML entity"),
+    (re.compile(r"`"), "code backticks"),
+    (re.compile(r"\*\*|__"), "bold markup"),
+    (re.compile(r"(?<![\w*])\*(?=\S)[^*]*\S\*(?![\w*])|(?<!\w)_(?=\S)[^_]*\S_(?!\w)"), "emphasis markup"),
+    (re.compile(r"\[[^\]]*\]\(|\[\["), "a link"),
+    (re.compile(r"^\s*(#|>|[-+*]\s|\d+\.\s)"), "block markup"),
+)
+# A straight double quote would end the HTML attribute the summary is written into (the page's
+# description meta); typographic quotes are fine.
+_SUMMARY_QUOTE = re.compile('"')
+
+
+@dataclass
+class Glossary:
+    """Every validated entry.
+
+    Attributes:
+        entries: By slug, sorted by slug.
+        root: Folder the entries were read from.
+    """
+
+    entries: dict[str, Entry]
+    root: Path | None = None
+    _names: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def titles(self) -> dict[str, str]:
+        return {slug: e.title for slug, e in self.entries.items()}
+
+    def redirects(self) -> dict[str, str]:
+        """Old or alias slug -> the slug of the entry it leads to."""
+        return {old: e.slug for e in self.entries.values() for old in e.redirect_slugs}
+
+    def suggest(self, unknown: str) -> str | None:
+        """The slug a mistyped ``[[...]]`` or ``related`` item most likely meant."""
+        return suggest_slug(unknown, self.entries.values())
+
+    def sorted_entries(self) -> list[Entry]:
+        """Entries A-Z by title (case-insensitive)."""
+        return sorted(self.entries.values(), key=lambda e: (e.title.casefold(), e.slug))
+
+
+def suggest_slug(unknown: str, entries) -> str | None:
+    key = slugify(unknown)
+    names: dict[str, str] = {}
+    for e in entries:
+        names[e.slug] = e.slug
+        names[slugify(e.title)] = e.slug
+        for alias in e.aliases:
+            names[slugify(alias)] = e.slug
+        for old in e.renamed_from:
+            names[old] = e.slug
+    if key in names:
+        return names[key]
+    close = difflib.get_close_matches(key, list(names), n=1, cutoff=0.75)
+    return names[close[0]] if close else None
+
+
+def load_glossary(directory: Path, *, display_dir: str = "glossary") -> Glossary:
+    """Read and validate every ``*.md`` in ``directory``.
+
+    Args:
+        directory: The glossary folder.
+        display_dir: How messages name that folder (relative to the project).
+
+    Returns:
+        The :class:`Glossary`.
+
+    Raises:
+        GlossaryError: with every problem found, if any.
+    """
+    entries, problems = read_entries(directory, display_dir=display_dir)
+    problems += check_cross_references(entries)
+    if problems:
+        raise GlossaryError(problems)
+    return Glossary(entries=dict(sorted((e.slug, e) for e in entries)), root=directory)
+
+
+def read_entries(directory: Path, *, display_dir: str = "glossary") -> tuple[list[Entry], list[Problem]]:
+    """Read each file on its own; cross-file checks are :func:`check_cross_references`."""
+    entries, problems = [], []
+    if not directory.is_dir():
+        return [], [Problem(display_dir, 1, "glossary folder not found", "expected a folder of <slug>.md entries next to mkdocs.yml")]
+    for file in sorted(directory.glob("*.md")):
+        entry, found = read_entry(file.read_text(encoding="utf-8"), slug=file.stem, path=f"{display_dir}/{file.name}")
+        problems += found
+        entries.append(entry)
+    return entries, problems
+
+
+def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]]:
+    """Parse and check one entry on its own.
+
+    Returns:
+        The entry and the problems found. An entry with problems is still returned (with
+        stand-ins for unusable fields) so that links to it do not raise further, misleading
+        problems; a glossary with any problem is never rendered.
+    """
+    problems: list[Problem] = []
+    if not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
+        reason = "is reserved" if slug in RESERVED_SLUGS else "is not a valid slug"
+        problems.append(
+            Problem(path, 1, f"file name '{slug}.md' {reason}", f"expected lowercase letters, digits and single hyphens, e.g. '{slugify(slug) or 'kv-cache'}.md'")
+        )
+    try:
+        fm = parse(text, path)
+    except FrontMatterError as exc:
+        return _stand_in(slug, path), [*problems, exc.problem]
+    checker = _FieldChecker(fm, path)
+    values = checker.check()
+    problems += checker.problems
+    problems += _check_body(fm, path)
+    entry = Entry(
+        slug=slug,
+        path=path,
+        title=values.get("title") or slug,
+        category=values.get("category") or "",
+        summary=values.get("summary") or "",
+        aliases=tuple(values.get("aliases") or ()),
+        related=tuple(values.get("related") or ()),
+        sources=tuple(values.get("sources") or ()),
+        added=values.get("added") or dt.date(1970, 1, 1),
+        updated=values.get("updated"),
+        renamed_from=tuple(values.get("renamed_from") or ()),
+        body=fm.body,
+        body_line=fm.body_line,
+        lines=_flat_lines(fm),
+    )
+    return entry, problems
+
+
+def _stand_in(slug: str, path: str) -> Entry:
+    return Entry(
+        slug=slug, path=path, title=slug, category="", summary="", aliases=(), related=(), sources=(),
+        added=dt.date(1970, 1, 1), updated=None, renamed_from=(), body="", body_line=1, lines={},
+    )
+
+
+def _flat_lines(fm: FrontMatter) -> dict[str, int]:
+    """Field lines as ``{"title": 2, "related": 7, "related[0]": 8}`` (top two levels)."""
+    lines = {}
+    for path, line in fm.lines.items():
+        if len(path) == 1:
+            lines[str(path[0])] = line
+        elif len(path) == 2 and isinstance(path[1], int):
+            lines[f"{path[0]}[{path[1]}]"] = line
+    return lines
+
+
+class _FieldChecker:
+    """Check each front-matter field and collect problems."""
+
+    def __init__(self, fm: FrontMatter, path: str) -> None:
+        self.fm, self.path = fm, path
+        self.problems: list[Problem] = []
+
+    def problem(self, line: int, what: str, expected: str) -> None:
+        self.problems.append(Problem(self.path, line, what, expected))
+
+    def check(self) -> dict[str, Any]:
+        data, values = self.fm.data, {}
+        for key in data:
+            if key not in FIELDS_BY_NAME:
+                close = difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                self.problem(self.fm.line_of(key), f"unknown field '{key}'{hint}", "expected only: " + ", ".join(FIELDS_BY_NAME))
+        for spec in FIELDS:
+            if spec.name not in data:
+                if spec.required:
+                    self.problem(self.fm.first_line, f"missing required field '{spec.name}'", f"expected {spec.name}: {spec.help}")
+                continue
+            raw = data[spec.name]
+            line = self.fm.line_of(spec.name)
+            if raw is None or (isinstance(raw, (str, list)) and not (raw.strip() if isinstance(raw, str) else raw)):
+                if spec.required:
+                    self.problem(line, f"field '{spec.name}' is empty", f"expected {spec.help}")
+                else:
+                    values[spec.name] = [] if spec.kind.startswith("list") else None
+                continue
+            checked = getattr(self, "_" + spec.kind.replace(" ", "_"))(spec.name, raw, line)
+            if checked is not None:
+                values[spec.name] = checked
+        if "category" in values and values["category"] not in CATEGORIES:
+            self.problem(self.fm.line_of("category"), f"unknown category '{values['category']}'", "expected one of: " + ", ".join(CATEGORIES))
+        if "title" in values and re.search(r"[<>\[\]`*_\"]", values["title"]):
+            self.problem(self.fm.line_of("title"), f"title '{values['title']}' holds markup characters", "expected plain text without < > [ ] ` * _ or straight double quotes")
+        if "summary" in values:
+            self._check_summary(values["summary"], self.fm.line_of("summary"))
+        if values.get("updated") and values.get("added") and values["updated"] < values["added"]:
+            self.problem(self.fm.line_of("updated"), f"'updated' ({values['updated']}) is before 'added' ({values['added']})", "expected updated on or after added")
+        if "aliases" in values and "title" in values:
+            for index, alias in enumerate(values["aliases"]):
+                if name_key(alias) == name_key(values["title"]):
+                    self.problem(self.fm.line_of("aliases", index), f"alias '{alias}' repeats the title", "expected other names only")
+        return values
+
+    # One method per field kind ---------------------------------------------------------
+
+    def _text(self, name: str, raw: Any, line: int) -> str | None:
+        if not isinstance(raw, str):
+            self.problem(line, f"field '{name}' is a {_kind(raw)}", f"expected text: {FIELDS_BY_NAME[name].help}")
+            return None
+        return " ".join(raw.split())
+
+    def _list_of_text(self, name: str, raw: Any, line: int) -> list[str] | None:
+        if not isinstance(raw, list):
+            self.problem(line, f"field '{name}' is a {_kind(raw)}", f"expected a list ('- item' lines): {FIELDS_BY_NAME[name].help}")
+            return None
+        items = []
+        for index, item in enumerate(raw):
+            item_line = self.fm.line_of(name, index)
+            if not isinstance(item, str) or not item.strip():
+                self.problem(item_line, f"item {index + 1} of '{name}' is {'empty' if item in (None, '') else 'a ' + _kind(item)}", "expected non-empty text")
+                continue
+            items.append(" ".join(item.split()))
+        return items
+
+    def _list_of_slugs(self, name: str, raw: Any, line: int) -> list[str] | None:
+        items = self._list_of_text(name, raw, line)
+        if items is None:
+            return None
+        for index, item in enumerate(items):
+            if not SLUG_PATTERN.match(item):
+                self.problem(self.fm.line_of(name, index), f"'{item}' in '{name}' is not a slug", f"expected a file name without .md, e.g. '{slugify(item)}'")
+        return items
+
+    def _list_of_sources(self, name: str, raw: Any, line: int) -> list[SourceRef] | None:
+        if not isinstance(raw, list):
+            self.problem(line, f"field 'sources' is a {_kind(raw)}", "expected a list of sources, each with 'title' and 'url'")
+            return None
+        sources = []
+        for index, item in enumerate(raw):
+            item_line = self.fm.line_of(name, index)
+            if not isinstance(item, dict):
+                self.problem(item_line, f"source {index + 1} is a {_kind(item)}", "expected a mapping with 'title' and 'url' (an https address)")
+                continue
+            for key in item:
+                if key not in SOURCE_KEYS:
+                    self.problem(self.fm.line_of(name, index, key), f"unknown key '{key}' in source {index + 1}", "expected only: " + ", ".join(SOURCE_KEYS))
+            title, url, note = item.get("title"), item.get("url"), item.get("note", "")
+            ok = True
+            if not isinstance(title, str) or not title.strip():
+                self.problem(self.fm.line_of(name, index, "title"), f"source {index + 1} has no title", "expected title: the document's name")
+                ok = False
+            if url is None or (isinstance(url, str) and not url.strip()):
+                self.problem(self.fm.line_of(name, index, "url"), f"source {index + 1} has no address", "expected url: an https:// address")
+                ok = False
+            elif not isinstance(url, str) or not re.match(r"^https://[^\s/]+\.[^\s]+$", url.strip()):
+                self.problem(self.fm.line_of(name, index, "url"), f"source {index + 1} address '{url}' is not an https address", "expected url: an https:// address")
+                ok = False
+            if not isinstance(note, str):
+                self.problem(self.fm.line_of(name, index, "note"), f"note of source {index + 1} is a {_kind(note)}", "expected text")
+                ok = False
+            if ok:
+                sources.append(SourceRef(" ".join(title.split()), url.strip(), " ".join(note.split())))
+        return sources
+
+    def _date(self, name: str, raw: Any, line: int) -> dt.date | None:
+        if isinstance(raw, dt.datetime):
+            return raw.date()
+        if isinstance(raw, dt.date):
+            return raw
+        if isinstance(raw, str):
+            try:
+                return dt.date.fromisoformat(raw.strip())
+            except ValueError:
+                pass
+        self.problem(line, f"field '{name}' is not a date ({raw!r})", "expected YYYY-MM-DD, e.g. 2026-01-31")
+        return None
+
+    def _check_summary(self, summary: str, line: int) -> None:
+        if len(summary) > SUMMARY_MAX_CHARS:
+            self.problem(line, f"summary is {len(summary)} characters long", f"expected at most {SUMMARY_MAX_CHARS}: one sentence; put the rest in the body")
+        for pattern, what in _SUMMARY_MARKUP:
+            if pattern.search(summary):
+                self.problem(line, f"summary holds {what}", "expected plain text (it is shown in previews, search results and link unfurls)")
+                break
+        if _SUMMARY_QUOTE.search(summary):
+            self.problem(line, 'summary holds a straight double quote (")', "expected typographic quotes (“ ”) or none; it is written into HTML attributes")
+        if not summary.endswith((".", "?", "!")):
+            self.problem(line, "summary does not end with a full stop", "expected one complete sentence")
+
+
+def _kind(value: Any) -> str:
+    return {dict: "mapping", list: "list", str: "text", bool: "true/false", int: "number", float: "number"}.get(
+        type(value), "date" if isinstance(value, dt.date) else type(value).__name__
+    )
+
+
+def _check_body(fm: FrontMatter, path: str) -> list[Problem]:
+    if not fm.body.strip():
+        return [Problem(path, fm.body_line, "the body is empty", "expected Markdown after the front matter: the definition first, then why it matters, then numbers with sources")]
+    return find_hostile_html(fm.body, path, fm.body_line)
+
+
+def check_cross_references(entries: list[Entry]) -> list[Problem]:
+    """Duplicates across entries, ``related`` and body links to missing terms, bad quantities."""
+    problems: list[Problem] = []
+    by_slug = {e.slug: e for e in entries}
+    titles = {e.slug: e.title for e in entries}
+
+    # Names (titles and aliases) and slugs (file, alias and old slugs) share one namespace:
+    # each becomes a URL under glossary/. First claim wins; later ones are duplicates.
+    names: dict[str, tuple[Entry, str]] = {}
+    for e in sorted(entries, key=lambda x: x.path):
+        claims = [("title", e.title, e.lines.get("title", 1))]
+        claims += [("alias", a, _item_line(e, "aliases", i)) for i, a in enumerate(e.aliases)]
+        for kind, name, line in claims:
+            key = name_key(name)
+            owner = names.get(key)
+            if owner is not None and owner[0].slug != e.slug:
+                problems.append(Problem(e.path, line, f"{kind} '{name}' is already used by {owner[0].path}", f"expected a title or alias no other entry uses"))
+            elif owner is None:
+                names[key] = (e, kind)
+    slugs: dict[str, Entry] = dict(by_slug)
+    for e in sorted(entries, key=lambda x: x.path):
+        for old in e.renamed_from:
+            owner = slugs.get(old)
+            if owner is not None and owner.slug != e.slug:
+                problems.append(Problem(e.path, _item_line(e, "renamed_from", e.renamed_from.index(old)), f"duplicate slug '{old}': already used by {owner.path}", "expected an old slug no other entry uses"))
+            slugs.setdefault(old, e)
+        for index, alias in enumerate(e.aliases):
+            alias_slug = slugify(alias)
+            owner = slugs.get(alias_slug)
+            if owner is not None and owner.slug != e.slug and not any(p.path == e.path and f"'{alias}'" in p.what for p in problems):
+                problems.append(Problem(e.path, _item_line(e, "aliases", index), f"alias '{alias}' is already used by {owner.path} (duplicate slug '{alias_slug}')", "expected an alias whose slug no other entry uses"))
+            slugs.setdefault(alias_slug, e)
+
+    for e in entries:
+        for index, slug in enumerate(e.related):
+            if slug == e.slug:
+                problems.append(Problem(e.path, _item_line(e, "related", index), f"'related' lists the entry itself ('{slug}')", "expected other entries"))
+            elif slug not in by_slug:
+                hint = suggest_slug(slug, entries)
+                problems.append(
+                    Problem(e.path, _item_line(e, "related", index), f"'related' names unknown term '{slug}'", f"expected the slug of an entry in glossary/{f' (did you mean {hint!r}?)' if hint else ''}")
+                )
+        rewritten = rewrite(
+            e.body, path=e.path, src_uri=f"glossary/{e.slug}.md", first_line=e.body_line, titles=titles,
+            suggest=lambda s: suggest_slug(s, entries),
+        )
+        problems += rewritten.problems
+        problems += check_relative_links(e.body, path=e.path, src_uri=f"glossary/{e.slug}.md", first_line=e.body_line, slugs=set(by_slug))
+    return problems
+
+
+def _item_line(e: Entry, name: str, index: int) -> int:
+    return e.lines.get(f"{name}[{index}]", e.lines.get(name, 1))
+
+
+def check_relative_links(text: str, *, path: str, src_uri: str, first_line: int, slugs: set[str]) -> list[Problem]:
+    """Plain Markdown links into ``glossary/`` must name an existing entry (or the index)."""
+    problems = []
+    base = posixpath.dirname(src_uri)
+    for link in find_markdown_links(text, first_line):
+        target = link.target.split("#", 1)[0].split("?", 1)[0]
+        if not target or re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target) or target.startswith("/"):
+            continue
+        resolved = posixpath.normpath(posixpath.join(base, target))
+        directory, name = posixpath.split(resolved)
+        if directory != "glossary" or not name.endswith(".md"):
+            continue
+        slug = name[:-3]
+        if slug != "index" and slug not in slugs:
+            problems.append(Problem(path, link.line, f"link to unknown term '{link.target}'", "expected a link to an existing glossary/<slug>.md (or use [[slug]])"))
+    return problems

@@ -1,0 +1,272 @@
+// Glossary in the browser: previews of linked terms, and the filter box of the index.
+//
+// Every link to a term carries data-glossary-term="<slug>" (added at build time). Hovering it
+// with a mouse or focusing it with the keyboard shows a preview: title, category, summary and
+// "Open full entry". On a touch screen the first tap shows the preview and a second tap (or
+// the preview's link) follows the link. The data is glossary.json, fetched once per visit,
+// relative to this module's own URL so that a site hosted under a sub-path works.
+//
+// Listeners are delegated on `document`, which survives Material's instant navigation; the
+// per-page parts (closing a stale preview, mounting the index filter) run on every emission of
+// Material's `document$`. Text is written with textContent only.
+
+const DATA_URL = new URL("../../../glossary.json", import.meta.url);
+const LINK_SELECTOR = "a[data-glossary-term]";
+const SHOW_DELAY_MS = 150;
+const HIDE_DELAY_MS = 250;
+const GAP_PX = 8;
+
+let termsPromise = null;
+
+function loadTerms() {
+  // One request per visit, shared by every preview (and retried if it failed).
+  if (!termsPromise) {
+    termsPromise = fetch(DATA_URL)
+      .then((response) => {
+        if (!response.ok) throw new Error(`glossary.json: HTTP ${response.status}`);
+        return response.json();
+      })
+      .then((data) => new Map(data.terms.map((term) => [term.slug, term])))
+      .catch((error) => {
+        termsPromise = null;
+        throw error;
+      });
+  }
+  return termsPromise;
+}
+
+// The preview element ------------------------------------------------------------------
+
+class Preview {
+  constructor() {
+    this.el = null;
+    this.link = null; // the link the preview belongs to, when shown
+    this.showTimer = 0;
+    this.hideTimer = 0;
+    this.request = 0; // increases with each show, so a late answer for an old link is dropped
+  }
+
+  element() {
+    if (this.el && this.el.isConnected) return this.el;
+    const el = document.createElement("div");
+    el.className = "glossary-preview";
+    el.id = "glossary-preview";
+    el.setAttribute("role", "tooltip");
+    el.hidden = true;
+    const head = document.createElement("p");
+    head.className = "glossary-preview__head";
+    const title = document.createElement("span");
+    title.className = "glossary-preview__title";
+    const category = document.createElement("span");
+    category.className = "glossary-tag glossary-preview__category";
+    head.append(title, " ", category);
+    const summary = document.createElement("p");
+    summary.className = "glossary-preview__summary";
+    const open = document.createElement("a");
+    open.className = "glossary-preview__open";
+    open.textContent = "Open full entry";
+    el.append(head, summary, open);
+    document.body.append(el);
+    this.el = el;
+    return el;
+  }
+
+  isShownFor(link) {
+    return this.link === link && this.el !== null && !this.el.hidden;
+  }
+
+  contains(node) {
+    return this.el !== null && node instanceof Node && this.el.contains(node);
+  }
+
+  scheduleShow(link) {
+    clearTimeout(this.hideTimer);
+    clearTimeout(this.showTimer);
+    if (this.isShownFor(link)) return;
+    this.showTimer = setTimeout(() => this.show(link), SHOW_DELAY_MS);
+  }
+
+  scheduleHide() {
+    clearTimeout(this.showTimer);
+    clearTimeout(this.hideTimer);
+    this.hideTimer = setTimeout(() => this.hide(), HIDE_DELAY_MS);
+  }
+
+  cancelHide() {
+    clearTimeout(this.hideTimer);
+  }
+
+  async show(link) {
+    clearTimeout(this.hideTimer);
+    clearTimeout(this.showTimer);
+    const request = ++this.request;
+    let terms;
+    try {
+      terms = await loadTerms();
+    } catch (error) {
+      console.warn("Glossary previews are unavailable:", error);
+      return;
+    }
+    const term = terms.get(link.dataset.glossaryTerm);
+    if (request !== this.request || !term || !link.isConnected) return;
+    const el = this.element();
+    el.querySelector(".glossary-preview__title").textContent = term.title;
+    const category = el.querySelector(".glossary-preview__category");
+    category.textContent = term.category;
+    category.className = `glossary-tag glossary-tag--${term.category} glossary-preview__category`;
+    el.querySelector(".glossary-preview__summary").textContent = term.summary;
+    el.querySelector(".glossary-preview__open").href = link.href;
+    el.setAttribute("aria-label", `${term.title}: preview`);
+    if (this.link && this.link !== link) this.link.removeAttribute("aria-describedby");
+    this.link = link;
+    link.setAttribute("aria-describedby", el.id);
+    el.hidden = false;
+    this.place(link);
+  }
+
+  place(link) {
+    const el = this.el;
+    const rects = link.getClientRects();
+    const rect = rects.length ? rects[0] : link.getBoundingClientRect();
+    const width = el.offsetWidth;
+    const height = el.offsetHeight;
+    const viewportWidth = document.documentElement.clientWidth;
+    const left = Math.min(Math.max(GAP_PX, rect.left), Math.max(GAP_PX, viewportWidth - width - GAP_PX));
+    const below = rect.bottom + GAP_PX;
+    const fitsBelow = below + height <= window.innerHeight || rect.top - GAP_PX - height < 0;
+    const top = fitsBelow ? below : rect.top - GAP_PX - height;
+    el.style.left = `${left + window.scrollX}px`;
+    el.style.top = `${top + window.scrollY}px`;
+  }
+
+  hide() {
+    clearTimeout(this.showTimer);
+    clearTimeout(this.hideTimer);
+    this.request++;
+    if (this.link) this.link.removeAttribute("aria-describedby");
+    this.link = null;
+    if (this.el) this.el.hidden = true;
+  }
+}
+
+const preview = new Preview();
+let lastPointerType = "mouse";
+let lastPointerDownMs = -Infinity;
+// A tap focuses the link before its click arrives; that focus must not count as the first tap.
+const TAP_FOCUS_WINDOW_MS = 1000;
+
+function termLink(target) {
+  return target instanceof Element ? target.closest(LINK_SELECTOR) : null;
+}
+
+function listen() {
+  document.addEventListener("pointerdown", (event) => {
+    lastPointerType = event.pointerType || "mouse";
+    lastPointerDownMs = event.timeStamp;
+    if (!termLink(event.target) && !preview.contains(event.target)) preview.hide();
+  });
+
+  document.addEventListener("pointerover", (event) => {
+    if (event.pointerType === "touch") return; // touch is handled on click
+    const link = termLink(event.target);
+    if (link) preview.scheduleShow(link);
+    else if (preview.contains(event.target)) preview.cancelHide();
+  });
+
+  document.addEventListener("pointerout", (event) => {
+    if (event.pointerType === "touch") return;
+    const from = termLink(event.target) || (preview.contains(event.target) ? preview.el : null);
+    if (!from) return;
+    const to = event.relatedTarget;
+    if (to instanceof Node && (from.contains(to) || preview.contains(to) || (preview.link && preview.link.contains(to)))) return;
+    preview.scheduleHide();
+  });
+
+  document.addEventListener("focusin", (event) => {
+    const link = termLink(event.target);
+    const byTap = lastPointerType === "touch" && event.timeStamp - lastPointerDownMs < TAP_FOCUS_WINDOW_MS;
+    if (link && !byTap) preview.show(link);
+    else if (!link && !preview.contains(event.target)) preview.hide();
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && preview.link) {
+      const link = preview.link;
+      preview.hide();
+      if (document.activeElement !== link && preview.contains(document.activeElement)) link.focus();
+    }
+  });
+
+  // Capture phase: decide before Material's instant navigation (listening on the body) sees
+  // the click. The first tap on a term shows its preview instead of following the link.
+  document.addEventListener(
+    "click",
+    (event) => {
+      const link = termLink(event.target);
+      if (!link || lastPointerType !== "touch" || event.metaKey || event.ctrlKey) return;
+      if (preview.isShownFor(link)) return; // second tap: follow the link
+      event.preventDefault();
+      event.stopPropagation();
+      preview.show(link);
+    },
+    true,
+  );
+
+  window.addEventListener("resize", () => preview.hide());
+}
+
+// The index filter -----------------------------------------------------------------------
+
+function normalise(text) {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+function mountFilters() {
+  for (const box of document.querySelectorAll("[data-glossary-filter]")) {
+    if (box.dataset.glossaryMounted === "true") continue;
+    box.dataset.glossaryMounted = "true";
+    const input = box.querySelector("input");
+    const status = box.querySelector(".glossary-filter__status");
+    const groups = [...document.querySelectorAll(".glossary-group")];
+    const items = groups.flatMap((group) => [...group.querySelectorAll("li")]);
+    const texts = new Map(items.map((item) => [item, normalise(item.textContent)]));
+    const total = new Set(items.map((item) => item.querySelector(LINK_SELECTOR)?.dataset.glossaryTerm)).size;
+
+    const apply = () => {
+      const words = normalise(input.value).split(" ").filter(Boolean);
+      const shown = new Set();
+      for (const item of items) {
+        const match = words.every((word) => texts.get(item).includes(word));
+        item.hidden = !match;
+        if (match) shown.add(item.querySelector(LINK_SELECTOR)?.dataset.glossaryTerm);
+      }
+      for (const group of groups) {
+        group.hidden = !group.querySelector("li:not([hidden])");
+      }
+      if (!words.length) status.textContent = "";
+      else if (!shown.size) status.textContent = `No term matches “${input.value.trim()}”.`;
+      else status.textContent = `${shown.size} of ${total} terms match.`;
+    };
+    input.addEventListener("input", apply);
+    box.hidden = false;
+    if (input.value) apply();
+  }
+}
+
+// Start ------------------------------------------------------------------------------------
+
+listen();
+if (typeof document$ !== "undefined") {
+  // Material emits on the first page and after every instant navigation.
+  document$.subscribe(() => {
+    preview.hide();
+    mountFilters();
+  });
+} else {
+  mountFilters();
+}

@@ -1,0 +1,179 @@
+"""The glossary in Chromium: previews on hover, focus and touch, the index filter, instant navigation.
+
+The site is served under a sub-path (``/docs/``), as on GitHub Pages, so that every URL the
+scripts build must be relative to the site, not to the host.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from roofline_site.glossary import load_glossary
+from tests.conftest import PageWatch
+from tests.support.site_build import PROJECT_ROOT
+from tests.support.static_server import StaticServer
+
+pytestmark = pytest.mark.browser
+
+GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
+PREVIEW = "#glossary-preview"
+
+
+@pytest.fixture(scope="module")
+def sub_site(built_site):
+    with StaticServer(built_site, prefix="/docs") as server:
+        yield server.url
+
+
+def _assert_clean(watch: PageWatch) -> None:
+    assert watch.external_requests == []
+    assert watch.console_errors == []
+    assert watch.page_errors == []
+
+
+def _assert_preview_of(page, slug: str) -> None:
+    preview = page.locator(PREVIEW)
+    preview.wait_for(state="visible")
+    entry = GLOSSARY.entries[slug]
+    assert preview.locator(".glossary-preview__title").text_content() == entry.title
+    assert preview.locator(".glossary-preview__category").text_content() == entry.category
+    assert preview.locator(".glossary-preview__summary").text_content() == entry.summary
+    open_link = preview.locator(".glossary-preview__open")
+    assert open_link.text_content() == "Open full entry"
+    assert re.search(rf"/docs/glossary/{slug}/(#.*)?$", open_link.evaluate("a => a.href"))
+
+
+def test_hover_and_keyboard_focus_show_the_right_summary(sub_site, page_factory):
+    page, watch = page_factory()
+    page.goto(sub_site + "glossary/roofline/", wait_until="networkidle")
+    link = page.locator('article a[data-glossary-term="arithmetic-intensity"]').first
+    link.hover()
+    _assert_preview_of(page, "arithmetic-intensity")
+    assert link.get_attribute("aria-describedby") == "glossary-preview"
+
+    page.mouse.move(5, 5)
+    page.locator(PREVIEW).wait_for(state="hidden")
+
+    # Keyboard: Tab through the page until a term link has focus.
+    page.locator("article h1").click()
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        slug = page.evaluate("document.activeElement.dataset ? document.activeElement.dataset.glossaryTerm || '' : ''")
+        if slug:
+            break
+    assert slug, "no term link reached with Tab"
+    _assert_preview_of(page, slug)
+    page.keyboard.press("Escape")
+    page.locator(PREVIEW).wait_for(state="hidden")
+    _assert_clean(watch)
+
+
+def test_touch_first_tap_previews_second_tap_follows(sub_site, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, service_workers="block")
+    try:
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(sub_site + "glossary/decode/", wait_until="networkidle")
+        link = page.locator('article a[data-glossary-term="kv-cache"]').first
+        link.scroll_into_view_if_needed()
+        link.tap()
+        _assert_preview_of(page, "kv-cache")
+        assert page.url.endswith("/docs/glossary/decode/")
+        link.tap()
+        page.wait_for_url(re.compile(r"/docs/glossary/kv-cache/$"))
+        page.locator("article h1", has_text="KV cache").wait_for()
+        _assert_clean(watch)
+    finally:
+        context.close()
+
+
+def test_index_filter_narrows_the_list_as_you_type(sub_site, page_factory):
+    page, watch = page_factory()
+    page.goto(sub_site + "glossary/", wait_until="networkidle")
+    items = page.locator(".glossary-group li")
+    total = items.count()
+    assert total == 2 * len(GLOSSARY.entries)  # by category and A-Z
+    box = page.locator("#glossary-filter-input")
+    box.press_sequentially("cache", delay=20)
+    visible = page.locator(".glossary-group li:visible")
+    texts = visible.all_text_contents()
+    assert 0 < len(texts) < total
+    assert all("cache" in t.lower() for t in texts)
+    matching = {slug for slug, e in GLOSSARY.entries.items() if "cache" in " ".join((e.title, e.summary, *e.aliases)).lower()}
+    assert page.locator(".glossary-filter__status").text_content() == f"{len(matching)} of {len(GLOSSARY.entries)} terms match."
+    # Groups with nothing left are hidden.
+    assert page.locator(".glossary-group:visible").count() < page.locator(".glossary-group").count()
+
+    box.fill("zzzz")
+    assert page.locator(".glossary-group li:visible").count() == 0
+    assert page.locator(".glossary-filter__status").text_content() == "No term matches “zzzz”."
+    box.fill("")
+    assert page.locator(".glossary-group li:visible").count() == total
+    _assert_clean(watch)
+
+
+def test_index_is_a_plain_list_without_javascript(sub_site, page_factory):
+    page, watch = page_factory(java_script_enabled=False)
+    page.goto(sub_site + "glossary/")
+    assert page.locator(".glossary-filter").is_hidden()
+    assert page.locator(".glossary-group li:visible").count() == 2 * len(GLOSSARY.entries)
+    assert watch.external_requests == []
+
+
+def _serve_sitemap_as_if_hosted_at_site_url(page, site_base: str) -> None:
+    """Material's instant navigation only intercepts links listed in sitemap.xml, whose
+    addresses come from ``site_url`` (http://127.0.0.1:8000/); it adjusts protocol and host
+    but not port or path. Rewrite them to where this test serves the site, as a deployment
+    whose ``site_url`` matches its host would have them."""
+
+    def route(route_obj):
+        response = route_obj.fetch()
+        body = response.text().replace("http://127.0.0.1:8000/", site_base)
+        route_obj.fulfill(response=response, body=body)
+
+    page.route("**/sitemap.xml", route)
+
+
+def test_previews_work_after_instant_navigation(sub_site, page_factory):
+    page, watch = page_factory()
+    _serve_sitemap_as_if_hosted_at_site_url(page, sub_site)
+    page.goto(sub_site, wait_until="networkidle")
+    page.evaluate("window.__sameDocument = true")
+
+    page.locator(".md-nav__link", has_text="Glossary").first.click()
+    page.wait_for_url(re.compile(r"/docs/glossary/$"))
+    page.locator("#glossary-filter-input").wait_for(state="visible")  # filter re-mounted
+    assert page.evaluate("window.__sameDocument === true"), "Material did a full page load"
+
+    page.locator('article a[data-glossary-term="ridge-point"]').first.hover()
+    _assert_preview_of(page, "ridge-point")
+
+    page.locator('article a[data-glossary-term="decode"]').first.click()
+    page.wait_for_url(re.compile(r"/docs/glossary/decode/$"))
+    page.locator("article h1", has_text="Decode").wait_for()
+    assert page.evaluate("window.__sameDocument === true")
+    page.locator(PREVIEW).wait_for(state="hidden")  # a stale preview does not follow the reader
+
+    page.locator('article a[data-glossary-term="prefill"]').first.hover()
+    _assert_preview_of(page, "prefill")
+    _assert_clean(watch)
+
+
+@pytest.mark.parametrize(("scheme", "width"), [("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)])
+def test_screenshots(sub_site, page_factory, screenshot_dir, scheme, width):
+    page, watch = page_factory(color_scheme=scheme, width=width)
+    for name, path in (("term", "glossary/roofline/"), ("index", "glossary/")):
+        page.goto(sub_site + path, wait_until="networkidle")
+        page.screenshot(path=str(screenshot_dir / f"glossary-{name}-{scheme}-{width}.png"))
+    page.goto(sub_site + "glossary/roofline/", wait_until="networkidle")
+    link = page.locator('article a[data-glossary-term="memory-bandwidth"]').first
+    link.scroll_into_view_if_needed()
+    link.focus()
+    page.locator(PREVIEW).wait_for(state="visible")
+    box = page.locator(PREVIEW).bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width  # stays on screen at 390 px
+    page.screenshot(path=str(screenshot_dir / f"glossary-preview-{scheme}-{width}.png"))
+    _assert_clean(watch)

@@ -1,0 +1,233 @@
+"""Real ``mkdocs build --strict`` runs: the project's site, and small fixture projects, broken or not."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from roofline_site.glossary import load_glossary
+from roofline_site.glossary.render import MENTIONED_IN_MARKER
+from tests.hooks.glossary_fixture import build, entry, error_lines, make_project
+from tests.support.site_build import PROJECT_ROOT
+
+GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
+FLAGSHIPS = ("roofline", "arithmetic-intensity", "prefill", "decode", "memory-bandwidth")
+# Every term the issue asks the glossary to cover, by slug.
+REQUIRED = FLAGSHIPS + (
+    "ridge-point", "memory-bound", "compute-bound", "hbm", "sram", "peak-flops", "tensor-cores", "kv-cache",
+    "batching", "continuous-batching", "critical-batch-size", "speed-of-light", "tokens-per-second",
+    "time-to-first-token", "inter-token-latency", "gemv", "gemm", "quantization", "speculative-decoding",
+    "flashattention", "grouped-query-attention", "multi-head-latent-attention", "tensor-parallelism",
+    "prefill-decode-disaggregation", "model-flops-utilisation",
+)
+
+
+def _page(site: Path, slug: str) -> str:
+    return (site / "glossary" / slug / "index.html").read_text(encoding="utf-8")
+
+
+def _article(html: str) -> str:
+    return html.split('<article class="md-content__inner md-typeset">', 1)[1].split("</article>", 1)[0]
+
+
+# The project's site ----------------------------------------------------------------------
+
+
+def test_covers_every_required_term_with_at_least_30_entries():
+    assert len(GLOSSARY.entries) >= 30
+    assert [slug for slug in REQUIRED if slug not in GLOSSARY.entries] == []
+
+
+@pytest.mark.slow
+def test_a_page_per_term_with_all_its_sections(built_site):
+    for slug, e in GLOSSARY.entries.items():
+        article = _article(_page(built_site, slug))
+        heading = article.split("<h1", 1)[1].split("</h1>", 1)[0]
+        assert f">{html.escape(e.title, quote=False)}<" in heading, slug
+        for piece in (f"glossary-tag--{e.category}",
+                      f'<p class="glossary-entry__summary">{html.escape(e.summary, quote=False)}</p>',
+                      'id="sources"', 'id="mentioned-in"', "Back to glossary"):
+            assert piece in article, (slug, piece)
+        assert MENTIONED_IN_MARKER not in article
+        # Every [[link]] and {{ quantity }} was rewritten.
+        assert "[[" not in article and "{{" not in article, slug
+        for source in e.sources:
+            assert f'href="{source.url}"' in article
+
+
+@pytest.mark.slow
+def test_flagships_are_linked_from_home_and_mention_it(built_site):
+    home = _article((built_site / "index.html").read_text(encoding="utf-8"))
+    for slug in FLAGSHIPS:
+        assert f'<a data-glossary-term="{slug}" href="glossary/{slug}/">' in home
+        mentions = _page(built_site, slug).split('id="mentioned-in"', 1)[1].split("</ul>", 1)[0]
+        assert '<a href="../../">Home</a>' in mentions
+
+
+@pytest.mark.slow
+def test_mentioned_in_lists_pages_that_link_in_body_only(built_site):
+    # decode.md links to prefill in its body; prefill's related list names decode too, but
+    # related and index links do not count as mentions.
+    prefill_mentions = _page(built_site, "prefill").split('id="mentioned-in"', 1)[1].split("</ul>", 1)[0]
+    assert '<a href="../decode/">Decode</a>' in prefill_mentions
+    assert "Glossary</a>" not in prefill_mentions
+
+
+@pytest.mark.slow
+def test_index_lists_terms_by_category_and_a_to_z(built_site):
+    index = _article((built_site / "glossary" / "index.html").read_text(encoding="utf-8"))
+    for slug, e in GLOSSARY.entries.items():
+        assert index.count(f'href="{slug}/"') == 2, slug
+    for category in {e.category for e in GLOSSARY.entries.values()}:
+        assert f'id="{category}"' in index
+    assert 'data-glossary-filter hidden' in index
+
+
+@pytest.mark.slow
+def test_glossary_json(built_site):
+    data = json.loads((built_site / "glossary.json").read_text(encoding="utf-8"))
+    by_slug = {t["slug"]: t for t in data["terms"]}
+    assert set(by_slug) == set(GLOSSARY.entries)
+    kv = by_slug["kv-cache"]
+    assert kv["title"] == "KV cache" and kv["category"] == "runtime"
+    assert kv["url"] == "http://127.0.0.1:8000/glossary/kv-cache/" and kv["path"] == "glossary/kv-cache/"
+    assert "Key-value cache" in kv["aliases"]
+    assert kv["summary"] == GLOSSARY.entries["kv-cache"].summary
+
+
+@pytest.mark.slow
+def test_rss_feed(built_site):
+    channel = ET.parse(built_site / "glossary" / "feed.xml").getroot().find("channel")
+    items = channel.findall("item")
+    assert len(items) == len(GLOSSARY.entries)
+    assert all(i.findtext("link").startswith("http://127.0.0.1:8000/glossary/") for i in items)
+    home = (built_site / "index.html").read_text(encoding="utf-8")
+    assert '<link rel="alternate feed" type="application/rss+xml"' in home
+
+
+@pytest.mark.slow
+def test_redirects_from_aliases_and_renamed_slugs(built_site):
+    for old, slug in GLOSSARY.redirects().items():
+        html = (built_site / "glossary" / old / "index.html").read_text(encoding="utf-8")
+        assert f'<meta http-equiv="refresh" content="0; url=../{slug}/">' in html, old
+        assert f'<link rel="canonical" href="http://127.0.0.1:8000/glossary/{slug}/">' in html
+
+
+@pytest.mark.slow
+def test_link_preview_meta(built_site):
+    html = _page(built_site, "roofline")
+    summary = GLOSSARY.entries["roofline"].summary
+    assert f'<meta name="description" content="{summary}">' in html
+    assert '<link rel="canonical" href="http://127.0.0.1:8000/glossary/roofline/">' in html
+    assert '<meta property="og:title" content="Roofline">' in html
+    assert f'<meta property="og:description" content="{summary}">' in html
+    assert '<meta property="og:url" content="http://127.0.0.1:8000/glossary/roofline/">' in html
+    assert '<meta property="og:type" content="article">' in html
+
+
+@pytest.mark.slow
+def test_search_finds_terms_by_title_and_alias(built_site):
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    pages = {d["location"]: d for d in docs if "#" not in d["location"]}
+    kv = pages["glossary/kv-cache/"]
+    assert kv["title"] == "KV cache" and kv.get("boost") == 2
+    for alias in GLOSSARY.entries["kv-cache"].aliases:
+        assert alias in kv["text"]
+
+
+@pytest.mark.slow
+def test_links_to_terms_carry_preview_markup(built_site):
+    html = _article(_page(built_site, "roofline"))
+    assert '<a data-glossary-term="arithmetic-intensity" href="../arithmetic-intensity/">' in html
+    # Heading permalinks on a term page are not links to the term.
+    assert 'data-glossary-term="roofline"' not in html
+
+
+# Fixture projects ---------------------------------------------------------------------------
+
+
+def _tree_digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_build_never_writes_into_docs_or_glossary(tmp_path):
+    root = make_project(
+        tmp_path,
+        {"alpha": entry("Alpha", body="Alpha links [[beta]].\n", extra="aliases:\n  - First\n"), "beta": entry("Beta")},
+        home="See [[alpha]] and {{ ridge_point accelerator=h100-sxm }}.\n",
+    )
+    before = {name: _tree_digest(root / name) for name in ("docs", "glossary")}
+    result = build(root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert {name: _tree_digest(root / name) for name in ("docs", "glossary")} == before
+    site = root / "site"
+    assert (site / "glossary" / "alpha" / "index.html").exists() and (site / "glossary" / "first" / "index.html").exists()
+    assert "295 FLOP/byte" in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_file_style_urls(tmp_path):
+    root = make_project(tmp_path, {"alpha": entry("Alpha", extra="aliases:\n  - First\n")}, home="[[alpha]]\n", config="use_directory_urls: false\n")
+    result = build(root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    site = root / "site"
+    assert '<a data-glossary-term="alpha" href="glossary/alpha.html">' in (site / "index.html").read_text(encoding="utf-8")
+    assert 'url=alpha.html">' in (site / "glossary" / "first.html").read_text(encoding="utf-8")
+    assert json.loads((site / "glossary.json").read_text(encoding="utf-8"))["terms"][0]["path"] == "glossary/alpha.html"
+
+
+BROKEN = {
+    "broken-yaml": (
+        {"alpha": "---\ntitle: Alpha\nsummary: [unclosed\ncategory: concept\n---\nBody.\n"},
+        "# Home\n",
+        "glossary/alpha.md:4: front matter is not valid YAML (did not find expected ',' or ']'); "
+        "expected 'key: value' lines (quote values that contain ': ' or start with a symbol)",
+    ),
+    "unknown-category": (
+        {"alpha": entry("Alpha", category="hardware")},
+        "# Home\n",
+        "glossary/alpha.md:3: unknown category 'hardware'; expected one of: concept, silicon, runtime, model, metric, technique",
+    ),
+    "unknown-term-in-docs-page": (
+        {"alpha": entry("Alpha")},
+        "---\ntitle: Start\n---\n\n# Home\n\nRead [[alpah]] first.\n",
+        "docs/index.md:7: link to unknown term [[alpah]]; expected the slug of an entry in glossary/ (did you mean [[alpha]]?)",
+    ),
+    "script-in-body": (
+        {"alpha": entry("Alpha", body="Fine.\n\n<script>alert(1)</script>\n")},
+        "# Home\n",
+        "glossary/alpha.md:12: raw <script> in the body; expected Markdown only; show HTML as code in backticks if the entry is about it",
+    ),
+    "bad-quantity": (
+        {"alpha": entry("Alpha", body="Ridge: {{ ridge_point accelerator=h1000 }}.\n")},
+        "# Home\n",
+        "glossary/alpha.md:10: in {{ ridge_point accelerator=h1000 }}: bad value 'h1000' for parameter 'accelerator'; expected an "
+        "accelerator slug: h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e",
+    ),
+    "duplicate-alias": (
+        {"alpha": entry("Alpha", extra="aliases:\n  - Same\n"), "beta": entry("Beta", extra="aliases:\n  - same\n")},
+        "# Home\n",
+        "glossary/beta.md:6: alias 'same' is already used by glossary/alpha.md; expected a title or alias no other entry uses",
+    ),
+    "related-unknown": (
+        {"alpha": entry("Alpha", extra="related:\n  - gamma\n")},
+        "# Home\n",
+        "glossary/alpha.md:6: 'related' names unknown term 'gamma'; expected the slug of an entry in glossary/",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_broken_content_stops_the_build_with_the_exact_line(tmp_path, case):
+    entries, home, expected = BROKEN[case]
+    result = build(make_project(tmp_path, entries, home=home))
+    assert result.returncode == 1
+    output = result.stdout + result.stderr
+    assert expected in error_lines(result), output
+    assert "Traceback" not in output
+    assert not (tmp_path / "site" / "glossary").exists()  # nothing was rendered

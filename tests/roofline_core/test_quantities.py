@@ -1,0 +1,92 @@
+"""Named quantities: the seeds' figures come out of the registry, and bad references say why."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_core.quantities import QUANTITIES, QuantityError, evaluate, evaluate_reference, parse_reference
+
+
+@pytest.mark.parametrize(
+    ("reference", "text"),
+    [
+        # Seed 001: H100 ridge 295, A100 about 153; 8B FP16 decode 4.78 ms and 209 tok/s.
+        ("ridge_point accelerator=h100-sxm", "295 FLOP/byte"),
+        ("ridge_point accelerator=a100-sxm-80gb", "153 FLOP/byte"),
+        ("decode_step_time params=8e9 accelerator=h100-sxm", "4.78 ms"),
+        ("decode_tokens_per_s params=8e9 accelerator=h100-sxm", "209 tok/s"),
+        ("decode_intensity params=8e9 accelerator=h100-sxm", "1.00 FLOP/byte"),
+        # Seed 004: 70B FP16 on an H100, 41.8 ms per step; 6,126 tok/s at batch 256.
+        ("decode_step_time params=70e9 accelerator=h100-sxm batch=256", "41.8 ms"),
+        ("decode_tokens_per_s params=70e9 accelerator=h100-sxm batch=256", "6,126 tok/s"),
+        ("decode_tokens_per_s params=70e9 accelerator=h100-sxm batch=256 per=sequence", "23.9 tok/s"),
+        # Seed 003: 9 FLOPs over 16 bytes.
+        ("matvec_exact rows=3 cols=2 what=flops", "9 FLOPs"),
+        ("matvec_exact rows=3 cols=2 what=bytes", "16 bytes"),
+        ("matvec_exact rows=3 cols=2", "0.5625 FLOP/byte"),
+        ("peak_flop_per_s accelerator=h100-sxm", "989 TFLOP/s"),
+        ("sparse_peak_flop_per_s accelerator=a100-sxm-80gb", "624 TFLOP/s"),
+        ("bandwidth accelerator=h100-sxm", "3.35 TB/s"),
+        ("memory_kind accelerator=h100-sxm", "HBM3"),
+        ("critical_batch accelerator=h100-sxm weight_dtype=int8", "148"),
+        ("prefill_intensity params=8e9 accelerator=h100-sxm prompt=2048", "2,048 FLOP/byte"),
+        ("prefill_bound params=8e9 accelerator=h100-sxm prompt=64", "memory-bound"),
+        ("attainable_flop_per_s accelerator=h100-sxm intensity=1", "3.35 TFLOP/s"),
+        ("matmul_intensity m=1 n=8192 k=8192", "1.00 FLOP/byte"),
+        ("weight_bytes model=llama-3-8b", "16.1 GB"),
+        ("params model=deepseek-v3 kind=active", "37.6B"),
+        ("kv_cache_bytes model=llama-3-70b context=32768", "10.7 GB"),
+        ("bytes_per_element dtype=int8", "1 byte"),
+        ("operation operation=prefill-attention-fused model=llama-3-70b accelerator=h100-sxm what=bound", "compute-bound"),
+    ],
+)
+def test_known_values(reference, text):
+    assert evaluate_reference(reference).text == text
+
+
+def test_values_carry_the_sources_of_their_presets():
+    value = evaluate_reference("decode_step_time model=llama-3-8b accelerator=h100-sxm")
+    assert [s.url for s in value.sources] == [
+        "https://www.nvidia.com/en-us/data-center/h100/",
+        "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json",
+    ]
+    assert evaluate_reference("matmul_flops m=1 n=2 k=3").sources == ()
+
+
+def test_every_quantity_documents_itself():
+    for quantity in QUANTITIES.values():
+        assert quantity.description.endswith(".")
+        assert quantity.signature().startswith(quantity.name)
+        for parameter in quantity.parameters:
+            assert parameter.expected()
+
+
+@pytest.mark.parametrize(
+    ("reference", "message"),
+    [
+        ("ridge accelerator=h100-sxm", "unknown quantity 'ridge'; expected one of: peak_flop_per_s, "),
+        ("ridge_point", "missing parameter 'accelerator' for quantity 'ridge_point'; expected: ridge_point accelerator=<accelerator> dtype=fp16"),
+        ("ridge_point accelerator=h100-sxm colour=red", "unknown parameter 'colour' for quantity 'ridge_point'; expected: "),
+        ("ridge_point accelerator=h1000", "bad value 'h1000' for parameter 'accelerator'; expected an accelerator slug: h100-sxm, "),
+        ("decode_step_time accelerator=h100-sxm", "quantity 'decode_step_time' needs exactly one of model= or params=; expected: "),
+        ("decode_step_time accelerator=h100-sxm params=8e9 batch=0", "bad value '0' for parameter 'batch'; expected a whole number from 1 to 1,000,000"),
+        ("decode_step_time accelerator=h100-sxm params=8e9 batch=2.5", "bad value '2.5' for parameter 'batch'; expected a whole number"),
+        ("decode_step_time accelerator=h100-sxm params=8e9 context=100", "parameter 'context' needs a model preset; expected model=<slug> with context="),
+        ("peak_flop_per_s accelerator=tpu-v5e dtype=fp8", "Google TPU v5e has no fp8 peak; supported: bf16, int8; expected a dtype the accelerator supports"),
+        ("ridge_point accelerator", "'accelerator' in quantity 'ridge_point' is not key=value; expected e.g. accelerator=h100-sxm"),
+        ("ridge_point accelerator=h100-sxm accelerator=h200", "parameter 'accelerator' is given twice in quantity 'ridge_point'; expected each parameter once"),
+        ("", "empty quantity reference; expected a name such as 'ridge_point accelerator=h100-sxm'"),
+    ],
+)
+def test_bad_references_say_what_is_expected(reference, message):
+    with pytest.raises(QuantityError) as info:
+        evaluate_reference(reference)
+    assert str(info.value).startswith(message)
+
+
+def test_parse_reference():
+    assert parse_reference("  decode_step_time  params=8e9 accelerator=h100-sxm ") == (
+        "decode_step_time",
+        {"params": "8e9", "accelerator": "h100-sxm"},
+    )
+    assert evaluate("ridge_point", {"accelerator": "h200"}).text == "206 FLOP/byte"

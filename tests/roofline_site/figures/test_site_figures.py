@@ -1,0 +1,78 @@
+"""The real site: the gallery shows every kind, readable in light, dark and at phone width."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from roofline_core.dtypes import STORAGE_DTYPES
+from roofline_core.figures import FIGURE_KINDS
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.models import MODELS
+from roofline_site.figures.spec import COMMON_KEYS, COMPUTE_DTYPES, KIND_PARAMS
+from tests.support.site_build import PROJECT_ROOT
+
+
+def test_authoring_docs_cover_every_kind_and_key():
+    text = (PROJECT_ROOT / "docs" / "authoring-figures.md").read_text(encoding="utf-8")
+    for key in COMMON_KEYS:
+        assert f"| `{key}` |" in text, key
+    for kind, params in KIND_PARAMS.items():
+        section = text.split(f"### `{kind}`", 1)[1].split("\n### ", 1)[0]
+        for param in params:
+            assert f"| `{param.key}` |" in section, (kind, param.key)
+    accepted = text.split("### Accepted values", 1)[1].split("\n## ", 1)[0]
+    for slug in [*ACCELERATORS, *MODELS, *COMPUTE_DTYPES, *STORAGE_DTYPES]:
+        assert f"`{slug}`" in accepted, slug
+
+
+@pytest.mark.slow
+def test_gallery_has_every_kind_with_alt_text_and_numbers(built_site):
+    html = (built_site / "figures" / "index.html").read_text(encoding="utf-8")
+    kinds = re.findall(r'<figure class="roofline-figure" id="roofline-figure-\d+" data-figure-kind="([^"]+)"', html)
+    assert set(kinds) == set(FIGURE_KINDS)
+    labels = [unescape(label) for label in re.findall(r'<svg [^>]*role="img" aria-label="([^"]+)"', html)]
+    assert len(labels) == len(kinds)
+    assert labels[0].startswith("Roofline of NVIDIA H100 SXM (FP16): the 3.35 TB/s bandwidth roof meets the 989 TFLOP/s compute roof at 295 FLOP/byte")
+    assert html.count("<summary>Plotted numbers</summary>") == len(kinds)
+    ids = re.findall(r' id="(rf\d+-[0-9a-f]+)"', html)
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.browser
+def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, screenshot_dir):
+    fills = {}
+    for scheme, width in (("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)):
+        page, watch = page_factory(color_scheme=scheme, width=width)
+        page.goto(site_server + "figures/", wait_until="networkidle")
+        assert page.evaluate("document.body.dataset.mdColorScheme") == ("slate" if scheme == "dark" else "default")
+        figures = page.locator("figure.roofline-figure")
+        kinds = figures.evaluate_all("els => els.map(e => e.dataset.figureKind)")
+        assert set(kinds) == set(FIGURE_KINDS)
+        widths = figures.evaluate_all("els => els.map(e => e.querySelector('svg').getBoundingClientRect().width)")
+        # Scaled to the column: never wider than the screen, never shrunk to an unreadable stamp.
+        assert all(300 <= w <= min(width, 560) for w in widths), widths
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # Text and lines take their colours from the palette.
+        fills[scheme] = page.evaluate(
+            """() => {
+              const svg = document.querySelector('.roofline-figure__svg');
+              const text = svg.querySelector('g[style*="--rf-fg"]');
+              const line = svg.querySelector('path[style*="--rf-c0"]');
+              return [getComputedStyle(text).fill, getComputedStyle(line).stroke];
+            }"""
+        )
+        page.add_style_tag(content=".md-header, .md-tabs { display: none !important; }")
+        for index, kind in enumerate(kinds):
+            figures.nth(index).screenshot(path=str(screenshot_dir / f"figure-{index + 1}-{kind}-{scheme}-{width}.png"))
+        # The numbers open under the figure.
+        table = figures.first.locator("details table")
+        assert not table.is_visible()
+        figures.first.locator("summary").click()
+        assert table.is_visible()
+        page.screenshot(path=str(screenshot_dir / f"figures-page-{scheme}-{width}.png"), full_page=True)
+        assert watch.external_requests == [] and watch.console_errors == [] and watch.page_errors == []
+    assert fills["light"] != fills["dark"]
+    assert fills["light"][0] == "rgba(0, 0, 0, 0.87)"  # Material's light text colour

@@ -1,0 +1,99 @@
+"""Figure blocks: what parses, and the exact message of each mistake."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_core.figures import FIGURE_KINDS
+from roofline_site.figures.spec import KIND_PARAMS, FigureBlockError, figure_data_for, parse_block
+
+ACCELERATORS = "h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e"
+
+
+def parse(*lines: str, fence_line: int = 10):
+    return parse_block(list(enumerate(lines, start=fence_line + 1)), path="docs/page.md", fence_line=fence_line)
+
+
+def error_of(*lines: str) -> str:
+    with pytest.raises(FigureBlockError) as caught:
+        parse(*lines)
+    return str(caught.value)
+
+
+def test_a_full_block_parses_to_data_function_arguments():
+    spec = parse(
+        "kind: roofline",
+        "# a comment, then a blank line",
+        "",
+        "accelerators: h100-sxm, a100-sxm-80gb",
+        "model: llama-3-8b",
+        "batch: 1, 64",
+        "prompt: 2k",
+        "context: 4_096",
+        "weight-dtype: int8",
+        "title: My roofline",
+        "caption: With two accelerators.",
+    )
+    assert spec.kind == "roofline"
+    assert spec.arguments == {
+        "accelerators": ["h100-sxm", "a100-sxm-80gb"],
+        "model": "llama-3-8b",
+        "batches": [1, 64],
+        "prompt_tokens": [2048],
+        "context_tokens": 4096,
+        "weight_dtype": "int8",
+    }
+    assert (spec.title, spec.caption) == ("My roofline", "With two accelerators.")
+    data = figure_data_for(spec)
+    assert data["title"] == "My roofline" and data["caption"] == "With two accelerators."
+
+
+def test_every_kind_parses_with_only_its_kind():
+    for kind in FIGURE_KINDS:
+        spec = parse(f"kind: {kind}")
+        assert spec.arguments == {}
+        assert figure_data_for(spec)["kind"] == kind
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (("model: llama-3-8b",), "docs/page.md:10: figure block has no kind; expected a line 'kind: <kind>' with one of roofline, intensity, decode-batch, kv-cache, decode-split, prefill-decode"),
+        (("kind: rooflin",), "docs/page.md:11: kind: unknown figure kind 'rooflin' (did you mean roofline?); expected one of roofline, intensity, decode-batch, kv-cache, decode-split, prefill-decode"),
+        (("kind: roofline", "acclerators: h100-sxm"), "docs/page.md:12: unknown key 'acclerators' for kind roofline (did you mean accelerators?); expected one of kind, title, caption, accelerators, dtype, model, batch, prompt, context, weight-dtype, kv-dtype"),
+        (("kind: roofline", "accelerators: h100"), f"docs/page.md:12: accelerators: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of {ACCELERATORS}"),
+        (("kind: roofline", "batch: 0"), "docs/page.md:12: batch: '0' is out of range; expected a whole number from 1 to 65,536 (k = 1,024), e.g. 64"),
+        (("kind: roofline", "context: 4,096"), "docs/page.md:12: context: '4,096' is not a whole number; expected a whole number from 0 to 10,485,760 (k = 1,024), e.g. 32k"),
+        (("kind: roofline", "batch: 1,,64"), "docs/page.md:12: batch: '1,,64' has an empty item; expected values separated by single commas"),
+        (("kind: roofline", "batch: 1, 1"), "docs/page.md:12: batch: '1, 1' repeats a value; expected each value once"),
+        (("kind: roofline", "accelerators: h100-sxm, h200, b200, l40s, mi300x"), "docs/page.md:12: accelerators: 5 values; expected at most 4"),
+        (("kind: roofline", "model:"), "docs/page.md:12: model has no value; expected model: model whose decode and prefill steps are marked"),
+        (("kind: roofline", "kind: intensity"), "docs/page.md:12: kind is given twice (first on line 11); expected each key once"),
+        (("kind: roofline", "roofline"), "docs/page.md:12: 'roofline' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'"),
+        (("kind: intensity", "accelerators: h100-sxm, a100-sxm-80gb", "dtype: fp8"), "docs/page.md:13: dtype: NVIDIA A100 SXM 80GB has no fp8 peak; expected one of tf32, bf16, fp16, int8"),
+        (("kind: decode-split", "batch: 1, 64"), "docs/page.md:12: batch: '1, 64' is not a whole number; expected a whole number from 1 to 65,536 (k = 1,024), e.g. 64"),
+        (("kind: intensity", "operations: gemv"), "docs/page.md:12: operations: unknown operation 'gemv'; expected one of decode-gemv, decode-gemm-batched, prefill-gemm, decode-attention-mha, decode-attention-gqa, prefill-attention-unfused, prefill-attention-fused, elementwise-add"),
+        (("kind: kv-cache", "models: llama-3"), "docs/page.md:12: models: unknown model 'llama-3' (did you mean llama-3-8b?); expected one of llama-2-7b, llama-3-8b, llama-3-70b, mixtral-8x7b, deepseek-v3"),
+        (("kind: kv-cache", "kv-dtype: fp12"), "docs/page.md:12: kv-dtype: unknown storage format 'fp12' (did you mean fp32?); expected one of fp32, bf16, fp16, fp8, int8, fp4, int4"),
+        (("kind: roofline", "title: " + "x" * 301), "docs/page.md:12: title: a text of 301 characters; expected at most 300 characters"),
+    ],
+)
+def test_each_mistake_has_its_message(lines, message):
+    assert error_of(*lines) == message
+
+
+def test_the_accelerator_dtype_check_defaults_to_the_fence_line_only_when_dtype_is_absent():
+    # tpu-v5e has bf16 but no fp16: fp16 falls back to bf16 (roofline_core's rule), so no error.
+    assert parse("kind: roofline", "accelerators: tpu-v5e").arguments == {"accelerators": ["tpu-v5e"]}
+
+
+def test_every_key_of_every_kind_has_help_and_maps_to_an_argument():
+    import inspect
+
+    from roofline_core.figures import FIGURE_FUNCTIONS
+
+    for kind, params in KIND_PARAMS.items():
+        signature = inspect.signature(FIGURE_FUNCTIONS[kind])
+        for param in params:
+            assert param.help
+            assert param.argument in signature.parameters, (kind, param.key)

@@ -1,0 +1,39 @@
+"""CONTRIBUTING.md documents the schema the validator enforces and every quantity, and its example is valid."""
+
+from __future__ import annotations
+
+import re
+
+from roofline_core.quantities import QUANTITIES, evaluate_reference
+from roofline_site.glossary.schema import CATEGORIES, FIELDS, SUMMARY_MAX_CHARS
+from roofline_site.glossary.validator import read_entry
+from tests.support.site_build import PROJECT_ROOT
+
+TEXT = (PROJECT_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+
+
+def test_documents_every_field_category_and_limit():
+    for field in FIELDS:
+        assert f"| `{field.name}` | {'yes' if field.required else 'no'} |" in TEXT, field.name
+    for category in CATEGORIES:
+        assert f"| `{category}` |" in TEXT, category
+    assert f"at most {SUMMARY_MAX_CHARS} characters" in TEXT
+
+
+def test_documents_every_quantity():
+    for name in QUANTITIES:
+        assert f"`{name}`" in TEXT, name
+
+
+def test_example_entry_is_valid():
+    example = re.search(r"```markdown\n(---\n.*?)```", TEXT, re.DOTALL).group(1)
+    example = example.replace("...", "rest of the body.")
+    entry, problems = read_entry(example, slug="kv-cache", path="glossary/kv-cache.md")
+    assert problems == []
+    assert entry.title == "KV cache"
+
+
+def test_quantity_examples_render_as_documented():
+    assert evaluate_reference("ridge_point accelerator=h100-sxm").text == "295 FLOP/byte"
+    assert "The H100's ridge point is 295 FLOP/byte." in TEXT
+    assert "takes 4.78 ms." in TEXT

@@ -1,0 +1,382 @@
+"""One test per validator message: each names the file, the line, what is wrong and what is expected."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_site.glossary.errors import GlossaryError
+from roofline_site.glossary.schema import SUMMARY_MAX_CHARS
+from roofline_site.glossary.validator import check_cross_references, load_glossary, read_entry
+from tests.roofline_site.glossary.helpers import REMOVE, VALID_BODY, entry_text, write_glossary
+
+
+def line_of(text: str, needle: str) -> int:
+    """1-based line of the first line containing ``needle``."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in text")
+
+
+def problems(text: str, slug: str = "example-term") -> list[str]:
+    _, found = read_entry(text, slug=slug, path=f"glossary/{slug}.md")
+    return [str(p) for p in found]
+
+
+def only_problem(text: str, slug: str = "example-term") -> str:
+    found = problems(text, slug)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def cross_problems(texts: dict[str, str]) -> list[str]:
+    entries = [read_entry(text, slug=slug, path=f"glossary/{slug}.md")[0] for slug, text in texts.items()]
+    return [str(p) for p in sorted(check_cross_references(entries))]
+
+
+# A valid entry ---------------------------------------------------------------------------
+
+
+def test_valid_entry_has_no_problem_and_keeps_its_fields():
+    text = entry_text(aliases=["Sample term"], updated="2026-02-01")
+    entry, found = read_entry(text, slug="example-term", path="glossary/example-term.md")
+    assert found == []
+    assert entry.title == "Example term"
+    assert entry.aliases == ("Sample term",)
+    assert entry.sources[0].url == "https://example.org/source"
+    assert str(entry.last_changed) == "2026-02-01"
+    assert entry.redirect_slugs == ("sample-term",)
+    assert entry.body_line == line_of(text, "The example term")
+
+
+def test_load_glossary_collects_problems_of_every_file(tmp_path):
+    write_glossary(tmp_path, {"a": entry_text(title="A", category="nope"), "b": entry_text(title="B", summary="")})
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(tmp_path)
+    assert [p.path for p in info.value.problems] == ["glossary/a.md", "glossary/b.md"]
+
+
+# File names --------------------------------------------------------------------------------
+
+
+def test_file_name_not_a_slug():
+    assert only_problem(entry_text(), slug="KV_Cache") == (
+        "glossary/KV_Cache.md:1: file name 'KV_Cache.md' is not a valid slug; "
+        "expected lowercase letters, digits and single hyphens, e.g. 'kv-cache.md'"
+    )
+
+
+def test_file_name_reserved():
+    assert only_problem(entry_text(), slug="index") == (
+        "glossary/index.md:1: file name 'index.md' is reserved; expected lowercase letters, digits and single hyphens, e.g. 'index.md'"
+    )
+
+
+# Fields --------------------------------------------------------------------------------
+
+
+def test_missing_required_field():
+    assert only_problem(entry_text(summary=REMOVE)).startswith(
+        "glossary/example-term.md:1: missing required field 'summary'; expected summary: One plain-text sentence"
+    )
+
+
+def test_empty_required_field():
+    text = entry_text(title="  ")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title' is empty; expected The term as readers write it, e.g. 'KV cache'."
+    )
+
+
+def test_text_field_of_wrong_type():
+    text = entry_text(title=["A", "B"])
+    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title' is a list; expected text:")
+
+
+def test_list_field_of_wrong_type():
+    text = entry_text(aliases="KV")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'aliases:')}: field 'aliases' is a text; expected a list ('- item' lines): "
+        "Other names for the term; each gets a redirect and is found by search."
+    )
+
+
+def test_empty_list_item():
+    text = entry_text(aliases=["Fine", ""])
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, chr(39) * 2)}: item 2 of 'aliases' is empty; expected non-empty text"
+
+
+def test_unknown_field_suggests_the_right_one():
+    text = entry_text(sumary="Typo.")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'sumary:')}: unknown field 'sumary' (did you mean 'summary'?); "
+        "expected only: title, category, summary, aliases, related, sources, added, updated, renamed_from"
+    )
+
+
+def test_unknown_category():
+    text = entry_text(category="hardware")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'category:')}: unknown category 'hardware'; "
+        "expected one of: concept, silicon, runtime, model, metric, technique"
+    )
+
+
+def test_title_with_markup():
+    text = entry_text(title="<b>Bold</b> term")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'title:')}: title '<b>Bold</b> term' holds markup characters; "
+        "expected plain text without < > [ ] ` * _ or straight double quotes"
+    )
+
+
+def test_related_item_not_a_slug():
+    text = entry_text(related=["KV cache"])
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, '- KV cache')}: 'KV cache' in 'related' is not a slug; "
+        "expected a file name without .md, e.g. 'kv-cache'"
+    )
+
+
+def test_alias_repeats_title():
+    text = entry_text(aliases=["Example-term"])
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, '- Example-term')}: alias 'Example-term' repeats the title; expected other names only"
+
+
+# Summary --------------------------------------------------------------------------------
+
+
+def test_summary_too_long():
+    text = entry_text(summary="Word " * 50 + "end.")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'summary:')}: summary is {len('Word ' * 50 + 'end.')} characters long; "
+        f"expected at most {SUMMARY_MAX_CHARS}: one sentence; put the rest in the body"
+    )
+
+
+@pytest.mark.parametrize(
+    ("summary", "what"),
+    [
+        ("A <em>marked</em> term.", "HTML"),
+        ("A term with `code` in it.", "code backticks"),
+        ("A **bold** claim.", "bold markup"),
+        ("An *emphasised* claim.", "emphasis markup"),
+        ("See [this](https://example.org) term.", "a link"),
+        ("See [[roofline]] first.", "a link"),
+        ("# A heading.", "block markup"),
+    ],
+)
+def test_summary_with_markup(summary, what):
+    text = entry_text(summary=summary)
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'summary:')}: summary holds {what}; "
+        "expected plain text (it is shown in previews, search results and link unfurls)"
+    )
+
+
+def test_summary_with_straight_double_quote():
+    text = entry_text(summary='The so-called "speed of light".')
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'summary:')}: summary holds a straight double quote (\"); "
+        "expected typographic quotes (“ ”) or none; it is written into HTML attributes"
+    )
+
+
+def test_summary_without_full_stop():
+    text = entry_text(summary="A term without an ending")
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'summary:')}: summary does not end with a full stop; expected one complete sentence"
+
+
+# Sources -------------------------------------------------------------------------------
+
+
+def test_sources_empty():
+    text = entry_text(sources=[])
+    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'sources:')}: field 'sources' is empty; expected At least one source")
+
+
+def test_source_not_a_mapping():
+    text = entry_text(sources=["https://example.org"])
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, '- https')}: source 1 is a text; expected a mapping with 'title' and 'url' (an https address)"
+    )
+
+
+def test_source_without_address():
+    text = entry_text(sources=[{"title": "A book"}])
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'A book')}: source 1 has no address; expected url: an https:// address"
+
+
+def test_source_address_not_https():
+    text = entry_text(sources=[{"title": "A page", "url": "http://example.org/x"}])
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 address 'http://example.org/x' is not an https address; "
+        "expected url: an https:// address"
+    )
+
+
+def test_source_without_title():
+    text = entry_text(sources=[{"url": "https://example.org/x"}])
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 has no title; expected title: the document's name"
+
+
+def test_source_with_unknown_key():
+    text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "year": 2020}])
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'year:')}: unknown key 'year' in source 1; expected only: title, url, note"
+
+
+def test_source_note_not_text():
+    text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "note": ["x"]}])
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'note:')}: note of source 1 is a list; expected text"
+
+
+# Dates ---------------------------------------------------------------------------------
+
+
+def test_date_not_a_date():
+    text = entry_text(added="last week")
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'added:')}: field 'added' is not a date ('last week'); expected YYYY-MM-DD, e.g. 2026-01-31"
+
+
+def test_updated_before_added():
+    text = entry_text(updated="2025-12-01")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'updated:')}: 'updated' (2025-12-01) is before 'added' (2026-01-01); expected updated on or after added"
+    )
+
+
+# Body ----------------------------------------------------------------------------------
+
+
+def test_empty_body():
+    text = entry_text(body="\n  \n")
+    body_line = len(text.split("---\n")[1].splitlines()) + 3  # opening fence, fields, closing fence
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{body_line}: the body is empty; "
+        "expected Markdown after the front matter: the definition first, then why it matters, then numbers with sources"
+    )
+
+
+@pytest.mark.parametrize("tag", ["script", "iframe", "style", "object", "embed"])
+def test_hostile_tag_in_body(tag):
+    text = entry_text(body=f"Fine first line.\nThen <{tag} src=x></{tag}> here.\n")
+    found = problems(text)
+    assert found[0] == (
+        f"glossary/example-term.md:{line_of(text, 'Then')}: raw <{tag}> in the body; "
+        "expected Markdown only; show HTML as code in backticks if the entry is about it"
+    )
+
+
+def test_event_handler_attribute_in_body():
+    text = entry_text(body='Fine.\n<img src="x.png" onerror="alert(1)">\n')
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'onerror')}: event-handler attribute 'onerror=' in the body; "
+        "expected no scripting in entries; page behaviour lives in site_assets/"
+    )
+
+
+def test_javascript_address_in_body():
+    text = entry_text(body="Click [here](javascript:alert(1)).\n")
+    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'Click')}: a javascript: address in the body; expected an https address or a relative link"
+
+
+def test_html_shown_as_code_is_allowed():
+    body = "Write `<script>` in code.\n\n```html\n<iframe onload=\"x()\"></iframe>\n```\n"
+    assert problems(entry_text(body=body)) == []
+
+
+# Across entries ------------------------------------------------------------------------
+
+
+def test_duplicate_title():
+    texts = {"alpha": entry_text(title="Same"), "beta": entry_text(title="same")}
+    assert cross_problems(texts) == ["glossary/beta.md:2: title 'same' is already used by glossary/alpha.md; expected a title or alias no other entry uses"]
+
+
+def test_duplicate_alias():
+    texts = {"alpha": entry_text(title="Alpha", aliases=["Shared name"]), "beta": entry_text(title="Beta", aliases=["Shared  Name"])}
+    beta = texts["beta"]
+    assert cross_problems(texts) == [
+        f"glossary/beta.md:{line_of(beta, '- Shared')}: alias 'Shared Name' is already used by glossary/alpha.md; "
+        "expected a title or alias no other entry uses"
+    ]
+
+
+def test_alias_whose_slug_is_another_entrys_slug():
+    texts = {"kv-cache": entry_text(title="Key-value store"), "beta": entry_text(title="Beta", aliases=["KV cache"])}
+    assert cross_problems(texts) == [
+        f"glossary/beta.md:{line_of(texts['beta'], '- KV cache')}: alias 'KV cache' is already used by glossary/kv-cache.md "
+        "(duplicate slug 'kv-cache'); expected an alias whose slug no other entry uses"
+    ]
+
+
+def test_duplicate_slug_in_renamed_from():
+    texts = {"alpha": entry_text(title="Alpha"), "beta": entry_text(title="Beta", renamed_from=["alpha"])}
+    assert cross_problems(texts) == [
+        f"glossary/beta.md:{line_of(texts['beta'], '- alpha')}: duplicate slug 'alpha': already used by glossary/alpha.md; "
+        "expected an old slug no other entry uses"
+    ]
+
+
+def test_related_unknown_term_with_suggestion():
+    texts = {"alpha": entry_text(title="Alpha", related=["betta"]), "beta": entry_text(title="Beta")}
+    assert cross_problems(texts) == [
+        f"glossary/alpha.md:{line_of(texts['alpha'], '- betta')}: 'related' names unknown term 'betta'; "
+        "expected the slug of an entry in glossary/ (did you mean 'beta'?)"
+    ]
+
+
+def test_related_lists_itself():
+    texts = {"alpha": entry_text(title="Alpha", related=["alpha"])}
+    assert cross_problems(texts) == [f"glossary/alpha.md:{line_of(texts['alpha'], '- alpha')}: 'related' lists the entry itself ('alpha'); expected other entries"]
+
+
+def test_term_link_to_unknown_term():
+    text = entry_text(title="Alpha", body="First line.\nSee [[gamma]] for more.\n")
+    assert cross_problems({"alpha": text}) == [
+        f"glossary/alpha.md:{line_of(text, 'See')}: link to unknown term [[gamma]]; expected the slug of an entry in glossary/ (its file name without .md)"
+    ]
+
+
+def test_term_link_suggests_slug_for_alias():
+    texts = {"alpha": entry_text(title="Alpha", body="See [[kv cache]].\n"), "kv-cache": entry_text(title="KV cache")}
+    assert cross_problems(texts) == [
+        f"glossary/alpha.md:{line_of(texts['alpha'], 'See')}: link to unknown term [[kv cache]]; "
+        "expected the slug of an entry in glossary/ (did you mean [[kv-cache]]?)"
+    ]
+
+
+def test_plain_relative_link_to_unknown_term():
+    text = entry_text(title="Alpha", body="See [gamma](gamma.md#x) too.\n")
+    assert cross_problems({"alpha": text}) == [
+        f"glossary/alpha.md:{line_of(text, 'See')}: link to unknown term 'gamma.md#x'; "
+        "expected a link to an existing glossary/<slug>.md (or use [[slug]])"
+    ]
+
+
+def test_unknown_quantity():
+    text = entry_text(title="Alpha", body="Intro.\nIt is {{ ridge accelerator=h100-sxm }}.\n")
+    (message,) = cross_problems({"alpha": text})
+    assert message.startswith(f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge accelerator=h100-sxm }}}}: unknown quantity 'ridge'; expected one of: ")
+
+
+def test_quantity_with_bad_parameter():
+    text = entry_text(title="Alpha", body="It is {{ ridge_point accelerator=h1000 }}.\n")
+    assert cross_problems({"alpha": text}) == [
+        f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge_point accelerator=h1000 }}}}: bad value 'h1000' for parameter 'accelerator'; "
+        "expected an accelerator slug: h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e"
+    ]
+
+
+def test_links_and_quantities_in_code_are_not_checked():
+    body = "Use `[[missing]]` and `{{ nope }}`.\n\n```\n[[missing]] {{ nope }}\n```\n"
+    assert cross_problems({"alpha": entry_text(title="Alpha", body=body)}) == []
+
+
+def test_a_broken_entry_still_counts_as_a_link_target():
+    texts = {"alpha": entry_text(title="Alpha", body="See [[beta]].\n", related=["beta"]), "beta": "---\ntitle: [broken\n---\nBody\n"}
+    assert cross_problems(texts) == []
+
+
+def test_valid_body_has_no_cross_problem():
+    assert cross_problems({"alpha": entry_text(title="Alpha", body=VALID_BODY + "Ridge {{ ridge_point accelerator=h100-sxm }}.\n")}) == []
