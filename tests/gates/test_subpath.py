@@ -87,18 +87,20 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
     page.on("request", lambda r: r.url.startswith("http") and not urlsplit(r.url).path.startswith(PREFIX) and outside.append(r.url))
 
-    # Home page, then instant navigation through a link in the navigation or the content.
+    # Home page, then instant navigation through a visible link to another page of the site.
     page.goto(base_url, wait_until="networkidle")
-    links = page.eval_on_selector_all(
-        ".md-content a[href]:not([href^='#']):not([href^='http']), .md-nav a.md-nav__link[href]:not([href^='#'])",
-        "els => els.map(a => a.href)",
+    target = page.evaluate(
+        """([base, here]) => [...document.querySelectorAll('.md-content a[href]')].findIndex(a =>
+             a.offsetParent !== null && a.href.startsWith(base) && a.href.split('#')[0] !== here)""",
+        [base_url, page.url.split("#")[0]],
     )
-    targets = [href for href in links if href.startswith(base_url) and href.rstrip("/") != base_url.rstrip("/")]
-    if targets:
-        href = page.evaluate("(abs) => [...document.querySelectorAll('a[href]')].find(a => a.href === abs).getAttribute('href')", targets[0])
-        page.locator(f'a[href="{href}"]').first.click()
-        page.wait_for_url(targets[0].split("#")[0] + "**")
-        page.wait_for_load_state("networkidle")
+    assert target >= 0, "the home page links to no other page of the site"
+    link = page.locator(".md-content a[href]").nth(target)
+    expected = link.evaluate("a => a.href.split('#')[0]")
+    link.click()
+    page.wait_for_url(expected + "**")
+    page.wait_for_load_state("networkidle")
+    assert page.url.startswith(expected), f"instant navigation to {expected} ended at {page.url}"
 
     # Search: the worker loads the prefixed index and a result links under the prefix.
     page.goto(base_url, wait_until="networkidle")
