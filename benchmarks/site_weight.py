@@ -6,9 +6,10 @@ Usage (after scripts/setup)::
     .venv/bin/python benchmarks/site_weight.py
 
 Builds the site, serves it on 127.0.0.1 and opens every page in Debian's Chromium with an empty
-cache, summing the bytes of every response until the network is idle ("first load"). For
-calculator pages it then changes an input by keyboard, waits until the calculators are live
-and sums again ("live"). Bytes are as served (this server does not compress); the gzip column
+cache, summing the bytes of every response until the network is idle ("first load"), apart
+from the calculators' runtime (Pyodide, the roofline_core zip, the worker), which starts by
+itself once a calculator is in view. For one page of each calculator kind it changes an input
+by keyboard, waits until the calculators are live and adds the runtime's bytes ("live"). Bytes are as served (this server does not compress); the gzip column
 is what a host that gzips text (level 6; .wasm, .zip and images as they are) would send.
 Also prints the site's files on disk by type. A measurement, not a test.
 """
@@ -29,7 +30,10 @@ from tests.support.calculator_driver import make_live
 from tests.support.site_pages import url_path
 from tests.support.static_server import StaticServer
 
-COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".map", ""}
+# Static hosts (GitHub Pages, Netlify, Cloudflare) compress text and WebAssembly, not zips or PNGs.
+COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".map", ".wasm", ""}
+#: The calculators' live runtime: Pyodide's files, the roofline_core zip and the module worker.
+RUNTIME_MARKERS = ("/assets/pyodide/", "/calculators/worker.mjs")
 
 
 def _gzip_size(path: Path, cache: dict[Path, int]) -> int:
@@ -45,10 +49,8 @@ class Meter:
     def __init__(self, site_dir: Path, base_url: str) -> None:
         self.site_dir, self.base_url = site_dir, base_url
         self.raw = self.gzipped = self.requests = 0
+        self.runtime_raw = self.runtime_gzipped = self.runtime_requests = 0
         self._gzip_cache: dict[Path, int] = {}
-
-    def reset(self) -> None:
-        self.raw = self.gzipped = self.requests = 0
 
     def on_response(self, response) -> None:
         if not response.url.startswith(self.base_url) or response.status != 200:
@@ -59,9 +61,14 @@ class Meter:
             path = path / "index.html"
         if not path.is_file():
             return
-        self.requests += 1
-        self.raw += path.stat().st_size
-        self.gzipped += _gzip_size(path, self._gzip_cache)
+        if any(marker in response.url for marker in RUNTIME_MARKERS):
+            self.runtime_requests += 1
+            self.runtime_raw += path.stat().st_size
+            self.runtime_gzipped += _gzip_size(path, self._gzip_cache)
+        else:
+            self.requests += 1
+            self.raw += path.stat().st_size
+            self.gzipped += _gzip_size(path, self._gzip_cache)
 
 
 def _kb(n: float) -> str:
@@ -103,15 +110,16 @@ def main() -> None:
                     first_gz.append(meter.gzipped)
                     counts.append(meter.requests)
                     if kind in ("calculator page", "embed") and page_name == pages[0]:
-                        before = (meter.raw, meter.gzipped, meter.requests)
                         make_live(page)
                         page.wait_for_load_state("networkidle")
-                        live_rows.append((kind, page_name, before, (meter.raw, meter.gzipped, meter.requests)))
+                        before = (meter.raw, meter.gzipped, meter.requests)
+                        runtime = (meter.runtime_raw, meter.runtime_gzipped, meter.runtime_requests)
+                        live_rows.append((kind, page_name, before, tuple(a + b for a, b in zip(before, runtime))))
                     context.close()
                 rows.append((kind, len(pages), statistics.median(first_raw), statistics.median(first_gz), max(first_raw), statistics.median(counts)))
             browser.close()
 
-        print("\nFirst load per page type (empty cache, until network idle; median over the type's pages)")
+        print("\nFirst load per page type, without the calculators' runtime (empty cache, until network idle; median over the type's pages)")
         print(f"  {'page type':<16} {'pages':>5} {'requests':>8} {'bytes':>14} {'gzipped':>14} {'largest':>14}")
         for kind, count, raw, gz, largest, requests in rows:
             print(f"  {kind:<16} {count:>5} {requests:>8.0f} {_kb(raw):>14} {_kb(gz):>14} {_kb(largest):>14}")
