@@ -1,0 +1,221 @@
+"""Render a calculator's HTML from its definition, with its results at the defaults prerendered.
+
+The page is complete without JavaScript: every input shows its starting value, every output its
+value computed by roofline_core at build time, and the table and chart are drawn. The browser
+module (``site_assets/calculators/``) takes over the same elements; this DOM is its contract:
+
+- root: ``data-calculator="<id>"`` (plus the asset URLs it needs for Pyodide);
+- each input: ``name="<input id>"``, labelled with its unit, ``aria-describedby`` naming its
+  help and its (empty until needed) error message;
+- each output: ``data-output="<output id>"`` inside an ``aria-live="polite"`` region.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from roofline_site.calculators.chart_svg import is_roofline_chart, roofline_svg
+from roofline_site.calculators.placement import Resolved
+
+PRECOMPUTED_STATUS = "Computed at build time by roofline_core for the inputs shown. Changing them needs JavaScript."
+
+
+@dataclass(frozen=True)
+class AssetUrls:
+    """URLs the browser needs, relative to the page that shows the calculator.
+
+    Attributes:
+        pyodide_index: Folder of the self-hosted Pyodide runtime (ends with ``/``).
+        core_zip: The content-hashed ``roofline_core`` zip.
+        embed: The calculator's embed page (``embed/<id>/``).
+    """
+
+    pyodide_index: str
+    core_zip: str
+    embed: str
+
+
+def box_text(value: Any) -> str:
+    """A value as it appears in an input box: ``989``, ``3.35``, ``h100-sxm``.
+
+    Whole numbers lose their ``.0``; other floats use Python's shortest repr, which is what the
+    browser's ``String(number)`` gives too, so filled values look the same on both sides.
+    """
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if value.is_integer() and abs(value) < 1e21:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def slider_scale(field: dict[str, Any]) -> str:
+    """How a number field's slider moves: ``log2`` (whole powers of two), ``log10`` or ``linear``."""
+    if not field["log_slider"]:
+        return "linear"
+    return "log2" if field["integer"] and field["min"] >= 1 else "log10"
+
+
+def slider_attributes(field: dict[str, Any], value: float) -> dict[str, str]:
+    """``min``, ``max``, ``step`` and ``value`` of the range input for ``field`` at ``value``.
+
+    Log sliders move through exponents; the box beside them holds the value itself.
+    """
+    scale = slider_scale(field)
+    if scale == "log2":
+        low, high = math.ceil(math.log2(field["min"])), math.floor(math.log2(field["max"]))
+        position: float = min(high, max(low, round(math.log2(value))))
+        return {"min": str(low), "max": str(high), "step": "1", "value": str(position)}
+    if scale == "log10":
+        smallest = field["min"] if field["min"] > 0 else field["step"]
+        low, high = round(math.log10(smallest), 2), round(math.log10(field["max"]), 2)
+        position = min(high, max(low, round(math.log10(value), 2)))
+        return {"min": box_text(low), "max": box_text(high), "step": "0.01", "value": box_text(position)}
+    return {"min": box_text(field["min"]), "max": box_text(field["max"]), "step": box_text(field["step"]), "value": box_text(value)}
+
+
+def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> str:
+    """The calculator's HTML.
+
+    Args:
+        resolved: Definition, starting inputs and results (from ``placement.resolve``).
+        dom_id: Unique id of the root on its page; ids inside derive from it.
+        assets: URLs relative to the page.
+    """
+    spec = resolved.definition
+    result = resolved.result
+    parts = [
+        f'<div class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed"'
+        f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
+        f' data-embed-url="{escape(assets.embed)}">',
+        f'<div class="roofline-calc__inputs" role="group" aria-label="{escape(spec["title"])}: inputs">',
+    ]
+    for field in spec["inputs"]:
+        parts.append(_field_html(field, resolved.inputs[field["id"]], dom_id))
+    parts.append("</div>")
+    parts.append(_outputs_html(spec, result))
+    if result.get("table"):
+        parts.append(table_html(result["table"]))
+    if result.get("chart"):
+        parts.append(_chart_html(result["chart"], dom_id))
+    parts.append(
+        '<div class="roofline-calc__footer">'
+        f'<p class="roofline-calc__status" data-status>{escape(PRECOMPUTED_STATUS)}</p>'
+        '<button type="button" class="md-button roofline-calc__copy" data-copy-link hidden>Copy link</button>'
+        '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'
+        "</div>"
+    )
+    island = {
+        "definition": spec,
+        "inputs": {name: box_text(value) for name, value in resolved.inputs.items()},
+    }
+    parts.append(f'<script type="application/json" data-calculator-data>{_json_for_script(island)}</script>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
+    field_id = f"{dom_id}-{field['id']}"
+    help_id, error_id, label_id = f"{field_id}-help", f"{field_id}-error", f"{field_id}-label"
+    help_text = field.get("help") or ""
+    described = f"{help_id} {error_id}" if help_text else error_id
+    unit = field.get("unit") or ""
+    label = escape(field["label"]) + (f' <span class="roofline-calc__unit">({escape(unit)})</span>' if unit else "")
+    parts = [
+        f'<div class="roofline-calc__field roofline-calc__field--{field["kind"]}" data-field="{escape(field["id"])}">',
+        f'<label id="{label_id}" for="{field_id}">{label}</label>',
+    ]
+    if field["kind"] == "choice":
+        options = "".join(
+            f'<option value="{escape(choice["value"])}"{" selected" if choice["value"] == value else ""}>{escape(choice["label"])}</option>'
+            for choice in field["choices"]
+        )
+        parts.append(f'<select id="{field_id}" name="{escape(field["id"])}" aria-describedby="{described}">{options}</select>')
+    else:
+        parts.append('<div class="roofline-calc__control">')
+        parts.append(
+            f'<input type="text" inputmode="decimal" id="{field_id}" name="{escape(field["id"])}" value="{escape(box_text(value))}"'
+            f' autocomplete="off" spellcheck="false" aria-describedby="{described}">'
+        )
+        if field["slider"]:
+            attrs = slider_attributes(field, float(value))
+            value_text = f"{box_text(value)} {unit}".strip()
+            parts.append(
+                f'<input type="range" class="roofline-calc__slider" data-slider-for="{escape(field["id"])}" data-scale="{slider_scale(field)}"'
+                f' min="{attrs["min"]}" max="{attrs["max"]}" step="{attrs["step"]}" value="{attrs["value"]}"'
+                f' aria-labelledby="{label_id}" aria-valuetext="{escape(value_text)}"' + (f' aria-describedby="{help_id}">' if help_text else ">")
+            )
+        parts.append("</div>")
+    if help_text:
+        parts.append(f'<p class="roofline-calc__help" id="{help_id}">{escape(help_text)}</p>')
+    parts.append(f'<p class="roofline-calc__error" id="{error_id}" data-error-for="{escape(field["id"])}"></p>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _outputs_html(spec: dict[str, Any], result: dict[str, Any]) -> str:
+    items = []
+    for output in spec["outputs"]:
+        shown = result["outputs"][output["id"]]
+        items.append(
+            '<div class="roofline-calc__output">'
+            f'<dt>{escape(output["label"])}</dt>'
+            f'<dd data-output="{escape(output["id"])}">{escape(str(shown["text"]))}</dd>'
+            "</div>"
+        )
+    return f'<div class="roofline-calc__results" aria-live="polite"><dl class="roofline-calc__outputs">{"".join(items)}</dl></div>'
+
+
+def table_columns_and_rows(table: dict[str, Any]) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """Normalise a result table to ``[{"id", "label"}]`` columns and rows of cell texts.
+
+    Columns may be ``{"id", "label"}`` objects or plain strings; rows may be objects keyed by
+    column id or lists in column order, and a cell may be a plain value or ``{"text": ...}``.
+    """
+    columns = [c if isinstance(c, dict) else {"id": str(c), "label": str(c)} for c in table["columns"]]
+    rows = []
+    for row in table["rows"]:
+        cells = row.get("cells", row) if isinstance(row, dict) else row
+        if isinstance(cells, dict):
+            texts = [_cell_text(cells.get(c["id"], "")) for c in columns]
+        else:
+            texts = [_cell_text(cell) for cell in cells]
+        rows.append({"cells": texts, "highlight": bool(isinstance(row, dict) and row.get("highlight"))})
+    return columns, rows
+
+
+def table_html(table: dict[str, Any]) -> str:
+    """A result table (``result["table"]``) as HTML."""
+    columns, rows = table_columns_and_rows(table)
+    caption = table.get("caption") or table.get("title") or ""
+    head = "".join(f'<th scope="col">{escape(c["label"])}</th>' for c in columns)
+    body = "".join(
+        f'<tr{" data-highlight" if row["highlight"] else ""}>' + "".join(f"<td>{escape(text)}</td>" for text in row["cells"]) + "</tr>"
+        for row in rows
+    )
+    caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
+    return f'<div class="roofline-calc__table" data-table><table>{caption_html}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+
+
+def _cell_text(cell: Any) -> str:
+    if isinstance(cell, dict):
+        return str(cell.get("text", cell.get("value", "")))
+    return box_text(cell)
+
+
+def _chart_html(chart: dict[str, Any], dom_id: str) -> str:
+    if not is_roofline_chart(chart):
+        raise ValueError(f"calculator chart has keys {sorted(chart)}; expected roofline_core.figures.roofline_curve data (x_range, y_range, roof, points)")
+    return f'<figure class="roofline-calc__chart" data-chart-box>{roofline_svg(chart, element_id=dom_id + "-chart")}</figure>'
+
+
+def _json_for_script(data: Any) -> str:
+    """JSON safe inside ``<script type="application/json">``: no ``</script>`` can end it early."""
+    return json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
