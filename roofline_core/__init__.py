@@ -8,7 +8,7 @@ peaks. See the README for a tour.
 from __future__ import annotations
 
 from roofline_core.dtypes import DTYPES, DType, bytes_per_element, get_dtype
-from roofline_core.hardware import ACCELERATORS, Accelerator, get_accelerator
+from roofline_core.hardware import ACCELERATORS, Accelerator, CustomAccelerator, get_accelerator
 from roofline_core.inference import (
     DecodeEstimate,
     MemoryFit,
@@ -18,13 +18,15 @@ from roofline_core.inference import (
     critical_batch,
     decode_step,
     estimate_decode,
+    estimate_decode_from_params,
     estimate_prefill,
+    fit_in_memory,
     kv_cache_bytes,
     memory_fit,
     prefill_step,
 )
 from roofline_core.models import MODELS, Model, get_model
-from roofline_core.operations import Operation, matvec_exact_cost, operations_catalogue
+from roofline_core.operations import OPERATION_KINDS, Operation, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import (
     MatmulCost,
     attainable_flop_per_s,
@@ -41,7 +43,9 @@ __all__ = [
     "ACCELERATORS",
     "DTYPES",
     "MODELS",
+    "OPERATION_KINDS",
     "Accelerator",
+    "CustomAccelerator",
     "DType",
     "DecodeEstimate",
     "MatmulCost",
@@ -58,7 +62,9 @@ __all__ = [
     "critical_batch",
     "decode_step",
     "estimate_decode",
+    "estimate_decode_from_params",
     "estimate_prefill",
+    "fit_in_memory",
     "get_accelerator",
     "get_dtype",
     "get_model",

@@ -30,14 +30,15 @@ def roofline_curve(
     Args:
         peak_flop_per_s: Dense peak compute, in FLOP/s.
         bandwidth_bytes_per_s: Memory bandwidth, in bytes/s.
-        points: Workloads as ``{"label": str, "intensity_flop_per_byte": float}``.
+        points: Workloads as ``{"label": str, "intensity_flop_per_byte": float}``, optionally
+            with ``"highlight": True`` for the one the reader chose (drawn emphasised).
         x_min_flop_per_byte: Left edge of the intensity axis (default: a decade below the
             smallest point, at most 0.1).
         x_max_flop_per_byte: Right edge (default: a decade past the ridge or the largest point).
 
     Returns:
         ``{"ridge_flop_per_byte", "peak_flop_per_s", "bandwidth_bytes_per_s", "x_range",
-        "y_range", "roof": [[x, y], ...], "points": [{"label", "x", "y", "bound"}]}`` with x in
+        "y_range", "roof": [[x, y], ...], "points": [{"label", "x", "y", "bound", "highlight"}]}`` with x in
         FLOP/byte and y in FLOP/s. The roof is three points: it is straight on log-log axes.
     """
     ridge = ridge_point(peak_flop_per_s=peak_flop_per_s, bandwidth_bytes_per_s=bandwidth_bytes_per_s)
@@ -65,6 +66,7 @@ def roofline_curve(
                 peak_flop_per_s=peak_flop_per_s,
                 bandwidth_bytes_per_s=bandwidth_bytes_per_s,
             ),
+            "highlight": bool(p.get("highlight", False)),
         }
         for p in points
     ]

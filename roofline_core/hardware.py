@@ -9,9 +9,10 @@ can reach.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Union
 
 from roofline_core.dtypes import DTYPES
-from roofline_core.roofline import ridge_point
+from roofline_core.roofline import _require_positive, ridge_point
 from roofline_core.sources import Source
 
 TERA = 1e12
@@ -64,6 +65,48 @@ class Accelerator:
     def ridge_point(self, dtype: str = "fp16") -> float:
         """Ridge point for ``dtype``, in FLOP/byte."""
         return ridge_point(peak_flop_per_s=self.peak_for(dtype), bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
+
+
+@dataclass(frozen=True)
+class CustomAccelerator:
+    """Hardware described by a person's own numbers (the command line's ``--peak-tflops``).
+
+    It has the same interface as :class:`Accelerator` for the estimates, but no preset and so no
+    source; ``memory_bytes`` may be unknown, and then no memory fit is reported.
+
+    Attributes:
+        peak_flop_per_s: Dense peak per number format, in FLOP/s.
+        bandwidth_bytes_per_s: Memory bandwidth, in bytes/s.
+        memory_bytes: Memory capacity in bytes, or None when not given.
+        name: Display name.
+    """
+
+    peak_flop_per_s: dict[str, float]
+    bandwidth_bytes_per_s: float
+    memory_bytes: float | None = None
+    name: str = "Custom accelerator"
+
+    def __post_init__(self) -> None:
+        for dtype, peak in self.peak_flop_per_s.items():
+            _require_positive(f"peak_flop_per_s[{dtype!r}]", peak)
+        _require_positive("bandwidth_bytes_per_s", self.bandwidth_bytes_per_s)
+        if self.memory_bytes is not None:
+            _require_positive("memory_bytes", self.memory_bytes)
+
+    def peak_for(self, dtype: str) -> float:
+        """Dense peak compute for ``dtype``, in FLOP/s."""
+        try:
+            return self.peak_flop_per_s[dtype]
+        except KeyError:
+            raise KeyError(f"{self.name} has no {dtype} peak; supported: {', '.join(self.peak_flop_per_s)}") from None
+
+    def ridge_point(self, dtype: str = "fp16") -> float:
+        """Ridge point for ``dtype``, in FLOP/byte."""
+        return ridge_point(peak_flop_per_s=self.peak_for(dtype), bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
+
+
+#: Anything the estimates accept as hardware.
+AnyAccelerator = Union[Accelerator, CustomAccelerator]
 
 
 _NVIDIA_H100 = Source(
@@ -257,7 +300,7 @@ def get_accelerator(slug: str) -> Accelerator:
         raise KeyError(f"unknown accelerator {slug!r}; expected one of {', '.join(ACCELERATORS)}") from None
 
 
-def compute_peak_flop_per_s(accelerator: Accelerator, compute_dtype: str = "fp16") -> float:
+def compute_peak_flop_per_s(accelerator: AnyAccelerator, compute_dtype: str = "fp16") -> float:
     """Dense peak for ``compute_dtype``, falling back from fp16 to bf16 (TPUs have no fp16 units)."""
     if compute_dtype == "fp16" and "fp16" not in accelerator.peak_flop_per_s:
         return accelerator.peak_for("bf16")

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
-from roofline_core.hardware import Accelerator, compute_peak_flop_per_s
+from roofline_core.hardware import Accelerator, AnyAccelerator, compute_peak_flop_per_s
 from roofline_core.models import Model
 from roofline_core.roofline import (
     COMPUTE,
@@ -240,17 +240,19 @@ class MemoryFit:
         weight_bytes: All weights (every expert), in bytes.
         kv_bytes: KV cache of the whole batch at the given context, in bytes.
         kv_bytes_per_sequence: KV cache of one sequence at the given context, in bytes.
-        max_batch: Largest batch whose KV cache fits beside the weights at this context (0 if
-            the weights alone do not fit).
-        max_context_tokens: Longest context that fits for this batch (0 if none).
+        max_batch: Largest batch whose KV cache fits beside the weights at this context: 0 if
+            the weights alone do not fit, ``None`` if there is no limit (a context of 0 tokens
+            caches nothing).
+        max_context_tokens: Longest context that fits for this batch: 0 if the weights alone
+            do not fit, ``None`` if there is no limit (nothing is cached per token).
     """
 
     capacity_bytes: float
     weight_bytes: float
     kv_bytes: float
     kv_bytes_per_sequence: float
-    max_batch: int
-    max_context_tokens: int
+    max_batch: int | None
+    max_context_tokens: int | None
 
     @property
     def used_bytes(self) -> float:
@@ -266,6 +268,51 @@ class MemoryFit:
         return self.used_bytes / self.capacity_bytes
 
 
+def fit_in_memory(
+    *,
+    capacity_bytes: float,
+    weight_bytes: float,
+    kv_bytes_per_token: float,
+    batch: int = 1,
+    context_tokens: int = 0,
+) -> MemoryFit:
+    """How weights and the KV cache of ``batch`` sequences share ``capacity_bytes`` of memory.
+
+    Args:
+        capacity_bytes: Memory of all devices together, in bytes.
+        weight_bytes: Bytes of all weights, in bytes.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
+        batch: Sequences.
+        context_tokens: Cached tokens per sequence.
+
+    Activations and the runtime's workspace are ignored, so real limits are somewhat lower.
+    """
+    _require_positive("capacity_bytes", capacity_bytes)
+    _require_non_negative("weight_bytes", weight_bytes)
+    _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
+    _require_count("batch", batch)
+    if not (isinstance(context_tokens, int) and context_tokens >= 0):
+        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    per_sequence = kv_bytes_per_token * context_tokens
+    free = capacity_bytes - weight_bytes
+    max_batch: int | None
+    max_context: int | None
+    if free < 0:
+        max_batch = 0
+        max_context = 0
+    else:
+        max_batch = math.floor(free / per_sequence) if per_sequence > 0 else None
+        max_context = math.floor(free / (kv_bytes_per_token * batch)) if kv_bytes_per_token > 0 else None
+    return MemoryFit(
+        capacity_bytes=capacity_bytes,
+        weight_bytes=weight_bytes,
+        kv_bytes=per_sequence * batch,
+        kv_bytes_per_sequence=per_sequence,
+        max_batch=max_batch,
+        max_context_tokens=max_context,
+    )
+
+
 def memory_fit(
     *,
     model: Model,
@@ -276,30 +323,14 @@ def memory_fit(
     context_tokens: int = 0,
     devices: int = 1,
 ) -> MemoryFit:
-    """How the weights and the KV cache of ``batch`` sequences share the devices' memory.
-
-    Activations and the runtime's workspace are ignored, so real limits are somewhat lower.
-    """
-    _require_count("batch", batch)
+    """:func:`fit_in_memory` for a preset model on ``devices`` x ``accelerator``."""
     _require_count("devices", devices)
-    capacity = accelerator.memory_bytes * devices
-    weights = model.weight_bytes(weight_dtype)
-    per_token = model.kv_bytes_per_token(kv_dtype)
-    per_sequence = per_token * context_tokens
-    free = capacity - weights
-    if free <= 0:
-        max_batch = 0
-        max_context = 0
-    else:
-        max_batch = math.floor(free / per_sequence) if per_sequence > 0 else 0
-        max_context = math.floor(free / (per_token * batch))
-    return MemoryFit(
-        capacity_bytes=capacity,
-        weight_bytes=weights,
-        kv_bytes=per_sequence * batch,
-        kv_bytes_per_sequence=per_sequence,
-        max_batch=max_batch,
-        max_context_tokens=max_context,
+    return fit_in_memory(
+        capacity_bytes=accelerator.memory_bytes * devices,
+        weight_bytes=model.weight_bytes(weight_dtype),
+        kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
+        batch=batch,
+        context_tokens=context_tokens,
     )
 
 
@@ -312,7 +343,7 @@ class DecodeEstimate:
     context_tokens: int
     kv_bytes: float
     weight_bytes_streamed: float
-    memory: MemoryFit
+    memory: MemoryFit | None
 
     @property
     def step_time_s(self) -> float:
@@ -332,7 +363,7 @@ class DecodeEstimate:
 def estimate_decode(
     *,
     model: Model,
-    accelerator: Accelerator,
+    accelerator: AnyAccelerator,
     weight_dtype: str = "fp16",
     kv_dtype: str = "fp16",
     compute_dtype: str = "fp16",
@@ -349,6 +380,9 @@ def estimate_decode(
         kv_dtype: Storage format of the KV cache.
         compute_dtype: Format of the matrix math, choosing the peak.
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
+
+    ``memory`` of the result is None for a :class:`~roofline_core.hardware.CustomAccelerator`
+    whose capacity is unknown.
     """
     _require_count("batch", batch)
     if not (isinstance(context_tokens, int) and context_tokens >= 0):
@@ -383,14 +417,16 @@ def estimate_decode(
         kv_cache_bytes=kv_bytes + extra_weight_bytes,
         devices=devices,
     )
-    fit = memory_fit(
-        model=model,
-        accelerator=accelerator,
-        weight_dtype=weight_dtype,
-        kv_dtype=kv_dtype,
-        batch=batch,
-        context_tokens=context_tokens,
-        devices=devices,
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else fit_in_memory(
+            capacity_bytes=accelerator.memory_bytes * devices,
+            weight_bytes=model.weight_bytes(weight_dtype),
+            kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
+            batch=batch,
+            context_tokens=context_tokens,
+        )
     )
     return DecodeEstimate(
         step=step,
@@ -402,10 +438,65 @@ def estimate_decode(
     )
 
 
+def estimate_decode_from_params(
+    *,
+    params: float,
+    accelerator: AnyAccelerator,
+    weight_dtype: str = "fp16",
+    kv_bytes_per_token: float = 0,
+    compute_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+) -> DecodeEstimate:
+    """:func:`estimate_decode` for a dense model known only by its size (no preset).
+
+    Args:
+        params: Parameters streamed per token; also taken as all the weights held in memory.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes (0 when
+            the architecture is unknown).
+    """
+    _require_count("batch", batch)
+    if not (isinstance(context_tokens, int) and context_tokens >= 0):
+        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
+    bpp = bytes_per_element(weight_dtype)
+    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    step = decode_step(
+        params=params,
+        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
+        bytes_per_param=bpp,
+        batch=batch,
+        kv_cache_bytes=kv_bytes,
+        devices=devices,
+    )
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else fit_in_memory(
+            capacity_bytes=accelerator.memory_bytes * devices,
+            weight_bytes=params * bpp,
+            kv_bytes_per_token=kv_bytes_per_token,
+            batch=batch,
+            context_tokens=context_tokens,
+        )
+    )
+    return DecodeEstimate(
+        step=step,
+        batch=batch,
+        context_tokens=context_tokens,
+        kv_bytes=kv_bytes,
+        weight_bytes_streamed=params * bpp,
+        memory=fit,
+    )
+
+
 def estimate_prefill(
     *,
     model: Model,
-    accelerator: Accelerator,
+    accelerator: AnyAccelerator,
     prompt_tokens: int,
     weight_dtype: str = "fp16",
     compute_dtype: str = "fp16",

@@ -15,6 +15,20 @@ from roofline_core.models import Model
 from roofline_core.roofline import MatmulCost, _require_positive, bound, matmul_cost, ridge_point
 
 
+#: Every operation of :func:`operations_catalogue`, in table order, with a title that holds for
+#: any sizes (the catalogue's own names state the sizes used).
+OPERATION_KINDS: dict[str, str] = {
+    "decode-gemv": "Decode projection, batch 1 (GEMV)",
+    "decode-gemm-batched": "Decode projection, batched (GEMM)",
+    "prefill-gemm": "Prefill projection (GEMM)",
+    "decode-attention-mha": "Decode attention, MHA",
+    "decode-attention-gqa": "Decode attention, GQA",
+    "prefill-attention-unfused": "Prefill attention, unfused",
+    "prefill-attention-fused": "Prefill attention, fused (FlashAttention)",
+    "elementwise-add": "Elementwise op (residual add)",
+}
+
+
 @dataclass(frozen=True)
 class Operation:
     """One operation placed on a roofline.

@@ -30,7 +30,9 @@ def value(number: float | str | bool, unit: str, text: str) -> dict[str, Any]:
 
 
 #: A compute function: validated input values in, ``{"outputs": {...}, ...}`` out. It may add
-#: ``"table"`` (rows for a results table) and ``"chart"`` (figure data) beside ``"outputs"``.
+#: ``"table"`` (a list of rows, each ``{column_id: value(...)}`` for the calculator's
+#: ``table_columns``) and ``"chart"`` (figure data, as from
+#: :func:`roofline_core.figures.roofline_curve`) beside ``"outputs"``.
 ComputeFn = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -47,6 +49,8 @@ class Calculator:
         compute: Function from validated values to results.
         cross_check: Optional check across fields, returning ``{field_id: message}`` for
             combinations that are each valid alone but not together.
+        table_columns: Columns of the result's ``"table"`` (each row maps a column id to an
+            output value), in display order; empty when the calculator has no table.
     """
 
     id: str
@@ -56,6 +60,7 @@ class Calculator:
     outputs: tuple[Output, ...]
     compute: ComputeFn
     cross_check: Callable[[dict[str, Any]], dict[str, str]] | None = None
+    table_columns: tuple[Output, ...] = ()
 
     def defaults(self) -> dict[str, Any]:
         return {field.id: field.default for field in self.inputs}
@@ -67,4 +72,5 @@ class Calculator:
             "description": self.description,
             "inputs": [field.to_json() for field in self.inputs],
             "outputs": [out.to_json() for out in self.outputs],
+            "table_columns": [column.to_json() for column in self.table_columns],
         }

@@ -60,7 +60,10 @@ class NumberInput:
         if isinstance(raw, bool):
             return None, f"{expected}; got {raw!r}."
         if isinstance(raw, (int, float)):
-            value = float(raw)
+            try:
+                value = float(raw)
+            except OverflowError:  # an int beyond float range (JSON allows any length)
+                return None, f"{expected}; got {_shown(raw)}."
         elif isinstance(raw, str):
             text = raw.strip().replace(",", "").replace("_", "")
             try:
@@ -106,12 +109,13 @@ class Choice:
         value: What the form, the URL and the compute function see.
         label: What the reader sees.
         fills: Values this choice puts into other fields, as typed (e.g. a preset's peak in
-            TFLOP/s), so the page can show them without computing anything.
+            TFLOP/s, or a model's attention kind), so the page can show them without computing
+            anything. Keys are ids of fields of the same calculator.
     """
 
     value: str
     label: str
-    fills: dict[str, float] = field(default_factory=dict)
+    fills: dict[str, float | str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

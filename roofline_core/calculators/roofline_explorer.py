@@ -9,23 +9,34 @@ from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
-from roofline_core.hardware import ACCELERATORS, TERA
+from roofline_core.hardware import ACCELERATORS, TERA, compute_peak_flop_per_s
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
 
 CUSTOM = "custom"
 COMPUTE_DTYPES = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
 
 
-def accelerator_choices(*, with_custom: bool) -> tuple[Choice, ...]:
-    """Accelerator presets as choices; each fills its fp16 peak (TFLOP/s) and bandwidth (TB/s)."""
+def accelerator_choices(*, with_custom: bool, with_fills: bool = True) -> tuple[Choice, ...]:
+    """Accelerator presets as choices.
+
+    Args:
+        with_custom: Add a "Custom" choice (the calculator then has peak and bandwidth fields).
+        with_fills: Whether each preset fills its fp16 peak (TFLOP/s) and bandwidth (TB/s) into
+            the ``peak_tflop_per_s`` and ``bandwidth_tb_per_s`` fields; only for calculators
+            that have those fields.
+    """
     choices = [
         Choice(
             value=a.slug,
             label=a.name,
-            fills={
-                "peak_tflop_per_s": a.peak_flop_per_s.get("fp16", a.peak_flop_per_s.get("bf16", 0)) / TERA,
-                "bandwidth_tb_per_s": a.bandwidth_bytes_per_s / TERA,
-            },
+            fills=(
+                {
+                    "peak_tflop_per_s": a.peak_flop_per_s.get("fp16", a.peak_flop_per_s.get("bf16", 0)) / TERA,
+                    "bandwidth_tb_per_s": a.bandwidth_bytes_per_s / TERA,
+                }
+                if with_fills
+                else {}
+            ),
         )
         for a in ACCELERATORS.values()
     ]
@@ -39,14 +50,17 @@ def _peak_and_bandwidth(values: dict[str, Any]) -> tuple[float, float]:
     if values["accelerator"] == CUSTOM:
         return values["peak_tflop_per_s"] * TERA, values["bandwidth_tb_per_s"] * TERA
     accelerator = ACCELERATORS[values["accelerator"]]
-    return accelerator.peak_for(values["dtype"]), accelerator.bandwidth_bytes_per_s
+    # fp16 falls back to bf16 on parts without fp16 units (TPU v5e), so the default precision
+    # works with every preset.
+    return compute_peak_flop_per_s(accelerator, values["dtype"]), accelerator.bandwidth_bytes_per_s
 
 
 def _cross_check(values: dict[str, Any]) -> dict[str, str]:
     if values["accelerator"] == CUSTOM:
         return {}
     accelerator = ACCELERATORS[values["accelerator"]]
-    if values["dtype"] not in accelerator.peak_flop_per_s:
+    peaks = accelerator.peak_flop_per_s
+    if values["dtype"] not in peaks and not (values["dtype"] == "fp16" and "bf16" in peaks):
         supported = ", ".join(accelerator.peak_flop_per_s)
         return {"dtype": f"Precision {values['dtype']} has no peak on {accelerator.name}; choose one of {supported}."}
     return {}
@@ -99,10 +113,10 @@ ROOFLINE_EXPLORER = Calculator(
             label="Peak compute",
             unit="TFLOP/s",
             default=989,
-            min=0,
+            # A floor above zero keeps the ridge finite (a subnormal bandwidth would make it inf).
+            min=0.001,
             max=1e6,
             step=0.1,
-            min_exclusive=True,
             help="Dense peak, used with the Custom accelerator.",
         ),
         NumberInput(
@@ -110,10 +124,9 @@ ROOFLINE_EXPLORER = Calculator(
             label="Memory bandwidth",
             unit="TB/s",
             default=3.35,
-            min=0,
+            min=0.001,
             max=1e4,
             step=0.01,
-            min_exclusive=True,
             help="Peak memory bandwidth, used with the Custom accelerator.",
         ),
         NumberInput(

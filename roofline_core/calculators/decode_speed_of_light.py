@@ -1,0 +1,186 @@
+"""Decode speed of light: how fast a model can generate tokens when every step streams its weights.
+
+The default setup is seed 004's: a 70-billion-parameter model in fp16 on one H100 SXM with no
+KV cache, whose batch table runs from 41.8 ms and 24 tok/s at batch 1 to 6,126 tok/s at 256.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators._common import (
+    CUSTOM,
+    GIGA,
+    batch_input,
+    context_input,
+    custom_kv_inputs,
+    devices_input,
+    dtype_input,
+    fit_text,
+    model_input,
+    model_of,
+    params_input,
+)
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.fields import ChoiceInput, NumberInput
+from roofline_core.calculators.roofline_explorer import accelerator_choices
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.figures import roofline_curve
+from roofline_core.formatting import (
+    format_bytes,
+    format_intensity,
+    format_percent,
+    format_time,
+    format_tokens_per_s,
+)
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.inference import DecodeEstimate, estimate_decode, estimate_decode_from_params, kv_cache_bytes
+
+#: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
+SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+
+
+def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
+    """The decode estimate of the chosen setup at ``batch`` (the table varies only the batch)."""
+    model = model_of(values)
+    common = {
+        "accelerator": ACCELERATORS[values["accelerator"]],
+        "weight_dtype": values["weight_dtype"],
+        "batch": batch,
+        "context_tokens": values["context_tokens"],
+        "devices": values["devices"],
+        "bandwidth_efficiency": values["bandwidth_efficiency"] / 100.0,
+    }
+    if model is not None:
+        return estimate_decode(model=model, kv_dtype=values["kv_dtype"], **common)
+    kv_per_token = kv_cache_bytes(
+        layers=values["layers"],
+        kv_heads=values["kv_heads"],
+        head_dim=values["head_dim"],
+        tokens=1,
+        bytes_per_element=bytes_per_element(values["kv_dtype"]),
+    )
+    return estimate_decode_from_params(params=values["params_billion"] * GIGA, kv_bytes_per_token=kv_per_token, **common)
+
+
+def _bound_text(which: str) -> str:
+    return f"{which}-bound"
+
+
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    batch = values["batch"]
+    estimate = decode_at(values, batch)
+    step, kv_bytes, fit = estimate.step, estimate.kv_bytes, estimate.memory
+    assert fit is not None  # presets always state their memory
+    ridge = step.ridge_point_flop_per_byte
+    per_sequence = 1.0 / step.step_time_s
+    outputs = {
+        "step_time": value(step.step_time_s, "s", format_time(step.step_time_s)),
+        "tokens_per_s_per_sequence": value(per_sequence, "tokens/s", format_tokens_per_s(per_sequence)),
+        "tokens_per_s": value(step.tokens_per_s, "tokens/s", format_tokens_per_s(step.tokens_per_s)),
+        "intensity": value(step.intensity_flop_per_byte, "FLOP/byte", format_intensity(step.intensity_flop_per_byte)),
+        "bound": value(step.bound, "", _bound_text(step.bound)),
+        "compute_utilisation": value(step.compute_utilisation, "1", format_percent(step.compute_utilisation)),
+        "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
+        "kv_bytes": value(kv_bytes, "B", format_bytes(kv_bytes)),
+        "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
+        "memory_use": value(
+            fit.used_bytes,
+            "B",
+            f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})",
+        ),
+        "fits": value(fit.fits, "", fit_text(fit)),
+    }
+    table = []
+    points = []
+    for b in SWEEP_BATCHES:
+        row_step = step if b == batch else decode_at(values, b).step
+        table.append(
+            {
+                "batch": value(b, "sequences", f"{b:,}"),
+                "intensity": value(
+                    row_step.intensity_flop_per_byte, "FLOP/byte", format_intensity(row_step.intensity_flop_per_byte)
+                ),
+                "bound": value(row_step.bound, "", _bound_text(row_step.bound)),
+                "step_time": value(row_step.step_time_s, "s", format_time(row_step.step_time_s)),
+                "tokens_per_s": value(row_step.tokens_per_s, "tokens/s", format_tokens_per_s(row_step.tokens_per_s)),
+                "compute_utilisation": value(
+                    row_step.compute_utilisation, "1", format_percent(row_step.compute_utilisation)
+                ),
+            }
+        )
+        points.append(
+            {"label": f"batch {b}", "intensity_flop_per_byte": row_step.intensity_flop_per_byte, "highlight": b == batch}
+        )
+    if batch not in SWEEP_BATCHES:
+        points.append({"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True})
+    xs = [p["intensity_flop_per_byte"] for p in points]
+    # A fixed frame (widened only when a point falls outside it) keeps the chart still while
+    # the reader drags the batch slider.
+    chart = roofline_curve(
+        peak_flop_per_s=step.peak_flop_per_s,
+        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
+        points=points,
+        x_min_flop_per_byte=min([0.1, *xs]),
+        x_max_flop_per_byte=max([10_000.0, *xs]),
+    )
+    return {"outputs": outputs, "table": table, "chart": chart}
+
+
+DECODE_SPEED_OF_LIGHT = Calculator(
+    id="decode-speed-of-light",
+    title="Decode speed of light",
+    description=(
+        "How fast a model can generate tokens when each step reads every weight and the KV cache "
+        "once, and how batching moves the step toward the ridge."
+    ),
+    inputs=(
+        model_input(default=CUSTOM, custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
+        params_input(default=70),
+        *custom_kv_inputs(),
+        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
+        ChoiceInput(
+            id="accelerator",
+            label="Accelerator",
+            choices=accelerator_choices(with_custom=False, with_fills=False),
+            default="h100-sxm",
+        ),
+        batch_input(default=1),
+        context_input(default=0, min=0, slider=False),
+        dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
+        devices_input(),
+        NumberInput(
+            id="bandwidth_efficiency",
+            label="Bandwidth efficiency",
+            unit="%",
+            default=100,
+            min=1,
+            max=100,
+            step=1,
+            slider=True,
+            help="Share of peak memory bandwidth actually sustained; serving stacks reach about 70-80%.",
+        ),
+    ),
+    outputs=(
+        Output("step_time", "Time per decode step"),
+        Output("tokens_per_s_per_sequence", "Tokens/s per sequence"),
+        Output("tokens_per_s", "Tokens/s, whole batch"),
+        Output("intensity", "Arithmetic intensity"),
+        Output("bound", "Limited by"),
+        Output("compute_utilisation", "Compute utilisation"),
+        Output("ridge_point", "Ridge point"),
+        Output("kv_bytes", "KV cache read per step"),
+        Output("weight_bytes", "Weights in memory"),
+        Output("memory_use", "Memory used"),
+        Output("fits", "Fits in memory"),
+    ),
+    compute=_compute,
+    table_columns=(
+        Output("batch", "Batch"),
+        Output("intensity", "Intensity"),
+        Output("bound", "Regime"),
+        Output("step_time", "Latency"),
+        Output("tokens_per_s", "Throughput"),
+        Output("compute_utilisation", "Utilisation"),
+    ),
+)

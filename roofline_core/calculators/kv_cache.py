@@ -1,0 +1,148 @@
+"""KV cache size: how much memory cached keys and values take, and how many sequences fit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators._common import (
+    GIGA,
+    batch_input,
+    context_input,
+    custom_kv_inputs,
+    devices_input,
+    dtype_input,
+    model_input,
+    model_of,
+    params_input,
+)
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
+from roofline_core.calculators.roofline_explorer import accelerator_choices
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.formatting import format_bytes, format_percent
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.inference import fit_in_memory, kv_cache_bytes
+from roofline_core.models import GQA, MHA, MLA
+
+
+def _kv_bytes_per_token(values: dict[str, Any]) -> float:
+    """KV bytes one token of one sequence adds, from the preset or the custom architecture."""
+    kv_bpe = bytes_per_element(values["kv_dtype"])
+    model = model_of(values)
+    if model is not None:
+        return model.kv_bytes_per_token(values["kv_dtype"])
+    if values["attention"] == MLA:
+        # MLA caches one latent (plus the decoupled rotary key) per layer, shared by all heads.
+        return values["layers"] * (values["mla_latent_dim"] + values["mla_rope_dim"]) * kv_bpe
+    return kv_cache_bytes(
+        layers=values["layers"], kv_heads=values["kv_heads"], head_dim=values["head_dim"], tokens=1, bytes_per_element=kv_bpe
+    )
+
+
+def _weight_bytes(values: dict[str, Any]) -> float:
+    model = model_of(values)
+    if model is not None:
+        return model.weight_bytes(values["weight_dtype"])
+    return values["params_billion"] * GIGA * bytes_per_element(values["weight_dtype"])
+
+
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    accelerator = ACCELERATORS[values["accelerator"]]
+    per_token = _kv_bytes_per_token(values)
+    fit = fit_in_memory(
+        capacity_bytes=accelerator.memory_bytes * values["devices"],
+        weight_bytes=_weight_bytes(values),
+        kv_bytes_per_token=per_token,
+        batch=values["batch"],
+        context_tokens=values["context_tokens"],
+    )
+    kv_share = fit.kv_bytes / fit.capacity_bytes
+    if fit.max_batch == 0:
+        max_batch_text = f"none: the weights alone ({format_bytes(fit.weight_bytes)}) leave no room in {format_bytes(fit.capacity_bytes)}"
+        if fit.weight_bytes <= fit.capacity_bytes:
+            max_batch_text = f"none: one sequence needs {format_bytes(fit.kv_bytes_per_sequence)}, {format_bytes(fit.capacity_bytes - fit.weight_bytes)} is free"
+    else:
+        max_batch_text = f"{fit.max_batch:,} sequences"
+    max_context_text = (
+        "none" if fit.max_context_tokens == 0 else f"{fit.max_context_tokens:,} tokens per sequence"
+    )
+    return {
+        "outputs": {
+            "kv_bytes": value(fit.kv_bytes, "B", format_bytes(fit.kv_bytes)),
+            "kv_bytes_per_token": value(per_token, "B", format_bytes(per_token)),
+            "kv_bytes_per_sequence": value(fit.kv_bytes_per_sequence, "B", format_bytes(fit.kv_bytes_per_sequence)),
+            "share_of_memory": value(
+                kv_share, "1", f"{format_percent(kv_share)} of {format_bytes(fit.capacity_bytes)}"
+            ),
+            "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
+            "max_batch": value(fit.max_batch, "sequences", max_batch_text),
+            "max_context_tokens": value(fit.max_context_tokens, "tokens", max_context_text),
+        }
+    }
+
+
+KV_CACHE = Calculator(
+    id="kv-cache",
+    title="KV cache size",
+    description="How much memory the cached keys and values of a batch take, and how many sequences fit beside the weights.",
+    inputs=(
+        model_input(
+            default="llama-3-70b",
+            custom_fields=("params_billion", "attention", "layers", "kv_heads", "head_dim", "mla_latent_dim", "mla_rope_dim"),
+        ),
+        params_input(default=70),
+        ChoiceInput(
+            id="attention",
+            label="Attention",
+            choices=(
+                Choice(value=MHA, label="Multi-head (MHA)"),
+                Choice(value=GQA, label="Grouped-query (GQA)"),
+                Choice(value=MLA, label="Multi-head latent (MLA)"),
+            ),
+            default=GQA,
+            help="Custom model only: MHA and GQA cache a key and a value per KV head; MLA caches one compressed latent.",
+        ),
+        *custom_kv_inputs(),
+        NumberInput(
+            id="mla_latent_dim",
+            label="MLA latent width",
+            unit="elements",
+            default=512,
+            min=1,
+            max=65536,
+            integer=True,
+            help="Custom MLA model only: width of the compressed KV latent cached per layer.",
+        ),
+        NumberInput(
+            id="mla_rope_dim",
+            label="MLA rotary key width",
+            unit="elements",
+            default=64,
+            min=0,
+            max=4096,
+            integer=True,
+            help="Custom MLA model only: width of the decoupled rotary key cached beside the latent.",
+        ),
+        context_input(default=32768, min=1, slider=True),
+        batch_input(default=1),
+        dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
+        ChoiceInput(
+            id="accelerator",
+            label="Accelerator",
+            choices=accelerator_choices(with_custom=False, with_fills=False),
+            default="h100-sxm",
+        ),
+        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."),
+        devices_input(),
+    ),
+    outputs=(
+        Output("kv_bytes", "KV cache, whole batch"),
+        Output("kv_bytes_per_token", "KV cache per token"),
+        Output("kv_bytes_per_sequence", "KV cache per sequence"),
+        Output("share_of_memory", "Share of accelerator memory"),
+        Output("weight_bytes", "Weights"),
+        Output("max_batch", "Largest batch that fits"),
+        Output("max_context_tokens", "Longest context that fits"),
+    ),
+    compute=_compute,
+)

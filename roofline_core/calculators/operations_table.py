@@ -1,0 +1,148 @@
+"""Operations table: where each common LLM operation lands on the roofline, and why."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators._common import MAX_CONTEXT_TOKENS, batch_input, model_input
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
+from roofline_core.calculators.roofline_explorer import accelerator_choices
+from roofline_core.figures import roofline_curve
+from roofline_core.formatting import format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
+from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
+from roofline_core.models import MODELS
+from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
+from roofline_core.roofline import attainable_flop_per_s, op_time_s, ridge_point
+
+
+def _cells(op: Operation) -> dict[str, dict[str, Any]]:
+    return {
+        # The value is the slug (matching the "operation" input), the text the sized name.
+        "operation": value(op.slug, "", op.name),
+        "shape": value(op.shape, "", op.shape),
+        "flops": value(op.flops, "FLOP", format_flops(op.flops)),
+        "bytes_moved": value(op.bytes_moved, "B", format_bytes(op.bytes_moved)),
+        "intensity": value(op.intensity_flop_per_byte, "FLOP/byte", format_intensity(op.intensity_flop_per_byte)),
+        "bound": value(op.bound, "", f"{op.bound}-bound"),
+        "why": value(op.why, "", op.why),
+    }
+
+
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    accelerator = ACCELERATORS[values["accelerator"]]
+    operations = operations_catalogue(
+        accelerator=accelerator,
+        model=MODELS[values["model"]],
+        batch=values["batch"],
+        prompt_tokens=values["prompt_tokens"],
+        context_tokens=values["context_tokens"],
+    )
+    peak = compute_peak_flop_per_s(accelerator, "fp16")
+    bandwidth = accelerator.bandwidth_bytes_per_s
+    chosen = next(op for op in operations if op.slug == values["operation"])
+    time_s = op_time_s(flops=chosen.flops, bytes_moved=chosen.bytes_moved, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    attainable = attainable_flop_per_s(
+        intensity_flop_per_byte=chosen.intensity_flop_per_byte, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
+    )
+    ridge = ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    cells = _cells(chosen)
+    points = [
+        {"label": op.name, "intensity_flop_per_byte": op.intensity_flop_per_byte, "highlight": op is chosen}
+        for op in operations
+    ]
+    xs = [p["intensity_flop_per_byte"] for p in points]
+    return {
+        "outputs": {
+            "name": cells["operation"],
+            "shape": cells["shape"],
+            "flops": cells["flops"],
+            "bytes_moved": cells["bytes_moved"],
+            "intensity": cells["intensity"],
+            "bound": cells["bound"],
+            "time": value(time_s, "s", format_time(time_s)),
+            "attainable": value(attainable, "FLOP/s", format_flop_per_s(attainable)),
+            "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
+            "why": cells["why"],
+        },
+        "table": [_cells(op) for op in operations],
+        "chart": roofline_curve(
+            peak_flop_per_s=peak,
+            bandwidth_bytes_per_s=bandwidth,
+            points=points,
+            x_min_flop_per_byte=min([0.1, *xs]),
+            x_max_flop_per_byte=max([10_000.0, *xs]),
+        ),
+    }
+
+
+OPERATIONS_TABLE = Calculator(
+    id="operations-table",
+    title="Arithmetic intensity of LLM operations",
+    description="Each common LLM operation's FLOPs, bytes and intensity; choose one to place it on the roofline.",
+    inputs=(
+        ChoiceInput(
+            id="accelerator",
+            label="Accelerator",
+            choices=accelerator_choices(with_custom=False, with_fills=False),
+            default="h100-sxm",
+        ),
+        model_input(default="llama-3-70b"),
+        batch_input(default=64, max=4096),
+        NumberInput(
+            id="prompt_tokens",
+            label="Prompt length",
+            unit="tokens",
+            default=2048,
+            min=1,
+            max=131_072,
+            step=1,
+            integer=True,
+            slider=True,
+            log_slider=True,
+            help="Tokens in the prefill projection, prefill attention and elementwise rows.",
+        ),
+        NumberInput(
+            id="context_tokens",
+            label="Context length",
+            unit="tokens",
+            default=4096,
+            min=1,
+            max=MAX_CONTEXT_TOKENS,
+            step=1,
+            integer=True,
+            slider=True,
+            log_slider=True,
+            help="Cached tokens each decode-attention step reads.",
+        ),
+        ChoiceInput(
+            id="operation",
+            label="Operation",
+            choices=tuple(Choice(value=slug, label=title) for slug, title in OPERATION_KINDS.items()),
+            default="decode-gemv",
+            help="The row placed on the roofline.",
+        ),
+    ),
+    outputs=(
+        Output("name", "Operation"),
+        Output("shape", "Sizes"),
+        Output("flops", "FLOPs"),
+        Output("bytes_moved", "Bytes moved"),
+        Output("intensity", "Arithmetic intensity"),
+        Output("bound", "Limited by"),
+        Output("time", "Time at the roofline"),
+        Output("attainable", "Attainable throughput"),
+        Output("ridge_point", "Ridge point"),
+        Output("why", "Why it lands there"),
+    ),
+    compute=_compute,
+    table_columns=(
+        Output("operation", "Operation"),
+        Output("shape", "Sizes"),
+        Output("flops", "FLOPs"),
+        Output("bytes_moved", "Bytes"),
+        Output("intensity", "Intensity"),
+        Output("bound", "Bound"),
+        Output("why", "Why"),
+    ),
+)

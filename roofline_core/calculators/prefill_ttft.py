@@ -1,0 +1,124 @@
+"""Prefill and time to first token: the one big parallel pass over the prompt before decoding starts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators._common import (
+    GIGA,
+    MAX_CONTEXT_TOKENS,
+    batch_input,
+    devices_input,
+    dtype_input,
+    model_input,
+    model_of,
+    params_input,
+)
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.fields import ChoiceInput, NumberInput
+from roofline_core.calculators.roofline_explorer import accelerator_choices
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.figures import roofline_curve
+from roofline_core.formatting import format_intensity, format_percent, format_time, format_tokens_per_s
+from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
+from roofline_core.inference import StepEstimate, decode_step, estimate_decode, estimate_prefill, prefill_step
+
+
+def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
+    """The prefill step, and a batch-1 decode step of the same model for comparison."""
+    accelerator = ACCELERATORS[values["accelerator"]]
+    model = model_of(values)
+    if model is not None:
+        prefill = estimate_prefill(
+            model=model,
+            accelerator=accelerator,
+            prompt_tokens=values["prompt_tokens"],
+            weight_dtype=values["weight_dtype"],
+            batch=values["batch"],
+            devices=values["devices"],
+        )
+        decode = estimate_decode(
+            model=model, accelerator=accelerator, weight_dtype=values["weight_dtype"], devices=values["devices"]
+        ).step
+        return prefill, decode
+    common = {
+        "params": values["params_billion"] * GIGA,
+        "peak_flop_per_s": compute_peak_flop_per_s(accelerator, "fp16"),
+        "bandwidth_bytes_per_s": accelerator.bandwidth_bytes_per_s,
+        "bytes_per_param": bytes_per_element(values["weight_dtype"]),
+        "devices": values["devices"],
+    }
+    prefill = prefill_step(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
+    return prefill, decode_step(**common)
+
+
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    prefill, decode = _steps(values)
+    ridge = prefill.ridge_point_flop_per_byte
+    tokens = prefill.tokens
+    points = [
+        {"label": f"prefill · {tokens:,} tokens", "intensity_flop_per_byte": prefill.intensity_flop_per_byte, "highlight": True},
+        {"label": "decode · batch 1", "intensity_flop_per_byte": decode.intensity_flop_per_byte},
+    ]
+    xs = [p["intensity_flop_per_byte"] for p in points]
+    return {
+        "outputs": {
+            "ttft": value(prefill.step_time_s, "s", format_time(prefill.step_time_s)),
+            "bound": value(prefill.bound, "", f"{prefill.bound}-bound"),
+            "intensity": value(
+                prefill.intensity_flop_per_byte, "FLOP/byte", format_intensity(prefill.intensity_flop_per_byte)
+            ),
+            "tokens_per_s": value(prefill.tokens_per_s, "tokens/s", format_tokens_per_s(prefill.tokens_per_s)),
+            "compute_utilisation": value(prefill.compute_utilisation, "1", format_percent(prefill.compute_utilisation)),
+            "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
+        },
+        "chart": roofline_curve(
+            peak_flop_per_s=prefill.peak_flop_per_s,
+            bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s,
+            points=points,
+            x_min_flop_per_byte=min([0.1, *xs]),
+            x_max_flop_per_byte=max([10_000.0, *xs]),
+        ),
+    }
+
+
+PREFILL_TTFT = Calculator(
+    id="prefill-ttft",
+    title="Prefill and time to first token",
+    description="How long the pass over the prompt takes before the first token appears, and which roof limits it.",
+    inputs=(
+        model_input(default="llama-3-8b", custom_fields=("params_billion",)),
+        params_input(default=8),
+        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
+        ChoiceInput(
+            id="accelerator",
+            label="Accelerator",
+            choices=accelerator_choices(with_custom=False, with_fills=False),
+            default="h100-sxm",
+        ),
+        NumberInput(
+            id="prompt_tokens",
+            label="Prompt length",
+            unit="tokens",
+            default=2048,
+            min=1,
+            max=MAX_CONTEXT_TOKENS,
+            step=1,
+            integer=True,
+            slider=True,
+            log_slider=True,
+            help="Tokens in each prompt, processed together in one forward pass.",
+        ),
+        batch_input(default=1),
+        devices_input(),
+    ),
+    outputs=(
+        Output("ttft", "Time to first token"),
+        Output("bound", "Limited by"),
+        Output("intensity", "Arithmetic intensity"),
+        Output("tokens_per_s", "Prefill tokens/s"),
+        Output("compute_utilisation", "Compute utilisation"),
+        Output("ridge_point", "Ridge point"),
+    ),
+    compute=_compute,
+)

@@ -1,0 +1,287 @@
+"""Calculator definitions: defaults, seed numbers through the calculators, and a fuzz over every input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from roofline_core import batch_sweep, get_model
+from roofline_core.calculators import CALCULATORS, ChoiceInput, NumberInput, compute, definition
+from roofline_core.inference import kv_cache_bytes
+from roofline_core.operations import OPERATION_KINDS
+
+CALCULATOR_IDS = sorted(CALCULATORS)
+
+#: What a person can type or paste into a field or a URL.
+BAD_VALUES = [
+    "",
+    "   ",
+    None,
+    "abc",
+    "NaN",
+    "nan",
+    "inf",
+    "-inf",
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    -1,
+    "-1",
+    0,
+    "0",
+    1e308,
+    "1e308",
+    "1e309",
+    True,
+    [1],
+    {"a": 1},
+    "missing-preset",
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(1)</script>",
+    "1.5",
+    "0x10",
+    "1e-320",
+]
+
+
+def _dumps(result: dict) -> str:
+    return json.dumps(result, allow_nan=False)
+
+
+def _check_result(calc_id: str, result: dict) -> None:
+    """The contract every compute() result keeps, whatever the input."""
+    calc = CALCULATORS[calc_id]
+    fields = {f.id: f for f in calc.inputs}
+    _dumps(result)
+    assert result["calculator"] == calc_id
+    for field_id, message in result["errors"].items():
+        assert field_id in fields, f"error keyed by unknown field {field_id!r}"
+        field = fields[field_id]
+        assert field.label in message
+        # Parsing errors state the field's whole accepted range; cross-field checks state the
+        # subset that fits the other fields ("choose one of ...").
+        assert field.range_text() in message or "choose one of" in message, message
+    if result["errors"]:
+        assert result["outputs"] == {}
+    else:
+        assert set(result["outputs"]) == {o.id for o in calc.outputs}
+        for out in result["outputs"].values():
+            assert set(out) == {"value", "unit", "text"}
+            assert isinstance(out["text"], str) and out["text"]
+        for row in result.get("table", []):
+            assert set(row) == {c.id for c in calc.table_columns}
+
+
+@pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
+def test_defaults_compute_without_errors(calc_id: str) -> None:
+    result = compute(calc_id, {})
+    assert result["errors"] == {}
+    _check_result(calc_id, result)
+    _dumps(definition(calc_id))
+
+
+@pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
+def test_definition_is_consistent(calc_id: str) -> None:
+    calc = CALCULATORS[calc_id]
+    ids = [f.id for f in calc.inputs]
+    assert len(ids) == len(set(ids))
+    for field in calc.inputs:
+        assert field.label
+        if isinstance(field, NumberInput):
+            assert field.min <= field.default <= field.max
+            assert field.parse(field.default)[1] is None
+            if field.log_slider:
+                assert field.min > 0, f"{field.id}: a log slider needs a positive minimum"
+        else:
+            for choice in field.choices:
+                # A preset may only fill fields the calculator has.
+                assert set(choice.fills) <= set(ids), (field.id, choice.value, choice.fills)
+
+
+@pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
+def test_every_choice_computes(calc_id: str) -> None:
+    calc = CALCULATORS[calc_id]
+    for field in calc.inputs:
+        if isinstance(field, ChoiceInput):
+            for choice in field.choices:
+                result = compute(calc_id, {field.id: choice.value})
+                _check_result(calc_id, result)
+
+
+@pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
+@pytest.mark.parametrize("bad", BAD_VALUES, ids=repr)
+def test_bad_values_become_field_errors(calc_id: str, bad: object) -> None:
+    for field in CALCULATORS[calc_id].inputs:
+        result = compute(calc_id, {field.id: bad})
+        _check_result(calc_id, result)
+        if bad in ("", None, "abc", "<img src=x onerror=alert(1)>", "missing-preset") or (
+            isinstance(bad, float) and not math.isfinite(bad)
+        ):
+            assert field.id in result["errors"]
+
+
+@pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
+def test_extremes_of_every_range_compute(calc_id: str) -> None:
+    """Every number field at its minimum and maximum, alone and all together."""
+    numbers = [f for f in CALCULATORS[calc_id].inputs if isinstance(f, NumberInput)]
+    for bound_name in ("min", "max"):
+        together = {}
+        for field in numbers:
+            edge = getattr(field, bound_name)
+            if bound_name == "min" and field.min_exclusive:
+                edge = field.min + field.step
+            together[field.id] = edge
+            result = compute(calc_id, {field.id: edge})
+            _check_result(calc_id, result)
+            assert result["errors"] == {}, (field.id, edge, result["errors"])
+        _check_result(calc_id, compute(calc_id, together))
+
+
+def test_non_dict_inputs_and_unknown_keys() -> None:
+    for calc_id in CALCULATOR_IDS:
+        _check_result(calc_id, compute(calc_id, None))
+        _check_result(calc_id, compute(calc_id, ["not", "a", "dict"]))  # type: ignore[arg-type]
+        assert compute(calc_id, {"utm_source": "blog"})["errors"] == {}
+
+
+def test_unknown_calculator_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="decode-speed-of-light"):
+        compute("nope", {})
+
+
+def test_html_payload_is_echoed_as_plain_text_only_in_the_message() -> None:
+    payload = "<img src=x onerror=alert(1)>"
+    result = compute("decode-speed-of-light", {"accelerator": payload})
+    assert "accelerator" in result["errors"]
+    assert "accelerator" not in result["inputs"]
+    assert result["outputs"] == {}
+
+
+_raw = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**400), max_value=10**400),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=30),
+    st.from_regex(r"-?[0-9]{0,12}(\.[0-9]{0,6})?(e[+-]?[0-9]{1,3})?", fullmatch=True),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_fuzz_every_calculator(data: st.DataObject) -> None:
+    calc_id = data.draw(st.sampled_from(CALCULATOR_IDS))
+    calc = CALCULATORS[calc_id]
+    raw = {}
+    for field in calc.inputs:
+        if isinstance(field, ChoiceInput):
+            choice_values = [c.value for c in field.choices]
+            raw[field.id] = data.draw(st.one_of(st.sampled_from(choice_values), _raw))
+        else:
+            raw[field.id] = data.draw(
+                st.one_of(
+                    st.integers(min_value=int(field.min), max_value=int(min(field.max, 10**7))),
+                    st.floats(min_value=field.min, max_value=field.max),
+                    _raw,
+                )
+            )
+    _check_result(calc_id, compute(calc_id, raw))
+
+
+# --- Seed numbers through the calculators --------------------------------------------------------
+
+
+def test_decode_defaults_are_seed_004s_table() -> None:
+    result = compute("decode-speed-of-light", {})
+    rows = batch_sweep(params=70e9, peak_flop_per_s=989e12, bandwidth_bytes_per_s=3.35e12)
+    by_batch = {row["batch"]["value"]: row for row in result["table"]}
+    for expected in rows:
+        row = by_batch[expected.batch]
+        assert row["step_time"]["value"] == pytest.approx(expected.step_time_s)
+        assert row["tokens_per_s"]["value"] == pytest.approx(expected.tokens_per_s)
+        assert row["intensity"]["value"] == pytest.approx(expected.intensity_flop_per_byte)
+    assert by_batch[1]["step_time"]["text"] == "41.8 ms"
+    assert by_batch[256]["tokens_per_s"]["text"] == "6,126 tok/s"
+    assert result["outputs"]["step_time"]["text"] == "41.8 ms"
+    assert result["outputs"]["bound"]["value"] == "memory"
+    # Past the ridge (about batch 295) the step turns compute-bound.
+    assert by_batch[512]["bound"]["value"] == "compute"
+
+
+def test_decode_chart_marks_the_current_batch() -> None:
+    result = compute("decode-speed-of-light", {"batch": "48"})
+    highlighted = [p for p in result["chart"]["points"] if p["highlight"]]
+    assert [p["label"] for p in highlighted] == ["batch 48"]
+    assert highlighted[0]["x"] == pytest.approx(48)
+    assert len(result["chart"]["points"]) == len(result["table"]) + 1
+
+
+def test_decode_8b_custom_matches_seed_speed() -> None:
+    out = compute("decode-speed-of-light", {"params_billion": "8"})["outputs"]
+    assert out["step_time"]["text"] == "4.78 ms"
+    assert out["tokens_per_s"]["text"] == "209 tok/s"
+
+
+def test_decode_efficiency_and_int8() -> None:
+    full = compute("decode-speed-of-light", {})["outputs"]
+    derated = compute("decode-speed-of-light", {"bandwidth_efficiency": "75"})["outputs"]
+    int8 = compute("decode-speed-of-light", {"weight_dtype": "int8"})["outputs"]
+    assert derated["step_time"]["value"] == pytest.approx(full["step_time"]["value"] / 0.75)
+    assert int8["step_time"]["value"] == pytest.approx(full["step_time"]["value"] / 2)
+    assert int8["intensity"]["value"] == pytest.approx(2 * full["intensity"]["value"])
+
+
+def test_decode_context_adds_kv_reads() -> None:
+    out = compute("decode-speed-of-light", {"context_tokens": "32768", "batch": "4"})["outputs"]
+    expected_kv = kv_cache_bytes(layers=80, kv_heads=8, head_dim=128, tokens=32768, batch=4)
+    assert out["kv_bytes"]["value"] == pytest.approx(expected_kv)
+    assert out["step_time"]["value"] == pytest.approx((70e9 * 2 + expected_kv) / 3.35e12)
+
+
+def test_kv_cache_llama_3_70b_at_32k() -> None:
+    out = compute("kv-cache", {})["outputs"]
+    assert out["kv_bytes"]["text"] == "10.7 GB"
+    assert out["kv_bytes_per_token"]["value"] == 327_680
+    # 141 GB of fp16 weights do not fit one 80 GB H100; on four, 16 such sequences fit.
+    assert out["max_batch"]["value"] == 0
+    four = compute("kv-cache", {"devices": "4"})["outputs"]
+    assert four["max_batch"]["value"] == math.floor((320e9 - get_model("llama-3-70b").weight_bytes()) / 10_737_418_240)
+
+
+def test_kv_cache_custom_mla_matches_deepseek_preset() -> None:
+    preset = compute("kv-cache", {"model": "deepseek-v3"})["outputs"]
+    custom = compute(
+        "kv-cache", {"model": "custom", "attention": "mla", "layers": "61", "mla_latent_dim": "512", "mla_rope_dim": "64"}
+    )["outputs"]
+    assert custom["kv_bytes_per_token"]["value"] == preset["kv_bytes_per_token"]["value"] == 61 * 576 * 2
+
+
+def test_prefill_is_compute_bound_and_beats_decode_intensity() -> None:
+    out = compute("prefill-ttft", {"model": "custom", "params_billion": "8", "prompt_tokens": "2048"})["outputs"]
+    assert out["bound"]["value"] == "compute"
+    assert out["intensity"]["value"] == pytest.approx(2048)
+    assert out["ttft"]["value"] == pytest.approx(2 * 8e9 * 2048 / 989e12)
+
+
+def test_operations_table_rows_and_choice() -> None:
+    result = compute("operations-table", {"operation": "prefill-attention-fused"})
+    assert [row["operation"]["value"] for row in result["table"]] == list(OPERATION_KINDS)
+    assert result["outputs"]["bound"]["value"] == "compute"
+    assert "SRAM" in result["outputs"]["why"]["text"]
+    chosen = [p for p in result["chart"]["points"] if p["highlight"]]
+    assert len(chosen) == 1 and chosen[0]["x"] == pytest.approx(result["outputs"]["intensity"]["value"])
+    gemv = compute("operations-table", {})["outputs"]
+    assert gemv["bound"]["value"] == "memory"
+    assert gemv["intensity"]["value"] == pytest.approx(1.0, rel=1e-3)
+
+
+def test_explorer_tpu_default_precision_falls_back_to_bf16() -> None:
+    result = compute("roofline-explorer", {"accelerator": "tpu-v5e"})
+    assert result["errors"] == {}
+    assert result["outputs"]["ridge_point"]["value"] == pytest.approx(197e12 / 819e9)
+    bad = compute("roofline-explorer", {"accelerator": "a100-sxm-80gb", "dtype": "fp8"})
+    assert "Precision" in bad["errors"]["dtype"]
