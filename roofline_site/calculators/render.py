@@ -102,7 +102,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     parts.append("</div>")
     parts.append(_outputs_html(spec, result))
     if result.get("table"):
-        parts.append(table_html(result["table"]))
+        parts.append(table_html(spec, result["table"], resolved.result["inputs"]))
     if result.get("chart"):
         parts.append(_chart_html(result["chart"], dom_id))
     parts.append(
@@ -173,41 +173,38 @@ def _outputs_html(spec: dict[str, Any], result: dict[str, Any]) -> str:
     return f'<div class="roofline-calc__results" aria-live="polite"><dl class="roofline-calc__outputs">{"".join(items)}</dl></div>'
 
 
-def table_columns_and_rows(table: dict[str, Any]) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
-    """Normalise a result table to ``[{"id", "label"}]`` columns and rows of cell texts.
+def chooser_column(spec: dict[str, Any]) -> str | None:
+    """The table column whose id names an input, if any: its rows then choose that input.
 
-    Columns may be ``{"id", "label"}`` objects or plain strings; rows may be objects keyed by
-    column id or lists in column order, and a cell may be a plain value or ``{"text": ...}``.
+    The operations table's ``operation`` column picks the ``operation`` input; the decode
+    table's ``batch`` column picks the ``batch``. The browser mirrors this rule.
     """
-    columns = [c if isinstance(c, dict) else {"id": str(c), "label": str(c)} for c in table["columns"]]
+    inputs = {field["id"] for field in spec["inputs"]}
+    return next((column["id"] for column in spec.get("table_columns", []) if column["id"] in inputs), None)
+
+
+def table_html(spec: dict[str, Any], table: list[dict[str, Any]], inputs: dict[str, Any]) -> str:
+    """A result table (``result["table"]``, columns from ``spec["table_columns"]``) as HTML.
+
+    When a column names an input, its cells are buttons that set that input, and the row of
+    the current value is marked (``aria-pressed``, ``data-current``).
+    """
+    columns = spec["table_columns"]
+    chooser = chooser_column(spec)
+    head = "".join(f'<th scope="col">{escape(column["label"])}</th>' for column in columns)
     rows = []
-    for row in table["rows"]:
-        cells = row.get("cells", row) if isinstance(row, dict) else row
-        if isinstance(cells, dict):
-            texts = [_cell_text(cells.get(c["id"], "")) for c in columns]
-        else:
-            texts = [_cell_text(cell) for cell in cells]
-        rows.append({"cells": texts, "highlight": bool(isinstance(row, dict) and row.get("highlight"))})
-    return columns, rows
-
-
-def table_html(table: dict[str, Any]) -> str:
-    """A result table (``result["table"]``) as HTML."""
-    columns, rows = table_columns_and_rows(table)
-    caption = table.get("caption") or table.get("title") or ""
-    head = "".join(f'<th scope="col">{escape(c["label"])}</th>' for c in columns)
-    body = "".join(
-        f'<tr{" data-highlight" if row["highlight"] else ""}>' + "".join(f"<td>{escape(text)}</td>" for text in row["cells"]) + "</tr>"
-        for row in rows
-    )
-    caption_html = f"<caption>{escape(caption)}</caption>" if caption else ""
-    return f'<div class="roofline-calc__table" data-table><table>{caption_html}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
-def _cell_text(cell: Any) -> str:
-    if isinstance(cell, dict):
-        return str(cell.get("text", cell.get("value", "")))
-    return box_text(cell)
+    for row in table:
+        current = chooser is not None and box_text(row[chooser]["value"]) == box_text(inputs[chooser])
+        cells = []
+        for column in columns:
+            cell = row[column["id"]]
+            text = escape(str(cell["text"]))
+            if column["id"] == chooser:
+                value = escape(box_text(cell["value"]))
+                text = f'<button type="button" data-choose="{escape(chooser)}" data-value="{value}" aria-pressed="{"true" if current else "false"}">{text}</button>'
+            cells.append(f"<td>{text}</td>")
+        rows.append(f'<tr{" data-current" if current else ""}>' + "".join(cells) + "</tr>")
+    return f'<div class="roofline-calc__table" data-table><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 def _chart_html(chart: dict[str, Any], dom_id: str) -> str:

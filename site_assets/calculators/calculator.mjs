@@ -98,6 +98,13 @@ class CalculatorView {
       });
       observer.observe(this.root);
     }
+    // Table rows are redrawn on every result, so listen on the root for their buttons.
+    this.root.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-choose]");
+      if (button && this.root.contains(button) && !button.disabled) {
+        this.onChoose(button);
+      }
+    });
     this.copyButton.hidden = false;
     this.copyButton.addEventListener("click", () => this.copyLink());
   }
@@ -133,6 +140,7 @@ class CalculatorView {
 
   onChoice(id) {
     this.state[id] = this.controls.get(id).value;
+    this.leavePresetFor(id);
     this.applyFills(id, new Set());
     this.changed();
   }
@@ -348,7 +356,7 @@ class CalculatorView {
       }
     }
     if (result.table) {
-      this.drawTable(result.table);
+      this.drawTable(result.table, result.inputs);
     }
     const chartBox = this.root.querySelector("[data-chart-box]");
     if (chartBox && isRooflineChart(result.chart)) {
@@ -358,35 +366,59 @@ class CalculatorView {
     this.setStatus(STATUS.live);
   }
 
-  drawTable(table) {
-    const box = this.root.querySelector("[data-table] table");
-    if (!box) {
+  /** Mirror of table_html() in roofline_site/calculators/render.py. */
+  drawTable(table, inputs) {
+    const tbody = this.root.querySelector("[data-table] tbody");
+    if (!tbody) {
       return;
     }
-    const { columns, rows } = tableColumnsAndRows(table);
-    const caption = table.caption || table.title || "";
-    const parts = [];
-    if (caption) {
-      parts.push(el("caption", caption));
-    }
-    const headRow = document.createElement("tr");
-    for (const column of columns) {
-      const th = el("th", column.label);
-      th.scope = "col";
-      headRow.append(th);
-    }
-    const thead = document.createElement("thead");
-    thead.append(headRow);
-    const tbody = document.createElement("tbody");
-    for (const row of rows) {
+    const columns = this.definition.table_columns;
+    const chooser = this.chooserColumn();
+    const rows = table.map((row) => {
+      const current = chooser !== null && String(row[chooser].value) === String(inputs[chooser]);
       const tr = document.createElement("tr");
-      if (row.highlight) {
-        tr.dataset.highlight = "";
+      if (current) {
+        tr.dataset.current = "";
       }
-      tr.append(...row.cells.map((text) => el("td", text)));
-      tbody.append(tr);
+      for (const column of columns) {
+        const td = document.createElement("td");
+        const cell = row[column.id];
+        if (column.id === chooser) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.dataset.choose = chooser;
+          button.dataset.value = String(cell.value);
+          button.setAttribute("aria-pressed", String(current));
+          button.textContent = String(cell.text);
+          td.append(button);
+        } else {
+          td.textContent = String(cell.text);
+        }
+        tr.append(td);
+      }
+      return tr;
+    });
+    tbody.replaceChildren(...rows);
+  }
+
+  chooserColumn() {
+    const column = (this.definition.table_columns ?? []).find((c) => this.fields.has(c.id));
+    return column ? column.id : null;
+  }
+
+  /** A table row's button sets its input, as if the reader had typed or chosen the value. */
+  onChoose(button) {
+    const id = button.dataset.choose;
+    const value = button.dataset.value;
+    this.state[id] = value;
+    this.setControl(id, value);
+    if (this.fields.get(id).kind === "choice") {
+      this.leavePresetFor(id);
+      this.applyFills(id, new Set());
+    } else {
+      this.leavePresetFor(id);
     }
-    box.replaceChildren(...parts, thead, tbody);
+    this.changed();
   }
 
   // --- failure ------------------------------------------------------------------------------
@@ -407,7 +439,8 @@ class CalculatorView {
       errorEl.textContent = "";
       this.controls.get(id).removeAttribute("aria-invalid");
     }
-    for (const control of [...this.controls.values(), ...this.sliders.values()]) {
+    const tableButtons = this.root.querySelectorAll("button[data-choose]");
+    for (const control of [...this.controls.values(), ...this.sliders.values(), ...tableButtons]) {
       if (control) {
         control.disabled = true;
       }
@@ -424,29 +457,4 @@ class CalculatorView {
   setStatus(text) {
     this.status.textContent = text;
   }
-}
-
-function el(name, text) {
-  const node = document.createElement(name);
-  node.textContent = text;
-  return node;
-}
-
-/** Mirror of table_columns_and_rows() in roofline_site/calculators/render.py. */
-function tableColumnsAndRows(table) {
-  const columns = table.columns.map((c) => (typeof c === "object" && c !== null ? c : { id: String(c), label: String(c) }));
-  const rows = table.rows.map((row) => {
-    const isObject = typeof row === "object" && row !== null && !Array.isArray(row);
-    const cells = isObject && "cells" in row ? row.cells : row;
-    const texts = Array.isArray(cells) ? cells.map(cellText) : columns.map((c) => cellText(cells[c.id] ?? ""));
-    return { cells: texts, highlight: Boolean(isObject && row.highlight) };
-  });
-  return { columns, rows };
-}
-
-function cellText(cell) {
-  if (typeof cell === "object" && cell !== null) {
-    return String(cell.text ?? cell.value ?? "");
-  }
-  return String(cell);
 }
