@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import json
 import math
+from decimal import Decimal
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from roofline_site.calculators.chart_svg import is_roofline_chart, roofline_svg
 from roofline_site.calculators.placement import Resolved
+
+#: Texts longer than this are sentences (the operations table's "why"), laid out as prose:
+#: full-width output cards, wide table cells. Mirrored in site_assets/calculators/calculator.mjs.
+PROSE_CHARS = 48
 
 PRECOMPUTED_STATUS = "Computed at build time by roofline_core for the inputs shown. Changing them needs JavaScript."
 
@@ -42,18 +47,37 @@ class AssetUrls:
 def box_text(value: Any) -> str:
     """A value as it appears in an input box: ``989``, ``3.35``, ``h100-sxm``.
 
-    Whole numbers lose their ``.0``; other floats use Python's shortest repr, which is what the
-    browser's ``String(number)`` gives too, so filled values look the same on both sides.
+    Numbers are written the way the browser's ``String(number)`` writes them (ECMAScript's
+    Number::toString: shortest round-trip digits, exponent only below 1e-6 or from 1e21), so a
+    preset's filled value reads the same whether the build or the browser put it in the box.
     """
     if isinstance(value, bool):
         return str(value).lower()
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if value.is_integer() and abs(value) < 1e21:
-            return str(int(value))
-        return repr(value)
+    if isinstance(value, (int, float)):
+        return _js_number(float(value))
     return str(value)
+
+
+def _js_number(value: float) -> str:
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else {math.inf: "Infinity", -math.inf: "-Infinity"}.get(value, "NaN")
+    sign = "-" if value < 0 else ""
+    # repr gives the shortest digits that round-trip, as ECMAScript does.
+    parts = Decimal(repr(abs(value))).normalize().as_tuple()
+    digits = "".join(str(d) for d in parts.digits)
+    k = len(digits)
+    n = parts.exponent + k  # the decimal point sits after n digits
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * (-n) + digits
+    else:
+        exponent = n - 1
+        mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+        text = f"{mantissa}e{'+' if exponent > 0 else '-'}{abs(exponent)}"
+    return sign + text
 
 
 def slider_scale(field: dict[str, Any]) -> str:
@@ -164,8 +188,9 @@ def _outputs_html(spec: dict[str, Any], result: dict[str, Any]) -> str:
     items = []
     for output in spec["outputs"]:
         shown = result["outputs"][output["id"]]
+        prose = " roofline-calc__output--prose" if len(str(shown["text"])) > PROSE_CHARS else ""
         items.append(
-            '<div class="roofline-calc__output">'
+            f'<div class="roofline-calc__output{prose}">'
             f'<dt>{escape(output["label"])}</dt>'
             f'<dd data-output="{escape(output["id"])}">{escape(str(shown["text"]))}</dd>'
             "</div>"
@@ -202,7 +227,8 @@ def table_html(spec: dict[str, Any], table: list[dict[str, Any]], inputs: dict[s
             if column["id"] == chooser:
                 value = escape(box_text(cell["value"]))
                 text = f'<button type="button" data-choose="{escape(chooser)}" data-value="{value}" aria-pressed="{"true" if current else "false"}">{text}</button>'
-            cells.append(f"<td>{text}</td>")
+            prose = ' class="roofline-calc__prose"' if len(str(cell["text"])) > PROSE_CHARS else ""
+            cells.append(f"<td{prose}>{text}</td>")
         rows.append(f'<tr{" data-current" if current else ""}>' + "".join(cells) + "</tr>")
     return f'<div class="roofline-calc__table" data-table><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
 

@@ -12,6 +12,8 @@ import { paramPrefix, readUrlInputs, writeUrlInputs } from "./url-state.mjs";
 // The choice that lets the reader type their own numbers instead of a preset's.
 const CUSTOM = "custom";
 const PENDING_TEXT = "computing…";
+// Longer texts are sentences, laid out as prose (PROSE_CHARS in roofline_site/calculators/render.py).
+const PROSE_CHARS = 48;
 const STATUS = {
   idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
   loading: "Loading Python in your browser for live recalculation…",
@@ -67,6 +69,8 @@ class CalculatorView {
       return;
     }
     this.setStatus(engine?.state === "live" ? STATUS.live : STATUS.idle);
+    // The engine's state on the root, for styling and for tests: idle, loading, live, failed.
+    this.root.dataset.engine = engine ? engine.state : "idle";
     if (engine) {
       this.wake();
     }
@@ -125,8 +129,10 @@ class CalculatorView {
     if (engine.state === "loading") {
       this.setStatus(STATUS.loading);
     }
+    this.root.dataset.engine = engine.state;
     engine.ready.then(
       () => {
+        this.root.dataset.engine = "live";
         if (this.root.dataset.state !== "invalid") {
           this.setStatus(STATUS.live);
         }
@@ -353,6 +359,7 @@ class CalculatorView {
       const output = result.outputs[el.dataset.output];
       if (output) {
         el.textContent = String(output.text);
+        el.parentElement.classList.toggle("roofline-calc__output--prose", el.textContent.length > PROSE_CHARS);
       }
     }
     if (result.table) {
@@ -393,6 +400,9 @@ class CalculatorView {
           td.append(button);
         } else {
           td.textContent = String(cell.text);
+        }
+        if (String(cell.text).length > PROSE_CHARS) {
+          td.className = "roofline-calc__prose";
         }
         tr.append(td);
       }
@@ -448,6 +458,7 @@ class CalculatorView {
     this.results.removeAttribute("aria-busy");
     this.copyButton.hidden = true;
     this.root.dataset.state = "failed";
+    this.root.dataset.engine = "failed";
     this.setStatus(
       `Showing precomputed values: live recalculation could not start (${reason}).` +
         (reset ? " The inputs were reset to the values these results are for." : ""),
