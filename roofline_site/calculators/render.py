@@ -140,7 +140,9 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         "definition": spec,
         "inputs": {name: box_text(value) for name, value in resolved.inputs.items()},
     }
-    parts.append(f'<script type="application/json" data-calculator-data>{_json_for_script(island)}</script>')
+    # A data attribute, not a <script type="application/json"> island: Material's instant
+    # navigation re-creates every <script> of the new page without its type and runs it.
+    parts.append(f'<div hidden data-calculator-data="{escape(_json(island))}"></div>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -239,6 +241,5 @@ def _chart_html(chart: dict[str, Any], dom_id: str) -> str:
     return f'<figure class="roofline-calc__chart" data-chart-box>{roofline_svg(chart, element_id=dom_id + "-chart")}</figure>'
 
 
-def _json_for_script(data: Any) -> str:
-    """JSON safe inside ``<script type="application/json">``: no ``</script>`` can end it early."""
-    return json.dumps(data, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+def _json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), allow_nan=False)

@@ -38,7 +38,7 @@ class CalculatorView {
   constructor(root, calculatorsOnPage) {
     this.root = root;
     this.id = root.dataset.calculator;
-    const island = JSON.parse(root.querySelector("script[data-calculator-data]").textContent);
+    const island = JSON.parse(root.querySelector("[data-calculator-data]").dataset.calculatorData);
     this.definition = island.definition;
     this.fields = new Map(this.definition.inputs.map((field) => [field.id, field]));
     this.initial = { ...island.inputs };
