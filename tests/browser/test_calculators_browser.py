@@ -85,6 +85,11 @@ def chart_geometry(page) -> dict:
     )
 
 
+def set_scheme(page, color_scheme: str, material_scheme: str) -> None:
+    page.emulate_media(color_scheme=color_scheme)
+    page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", material_scheme)
+
+
 def real_errors(watch: PageWatch) -> list[str]:
     return watch.console_errors + watch.page_errors
 
@@ -274,10 +279,10 @@ def test_screenshots_of_each_calculator(live, screenshot_dir):
         page.set_viewport_size({"width": 1280, "height": 900})
         page.emulate_media(color_scheme="light")
         calculator.screenshot(path=str(screenshot_dir / f"calculator-{calculator_id}-light.png"))
-        page.emulate_media(color_scheme="dark")
-        page.wait_for_selector('body[data-md-color-scheme="slate"]')
+        # Material picks its palette from the media query at load only; switch it as its toggle does.
+        set_scheme(page, "dark", "slate")
         calculator.screenshot(path=str(screenshot_dir / f"calculator-{calculator_id}-dark.png"))
-        page.emulate_media(color_scheme="light")
+        set_scheme(page, "light", "default")
         page.set_viewport_size({"width": 390, "height": 844})
         calculator.screenshot(path=str(screenshot_dir / f"calculator-{calculator_id}-390px.png"))
         width = page.evaluate("document.documentElement.scrollWidth")
@@ -323,10 +328,13 @@ def test_pyodide_blocked_keeps_precomputed_values_with_a_notice(browser, site_se
             blocked.append(route.request.url)
             route.abort()
 
-        context.route("**/assets/pyodide/**", abort)
         page = context.new_page()
         watch = PageWatch()
         watch.attach(page)
+        # After PageWatch's catch-all, so it takes precedence for this page's requests; on the
+        # context too, for requests the worker makes.
+        page.route("**/assets/pyodide/**", abort)
+        context.route("**/assets/pyodide/**", abort)
         page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
         page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
         assert blocked
