@@ -24,7 +24,7 @@ from roofline_site.calculators.placement import Resolved
 
 #: Texts longer than this are sentences (the operations table's "why"), laid out as prose:
 #: full-width output cards, wide table cells. Mirrored in site_assets/calculators/calculator.mjs.
-PROSE_CHARS = 48
+PROSE_CHARS = 80
 
 PRECOMPUTED_STATUS = "Computed at build time by roofline_core for the inputs shown. Changing them needs JavaScript."
 
@@ -214,10 +214,14 @@ def table_html(spec: dict[str, Any], table: list[dict[str, Any]], inputs: dict[s
     """A result table (``result["table"]``, columns from ``spec["table_columns"]``) as HTML.
 
     When a column names an input, its cells are buttons that set that input, and the row of
-    the current value is marked (``aria-pressed``, ``data-current``).
+    the current value is marked (``aria-pressed``, ``data-current``). Columns holding sentences
+    (the operations table's "why") would make the table too wide to read, so each of their
+    cells goes on a full-width line under its row; ``data-prose-columns`` tells the browser.
     """
-    columns = spec["table_columns"]
     chooser = chooser_column(spec)
+    prose = [c["id"] for c in spec["table_columns"] if any(len(str(row[c["id"]]["text"])) > PROSE_CHARS for row in table)]
+    columns = [c for c in spec["table_columns"] if c["id"] not in prose]
+    labels = {c["id"]: c["label"] for c in spec["table_columns"]}
     head = "".join(f'<th scope="col">{escape(column["label"])}</th>' for column in columns)
     rows = []
     for row in table:
@@ -229,10 +233,18 @@ def table_html(spec: dict[str, Any], table: list[dict[str, Any]], inputs: dict[s
             if column["id"] == chooser:
                 value = escape(box_text(cell["value"]))
                 text = f'<button type="button" data-choose="{escape(chooser)}" data-value="{value}" aria-pressed="{"true" if current else "false"}">{text}</button>'
-            prose = ' class="roofline-calc__prose"' if len(str(cell["text"])) > PROSE_CHARS else ""
-            cells.append(f"<td{prose}>{text}</td>")
-        rows.append(f'<tr{" data-current" if current else ""}>' + "".join(cells) + "</tr>")
-    return f'<div class="roofline-calc__table" data-table><table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+            cells.append(f"<td>{text}</td>")
+        marker = " data-current" if current else ""
+        rows.append(f"<tr{marker}>" + "".join(cells) + "</tr>")
+        for column_id in prose:
+            rows.append(
+                f'<tr class="roofline-calc__prose-row"{marker}><td colspan="{len(columns)}">'
+                f'<span class="roofline-calc__prose-label">{escape(labels[column_id])}: </span>{escape(str(row[column_id]["text"]))}</td></tr>'
+            )
+    return (
+        f'<div class="roofline-calc__table" data-table data-prose-columns="{escape(" ".join(prose))}">'
+        f'<table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
+    )
 
 
 def _chart_html(chart: dict[str, Any], dom_id: str) -> str:

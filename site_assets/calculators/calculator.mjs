@@ -13,7 +13,7 @@ import { paramPrefix, readUrlInputs, writeUrlInputs } from "./url-state.mjs";
 const CUSTOM = "custom";
 const PENDING_TEXT = "computing…";
 // Longer texts are sentences, laid out as prose (PROSE_CHARS in roofline_site/calculators/render.py).
-const PROSE_CHARS = 48;
+const PROSE_CHARS = 80;
 const STATUS = {
   idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
   loading: "Loading Python in your browser for live recalculation…",
@@ -375,13 +375,17 @@ class CalculatorView {
 
   /** Mirror of table_html() in roofline_site/calculators/render.py. */
   drawTable(table, inputs) {
-    const tbody = this.root.querySelector("[data-table] tbody");
+    const box = this.root.querySelector("[data-table]");
+    const tbody = box?.querySelector("tbody");
     if (!tbody) {
       return;
     }
-    const columns = this.definition.table_columns;
+    const prose = box.dataset.proseColumns.split(" ").filter(Boolean);
+    const labels = new Map(this.definition.table_columns.map((c) => [c.id, c.label]));
+    const columns = this.definition.table_columns.filter((c) => !prose.includes(c.id));
     const chooser = this.chooserColumn();
-    const rows = table.map((row) => {
+    const rows = [];
+    for (const row of table) {
       const current = chooser !== null && String(row[chooser].value) === String(inputs[chooser]);
       const tr = document.createElement("tr");
       if (current) {
@@ -401,13 +405,25 @@ class CalculatorView {
         } else {
           td.textContent = String(cell.text);
         }
-        if (String(cell.text).length > PROSE_CHARS) {
-          td.className = "roofline-calc__prose";
-        }
         tr.append(td);
       }
-      return tr;
-    });
+      rows.push(tr);
+      for (const columnId of prose) {
+        const proseRow = document.createElement("tr");
+        proseRow.className = "roofline-calc__prose-row";
+        if (current) {
+          proseRow.dataset.current = "";
+        }
+        const td = document.createElement("td");
+        td.colSpan = columns.length;
+        const label = document.createElement("span");
+        label.className = "roofline-calc__prose-label";
+        label.textContent = `${labels.get(columnId)}: `;
+        td.append(label, String(row[columnId].text));
+        proseRow.append(td);
+        rows.push(proseRow);
+      }
+    }
     tbody.replaceChildren(...rows);
   }
 

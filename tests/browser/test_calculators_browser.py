@@ -42,13 +42,21 @@ def shown_table(page) -> list[list[str]]:
     return page.eval_on_selector(ROOT, "root => [...root.querySelectorAll('[data-table] tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
 
 
-def expected_texts(calculator_id: str, inputs: dict[str, str]) -> tuple[dict[str, str], list[list[str]]]:
-    """roofline_core's results in CPython for these inputs: output texts and table texts."""
+def prose_columns(page) -> list[str]:
+    return (page.get_attribute(f"{ROOT} [data-table]", "data-prose-columns") or "").split() if page.locator(f"{ROOT} [data-table]").count() else []
+
+
+def expected_texts(calculator_id: str, inputs: dict[str, str], prose: list[str] = ()) -> tuple[dict[str, str], list[list[str]]]:
+    """roofline_core's results in CPython for these inputs: output texts and table rows' texts
+    (a sentence column's cell on its own row under its row, as the page lays it out)."""
     result = compute(calculator_id, inputs)
     assert result["errors"] == {}, result["errors"]
     outputs = {key: str(value["text"]) for key, value in result["outputs"].items()}
-    columns = [c["id"] for c in definition(calculator_id)["table_columns"]]
-    table = [[str(row[c]["text"]) for c in columns] for row in result.get("table", [])]
+    columns = definition(calculator_id)["table_columns"]
+    table = []
+    for row in result.get("table", []):
+        table.append([str(row[c["id"]]["text"]) for c in columns if c["id"] not in prose])
+        table.extend([f"{c['label']}: {row[c['id']]['text']}"] for c in columns if c["id"] in prose)
     return outputs, table
 
 
@@ -57,7 +65,7 @@ def wait_until_matches_cpython(page, calculator_id: str, timeout_s: float = 10) 
     deadline = time.monotonic() + timeout_s
     while True:
         inputs = form_inputs(page)
-        outputs, table = expected_texts(calculator_id, inputs)
+        outputs, table = expected_texts(calculator_id, inputs, prose_columns(page))
         if shown_outputs(page) == outputs and shown_table(page) == table:
             return inputs
         if time.monotonic() > deadline:
@@ -85,9 +93,17 @@ def chart_geometry(page) -> dict:
     )
 
 
+def screenshot_calculator(page, path) -> None:
+    """The calculator as laid out on the full page (an element shot would catch the sticky header)."""
+    box = page.locator(ROOT).bounding_box()
+    scroll_y = page.evaluate("window.scrollY")
+    page.screenshot(path=str(path), full_page=True, clip={"x": box["x"], "y": box["y"] + scroll_y, "width": box["width"], "height": box["height"]})
+
+
 def set_scheme(page, color_scheme: str, material_scheme: str) -> None:
     page.emulate_media(color_scheme=color_scheme)
     page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", material_scheme)
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == ("rgb(255, 255, 255)" if material_scheme == "default" else "rgb(30, 33, 41)")
 
 
 def real_errors(watch: PageWatch) -> list[str]:
@@ -275,16 +291,15 @@ def test_screenshots_of_each_calculator(live, screenshot_dir):
     page = live.page
     for calculator_id in CALCULATORS:
         instant_navigate(page, calculator_id)
-        calculator = page.locator(ROOT)
         page.set_viewport_size({"width": 1280, "height": 900})
         page.emulate_media(color_scheme="light")
-        calculator.screenshot(path=str(screenshot_dir / f"calculator-{calculator_id}-light.png"))
+        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-light.png")
         # Material picks its palette from the media query at load only; switch it as its toggle does.
         set_scheme(page, "dark", "slate")
-        calculator.screenshot(path=str(screenshot_dir / f"calculator-{calculator_id}-dark.png"))
+        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-dark.png")
         set_scheme(page, "light", "default")
         page.set_viewport_size({"width": 390, "height": 844})
-        calculator.screenshot(path=str(screenshot_dir / f"calculator-{calculator_id}-390px.png"))
+        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-390px.png")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"{calculator_id}: page scrolls sideways at 390 px ({width} px wide)"
         page.set_viewport_size({"width": 1280, "height": 900})
@@ -357,7 +372,7 @@ def test_prerendered_values_without_javascript(page_factory, site_server):
     page, watch = page_factory(java_script_enabled=False)
     for calculator_id in CALCULATORS:
         page.goto(site_server + f"calculators/{calculator_id}/")
-        outputs, table = expected_texts(calculator_id, form_inputs(page))
+        outputs, table = expected_texts(calculator_id, form_inputs(page), prose_columns(page))
         assert shown_outputs(page) == outputs
         assert shown_table(page) == table
         assert page.text_content(f"{ROOT} [data-status]") == PRECOMPUTED_STATUS

@@ -110,7 +110,10 @@ def test_table_rows_choose_their_input_and_mark_the_current_one():
     pressed = [b["attrs"]["data-value"] for b in buttons if b["attrs"]["aria-pressed"] == "true"]
     assert pressed == ["prefill-gemm"]
     headers = [e["text"] for e in elements if e["tag"] == "th"]
-    assert headers == [c["label"] for c in definition("operations-table")["table_columns"]]
+    # The "why" sentences go on their own line under each row instead of a column.
+    assert headers == [c["label"] for c in definition("operations-table")["table_columns"] if c["id"] != "why"]
+    prose_rows = [e["text"] for e in elements if e["attrs"].get("class") == "roofline-calc__prose-row"]
+    assert prose_rows == [f"Why: {row['why']['text']}" for row in result["table"]]
 
 
 def test_definition_travels_in_an_escaped_attribute_not_a_script():
