@@ -100,10 +100,14 @@ def screenshot_calculator(page, path) -> None:
     page.screenshot(path=str(path), full_page=True, clip={"x": box["x"], "y": box["y"] + scroll_y, "width": box["width"], "height": box["height"]})
 
 
-def set_scheme(page, color_scheme: str, material_scheme: str) -> None:
-    page.emulate_media(color_scheme=color_scheme)
-    page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", material_scheme)
-    assert page.evaluate("getComputedStyle(document.body).backgroundColor") == ("rgb(255, 255, 255)" if material_scheme == "default" else "rgb(30, 33, 41)")
+def set_scheme(page, color_scheme: str) -> None:
+    """Switch Material's palette with its own header toggle, as a reader would."""
+    page.click(f'.md-header label[title="Switch to {color_scheme} mode"]')
+    # Material fades colours when the scheme changes; wait until the page has its final colour.
+    page.wait_for_function(
+        "colour => getComputedStyle(document.body).backgroundColor === colour",
+        arg="rgb(255, 255, 255)" if color_scheme == "light" else "rgb(30, 33, 41)",
+    )
 
 
 def real_errors(watch: PageWatch) -> list[str]:
@@ -292,12 +296,10 @@ def test_screenshots_of_each_calculator(live, screenshot_dir):
     for calculator_id in CALCULATORS:
         instant_navigate(page, calculator_id)
         page.set_viewport_size({"width": 1280, "height": 900})
-        page.emulate_media(color_scheme="light")
         screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-light.png")
-        # Material picks its palette from the media query at load only; switch it as its toggle does.
-        set_scheme(page, "dark", "slate")
+        set_scheme(page, "dark")
         screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-dark.png")
-        set_scheme(page, "light", "default")
+        set_scheme(page, "light")
         page.set_viewport_size({"width": 390, "height": 844})
         screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-390px.png")
         width = page.evaluate("document.documentElement.scrollWidth")
