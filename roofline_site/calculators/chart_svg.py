@@ -92,7 +92,8 @@ def roofline_svg(chart: dict[str, Any], *, element_id: str) -> str:
     ridge_x = _n(px_x(chart["ridge_flop_per_byte"]))
     ridge_y = _n(px_y(chart["peak_flop_per_s"]))
     out.append(f'<line class="roofline-chart__ridge" x1="{ridge_x}" y1="{ridge_y}" x2="{ridge_x}" y2="{bottom}"></line>')
-    out.append(f'<text class="roofline-chart__ridge-label" x="{ridge_x}" y="{_n(float(ridge_y) - 6)}" text-anchor="middle">ridge</text>')
+    # At the foot of the ridge line: points and their labels sit up on the roof.
+    out.append(f'<text class="roofline-chart__ridge-label" x="{_n(float(ridge_x) + 4)}" y="{bottom - 6}" text-anchor="start">ridge</text>')
     out.append('<g class="roofline-chart__points">')
     labelled = _labelled(chart["points"])
     for index, point in enumerate(chart["points"]):

@@ -108,7 +108,8 @@ export function rooflineSvg(chart, elementId) {
   const ridgeX = n(pxX(chart.ridge_flop_per_byte));
   const ridgeY = n(pxY(chart.peak_flop_per_s));
   svg.append(element("line", { class: "roofline-chart__ridge", x1: ridgeX, y1: ridgeY, x2: ridgeX, y2: bottom }));
-  svg.append(element("text", { class: "roofline-chart__ridge-label", x: ridgeX, y: n(Number(ridgeY) - 6), "text-anchor": "middle" }, "ridge"));
+  // At the foot of the ridge line: points and their labels sit up on the roof.
+  svg.append(element("text", { class: "roofline-chart__ridge-label", x: n(Number(ridgeX) + 4), y: bottom - 6, "text-anchor": "start" }, "ridge"));
   const group = element("g", { class: "roofline-chart__points" });
   const withLabels = labelled(chart.points);
   chart.points.forEach((point, index) => {
