@@ -141,8 +141,9 @@ def _add(parser: argparse.ArgumentParser, dest: str, help_text: str | None = Non
         text = help_text or f"{field.label}: {shown}{default}"
     else:
         unit = f" ({field.unit})" if field.unit else ""
-        text = help_text or f"{field.label}{unit}; default {format_number(field.default)}"
-    parser.add_argument(OPTIONS[dest], dest=dest, metavar=dest.upper(), help=text)
+        text = help_text or f"{field.label}{unit}; default {field.default:g}"
+    # argparse treats help as a %-format string ("%" units would break --help).
+    parser.add_argument(OPTIONS[dest], dest=dest, metavar=OPTIONS[dest].lstrip("-").replace("-", "_").upper(), help=text.replace("%", "%%"))
 
 
 def _add_hardware(parser: argparse.ArgumentParser) -> None:

@@ -8,25 +8,39 @@ integer part ("6,126 tok/s", not "6,130").
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 _DECIMAL_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
 
 
+# Enough precision for every digit of the largest float (about 1.8e308) shown without exponent.
+_WIDE = Context(prec=400)
+
+
+def _round_half_up(value: Decimal, digits: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP, context=_WIDE)
+
+
 def format_number(value: float, significant: int = 3) -> str:
-    """``value`` to ``significant`` figures, with thousands separators and no exponent."""
+    """``value`` to ``significant`` figures, with thousands separators and no exponent.
+
+    Halves round away from zero, as people round (0.5625 -> "0.563"), not to even as
+    ``round()`` does; the value is taken as its shortest decimal form (``repr``).
+    """
     if not math.isfinite(value):
         return str(value)
     if value == 0:
         return "0"
+    exact = Decimal(repr(float(value)))
     if abs(value) >= 10 ** (significant - 1):
-        return f"{round(value):,}"
+        return f"{int(_round_half_up(exact, 0)):,}"
     digits = significant - 1 - math.floor(math.log10(abs(value)))
-    rounded = round(value, digits)
+    rounded = _round_half_up(exact, digits)
     # Rounding can carry into a new digit (9.996 -> 10.0); recompute the decimals for it.
-    if rounded != 0 and abs(rounded) >= 10 ** (significant - 1):
-        return f"{round(rounded):,}"
-    digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded)))) if rounded else 0
-    return f"{rounded:,.{digits}f}"
+    if abs(rounded) >= 10 ** (significant - 1):
+        return f"{int(rounded):,}"
+    digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded))))
+    return f"{_round_half_up(rounded, digits):,.{digits}f}"
 
 
 def _with_prefix(value: float, unit: str, prefixes=_DECIMAL_PREFIXES) -> str:

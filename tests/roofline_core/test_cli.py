@@ -103,3 +103,12 @@ def test_python_dash_m_runs_and_fails_cleanly() -> None:
     assert ok.returncode == 0 and "295 FLOP/byte" in ok.stdout
     bad = subprocess.run([sys.executable, "-m", "roofline_core", "decode", "--model", "<b>x</b>"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", ["ridge", "decode", "batch-sweep", "prefill", "kv-cache"])
+def test_help_of_every_command(capsys, command: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "--json" in out and "--accelerator" in out

@@ -1,0 +1,98 @@
+"""The key numbers of the roofline_core tests, computed the same way in CPython and in Pyodide.
+
+``key_numbers_json()`` returns them as one JSON string (sorted keys, no NaN), so the two
+interpreters can be compared for exact equality. This file is run inside Pyodide by
+``run_in_pyodide.mjs`` and imported by the pytest that compares.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import sys
+import time
+
+from roofline_core import (
+    batch_sweep,
+    decode_step,
+    estimate_decode,
+    get_accelerator,
+    get_model,
+    kv_cache_bytes,
+    matmul_cost,
+    matvec_exact_cost,
+    operations_catalogue,
+    prefill_step,
+    ridge_point,
+)
+from roofline_core.calculators import CALCULATORS, compute, definition
+
+H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
+
+#: A few things a person can type, per calculator: every field gets each of them in turn.
+BAD_INPUTS = ["", "abc", "NaN", "inf", "-1", "0", "1e308", "<img src=x onerror=alert(1)>"]
+
+
+def _seed_numbers() -> dict:
+    step_8b = decode_step(params=8e9, **H100)
+    llama70 = get_model("llama-3-70b")
+    fp16 = matmul_cost(m=1, n=8192, k=8192)
+    int8 = matmul_cost(m=1, n=8192, k=8192, weight_bytes_per_element=1, activation_bytes_per_element=1)
+    mixtral = estimate_decode(model=get_model("mixtral-8x7b"), accelerator=get_accelerator("h100-sxm"), batch=16, context_tokens=4096)
+    return {
+        "ridge_h100": ridge_point(**H100),
+        "ridge_a100_80gb": get_accelerator("a100-sxm-80gb").ridge_point(),
+        "decode_8b_step_time_s": step_8b.step_time_s,
+        "decode_8b_tokens_per_s": step_8b.tokens_per_s,
+        "seed_004_table": [
+            [r.batch, r.intensity_flop_per_byte, r.bound, r.step_time_s, r.tokens_per_s, r.compute_utilisation]
+            for r in batch_sweep(params=70e9, **H100)
+        ],
+        "kv_llama_3_70b_32k": kv_cache_bytes(
+            layers=llama70.layers, kv_heads=llama70.kv_heads, head_dim=llama70.head_dim, tokens=32768
+        ),
+        "matvec_seed_003": matvec_exact_cost(rows=3, cols=2).intensity_flop_per_byte,
+        "int8_bytes_ratio": int8.bytes_moved / fp16.bytes_moved,
+        "int8_intensity_ratio": int8.intensity_flop_per_byte / fp16.intensity_flop_per_byte,
+        "prefill_8b_2048": prefill_step(params=8e9, prompt_tokens=2048, **H100).step_time_s,
+        "mixtral_decode_16": [mixtral.step_time_s, mixtral.weight_bytes_streamed],
+        "params": {slug: [m.total_params, m.active_params_per_token, m.streamed_params_per_token] for slug, m in _models()},
+        "operations": [
+            [op.slug, op.flops, op.bytes_moved, op.bound, op.why]
+            for op in operations_catalogue(accelerator=get_accelerator("h100-sxm"), model=llama70)
+        ],
+    }
+
+
+def _models():
+    from roofline_core import MODELS
+
+    return sorted(MODELS.items())
+
+
+def _calculator_results() -> dict:
+    results = {}
+    for calc_id, calc in sorted(CALCULATORS.items()):
+        results[calc_id] = {"definition": definition(calc_id), "defaults": compute(calc_id, {}), "bad": {}}
+        for field in calc.inputs:
+            results[calc_id]["bad"][field.id] = [compute(calc_id, {field.id: bad})["errors"] for bad in BAD_INPUTS]
+    return results
+
+
+def key_numbers_json() -> str:
+    return json.dumps({"seeds": _seed_numbers(), "calculators": _calculator_results()}, allow_nan=False, sort_keys=True)
+
+
+def bench_json(calls: int) -> str:
+    """Per-call times (seconds) of ``compute(id, defaults)`` for each calculator, and the interpreter."""
+    timings = {}
+    for calc_id in sorted(CALCULATORS):
+        compute(calc_id, {})  # warm caches (imports, first-call costs)
+        samples = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            compute(calc_id, {})
+            samples.append(time.perf_counter() - start)
+        timings[calc_id] = samples
+    runtime = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
+    return json.dumps({"runtime": runtime, "timings_s": timings})

@@ -1,0 +1,185 @@
+"""Inference estimates: the seeds' decode numbers, batching, KV cache, memory fit, properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from roofline_core import (
+    DecodeEstimate,
+    batch_sweep,
+    critical_batch,
+    decode_step,
+    estimate_decode,
+    estimate_decode_from_params,
+    estimate_prefill,
+    fit_in_memory,
+    get_accelerator,
+    get_model,
+    kv_cache_bytes,
+    memory_fit,
+    prefill_step,
+)
+
+H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
+
+# Seed 004's table: a 70B fp16 model on one H100 (latency ms, throughput tok/s).
+SEED_004_TABLE = [
+    (1, 41.8, 24),
+    (2, 41.8, 48),
+    (4, 41.8, 96),
+    (8, 41.8, 191),
+    (16, 41.8, 383),
+    (32, 41.8, 766),
+    (64, 41.8, 1531),
+    (128, 41.8, 3063),
+    (256, 41.8, 6126),
+]
+
+
+def test_8b_fp16_on_h100_decodes_at_4_78_ms() -> None:
+    step = decode_step(params=8e9, **H100)
+    assert round(step.step_time_s * 1e3, 2) == 4.78
+    assert round(step.tokens_per_s) == 209
+    assert step.bound == "memory"
+    assert step.intensity_flop_per_byte == 1.0
+
+
+def test_seed_004_batch_table_every_row() -> None:
+    rows = batch_sweep(params=70e9, **H100)
+    assert [r.batch for r in rows] == [b for b, _, _ in SEED_004_TABLE]
+    for row, (batch, latency_ms, tokens_per_s) in zip(rows, SEED_004_TABLE):
+        assert round(row.step_time_s * 1e3, 1) == latency_ms
+        assert round(row.tokens_per_s) == tokens_per_s
+        assert row.intensity_flop_per_byte == batch
+        assert row.bound == "memory"
+    # Seed 004: "Peak compute utilisation at bs=1 is under 0.5%".
+    assert rows[0].compute_utilisation < 0.005
+
+
+def test_int8_halves_bytes_and_latency_and_doubles_intensity() -> None:
+    fp16 = decode_step(params=70e9, bytes_per_param=2, **H100)
+    int8 = decode_step(params=70e9, bytes_per_param=1, **H100)
+    assert int8.bytes_moved == fp16.bytes_moved / 2
+    assert int8.intensity_flop_per_byte == 2 * fp16.intensity_flop_per_byte
+    assert int8.step_time_s == pytest.approx(fp16.step_time_s / 2)
+
+
+def test_llama_3_70b_kv_cache_at_32k() -> None:
+    model = get_model("llama-3-70b")
+    size = kv_cache_bytes(layers=model.layers, kv_heads=model.kv_heads, head_dim=model.head_dim, tokens=32768)
+    assert size == 10_737_418_240
+    assert round(size / 1e9, 1) == 10.7
+    assert model.kv_bytes_per_token() * 32768 == size
+
+
+def test_kv_cache_scales_with_batch_and_dtype() -> None:
+    one = kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=1000)
+    assert kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=1000, batch=4) == 4 * one
+    assert kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=1000, bytes_per_element=1) == one / 2
+    with pytest.raises(ValueError, match="batch"):
+        kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=1, batch=0)
+
+
+def test_critical_batch_is_the_ridge_for_fp16() -> None:
+    assert critical_batch(**H100) == pytest.approx(295.2, abs=0.05)
+    assert critical_batch(**H100, weight_bytes_per_element=1) == pytest.approx(295.2 / 2, abs=0.05)
+    # Just past it, decode turns compute-bound.
+    assert decode_step(params=70e9, batch=296, **H100).bound == "compute"
+    assert decode_step(params=70e9, batch=295, **H100).bound == "memory"
+
+
+def test_devices_split_the_work() -> None:
+    one = decode_step(params=70e9, **H100)
+    two = decode_step(params=70e9, devices=2, **H100)
+    assert two.step_time_s == pytest.approx(one.step_time_s / 2)
+    assert two.intensity_flop_per_byte == one.intensity_flop_per_byte
+
+
+def test_prefill_is_compute_bound_at_long_prompts() -> None:
+    step = prefill_step(params=8e9, prompt_tokens=2048, **H100)
+    assert step.bound == "compute"
+    assert step.intensity_flop_per_byte == 2048
+    assert step.step_time_s == pytest.approx(2 * 8e9 * 2048 / 989e12)
+    assert step.tokens == 2048
+
+
+def test_estimate_decode_from_presets_and_efficiency() -> None:
+    model, h100 = get_model("llama-3-8b"), get_accelerator("h100-sxm")
+    full = estimate_decode(model=model, accelerator=h100)
+    derated = estimate_decode(model=model, accelerator=h100, bandwidth_efficiency=0.75)
+    assert isinstance(full, DecodeEstimate)
+    assert full.step_time_s == pytest.approx(model.streamed_params_per_token * 2 / 3.35e12)
+    assert derated.step_time_s == pytest.approx(full.step_time_s / 0.75)
+    assert full.memory is not None and full.memory.fits
+    with pytest.raises(ValueError, match="bandwidth_efficiency"):
+        estimate_decode(model=model, accelerator=h100, bandwidth_efficiency=1.5)
+
+
+def test_moe_decode_reads_more_experts_as_the_batch_grows() -> None:
+    mixtral, h100 = get_model("mixtral-8x7b"), get_accelerator("h100-sxm")
+    one = estimate_decode(model=mixtral, accelerator=h100, batch=1)
+    many = estimate_decode(model=mixtral, accelerator=h100, batch=256)
+    assert one.weight_bytes_streamed == pytest.approx(mixtral.streamed_params_per_token * 2)
+    # At batch 256 practically every expert is read: all weights but the embedding table.
+    assert many.weight_bytes_streamed == pytest.approx((mixtral.total_params - mixtral.embedding_params) * 2, rel=1e-6)
+    prefill = estimate_prefill(model=mixtral, accelerator=h100, prompt_tokens=4096)
+    assert prefill.bytes_moved == pytest.approx((mixtral.total_params - mixtral.embedding_params) * 2)
+
+
+def test_memory_fit() -> None:
+    model, h100 = get_model("llama-3-70b"), get_accelerator("h100-sxm")
+    alone = memory_fit(model=model, accelerator=h100, context_tokens=32768)
+    assert not alone.fits and alone.max_batch == 0
+    four = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4)
+    assert four.max_batch == (320e9 - model.weight_bytes()) // 10_737_418_240
+    no_context = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131072, context_tokens=0)
+    assert no_context.max_batch is None and no_context.max_context_tokens == int(64e9 // 131072)
+
+
+def test_estimate_decode_from_params_matches_decode_step() -> None:
+    from roofline_core import CustomAccelerator
+
+    estimate = estimate_decode_from_params(
+        params=8e9, accelerator=CustomAccelerator(peak_flop_per_s={"fp16": 989e12}, bandwidth_bytes_per_s=3.35e12)
+    )
+    assert estimate.step == decode_step(params=8e9, **H100)
+    assert estimate.memory is None
+
+
+# --- Properties ----------------------------------------------------------------------------------
+
+params_st = st.floats(min_value=1e8, max_value=2e12)
+batch_st = st.integers(min_value=1, max_value=4096)
+kv_st = st.floats(min_value=0, max_value=1e7)
+
+
+@given(params=params_st, a=batch_st, b=batch_st, kv_per_sequence=kv_st)
+def test_decode_time_never_decreases_with_batch(params: float, a: int, b: int, kv_per_sequence: float) -> None:
+    low, high = sorted((a, b))
+    t = lambda batch: decode_step(params=params, batch=batch, kv_cache_bytes=kv_per_sequence * batch, **H100).step_time_s
+    assert t(low) <= t(high)
+
+
+@given(params=params_st, batch=batch_st, c1=st.integers(0, 1_000_000), c2=st.integers(0, 1_000_000))
+def test_decode_time_never_decreases_with_context(params: float, batch: int, c1: int, c2: int) -> None:
+    low, high = sorted((c1, c2))
+    t = lambda context: decode_step(
+        params=params, batch=batch, kv_cache_bytes=kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=context, batch=batch), **H100
+    ).step_time_s
+    assert t(low) <= t(high)
+
+
+@given(slug=st.sampled_from(["llama-2-7b", "llama-3-8b", "llama-3-70b"]), batch=batch_st, c1=st.integers(0, 200_000), c2=st.integers(0, 200_000))
+def test_preset_decode_time_never_decreases_with_context(slug: str, batch: int, c1: int, c2: int) -> None:
+    low, high = sorted((c1, c2))
+    model, h100 = get_model(slug), get_accelerator("h100-sxm")
+    t = lambda context: estimate_decode(model=model, accelerator=h100, batch=batch, context_tokens=context).step_time_s
+    assert t(low) <= t(high)
+
+
+@given(params=params_st, batch=st.integers(min_value=1, max_value=1024))
+def test_batched_decode_intensity_is_about_the_batch_in_fp16(params: float, batch: int) -> None:
+    step = decode_step(params=params, batch=batch, bytes_per_param=2, **H100)
+    assert step.intensity_flop_per_byte == pytest.approx(batch)

@@ -1,0 +1,85 @@
+"""Model presets: parameter counts derived from the architecture match the published totals."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from roofline_core import MODELS, get_model
+from roofline_core.models import MLA, Model
+
+
+@pytest.mark.parametrize(
+    ("slug", "total_billion", "active_billion", "rel"),
+    [
+        ("llama-2-7b", 6.74, 6.74, 0.002),
+        ("llama-3-8b", 8.03, 8.03, 0.002),
+        ("llama-3-70b", 70.6, 70.6, 0.002),
+        ("mixtral-8x7b", 46.7, 12.9, 0.002),
+        # The technical report rounds: 671B total, 37B activated.
+        ("deepseek-v3", 671, 37, 0.02),
+    ],
+)
+def test_parameter_counts_match_published_totals(slug: str, total_billion: float, active_billion: float, rel: float) -> None:
+    model = get_model(slug)
+    assert model.total_params / 1e9 == pytest.approx(total_billion, rel=rel)
+    assert model.active_params_per_token / 1e9 == pytest.approx(active_billion, rel=rel)
+
+
+@pytest.mark.parametrize("slug", sorted(MODELS))
+def test_every_model_has_a_source(slug: str) -> None:
+    source = MODELS[slug].source
+    assert source.url.startswith("https://")
+    assert str(MODELS[slug].layers) in source.states
+
+
+@pytest.mark.parametrize("slug", sorted(MODELS))
+def test_streamed_params_exclude_only_the_input_embedding(slug: str) -> None:
+    model = MODELS[slug]
+    assert model.streamed_params_per_token == model.active_params_per_token - model.embedding_params
+    if not model.is_moe:
+        assert model.active_params_per_token == model.total_params
+
+
+def test_kv_bytes_per_token() -> None:
+    # Llama-3-70B: 2 (K, V) x 80 layers x 8 KV heads x 128 x 2 bytes.
+    assert get_model("llama-3-70b").kv_bytes_per_token("fp16") == 2 * 80 * 8 * 128 * 2
+    assert get_model("llama-3-70b").kv_bytes_per_token("int8") == 80 * 8 * 128 * 2
+    # Llama-2-7B is MHA: 32 KV heads.
+    assert get_model("llama-2-7b").kv_bytes_per_token() == 2 * 32 * 32 * 128 * 2
+    # DeepSeek-V3's MLA caches a 512-wide latent plus a 64-wide rotary key per layer.
+    assert get_model("deepseek-v3").kv_bytes_per_token() == 61 * (512 + 64) * 2
+
+
+def test_mla_caches_far_less_than_gqa_would() -> None:
+    v3 = get_model("deepseek-v3")
+    assert v3.attention == MLA
+    as_mha = 2 * v3.layers * v3.heads * v3.head_dim
+    assert v3.kv_elements_per_token * 50 < as_mha
+
+
+def test_weight_bytes_scale_with_dtype() -> None:
+    model = get_model("llama-3-8b")
+    assert model.weight_bytes("int8") == model.weight_bytes("fp16") / 2
+    assert model.weight_bytes("int4") == model.weight_bytes("fp16") / 4
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"attention": "sparse"}, "attention must be one of"),
+        ({"attention": "mha", "kv_heads": 8}, "MHA needs kv_heads == heads"),
+        ({"kv_heads": 5}, "GQA needs kv_heads to divide heads"),
+        ({"attention": "mla", "mla_latent_dim": 0}, "MLA needs mla_latent_dim"),
+    ],
+)
+def test_inconsistent_architectures_are_rejected(change: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        dataclasses.replace(get_model("llama-3-8b"), **change)
+
+
+def test_unknown_model_lists_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="llama-3-8b"):
+        get_model("gpt-5")
+    assert isinstance(get_model("llama-3-8b"), Model)
