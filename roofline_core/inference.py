@@ -35,6 +35,11 @@ def _require_count(name: str, value: int) -> None:
         raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
+def _require_context(context_tokens: int) -> None:
+    if not (isinstance(context_tokens, int) and context_tokens >= 0):
+        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+
+
 def kv_cache_bytes(
     *, layers: int, kv_heads: int, head_dim: int, tokens: int, batch: int = 1, bytes_per_element: float = 2
 ) -> float:
@@ -291,8 +296,7 @@ def fit_in_memory(
     _require_non_negative("weight_bytes", weight_bytes)
     _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
     _require_count("batch", batch)
-    if not (isinstance(context_tokens, int) and context_tokens >= 0):
-        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    _require_context(context_tokens)
     per_sequence = kv_bytes_per_token * context_tokens
     free = capacity_bytes - weight_bytes
     max_batch: int | None
@@ -360,6 +364,67 @@ class DecodeEstimate:
         return self.step.tokens_per_s
 
 
+def _decode_estimate(
+    *,
+    params: float,
+    weight_params_read: float,
+    weight_params_held: float,
+    kv_bytes_per_token: float,
+    accelerator: AnyAccelerator,
+    weight_dtype: str,
+    compute_dtype: str,
+    batch: int,
+    context_tokens: int,
+    devices: int,
+    bandwidth_efficiency: float,
+) -> DecodeEstimate:
+    """The decode step and memory picture shared by :func:`estimate_decode` and :func:`estimate_decode_from_params`.
+
+    Args:
+        params: Parameters streamed per token (they set the FLOPs).
+        weight_params_read: Parameters whose weights the step reads (more than ``params`` for
+            an MoE batch that touches extra experts).
+        weight_params_held: Parameters whose weights sit in memory.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
+    """
+    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    bpp = bytes_per_element(weight_dtype)
+    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
+    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
+    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
+    # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
+    # traffic to keep one formula.
+    extra_weight_bytes = (weight_params_read - params) * bpp
+    step = decode_step(
+        params=params,
+        peak_flop_per_s=peak,
+        bandwidth_bytes_per_s=bandwidth,
+        bytes_per_param=bpp,
+        batch=batch,
+        kv_cache_bytes=kv_bytes + extra_weight_bytes,
+        devices=devices,
+    )
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else fit_in_memory(
+            capacity_bytes=accelerator.memory_bytes * devices,
+            weight_bytes=weight_params_held * bpp,
+            kv_bytes_per_token=kv_bytes_per_token,
+            batch=batch,
+            context_tokens=context_tokens,
+        )
+    )
+    return DecodeEstimate(
+        step=step,
+        batch=batch,
+        context_tokens=context_tokens,
+        kv_bytes=kv_bytes,
+        weight_bytes_streamed=weight_params_read * bpp,
+        memory=fit,
+    )
+
+
 def estimate_decode(
     *,
     model: Model,
@@ -385,9 +450,7 @@ def estimate_decode(
     whose capacity is unknown.
     """
     _require_count("batch", batch)
-    if not (isinstance(context_tokens, int) and context_tokens >= 0):
-        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
-    kv_bytes = model.kv_bytes_per_token(kv_dtype) * context_tokens * batch
+    _require_context(context_tokens)
     params = model.streamed_params_per_token
     if model.is_moe:
         # With many sequences, different tokens pick different experts; the step reads the
@@ -401,40 +464,18 @@ def estimate_decode(
         weight_params_read = params + extra_experts * per_expert * moe_layers
     else:
         weight_params_read = params
-    bpp = bytes_per_element(weight_dtype)
-    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
-    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
-    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
-    # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
-    # traffic to keep one formula.
-    extra_weight_bytes = (weight_params_read - params) * bpp
-    step = decode_step(
+    return _decode_estimate(
         params=params,
-        peak_flop_per_s=peak,
-        bandwidth_bytes_per_s=bandwidth,
-        bytes_per_param=bpp,
-        batch=batch,
-        kv_cache_bytes=kv_bytes + extra_weight_bytes,
-        devices=devices,
-    )
-    fit = (
-        None
-        if accelerator.memory_bytes is None
-        else fit_in_memory(
-            capacity_bytes=accelerator.memory_bytes * devices,
-            weight_bytes=model.weight_bytes(weight_dtype),
-            kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
-            batch=batch,
-            context_tokens=context_tokens,
-        )
-    )
-    return DecodeEstimate(
-        step=step,
+        weight_params_read=weight_params_read,
+        weight_params_held=model.total_params,
+        kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        compute_dtype=compute_dtype,
         batch=batch,
         context_tokens=context_tokens,
-        kv_bytes=kv_bytes,
-        weight_bytes_streamed=weight_params_read * bpp,
-        memory=fit,
+        devices=devices,
+        bandwidth_efficiency=bandwidth_efficiency,
     )
 
 
@@ -458,38 +499,20 @@ def estimate_decode_from_params(
             the architecture is unknown).
     """
     _require_count("batch", batch)
-    if not (isinstance(context_tokens, int) and context_tokens >= 0):
-        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    _require_context(context_tokens)
     _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
-    bpp = bytes_per_element(weight_dtype)
-    kv_bytes = kv_bytes_per_token * context_tokens * batch
-    step = decode_step(
+    return _decode_estimate(
         params=params,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
-        bytes_per_param=bpp,
-        batch=batch,
-        kv_cache_bytes=kv_bytes,
-        devices=devices,
-    )
-    fit = (
-        None
-        if accelerator.memory_bytes is None
-        else fit_in_memory(
-            capacity_bytes=accelerator.memory_bytes * devices,
-            weight_bytes=params * bpp,
-            kv_bytes_per_token=kv_bytes_per_token,
-            batch=batch,
-            context_tokens=context_tokens,
-        )
-    )
-    return DecodeEstimate(
-        step=step,
+        weight_params_read=params,
+        weight_params_held=params,
+        kv_bytes_per_token=kv_bytes_per_token,
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        compute_dtype=compute_dtype,
         batch=batch,
         context_tokens=context_tokens,
-        kv_bytes=kv_bytes,
-        weight_bytes_streamed=params * bpp,
-        memory=fit,
+        devices=devices,
+        bandwidth_efficiency=bandwidth_efficiency,
     )
 
 
