@@ -51,6 +51,7 @@ from roofline_core.formatting import (
 from roofline_core.hardware import Accelerator, compute_peak_flop_per_s, get_accelerator
 from roofline_core.inference import (
     DEFAULT_SWEEP_BATCHES,
+    context_for_kv_bytes,
     critical_batch,
     estimate_decode,
     estimate_prefill,
@@ -793,9 +794,11 @@ def kv_cache_figure(
         "hlines": [{"y": capacity, "label": f"{chip.name} memory {format_bytes(capacity)}"}],
         "legend": True,
     }
-    # Context at which the cache alone fills the memory: capacity over the bytes one token adds
-    # to the batch (the model's per-token KV size, which models.py computes).
-    fill_tokens = {m.slug: capacity / (m.kv_bytes_per_token(kv_dtype) * batch) for m in the_models}
+    # Context at which the cache alone fills the memory.
+    fill_tokens = {
+        m.slug: context_for_kv_bytes(kv_bytes=capacity, kv_bytes_per_token=m.kv_bytes_per_token(kv_dtype), batch=batch)
+        for m in the_models
+    }
     last = sweep[-1]
     sequences = f"a batch of {batch:,} sequences" if batch > 1 else "one sequence"
     alt = (
@@ -911,9 +914,10 @@ def decode_split_figure(
         "legend": True,
     }
     where = f"{devices} x {chip.name}" if devices > 1 else chip.name
-    per_token = the_model.kv_bytes_per_token(kv_dtype) * batch
     # The context at which the batch's cache bytes equal the weight bytes read per step.
-    equal_tokens = estimates[0].weight_bytes_streamed / per_token
+    equal_tokens = context_for_kv_bytes(
+        kv_bytes=estimates[0].weight_bytes_streamed, kv_bytes_per_token=the_model.kv_bytes_per_token(kv_dtype), batch=batch
+    )
     alt = (
         f"One decode step of {the_model.name} at batch {batch:,} on {where}: reading the weights takes "
         f"{format_time(weight_s[0])} at every context; reading the KV cache adds {format_time(kv_s[0])} at "

@@ -306,7 +306,11 @@ def fit_in_memory(
         max_context = 0
     else:
         max_batch = math.floor(free / per_sequence) if per_sequence > 0 else None
-        max_context = math.floor(free / (kv_bytes_per_token * batch)) if kv_bytes_per_token > 0 else None
+        max_context = (
+            math.floor(context_for_kv_bytes(kv_bytes=free, kv_bytes_per_token=kv_bytes_per_token, batch=batch))
+            if kv_bytes_per_token > 0
+            else None
+        )
     return MemoryFit(
         capacity_bytes=capacity_bytes,
         weight_bytes=weight_bytes,
@@ -315,6 +319,28 @@ def fit_in_memory(
         max_batch=max_batch,
         max_context_tokens=max_context,
     )
+
+
+def context_for_kv_bytes(*, kv_bytes: float, kv_bytes_per_token: float, batch: int = 1) -> float:
+    """Context length at which the KV cache of ``batch`` sequences reaches ``kv_bytes``.
+
+    The inverse of :func:`kv_cache_bytes` in the context: with ``kv_bytes`` set to the memory
+    capacity it is the context at which the cache alone fills memory; set to the weight bytes,
+    the context at which reading the cache costs as much as reading the weights.
+
+    Args:
+        kv_bytes: Bytes the cache of the whole batch should reach, in bytes.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
+        batch: Sequences.
+
+    Returns:
+        ``kv_bytes / (kv_bytes_per_token * batch)``, in tokens per sequence (fractional; round
+        down for the longest context that stays within ``kv_bytes``).
+    """
+    _require_non_negative("kv_bytes", kv_bytes)
+    _require_positive("kv_bytes_per_token", kv_bytes_per_token)
+    _require_count("batch", batch)
+    return kv_bytes / (kv_bytes_per_token * batch)
 
 
 def memory_fit(

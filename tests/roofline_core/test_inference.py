@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from roofline_core import (
     DecodeEstimate,
     batch_sweep,
+    context_for_kv_bytes,
     critical_batch,
     decode_step,
     estimate_decode,
@@ -136,6 +137,22 @@ def test_memory_fit() -> None:
     assert four.max_batch == (320e9 - model.weight_bytes()) // 10_737_418_240
     no_context = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131072, context_tokens=0)
     assert no_context.max_batch is None and no_context.max_context_tokens == int(64e9 // 131072)
+
+
+def test_context_for_kv_bytes_inverts_the_kv_cache_size() -> None:
+    # Llama-3-8B: 32 layers x 8 KV heads x 128 wide, fp16 -> 131,072 bytes per token.
+    per_token = kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=1)
+    tokens = context_for_kv_bytes(kv_bytes=80e9, kv_bytes_per_token=per_token, batch=4)
+    assert tokens == pytest.approx(80e9 / (131_072 * 4))
+    whole = int(tokens)
+    assert kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=whole, batch=4) <= 80e9
+    assert kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=whole + 1, batch=4) > 80e9
+    # fit_in_memory's longest context is the same inversion of the memory left beside the weights.
+    fit = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=per_token, batch=4)
+    assert fit.max_context_tokens == int(context_for_kv_bytes(kv_bytes=64e9, kv_bytes_per_token=per_token, batch=4))
+    for bad in ({"kv_bytes_per_token": 0}, {"batch": 0}, {"kv_bytes": -1.0}):
+        with pytest.raises(ValueError):
+            context_for_kv_bytes(**{"kv_bytes": 1e9, "kv_bytes_per_token": per_token, "batch": 1, **bad})
 
 
 def test_estimate_decode_from_params_matches_decode_step() -> None:
