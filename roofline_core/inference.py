@@ -542,6 +542,37 @@ def estimate_decode_from_params(
     )
 
 
+def estimate_prefill_from_params(
+    *,
+    params: float,
+    accelerator: AnyAccelerator,
+    prompt_tokens: int,
+    weight_dtype: str = "fp16",
+    compute_dtype: str = "fp16",
+    batch: int = 1,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+) -> StepEstimate:
+    """:func:`prefill_step` on ``devices`` x ``accelerator`` for a dense model known only by its size.
+
+    Args:
+        params: Parameters streamed per token; their weights are read once.
+        weight_dtype: Storage format of the weights (sets the bytes per parameter).
+        compute_dtype: Format of the matrix math, choosing the peak.
+        bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
+    """
+    bpp = bytes_per_element(weight_dtype)
+    return prefill_step(
+        params=params,
+        prompt_tokens=prompt_tokens,
+        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
+        bytes_per_param=bpp,
+        batch=batch,
+        devices=devices,
+    )
+
+
 def estimate_prefill(
     *,
     model: Model,
@@ -558,19 +589,19 @@ def estimate_prefill(
     For an MoE model the active parameters set the FLOPs, and a long prompt touches every expert,
     so all expert weights are read once.
     """
-    bpp = bytes_per_element(weight_dtype)
-    step = prefill_step(
+    step = estimate_prefill_from_params(
         params=model.streamed_params_per_token,
+        accelerator=accelerator,
         prompt_tokens=prompt_tokens,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
-        bytes_per_param=bpp,
+        weight_dtype=weight_dtype,
+        compute_dtype=compute_dtype,
         batch=batch,
         devices=devices,
+        bandwidth_efficiency=bandwidth_efficiency,
     )
     if not model.is_moe:
         return step
-    all_weights_read = (model.total_params - model.embedding_params) * bpp
+    all_weights_read = (model.total_params - model.embedding_params) * bytes_per_element(weight_dtype)
     return _step(
         flops=step.flops,
         bytes_moved=max(step.bytes_moved, all_weights_read),

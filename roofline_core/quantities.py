@@ -37,7 +37,13 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS, Accelerator, compute_peak_flop_per_s
-from roofline_core.inference import critical_batch, decode_step, estimate_decode, estimate_prefill, prefill_step
+from roofline_core.inference import (
+    critical_batch,
+    estimate_decode,
+    estimate_decode_from_params,
+    estimate_prefill,
+    estimate_prefill_from_params,
+)
 from roofline_core.models import MODELS, Model
 from roofline_core.operations import matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
@@ -332,14 +338,14 @@ def _decode(
         ).step
     if context:
         raise QuantityError("parameter 'context' needs a model preset; expected model=<slug> with context=")
-    return decode_step(
+    return estimate_decode_from_params(
         params=params,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * efficiency,
-        bytes_per_param=bytes_per_element(weight_dtype),
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
         batch=batch,
         devices=devices,
-    )
+        bandwidth_efficiency=efficiency,
+    ).step
 
 
 def _decode_quantity(render: Callable[..., str]) -> Callable[..., Value]:
@@ -372,14 +378,14 @@ def _prefill(
             devices=devices,
             bandwidth_efficiency=efficiency,
         )
-    return prefill_step(
+    return estimate_prefill_from_params(
         params=params,
+        accelerator=accelerator,
         prompt_tokens=prompt,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * efficiency,
-        bytes_per_param=bytes_per_element(weight_dtype),
+        weight_dtype=weight_dtype,
         batch=batch,
         devices=devices,
+        bandwidth_efficiency=efficiency,
     )
 
 

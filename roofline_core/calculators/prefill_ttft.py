@@ -17,11 +17,16 @@ from roofline_core.calculators._common import (
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import ChoiceInput, NumberInput
 from roofline_core.calculators.roofline_explorer import accelerator_choices
-from roofline_core.dtypes import bytes_per_element
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_intensity, format_percent, format_time, format_tokens_per_s
-from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
-from roofline_core.inference import StepEstimate, decode_step, estimate_decode, estimate_prefill, prefill_step
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.inference import (
+    StepEstimate,
+    estimate_decode,
+    estimate_decode_from_params,
+    estimate_prefill,
+    estimate_prefill_from_params,
+)
 
 
 def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
@@ -43,13 +48,12 @@ def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
         return prefill, decode
     common = {
         "params": values["params_billion"] * GIGA,
-        "peak_flop_per_s": compute_peak_flop_per_s(accelerator, "fp16"),
-        "bandwidth_bytes_per_s": accelerator.bandwidth_bytes_per_s,
-        "bytes_per_param": bytes_per_element(values["weight_dtype"]),
+        "accelerator": accelerator,
+        "weight_dtype": values["weight_dtype"],
         "devices": values["devices"],
     }
-    prefill = prefill_step(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
-    return prefill, decode_step(**common)
+    prefill = estimate_prefill_from_params(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
+    return prefill, estimate_decode_from_params(**common).step
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:

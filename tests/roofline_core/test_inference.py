@@ -15,6 +15,7 @@ from roofline_core import (
     estimate_decode,
     estimate_decode_from_params,
     estimate_prefill,
+    estimate_prefill_from_params,
     fit_in_memory,
     get_accelerator,
     get_model,
@@ -164,6 +165,23 @@ def test_estimate_decode_from_params_matches_decode_step() -> None:
     assert estimate.step == decode_step(params=8e9, **H100)
     assert estimate.memory is None
 
+
+
+def test_estimate_prefill_from_params_matches_prefill_step_and_the_dense_preset() -> None:
+    from roofline_core import CustomAccelerator
+
+    custom = CustomAccelerator(peak_flop_per_s={"fp16": 989e12}, bandwidth_bytes_per_s=3.35e12)
+    step = estimate_prefill_from_params(params=8e9, accelerator=custom, prompt_tokens=2048, batch=2, devices=2)
+    assert step == prefill_step(params=8e9, prompt_tokens=2048, batch=2, devices=2, **H100)
+    derated = estimate_prefill_from_params(params=8e9, accelerator=custom, prompt_tokens=1, bandwidth_efficiency=0.5)
+    assert derated.bandwidth_bytes_per_s == pytest.approx(3.35e12 / 2)
+    # A dense preset's prefill is the same step for its streamed parameters.
+    llama, h100 = get_model("llama-3-8b"), get_accelerator("h100-sxm")
+    preset = estimate_prefill(model=llama, accelerator=h100, prompt_tokens=512, weight_dtype="int8")
+    by_size = estimate_prefill_from_params(
+        params=llama.streamed_params_per_token, accelerator=h100, prompt_tokens=512, weight_dtype="int8"
+    )
+    assert preset == by_size
 
 # --- Properties ----------------------------------------------------------------------------------
 
