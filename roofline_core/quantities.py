@@ -220,22 +220,22 @@ def _sources(*items: Accelerator | Model | None) -> tuple[Source, ...]:
 # Accelerator quantities -----------------------------------------------------------------
 
 
-def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
+def _for_dtype(lookup: Callable[[str], float], dtype: str) -> float:
+    """``lookup(dtype)`` (a peak or ridge of an accelerator), its KeyError as a QuantityError."""
     try:
-        peak = accelerator.peak_for(dtype)
+        return lookup(dtype)
     except KeyError as exc:
         raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
-    return Value(format_flop_per_s(peak), _sources(accelerator))
+
+
+def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
+    return Value(format_flop_per_s(_for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
 
 
 def _sparse_peak(*, accelerator: Accelerator, dtype: str) -> Value:
     # 2:4 structured sparsity skips half the multiplies, which spec sheets count as doubling the
     # rate; presets hold the dense figure, so the marketing number is twice it.
-    try:
-        peak = accelerator.peak_for(dtype)
-    except KeyError as exc:
-        raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
-    return Value(format_flop_per_s(2 * peak), _sources(accelerator))
+    return Value(format_flop_per_s(2 * _for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
 
 
 def _bandwidth(*, accelerator: Accelerator) -> Value:
@@ -255,11 +255,7 @@ def _accelerator_name(*, accelerator: Accelerator) -> Value:
 
 
 def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
-    try:
-        ridge = accelerator.ridge_point(dtype)
-    except KeyError as exc:
-        raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
-    return Value(format_intensity(ridge), _sources(accelerator))
+    return Value(format_intensity(_for_dtype(accelerator.ridge_point, dtype)), _sources(accelerator))
 
 
 def _critical_batch(*, accelerator: Accelerator, weight_dtype: str) -> Value:
@@ -348,15 +344,6 @@ def _decode(
     ).step
 
 
-def _decode_quantity(render: Callable[..., str]) -> Callable[..., Value]:
-    def compute(*, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any) -> Value:
-        extra = {k: rest.pop(k) for k in ("per",) if k in rest}
-        step = _decode(accelerator=accelerator, model=model, params=params, **rest)
-        return Value(render(step, **extra), _sources(accelerator, model))
-
-    return compute
-
-
 def _prefill(
     *,
     accelerator: Accelerator,
@@ -389,10 +376,13 @@ def _prefill(
     )
 
 
-def _prefill_quantity(render: Callable[..., str]) -> Callable[..., Value]:
+def _step_quantity(step_of: Callable[..., Any], render: Callable[..., str]) -> Callable[..., Value]:
+    """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``render``)."""
+
     def compute(*, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any) -> Value:
-        step = _prefill(accelerator=accelerator, model=model, params=params, **rest)
-        return Value(render(step), _sources(accelerator, model))
+        extra = {k: rest.pop(k) for k in ("per",) if k in rest}
+        step = step_of(accelerator=accelerator, model=model, params=params, **rest)
+        return Value(render(step, **extra), _sources(accelerator, model))
 
     return compute
 
@@ -523,70 +513,70 @@ QUANTITIES: dict[str, Quantity] = {
             "decode_step_time",
             "Time of one decode step (every sequence gains a token), in seconds.",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: format_time(s.step_time_s)),
+            _step_quantity(_decode, lambda s: format_time(s.step_time_s)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_tokens_per_s",
             "Decode throughput, in tokens/s: over the batch (per=batch) or as one sequence sees it (per=sequence).",
             (*_DECODE_PARAMETERS, Parameter("per", "choice", default="batch", choices=("batch", "sequence"))),
-            _decode_quantity(_tokens_per_s),
+            _step_quantity(_decode, _tokens_per_s),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_intensity",
             "Arithmetic intensity of a decode step, in FLOP/byte.",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: format_intensity(s.intensity_flop_per_byte)),
+            _step_quantity(_decode, lambda s: format_intensity(s.intensity_flop_per_byte)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_bound",
             "Which roof limits a decode step: 'memory-bound' or 'compute-bound'.",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: f"{s.bound}-bound"),
+            _step_quantity(_decode, lambda s: f"{s.bound}-bound"),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_utilisation",
             "Achieved FLOP/s of a decode step as a share of peak (model FLOPs utilisation).",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: format_percent(s.compute_utilisation)),
+            _step_quantity(_decode, lambda s: format_percent(s.compute_utilisation)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_time",
             "Time to process whole prompts in one pass (time to first token when idle), in seconds.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_time(s.step_time_s)),
+            _step_quantity(_prefill, lambda s: format_time(s.step_time_s)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_tokens_per_s",
             "Prompt tokens processed per second during prefill, in tokens/s.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_tokens_per_s(s.tokens_per_s)),
+            _step_quantity(_prefill, lambda s: format_tokens_per_s(s.tokens_per_s)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_intensity",
             "Arithmetic intensity of a prefill pass, in FLOP/byte.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_intensity(s.intensity_flop_per_byte)),
+            _step_quantity(_prefill, lambda s: format_intensity(s.intensity_flop_per_byte)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_bound",
             "Which roof limits a prefill pass: 'memory-bound' or 'compute-bound'.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: f"{s.bound}-bound"),
+            _step_quantity(_prefill, lambda s: f"{s.bound}-bound"),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_utilisation",
             "Achieved FLOP/s of a prefill pass as a share of peak.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_percent(s.compute_utilisation)),
+            _step_quantity(_prefill, lambda s: format_percent(s.compute_utilisation)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q("matmul_flops", "FLOPs of an m x k by k x n product (2mnk).", _COST_PARAMETERS, _matmul("flops")),
