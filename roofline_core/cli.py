@@ -37,9 +37,9 @@ from roofline_core.inference import (
     estimate_decode,
     estimate_decode_from_params,
     estimate_prefill,
+    estimate_prefill_from_params,
     fit_in_memory,
     kv_cache_bytes,
-    prefill_step,
 )
 from roofline_core.models import MLA, MODELS, Model
 
@@ -344,14 +344,9 @@ def cmd_prefill(args: argparse.Namespace) -> dict[str, Any]:
         name = model.name
     else:
         params = _get(args, "params")
-        step = prefill_step(
-            params=params,
-            prompt_tokens=prompt_tokens,
-            peak_flop_per_s=compute_peak_flop_per_s(accelerator, "fp16"),
-            bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
-            bytes_per_param=bytes_per_element(weight_dtype),
-            batch=batch,
-            devices=devices,
+        step = estimate_prefill_from_params(
+            params=params, accelerator=accelerator, prompt_tokens=prompt_tokens, weight_dtype=weight_dtype,
+            batch=batch, devices=devices,
         )
         name = f"{params / 1e9:g}B-parameter model"
     where = f"{devices} x {accelerator.name}" if devices > 1 else accelerator.name

@@ -33,8 +33,9 @@ Coordinates are SI (FLOP/byte, FLOP/s, bytes, seconds, tokens); only tick labels
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from roofline_core.dtypes import DTYPES, bytes_per_element
@@ -51,6 +52,9 @@ from roofline_core.formatting import (
 from roofline_core.hardware import Accelerator, compute_peak_flop_per_s, get_accelerator
 from roofline_core.inference import (
     DEFAULT_SWEEP_BATCHES,
+    DecodeEstimate,
+    StepEstimate,
+    context_for_kv_bytes,
     critical_batch,
     estimate_decode,
     estimate_prefill,
@@ -174,6 +178,39 @@ def _sorted_unique(values: Sequence[int]) -> list[int]:
     return sorted(set(values))
 
 
+def _padded_range(sweep: Sequence[int]) -> tuple[float, float]:
+    """A log axis from a little before the first sample to a little past the last one."""
+    return sweep[0] / 1.5, sweep[-1] * 1.5
+
+
+def _where(chip: Accelerator, devices: int) -> str:
+    """``"H100 SXM"`` or ``"8 x H100 SXM"``."""
+    return f"{devices} x {chip.name}" if devices > 1 else chip.name
+
+
+def _decode_at(
+    model: Model, chip: Accelerator, *, dtype: str, weight_dtype: str, kv_dtype: str, devices: int = 1
+) -> Callable[..., DecodeEstimate]:
+    """:func:`~roofline_core.inference.estimate_decode` of one setup; call it with ``batch`` and ``context_tokens``."""
+    return functools.partial(
+        estimate_decode,
+        model=model,
+        accelerator=chip,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        compute_dtype=dtype,
+        devices=devices,
+    )
+
+
+def _bound_regions(x_lo: float, crossing: float, x_hi: float, *, prefix: str = "") -> list[dict[str, Any]]:
+    """The memory-bound band left of ``crossing`` and the compute-bound band right of it."""
+    return [
+        {"x0": x_lo, "x1": crossing, "label": f"{prefix}memory-bound", "bound": MEMORY},
+        {"x0": crossing, "x1": x_hi, "label": f"{prefix}compute-bound", "bound": COMPUTE},
+    ]
+
+
 # --- Roofline -----------------------------------------------------------------------------
 
 
@@ -256,16 +293,9 @@ def _workload_points(
     """Decode and prefill workloads of ``model`` as roofline points, with the phrase the alt text uses."""
     points = []
     context = f" with {tokens_phrase(context_tokens)} of context" if context_tokens else ""
+    decode = _decode_at(model, accelerator, dtype=dtype, weight_dtype=weight_dtype, kv_dtype=kv_dtype)
     for batch in batches:
-        estimate = estimate_decode(
-            model=model,
-            accelerator=accelerator,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            compute_dtype=dtype,
-            batch=batch,
-            context_tokens=context_tokens,
-        )
+        estimate = decode(batch=batch, context_tokens=context_tokens)
         points.append(
             {
                 "label": f"decode, batch {batch:,}",
@@ -383,10 +413,7 @@ def roofline_figure(
     regions = []
     if len(chips) == 1:
         ridge = curves[0]["ridge_flop_per_byte"]
-        regions = [
-            {"x0": x_lo, "x1": ridge, "label": "memory-bound", "bound": MEMORY},
-            {"x0": ridge, "x1": x_hi, "label": "compute-bound", "bound": COMPUTE},
-        ]
+        regions = _bound_regions(x_lo, ridge, x_hi)
     workload_markers = [
         {"label": placed["label"], "x": placed["x"], "y": placed["y"], "bound": placed["bound"], "role": "workload"}
         for placed in curves[0]["points"]
@@ -590,10 +617,21 @@ def intensity_figure(
 # --- Decode throughput and step time against batch -----------------------------------------
 
 
-def _crossing_from_rows(xs: Sequence[int], bounds: Sequence[str]) -> int | None:
-    """The first x whose step is compute-bound, or None."""
-    for x, which in zip(xs, bounds):
-        if which == COMPUTE:
+def _ridge_crossing(xs: Sequence[int], steps: Sequence[StepEstimate], *, exact: bool, weight_dtype: str) -> float | None:
+    """Where the sweep crosses the ridge: the critical batch when ``exact``, else the first
+    x whose step is compute-bound (None if none is).
+
+    ``exact`` holds when a step's FLOPs and bytes are those of a dense decode with no KV reads,
+    so the ridge is met at :func:`~roofline_core.inference.critical_batch`.
+    """
+    if exact:
+        return critical_batch(
+            peak_flop_per_s=steps[0].peak_flop_per_s,
+            bandwidth_bytes_per_s=steps[0].bandwidth_bytes_per_s,
+            weight_bytes_per_element=bytes_per_element(weight_dtype),
+        )
+    for x, step in zip(xs, steps):
+        if step.bound == COMPUTE:
             return x
     return None
 
@@ -618,39 +656,21 @@ def decode_batch_figure(
     chip = get_accelerator(accelerator)
     the_model = get_model(model)
     sweep = _sorted_unique(batches)
-    estimates = [
-        estimate_decode(
-            model=the_model,
-            accelerator=chip,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            compute_dtype=dtype,
-            batch=b,
-            context_tokens=context_tokens,
-            devices=devices,
-        )
-        for b in sweep
-    ]
-    peak = estimates[0].step.peak_flop_per_s
-    exact = not the_model.is_moe and context_tokens == 0
-    if exact:
-        crossing: float | None = critical_batch(
-            peak_flop_per_s=peak,
-            bandwidth_bytes_per_s=chip.bandwidth_bytes_per_s,
-            weight_bytes_per_element=bytes_per_element(weight_dtype),
-        )
-    else:
-        crossing = _crossing_from_rows(sweep, [e.step.bound for e in estimates])
+    decode = _decode_at(the_model, chip, dtype=dtype, weight_dtype=weight_dtype, kv_dtype=kv_dtype, devices=devices)
+    estimates = [decode(batch=b, context_tokens=context_tokens) for b in sweep]
+    crossing = _ridge_crossing(
+        sweep,
+        [e.step for e in estimates],
+        exact=not the_model.is_moe and context_tokens == 0,
+        weight_dtype=weight_dtype,
+    )
     throughput = [[b, e.tokens_per_s] for b, e in zip(sweep, estimates)]
     step_times = [[b, e.step_time_s] for b, e in zip(sweep, estimates)]
-    x_lo, x_hi = sweep[0] / 1.5, sweep[-1] * 1.5
+    x_lo, x_hi = _padded_range(sweep)
     regions = []
     vlines = []
     if crossing is not None and sweep[0] < crossing <= sweep[-1] * 1.5:
-        regions = [
-            {"x0": x_lo, "x1": crossing, "label": "memory-bound", "bound": MEMORY},
-            {"x0": crossing, "x1": x_hi, "label": "compute-bound", "bound": COMPUTE},
-        ]
+        regions = _bound_regions(x_lo, crossing, x_hi)
         vlines = [{"x": crossing, "label": f"ridge at batch {format_number(crossing)}"}]
     # At most 6 labelled ticks: more do not fit side by side at phone width.
     x_ticks = _value_ticks(_thinned(sweep, 6), lambda v: f"{v:,}")
@@ -690,7 +710,7 @@ def decode_batch_figure(
             "vlines": [{"x": v["x"], "label": ""} for v in vlines],
         },
     ]
-    where = f"{devices} x {chip.name}" if devices > 1 else chip.name
+    where = _where(chip, devices)
     context = f" with {tokens_phrase(context_tokens)} of context" if context_tokens else ""
     first, last = estimates[0], estimates[-1]
     memory_rows = [e for e in estimates if e.step.bound == MEMORY]
@@ -770,7 +790,7 @@ def kv_cache_figure(
     capacity = chip.memory_bytes
     positive = [v for values in sizes.values() for v in values if v > 0]
     y_lo, y_hi = _decade_range(min(positive), max([*positive, capacity * 2]))
-    x_lo, x_hi = sweep[0] / 1.5, sweep[-1] * 1.5
+    x_lo, x_hi = _padded_range(sweep)
     series = [
         {"label": _model_label(m), "points": [[c, v] for c, v in zip(sweep, sizes[m.slug])], "dashed": False}
         for m in the_models
@@ -793,9 +813,11 @@ def kv_cache_figure(
         "hlines": [{"y": capacity, "label": f"{chip.name} memory {format_bytes(capacity)}"}],
         "legend": True,
     }
-    # Context at which the cache alone fills the memory: capacity over the bytes one token adds
-    # to the batch (the model's per-token KV size, which models.py computes).
-    fill_tokens = {m.slug: capacity / (m.kv_bytes_per_token(kv_dtype) * batch) for m in the_models}
+    # Context at which the cache alone fills the memory.
+    fill_tokens = {
+        m.slug: context_for_kv_bytes(kv_bytes=capacity, kv_bytes_per_token=m.kv_bytes_per_token(kv_dtype), batch=batch)
+        for m in the_models
+    }
     last = sweep[-1]
     sequences = f"a batch of {batch:,} sequences" if batch > 1 else "one sequence"
     alt = (
@@ -849,19 +871,8 @@ def decode_split_figure(
     chip = get_accelerator(accelerator)
     the_model = get_model(model)
     sweep = _sorted_unique(contexts)
-    estimates = [
-        estimate_decode(
-            model=the_model,
-            accelerator=chip,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            compute_dtype=dtype,
-            batch=batch,
-            context_tokens=c,
-            devices=devices,
-        )
-        for c in sweep
-    ]
+    decode = _decode_at(the_model, chip, dtype=dtype, weight_dtype=weight_dtype, kv_dtype=kv_dtype, devices=devices)
+    estimates = [decode(batch=batch, context_tokens=c) for c in sweep]
 
     def read_time_s(estimate, bytes_total: float) -> float:
         # Work is split evenly over the devices: each reads 1/devices of the bytes.
@@ -910,10 +921,11 @@ def decode_split_figure(
         "series": [{"label": "compute at peak", "points": [[i, c] for i, c in enumerate(compute_s)], "dashed": True}],
         "legend": True,
     }
-    where = f"{devices} x {chip.name}" if devices > 1 else chip.name
-    per_token = the_model.kv_bytes_per_token(kv_dtype) * batch
+    where = _where(chip, devices)
     # The context at which the batch's cache bytes equal the weight bytes read per step.
-    equal_tokens = estimates[0].weight_bytes_streamed / per_token
+    equal_tokens = context_for_kv_bytes(
+        kv_bytes=estimates[0].weight_bytes_streamed, kv_bytes_per_token=the_model.kv_bytes_per_token(kv_dtype), batch=batch
+    )
     alt = (
         f"One decode step of {the_model.name} at batch {batch:,} on {where}: reading the weights takes "
         f"{format_time(weight_s[0])} at every context; reading the KV cache adds {format_time(kv_s[0])} at "
@@ -1007,42 +1019,21 @@ def prefill_decode_figure(
         )
         for t in sweep
     ]
-    decode = [
-        estimate_decode(
-            model=the_model,
-            accelerator=chip,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            compute_dtype=dtype,
-            batch=batch,
-            context_tokens=t,
-            devices=devices,
-        ).step
-        for t in sweep
-    ]
+    decode_of = _decode_at(the_model, chip, dtype=dtype, weight_dtype=weight_dtype, kv_dtype=kv_dtype, devices=devices)
+    decode = [decode_of(batch=batch, context_tokens=t).step for t in sweep]
     prefill_per_token = [s.step_time_s / s.tokens for s in prefill]
     decode_per_token = [s.step_time_s / s.tokens for s in decode]
-    if not the_model.is_moe:
-        # A dense prefill of T tokens moves the same FLOPs and bytes as a decode batch of T
-        # with no KV reads, so it meets the ridge at the critical batch.
-        crossing: float | None = critical_batch(
-            peak_flop_per_s=prefill[0].peak_flop_per_s,
-            bandwidth_bytes_per_s=prefill[0].bandwidth_bytes_per_s,
-            weight_bytes_per_element=bytes_per_element(weight_dtype),
-        )
-    else:
-        crossing = _crossing_from_rows(sweep, [s.bound for s in prefill])
-    x_lo, x_hi = sweep[0] / 1.5, sweep[-1] * 1.5
+    # A dense prefill of T tokens moves the same FLOPs and bytes as a decode batch of T with no
+    # KV reads, so it meets the ridge at the critical batch.
+    crossing = _ridge_crossing(sweep, prefill, exact=not the_model.is_moe, weight_dtype=weight_dtype)
+    x_lo, x_hi = _padded_range(sweep)
     all_times = prefill_per_token + decode_per_token
     # A decade of headroom above the decode line, where the regions are named.
     y_lo, y_hi = _decade_range(min(all_times) / 1.5, max(all_times) * 10)
     regions = []
     vlines = []
     if crossing is not None and x_lo < crossing < x_hi:
-        regions = [
-            {"x0": x_lo, "x1": crossing, "label": "prefill memory-bound", "bound": MEMORY},
-            {"x0": crossing, "x1": x_hi, "label": "prefill compute-bound", "bound": COMPUTE},
-        ]
+        regions = _bound_regions(x_lo, crossing, x_hi, prefix="prefill ")
         vlines = [{"x": crossing, "label": f"ridge at {format_number(crossing)} tokens"}]
     decode_label = f"decode, batch {batch:,} (context = prompt)"
     panel = {
@@ -1070,7 +1061,7 @@ def prefill_decode_figure(
         "vlines": vlines,
         "legend": True,
     }
-    where = f"{devices} x {chip.name}" if devices > 1 else chip.name
+    where = _where(chip, devices)
     compute_rows = [(t, v) for t, v, s in zip(sweep, prefill_per_token, prefill) if s.bound == COMPUTE]
     alt = (
         f"Time per token of {the_model.name} on {where} against prompt length, {tokens_label(sweep[0])} to "

@@ -19,8 +19,32 @@ TERA = 1e12
 GIGA = 1e9
 
 
+class _PeakLookup:
+    """Peak and ridge by number format, shared by :class:`Accelerator` and :class:`CustomAccelerator`."""
+
+    name: str
+    peak_flop_per_s: dict[str, float]
+    bandwidth_bytes_per_s: float
+
+    def peak_for(self, dtype: str) -> float:
+        """Dense peak compute for ``dtype``, in FLOP/s.
+
+        Raises:
+            KeyError: naming the formats this accelerator supports.
+        """
+        try:
+            return self.peak_flop_per_s[dtype]
+        except KeyError:
+            supported = ", ".join(self.peak_flop_per_s)
+            raise KeyError(f"{self.name} has no {dtype} peak; supported: {supported}") from None
+
+    def ridge_point(self, dtype: str = "fp16") -> float:
+        """Ridge point for ``dtype``, in FLOP/byte."""
+        return ridge_point(peak_flop_per_s=self.peak_for(dtype), bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
+
+
 @dataclass(frozen=True)
-class Accelerator:
+class Accelerator(_PeakLookup):
     """One accelerator (a single GPU or TPU chip).
 
     Attributes:
@@ -50,25 +74,9 @@ class Accelerator:
         if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
 
-    def peak_for(self, dtype: str) -> float:
-        """Dense peak compute for ``dtype``, in FLOP/s.
-
-        Raises:
-            KeyError: naming the formats this accelerator supports.
-        """
-        try:
-            return self.peak_flop_per_s[dtype]
-        except KeyError:
-            supported = ", ".join(self.peak_flop_per_s)
-            raise KeyError(f"{self.name} has no {dtype} peak; supported: {supported}") from None
-
-    def ridge_point(self, dtype: str = "fp16") -> float:
-        """Ridge point for ``dtype``, in FLOP/byte."""
-        return ridge_point(peak_flop_per_s=self.peak_for(dtype), bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
-
 
 @dataclass(frozen=True)
-class CustomAccelerator:
+class CustomAccelerator(_PeakLookup):
     """Hardware described by a person's own numbers (the command line's ``--peak-tflops``).
 
     It has the same interface as :class:`Accelerator` for the estimates, but no preset and so no
@@ -92,17 +100,6 @@ class CustomAccelerator:
         _require_positive("bandwidth_bytes_per_s", self.bandwidth_bytes_per_s)
         if self.memory_bytes is not None:
             _require_positive("memory_bytes", self.memory_bytes)
-
-    def peak_for(self, dtype: str) -> float:
-        """Dense peak compute for ``dtype``, in FLOP/s."""
-        try:
-            return self.peak_flop_per_s[dtype]
-        except KeyError:
-            raise KeyError(f"{self.name} has no {dtype} peak; supported: {', '.join(self.peak_flop_per_s)}") from None
-
-    def ridge_point(self, dtype: str = "fp16") -> float:
-        """Ridge point for ``dtype``, in FLOP/byte."""
-        return ridge_point(peak_flop_per_s=self.peak_for(dtype), bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
 
 
 #: Anything the estimates accept as hardware.

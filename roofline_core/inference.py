@@ -35,6 +35,11 @@ def _require_count(name: str, value: int) -> None:
         raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
+def _require_context(context_tokens: int) -> None:
+    if not (isinstance(context_tokens, int) and context_tokens >= 0):
+        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+
+
 def kv_cache_bytes(
     *, layers: int, kv_heads: int, head_dim: int, tokens: int, batch: int = 1, bytes_per_element: float = 2
 ) -> float:
@@ -291,8 +296,7 @@ def fit_in_memory(
     _require_non_negative("weight_bytes", weight_bytes)
     _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
     _require_count("batch", batch)
-    if not (isinstance(context_tokens, int) and context_tokens >= 0):
-        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    _require_context(context_tokens)
     per_sequence = kv_bytes_per_token * context_tokens
     free = capacity_bytes - weight_bytes
     max_batch: int | None
@@ -302,7 +306,11 @@ def fit_in_memory(
         max_context = 0
     else:
         max_batch = math.floor(free / per_sequence) if per_sequence > 0 else None
-        max_context = math.floor(free / (kv_bytes_per_token * batch)) if kv_bytes_per_token > 0 else None
+        max_context = (
+            math.floor(context_for_kv_bytes(kv_bytes=free, kv_bytes_per_token=kv_bytes_per_token, batch=batch))
+            if kv_bytes_per_token > 0
+            else None
+        )
     return MemoryFit(
         capacity_bytes=capacity_bytes,
         weight_bytes=weight_bytes,
@@ -311,6 +319,28 @@ def fit_in_memory(
         max_batch=max_batch,
         max_context_tokens=max_context,
     )
+
+
+def context_for_kv_bytes(*, kv_bytes: float, kv_bytes_per_token: float, batch: int = 1) -> float:
+    """Context length at which the KV cache of ``batch`` sequences reaches ``kv_bytes``.
+
+    The inverse of :func:`kv_cache_bytes` in the context: with ``kv_bytes`` set to the memory
+    capacity it is the context at which the cache alone fills memory; set to the weight bytes,
+    the context at which reading the cache costs as much as reading the weights.
+
+    Args:
+        kv_bytes: Bytes the cache of the whole batch should reach, in bytes.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
+        batch: Sequences.
+
+    Returns:
+        ``kv_bytes / (kv_bytes_per_token * batch)``, in tokens per sequence (fractional; round
+        down for the longest context that stays within ``kv_bytes``).
+    """
+    _require_non_negative("kv_bytes", kv_bytes)
+    _require_positive("kv_bytes_per_token", kv_bytes_per_token)
+    _require_count("batch", batch)
+    return kv_bytes / (kv_bytes_per_token * batch)
 
 
 def memory_fit(
@@ -360,6 +390,67 @@ class DecodeEstimate:
         return self.step.tokens_per_s
 
 
+def _decode_estimate(
+    *,
+    params: float,
+    weight_params_read: float,
+    weight_params_held: float,
+    kv_bytes_per_token: float,
+    accelerator: AnyAccelerator,
+    weight_dtype: str,
+    compute_dtype: str,
+    batch: int,
+    context_tokens: int,
+    devices: int,
+    bandwidth_efficiency: float,
+) -> DecodeEstimate:
+    """The decode step and memory picture shared by :func:`estimate_decode` and :func:`estimate_decode_from_params`.
+
+    Args:
+        params: Parameters streamed per token (they set the FLOPs).
+        weight_params_read: Parameters whose weights the step reads (more than ``params`` for
+            an MoE batch that touches extra experts).
+        weight_params_held: Parameters whose weights sit in memory.
+        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
+    """
+    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    bpp = bytes_per_element(weight_dtype)
+    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
+    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
+    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
+    # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
+    # traffic to keep one formula.
+    extra_weight_bytes = (weight_params_read - params) * bpp
+    step = decode_step(
+        params=params,
+        peak_flop_per_s=peak,
+        bandwidth_bytes_per_s=bandwidth,
+        bytes_per_param=bpp,
+        batch=batch,
+        kv_cache_bytes=kv_bytes + extra_weight_bytes,
+        devices=devices,
+    )
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else fit_in_memory(
+            capacity_bytes=accelerator.memory_bytes * devices,
+            weight_bytes=weight_params_held * bpp,
+            kv_bytes_per_token=kv_bytes_per_token,
+            batch=batch,
+            context_tokens=context_tokens,
+        )
+    )
+    return DecodeEstimate(
+        step=step,
+        batch=batch,
+        context_tokens=context_tokens,
+        kv_bytes=kv_bytes,
+        weight_bytes_streamed=weight_params_read * bpp,
+        memory=fit,
+    )
+
+
 def estimate_decode(
     *,
     model: Model,
@@ -385,9 +476,7 @@ def estimate_decode(
     whose capacity is unknown.
     """
     _require_count("batch", batch)
-    if not (isinstance(context_tokens, int) and context_tokens >= 0):
-        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
-    kv_bytes = model.kv_bytes_per_token(kv_dtype) * context_tokens * batch
+    _require_context(context_tokens)
     params = model.streamed_params_per_token
     if model.is_moe:
         # With many sequences, different tokens pick different experts; the step reads the
@@ -401,40 +490,18 @@ def estimate_decode(
         weight_params_read = params + extra_experts * per_expert * moe_layers
     else:
         weight_params_read = params
-    bpp = bytes_per_element(weight_dtype)
-    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
-    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
-    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
-    # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
-    # traffic to keep one formula.
-    extra_weight_bytes = (weight_params_read - params) * bpp
-    step = decode_step(
+    return _decode_estimate(
         params=params,
-        peak_flop_per_s=peak,
-        bandwidth_bytes_per_s=bandwidth,
-        bytes_per_param=bpp,
-        batch=batch,
-        kv_cache_bytes=kv_bytes + extra_weight_bytes,
-        devices=devices,
-    )
-    fit = (
-        None
-        if accelerator.memory_bytes is None
-        else fit_in_memory(
-            capacity_bytes=accelerator.memory_bytes * devices,
-            weight_bytes=model.weight_bytes(weight_dtype),
-            kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
-            batch=batch,
-            context_tokens=context_tokens,
-        )
-    )
-    return DecodeEstimate(
-        step=step,
+        weight_params_read=weight_params_read,
+        weight_params_held=model.total_params,
+        kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        compute_dtype=compute_dtype,
         batch=batch,
         context_tokens=context_tokens,
-        kv_bytes=kv_bytes,
-        weight_bytes_streamed=weight_params_read * bpp,
-        memory=fit,
+        devices=devices,
+        bandwidth_efficiency=bandwidth_efficiency,
     )
 
 
@@ -458,38 +525,51 @@ def estimate_decode_from_params(
             the architecture is unknown).
     """
     _require_count("batch", batch)
-    if not (isinstance(context_tokens, int) and context_tokens >= 0):
-        raise ValueError(f"context_tokens must be a whole number >= 0, got {context_tokens!r}")
+    _require_context(context_tokens)
     _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
-    bpp = bytes_per_element(weight_dtype)
-    kv_bytes = kv_bytes_per_token * context_tokens * batch
-    step = decode_step(
+    return _decode_estimate(
         params=params,
+        weight_params_read=params,
+        weight_params_held=params,
+        kv_bytes_per_token=kv_bytes_per_token,
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        compute_dtype=compute_dtype,
+        batch=batch,
+        context_tokens=context_tokens,
+        devices=devices,
+        bandwidth_efficiency=bandwidth_efficiency,
+    )
+
+
+def estimate_prefill_from_params(
+    *,
+    params: float,
+    accelerator: AnyAccelerator,
+    prompt_tokens: int,
+    weight_dtype: str = "fp16",
+    compute_dtype: str = "fp16",
+    batch: int = 1,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+) -> StepEstimate:
+    """:func:`prefill_step` on ``devices`` x ``accelerator`` for a dense model known only by its size.
+
+    Args:
+        params: Parameters streamed per token; their weights are read once.
+        weight_dtype: Storage format of the weights (sets the bytes per parameter).
+        compute_dtype: Format of the matrix math, choosing the peak.
+        bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
+    """
+    bpp = bytes_per_element(weight_dtype)
+    return prefill_step(
+        params=params,
+        prompt_tokens=prompt_tokens,
         peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
         bytes_per_param=bpp,
         batch=batch,
-        kv_cache_bytes=kv_bytes,
         devices=devices,
-    )
-    fit = (
-        None
-        if accelerator.memory_bytes is None
-        else fit_in_memory(
-            capacity_bytes=accelerator.memory_bytes * devices,
-            weight_bytes=params * bpp,
-            kv_bytes_per_token=kv_bytes_per_token,
-            batch=batch,
-            context_tokens=context_tokens,
-        )
-    )
-    return DecodeEstimate(
-        step=step,
-        batch=batch,
-        context_tokens=context_tokens,
-        kv_bytes=kv_bytes,
-        weight_bytes_streamed=params * bpp,
-        memory=fit,
     )
 
 
@@ -509,19 +589,19 @@ def estimate_prefill(
     For an MoE model the active parameters set the FLOPs, and a long prompt touches every expert,
     so all expert weights are read once.
     """
-    bpp = bytes_per_element(weight_dtype)
-    step = prefill_step(
+    step = estimate_prefill_from_params(
         params=model.streamed_params_per_token,
+        accelerator=accelerator,
         prompt_tokens=prompt_tokens,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
-        bytes_per_param=bpp,
+        weight_dtype=weight_dtype,
+        compute_dtype=compute_dtype,
         batch=batch,
         devices=devices,
+        bandwidth_efficiency=bandwidth_efficiency,
     )
     if not model.is_moe:
         return step
-    all_weights_read = (model.total_params - model.embedding_params) * bpp
+    all_weights_read = (model.total_params - model.embedding_params) * bytes_per_element(weight_dtype)
     return _step(
         flops=step.flops,
         bytes_moved=max(step.bytes_moved, all_weights_read),

@@ -37,7 +37,13 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS, Accelerator, compute_peak_flop_per_s
-from roofline_core.inference import critical_batch, decode_step, estimate_decode, estimate_prefill, prefill_step
+from roofline_core.inference import (
+    critical_batch,
+    estimate_decode,
+    estimate_decode_from_params,
+    estimate_prefill,
+    estimate_prefill_from_params,
+)
 from roofline_core.models import MODELS, Model
 from roofline_core.operations import matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
@@ -214,22 +220,22 @@ def _sources(*items: Accelerator | Model | None) -> tuple[Source, ...]:
 # Accelerator quantities -----------------------------------------------------------------
 
 
-def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
+def _for_dtype(lookup: Callable[[str], float], dtype: str) -> float:
+    """``lookup(dtype)`` (a peak or ridge of an accelerator), its KeyError as a QuantityError."""
     try:
-        peak = accelerator.peak_for(dtype)
+        return lookup(dtype)
     except KeyError as exc:
         raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
-    return Value(format_flop_per_s(peak), _sources(accelerator))
+
+
+def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
+    return Value(format_flop_per_s(_for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
 
 
 def _sparse_peak(*, accelerator: Accelerator, dtype: str) -> Value:
     # 2:4 structured sparsity skips half the multiplies, which spec sheets count as doubling the
     # rate; presets hold the dense figure, so the marketing number is twice it.
-    try:
-        peak = accelerator.peak_for(dtype)
-    except KeyError as exc:
-        raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
-    return Value(format_flop_per_s(2 * peak), _sources(accelerator))
+    return Value(format_flop_per_s(2 * _for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
 
 
 def _bandwidth(*, accelerator: Accelerator) -> Value:
@@ -249,11 +255,7 @@ def _accelerator_name(*, accelerator: Accelerator) -> Value:
 
 
 def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
-    try:
-        ridge = accelerator.ridge_point(dtype)
-    except KeyError as exc:
-        raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
-    return Value(format_intensity(ridge), _sources(accelerator))
+    return Value(format_intensity(_for_dtype(accelerator.ridge_point, dtype)), _sources(accelerator))
 
 
 def _critical_batch(*, accelerator: Accelerator, weight_dtype: str) -> Value:
@@ -332,23 +334,14 @@ def _decode(
         ).step
     if context:
         raise QuantityError("parameter 'context' needs a model preset; expected model=<slug> with context=")
-    return decode_step(
+    return estimate_decode_from_params(
         params=params,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * efficiency,
-        bytes_per_param=bytes_per_element(weight_dtype),
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
         batch=batch,
         devices=devices,
-    )
-
-
-def _decode_quantity(render: Callable[..., str]) -> Callable[..., Value]:
-    def compute(*, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any) -> Value:
-        extra = {k: rest.pop(k) for k in ("per",) if k in rest}
-        step = _decode(accelerator=accelerator, model=model, params=params, **rest)
-        return Value(render(step, **extra), _sources(accelerator, model))
-
-    return compute
+        bandwidth_efficiency=efficiency,
+    ).step
 
 
 def _prefill(
@@ -372,21 +365,24 @@ def _prefill(
             devices=devices,
             bandwidth_efficiency=efficiency,
         )
-    return prefill_step(
+    return estimate_prefill_from_params(
         params=params,
+        accelerator=accelerator,
         prompt_tokens=prompt,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * efficiency,
-        bytes_per_param=bytes_per_element(weight_dtype),
+        weight_dtype=weight_dtype,
         batch=batch,
         devices=devices,
+        bandwidth_efficiency=efficiency,
     )
 
 
-def _prefill_quantity(render: Callable[..., str]) -> Callable[..., Value]:
+def _step_quantity(step_of: Callable[..., Any], render: Callable[..., str]) -> Callable[..., Value]:
+    """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``render``)."""
+
     def compute(*, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any) -> Value:
-        step = _prefill(accelerator=accelerator, model=model, params=params, **rest)
-        return Value(render(step), _sources(accelerator, model))
+        extra = {k: rest.pop(k) for k in ("per",) if k in rest}
+        step = step_of(accelerator=accelerator, model=model, params=params, **rest)
+        return Value(render(step, **extra), _sources(accelerator, model))
 
     return compute
 
@@ -517,70 +513,70 @@ QUANTITIES: dict[str, Quantity] = {
             "decode_step_time",
             "Time of one decode step (every sequence gains a token), in seconds.",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: format_time(s.step_time_s)),
+            _step_quantity(_decode, lambda s: format_time(s.step_time_s)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_tokens_per_s",
             "Decode throughput, in tokens/s: over the batch (per=batch) or as one sequence sees it (per=sequence).",
             (*_DECODE_PARAMETERS, Parameter("per", "choice", default="batch", choices=("batch", "sequence"))),
-            _decode_quantity(_tokens_per_s),
+            _step_quantity(_decode, _tokens_per_s),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_intensity",
             "Arithmetic intensity of a decode step, in FLOP/byte.",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: format_intensity(s.intensity_flop_per_byte)),
+            _step_quantity(_decode, lambda s: format_intensity(s.intensity_flop_per_byte)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_bound",
             "Which roof limits a decode step: 'memory-bound' or 'compute-bound'.",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: f"{s.bound}-bound"),
+            _step_quantity(_decode, lambda s: f"{s.bound}-bound"),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "decode_utilisation",
             "Achieved FLOP/s of a decode step as a share of peak (model FLOPs utilisation).",
             _DECODE_PARAMETERS,
-            _decode_quantity(lambda s: format_percent(s.compute_utilisation)),
+            _step_quantity(_decode, lambda s: format_percent(s.compute_utilisation)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_time",
             "Time to process whole prompts in one pass (time to first token when idle), in seconds.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_time(s.step_time_s)),
+            _step_quantity(_prefill, lambda s: format_time(s.step_time_s)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_tokens_per_s",
             "Prompt tokens processed per second during prefill, in tokens/s.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_tokens_per_s(s.tokens_per_s)),
+            _step_quantity(_prefill, lambda s: format_tokens_per_s(s.tokens_per_s)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_intensity",
             "Arithmetic intensity of a prefill pass, in FLOP/byte.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_intensity(s.intensity_flop_per_byte)),
+            _step_quantity(_prefill, lambda s: format_intensity(s.intensity_flop_per_byte)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_bound",
             "Which roof limits a prefill pass: 'memory-bound' or 'compute-bound'.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: f"{s.bound}-bound"),
+            _step_quantity(_prefill, lambda s: f"{s.bound}-bound"),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
             "prefill_utilisation",
             "Achieved FLOP/s of a prefill pass as a share of peak.",
             _PREFILL_PARAMETERS,
-            _prefill_quantity(lambda s: format_percent(s.compute_utilisation)),
+            _step_quantity(_prefill, lambda s: format_percent(s.compute_utilisation)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q("matmul_flops", "FLOPs of an m x k by k x n product (2mnk).", _COST_PARAMETERS, _matmul("flops")),

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
+from roofline_core.dtypes import DTYPES, STORAGE_DTYPES, bytes_per_element
+from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_bytes, format_percent
-from roofline_core.inference import MemoryFit
+from roofline_core.hardware import ACCELERATORS, TERA
+from roofline_core.inference import MemoryFit, kv_cache_bytes
 from roofline_core.models import MLA, MODELS, Model
 
 CUSTOM = "custom"
@@ -15,6 +17,45 @@ GIGA = 1e9
 
 #: Largest context any calculator accepts: 2^20 tokens, past every preset's window.
 MAX_CONTEXT_TOKENS = 1_048_576
+
+
+def accelerator_choices(*, with_custom: bool, with_fills: bool = True) -> tuple[Choice, ...]:
+    """Accelerator presets as choices.
+
+    Args:
+        with_custom: Add a "Custom" choice (the calculator then has peak and bandwidth fields).
+        with_fills: Whether each preset fills its fp16 peak (TFLOP/s) and bandwidth (TB/s) into
+            the ``peak_tflop_per_s`` and ``bandwidth_tb_per_s`` fields; only for calculators
+            that have those fields.
+    """
+    choices = [
+        Choice(
+            value=a.slug,
+            label=a.name,
+            fills=(
+                {
+                    "peak_tflop_per_s": a.peak_flop_per_s.get("fp16", a.peak_flop_per_s.get("bf16", 0)) / TERA,
+                    "bandwidth_tb_per_s": a.bandwidth_bytes_per_s / TERA,
+                }
+                if with_fills
+                else {}
+            ),
+        )
+        for a in ACCELERATORS.values()
+    ]
+    if with_custom:
+        choices.append(Choice(value=CUSTOM, label="Custom (enter peak and bandwidth)"))
+    return tuple(choices)
+
+
+def accelerator_input(*, with_custom: bool = False) -> ChoiceInput:
+    """The accelerator select; ``with_custom`` adds "Custom" and makes presets fill the peak and bandwidth fields."""
+    return ChoiceInput(
+        id="accelerator",
+        label="Accelerator",
+        choices=accelerator_choices(with_custom=with_custom, with_fills=with_custom),
+        default="h100-sxm",
+    )
 
 
 def model_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:
@@ -100,7 +141,9 @@ def batch_input(*, default: int = 1, max: int = 1024) -> NumberInput:
     )
 
 
-def context_input(*, default: int, min: int, slider: bool) -> NumberInput:
+def context_input(
+    *, default: int, min: int, slider: bool, help: str = "Tokens already in each sequence's KV cache."
+) -> NumberInput:
     return NumberInput(
         id="context_tokens",
         label="Context length",
@@ -112,7 +155,23 @@ def context_input(*, default: int, min: int, slider: bool) -> NumberInput:
         integer=True,
         slider=slider,
         log_slider=slider,
-        help="Tokens already in each sequence's KV cache.",
+        help=help,
+    )
+
+
+def prompt_input(*, max: int, help: str) -> NumberInput:
+    return NumberInput(
+        id="prompt_tokens",
+        label="Prompt length",
+        unit="tokens",
+        default=2048,
+        min=1,
+        max=max,
+        step=1,
+        integer=True,
+        slider=True,
+        log_slider=True,
+        help=help,
     )
 
 
@@ -163,6 +222,33 @@ def custom_kv_inputs() -> tuple[NumberInput, ...]:
             integer=True,
             help="Custom model only: width of one attention head.",
         ),
+    )
+
+
+def custom_kv_bytes_per_token(values: dict[str, Any]) -> float:
+    """KV bytes one token adds for the custom MHA/GQA shape (``layers``, ``kv_heads``, ``head_dim``, ``kv_dtype``)."""
+    return kv_cache_bytes(
+        layers=values["layers"],
+        kv_heads=values["kv_heads"],
+        head_dim=values["head_dim"],
+        tokens=1,
+        bytes_per_element=bytes_per_element(values["kv_dtype"]),
+    )
+
+
+def roofline_chart(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float, points: list[dict[str, Any]]) -> dict[str, Any]:
+    """The chart of a calculator's roofline with its points.
+
+    A fixed frame (0.1 to 10,000 FLOP/byte, widened only when a point falls outside it) keeps
+    the chart still while the reader drags a slider.
+    """
+    xs = [p["intensity_flop_per_byte"] for p in points]
+    return roofline_curve(
+        peak_flop_per_s=peak_flop_per_s,
+        bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+        points=points,
+        x_min_flop_per_byte=min([0.1, *xs]),
+        x_max_flop_per_byte=max([10_000.0, *xs]),
     )
 
 

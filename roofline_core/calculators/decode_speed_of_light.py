@@ -11,8 +11,10 @@ from typing import Any
 from roofline_core.calculators._common import (
     CUSTOM,
     GIGA,
+    accelerator_input,
     batch_input,
     context_input,
+    custom_kv_bytes_per_token,
     custom_kv_inputs,
     devices_input,
     dtype_input,
@@ -20,12 +22,10 @@ from roofline_core.calculators._common import (
     model_input,
     model_of,
     params_input,
+    roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import ChoiceInput, NumberInput
-from roofline_core.calculators.roofline_explorer import accelerator_choices
-from roofline_core.dtypes import bytes_per_element
-from roofline_core.figures import roofline_curve
+from roofline_core.calculators.fields import NumberInput
 from roofline_core.formatting import (
     format_bytes,
     format_intensity,
@@ -34,7 +34,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import DecodeEstimate, estimate_decode, estimate_decode_from_params, kv_cache_bytes
+from roofline_core.inference import DecodeEstimate, estimate_decode, estimate_decode_from_params
 
 #: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
 SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -53,13 +53,7 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
     }
     if model is not None:
         return estimate_decode(model=model, kv_dtype=values["kv_dtype"], **common)
-    kv_per_token = kv_cache_bytes(
-        layers=values["layers"],
-        kv_heads=values["kv_heads"],
-        head_dim=values["head_dim"],
-        tokens=1,
-        bytes_per_element=bytes_per_element(values["kv_dtype"]),
-    )
+    kv_per_token = custom_kv_bytes_per_token(values)
     return estimate_decode_from_params(params=values["params_billion"] * GIGA, kv_bytes_per_token=kv_per_token, **common)
 
 
@@ -114,16 +108,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         )
     if batch not in SWEEP_BATCHES:
         points.append({"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True})
-    xs = [p["intensity_flop_per_byte"] for p in points]
-    # A fixed frame (widened only when a point falls outside it) keeps the chart still while
-    # the reader drags the batch slider.
-    chart = roofline_curve(
-        peak_flop_per_s=step.peak_flop_per_s,
-        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
-        points=points,
-        x_min_flop_per_byte=min([0.1, *xs]),
-        x_max_flop_per_byte=max([10_000.0, *xs]),
-    )
+    chart = roofline_chart(peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s, points=points)
     return {"outputs": outputs, "table": table, "chart": chart}
 
 
@@ -139,12 +124,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         params_input(default=70),
         *custom_kv_inputs(),
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
-        ChoiceInput(
-            id="accelerator",
-            label="Accelerator",
-            choices=accelerator_choices(with_custom=False, with_fills=False),
-            default="h100-sxm",
-        ),
+        accelerator_input(),
         batch_input(default=1),
         context_input(default=0, min=0, slider=False),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),

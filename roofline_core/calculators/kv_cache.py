@@ -6,8 +6,10 @@ from typing import Any
 
 from roofline_core.calculators._common import (
     GIGA,
+    accelerator_input,
     batch_input,
     context_input,
+    custom_kv_bytes_per_token,
     custom_kv_inputs,
     devices_input,
     dtype_input,
@@ -17,11 +19,10 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.calculators.roofline_explorer import accelerator_choices
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.formatting import format_bytes, format_percent
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import fit_in_memory, kv_cache_bytes
+from roofline_core.inference import fit_in_memory
 from roofline_core.models import GQA, MHA, MLA
 
 
@@ -34,9 +35,7 @@ def _kv_bytes_per_token(values: dict[str, Any]) -> float:
     if values["attention"] == MLA:
         # MLA caches one latent (plus the decoupled rotary key) per layer, shared by all heads.
         return values["layers"] * (values["mla_latent_dim"] + values["mla_rope_dim"]) * kv_bpe
-    return kv_cache_bytes(
-        layers=values["layers"], kv_heads=values["kv_heads"], head_dim=values["head_dim"], tokens=1, bytes_per_element=kv_bpe
-    )
+    return custom_kv_bytes_per_token(values)
 
 
 def _weight_bytes(values: dict[str, Any]) -> float:
@@ -126,12 +125,7 @@ KV_CACHE = Calculator(
         context_input(default=32768, min=1, slider=True),
         batch_input(default=1),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
-        ChoiceInput(
-            id="accelerator",
-            label="Accelerator",
-            choices=accelerator_choices(with_custom=False, with_fills=False),
-            default="h100-sxm",
-        ),
+        accelerator_input(),
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."),
         devices_input(),
     ),

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import MAX_CONTEXT_TOKENS, batch_input, model_input
+from roofline_core.calculators._common import (
+    accelerator_input,
+    batch_input,
+    context_input,
+    model_input,
+    prompt_input,
+    roofline_chart,
+)
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.calculators.roofline_explorer import accelerator_choices
-from roofline_core.figures import roofline_curve
+from roofline_core.calculators.fields import Choice, ChoiceInput
 from roofline_core.formatting import format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
 from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
 from roofline_core.models import MODELS
@@ -51,7 +56,6 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         {"label": op.name, "intensity_flop_per_byte": op.intensity_flop_per_byte, "highlight": op is chosen}
         for op in operations
     ]
-    xs = [p["intensity_flop_per_byte"] for p in points]
     return {
         "outputs": {
             "name": cells["operation"],
@@ -66,13 +70,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "why": cells["why"],
         },
         "table": [_cells(op) for op in operations],
-        "chart": roofline_curve(
-            peak_flop_per_s=peak,
-            bandwidth_bytes_per_s=bandwidth,
-            points=points,
-            x_min_flop_per_byte=min([0.1, *xs]),
-            x_max_flop_per_byte=max([10_000.0, *xs]),
-        ),
+        "chart": roofline_chart(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth, points=points),
     }
 
 
@@ -81,40 +79,11 @@ OPERATIONS_TABLE = Calculator(
     title="Arithmetic intensity of LLM operations",
     description="Each common LLM operation's FLOPs, bytes and intensity; choose one to place it on the roofline.",
     inputs=(
-        ChoiceInput(
-            id="accelerator",
-            label="Accelerator",
-            choices=accelerator_choices(with_custom=False, with_fills=False),
-            default="h100-sxm",
-        ),
+        accelerator_input(),
         model_input(default="llama-3-70b"),
         batch_input(default=64, max=4096),
-        NumberInput(
-            id="prompt_tokens",
-            label="Prompt length",
-            unit="tokens",
-            default=2048,
-            min=1,
-            max=131_072,
-            step=1,
-            integer=True,
-            slider=True,
-            log_slider=True,
-            help="Tokens in the prefill projection, prefill attention and elementwise rows.",
-        ),
-        NumberInput(
-            id="context_tokens",
-            label="Context length",
-            unit="tokens",
-            default=4096,
-            min=1,
-            max=MAX_CONTEXT_TOKENS,
-            step=1,
-            integer=True,
-            slider=True,
-            log_slider=True,
-            help="Cached tokens each decode-attention step reads.",
-        ),
+        prompt_input(max=131_072, help="Tokens in the prefill projection, prefill attention and elementwise rows."),
+        context_input(default=4096, min=1, slider=True, help="Cached tokens each decode-attention step reads."),
         ChoiceInput(
             id="operation",
             label="Operation",

@@ -7,21 +7,26 @@ from typing import Any
 from roofline_core.calculators._common import (
     GIGA,
     MAX_CONTEXT_TOKENS,
+    accelerator_input,
     batch_input,
     devices_input,
     dtype_input,
     model_input,
     model_of,
     params_input,
+    prompt_input,
+    roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import ChoiceInput, NumberInput
-from roofline_core.calculators.roofline_explorer import accelerator_choices
-from roofline_core.dtypes import bytes_per_element
-from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_intensity, format_percent, format_time, format_tokens_per_s
-from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
-from roofline_core.inference import StepEstimate, decode_step, estimate_decode, estimate_prefill, prefill_step
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.inference import (
+    StepEstimate,
+    estimate_decode,
+    estimate_decode_from_params,
+    estimate_prefill,
+    estimate_prefill_from_params,
+)
 
 
 def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
@@ -43,13 +48,12 @@ def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
         return prefill, decode
     common = {
         "params": values["params_billion"] * GIGA,
-        "peak_flop_per_s": compute_peak_flop_per_s(accelerator, "fp16"),
-        "bandwidth_bytes_per_s": accelerator.bandwidth_bytes_per_s,
-        "bytes_per_param": bytes_per_element(values["weight_dtype"]),
+        "accelerator": accelerator,
+        "weight_dtype": values["weight_dtype"],
         "devices": values["devices"],
     }
-    prefill = prefill_step(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
-    return prefill, decode_step(**common)
+    prefill = estimate_prefill_from_params(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
+    return prefill, estimate_decode_from_params(**common).step
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +64,6 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         {"label": f"prefill · {tokens:,} tokens", "intensity_flop_per_byte": prefill.intensity_flop_per_byte, "highlight": True},
         {"label": "decode · batch 1", "intensity_flop_per_byte": decode.intensity_flop_per_byte},
     ]
-    xs = [p["intensity_flop_per_byte"] for p in points]
     return {
         "outputs": {
             "ttft": value(prefill.step_time_s, "s", format_time(prefill.step_time_s)),
@@ -72,12 +75,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "compute_utilisation": value(prefill.compute_utilisation, "1", format_percent(prefill.compute_utilisation)),
             "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
         },
-        "chart": roofline_curve(
-            peak_flop_per_s=prefill.peak_flop_per_s,
-            bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s,
-            points=points,
-            x_min_flop_per_byte=min([0.1, *xs]),
-            x_max_flop_per_byte=max([10_000.0, *xs]),
+        "chart": roofline_chart(
+            peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points
         ),
     }
 
@@ -90,25 +89,8 @@ PREFILL_TTFT = Calculator(
         model_input(default="llama-3-8b", custom_fields=("params_billion",)),
         params_input(default=8),
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
-        ChoiceInput(
-            id="accelerator",
-            label="Accelerator",
-            choices=accelerator_choices(with_custom=False, with_fills=False),
-            default="h100-sxm",
-        ),
-        NumberInput(
-            id="prompt_tokens",
-            label="Prompt length",
-            unit="tokens",
-            default=2048,
-            min=1,
-            max=MAX_CONTEXT_TOKENS,
-            step=1,
-            integer=True,
-            slider=True,
-            log_slider=True,
-            help="Tokens in each prompt, processed together in one forward pass.",
-        ),
+        accelerator_input(),
+        prompt_input(max=MAX_CONTEXT_TOKENS, help="Tokens in each prompt, processed together in one forward pass."),
         batch_input(default=1),
         devices_input(),
     ),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from roofline_core.calculators._common import CUSTOM, accelerator_input
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.dtypes import DTYPES
@@ -12,37 +13,7 @@ from roofline_core.formatting import format_flop_per_s, format_intensity, format
 from roofline_core.hardware import ACCELERATORS, TERA, compute_peak_flop_per_s
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
 
-CUSTOM = "custom"
 COMPUTE_DTYPES = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
-
-
-def accelerator_choices(*, with_custom: bool, with_fills: bool = True) -> tuple[Choice, ...]:
-    """Accelerator presets as choices.
-
-    Args:
-        with_custom: Add a "Custom" choice (the calculator then has peak and bandwidth fields).
-        with_fills: Whether each preset fills its fp16 peak (TFLOP/s) and bandwidth (TB/s) into
-            the ``peak_tflop_per_s`` and ``bandwidth_tb_per_s`` fields; only for calculators
-            that have those fields.
-    """
-    choices = [
-        Choice(
-            value=a.slug,
-            label=a.name,
-            fills=(
-                {
-                    "peak_tflop_per_s": a.peak_flop_per_s.get("fp16", a.peak_flop_per_s.get("bf16", 0)) / TERA,
-                    "bandwidth_tb_per_s": a.bandwidth_bytes_per_s / TERA,
-                }
-                if with_fills
-                else {}
-            ),
-        )
-        for a in ACCELERATORS.values()
-    ]
-    if with_custom:
-        choices.append(Choice(value=CUSTOM, label="Custom (enter peak and bandwidth)"))
-    return tuple(choices)
 
 
 def _peak_and_bandwidth(values: dict[str, Any]) -> tuple[float, float]:
@@ -95,12 +66,7 @@ ROOFLINE_EXPLORER = Calculator(
     title="Roofline explorer",
     description="Place a workload of a given arithmetic intensity on an accelerator's roofline.",
     inputs=(
-        ChoiceInput(
-            id="accelerator",
-            label="Accelerator",
-            choices=accelerator_choices(with_custom=True),
-            default="h100-sxm",
-        ),
+        accelerator_input(with_custom=True),
         ChoiceInput(
             id="dtype",
             label="Precision",

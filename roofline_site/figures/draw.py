@@ -291,6 +291,21 @@ _FLAT_SPOTS = (BELOW, ABOVE, BELOW_LEFT, ABOVE_LEFT, BELOW_RIGHT, ABOVE_RIGHT)
 _RIDGE_SPOTS = (ABOVE_LEFT, ABOVE, BELOW_RIGHT, ABOVE_RIGHT)
 
 
+def _draw_bound_marker(ax, point: dict[str, Any], bound: str) -> None:
+    """A workload's or operation's marker: coloured and shaped by its bound, outlined in the background colour."""
+    ax.plot(
+        [point["x"]],
+        [point["y"]],
+        marker=BOUND_MARKER[bound],
+        markersize=8,
+        markerfacecolor=BOUND_COLOUR[bound],
+        markeredgecolor=BG,
+        markeredgewidth=1.2,
+        linestyle="none",
+        zorder=8,
+    )
+
+
 def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> PendingLabel | None:
     """Draw a point's marker; return its label for :func:`place_labels` (None if unlabelled)."""
     role = point.get("role", "sample")
@@ -302,34 +317,12 @@ def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> PendingLabe
             return None
         return PendingLabel(point["x"], point["y"], point["label"], _RIDGE_SPOTS, dict(_POINT_LABEL, zorder=7))
     if role == "workload":
-        colour = BOUND_COLOUR[bound]
-        ax.plot(
-            [point["x"]],
-            [point["y"]],
-            marker=BOUND_MARKER[bound],
-            markersize=8,
-            markerfacecolor=colour,
-            markeredgecolor=BG,
-            markeredgewidth=1.2,
-            linestyle="none",
-            zorder=8,
-        )
+        _draw_bound_marker(ax, point, bound)
         spots = _SLOPE_SPOTS if bound == "memory" else _FLAT_SPOTS
         return PendingLabel(point["x"], point["y"], point["label"], spots, dict(_POINT_LABEL))
     if role == "operation":
-        colour = BOUND_COLOUR[bound]
         ax.axhline(point["y"], color=GRID, linewidth=0.7, zorder=1)
-        ax.plot(
-            [point["x"]],
-            [point["y"]],
-            marker=BOUND_MARKER[bound],
-            markersize=8,
-            markerfacecolor=colour,
-            markeredgecolor=BG,
-            markeredgewidth=1.2,
-            linestyle="none",
-            zorder=8,
-        )
+        _draw_bound_marker(ax, point, bound)
         # The name sits above its dot's row, from the left edge: long names need the full width.
         ax.text(
             0.01,

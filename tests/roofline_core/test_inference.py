@@ -9,11 +9,13 @@ from hypothesis import strategies as st
 from roofline_core import (
     DecodeEstimate,
     batch_sweep,
+    context_for_kv_bytes,
     critical_batch,
     decode_step,
     estimate_decode,
     estimate_decode_from_params,
     estimate_prefill,
+    estimate_prefill_from_params,
     fit_in_memory,
     get_accelerator,
     get_model,
@@ -138,6 +140,22 @@ def test_memory_fit() -> None:
     assert no_context.max_batch is None and no_context.max_context_tokens == int(64e9 // 131072)
 
 
+def test_context_for_kv_bytes_inverts_the_kv_cache_size() -> None:
+    # Llama-3-8B: 32 layers x 8 KV heads x 128 wide, fp16 -> 131,072 bytes per token.
+    per_token = kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=1)
+    tokens = context_for_kv_bytes(kv_bytes=80e9, kv_bytes_per_token=per_token, batch=4)
+    assert tokens == pytest.approx(80e9 / (131_072 * 4))
+    whole = int(tokens)
+    assert kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=whole, batch=4) <= 80e9
+    assert kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=whole + 1, batch=4) > 80e9
+    # fit_in_memory's longest context is the same inversion of the memory left beside the weights.
+    fit = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=per_token, batch=4)
+    assert fit.max_context_tokens == int(context_for_kv_bytes(kv_bytes=64e9, kv_bytes_per_token=per_token, batch=4))
+    for bad in ({"kv_bytes_per_token": 0}, {"batch": 0}, {"kv_bytes": -1.0}):
+        with pytest.raises(ValueError):
+            context_for_kv_bytes(**{"kv_bytes": 1e9, "kv_bytes_per_token": per_token, "batch": 1, **bad})
+
+
 def test_estimate_decode_from_params_matches_decode_step() -> None:
     from roofline_core import CustomAccelerator
 
@@ -147,6 +165,23 @@ def test_estimate_decode_from_params_matches_decode_step() -> None:
     assert estimate.step == decode_step(params=8e9, **H100)
     assert estimate.memory is None
 
+
+
+def test_estimate_prefill_from_params_matches_prefill_step_and_the_dense_preset() -> None:
+    from roofline_core import CustomAccelerator
+
+    custom = CustomAccelerator(peak_flop_per_s={"fp16": 989e12}, bandwidth_bytes_per_s=3.35e12)
+    step = estimate_prefill_from_params(params=8e9, accelerator=custom, prompt_tokens=2048, batch=2, devices=2)
+    assert step == prefill_step(params=8e9, prompt_tokens=2048, batch=2, devices=2, **H100)
+    derated = estimate_prefill_from_params(params=8e9, accelerator=custom, prompt_tokens=1, bandwidth_efficiency=0.5)
+    assert derated.bandwidth_bytes_per_s == pytest.approx(3.35e12 / 2)
+    # A dense preset's prefill is the same step for its streamed parameters.
+    llama, h100 = get_model("llama-3-8b"), get_accelerator("h100-sxm")
+    preset = estimate_prefill(model=llama, accelerator=h100, prompt_tokens=512, weight_dtype="int8")
+    by_size = estimate_prefill_from_params(
+        params=llama.streamed_params_per_token, accelerator=h100, prompt_tokens=512, weight_dtype="int8"
+    )
+    assert preset == by_size
 
 # --- Properties ----------------------------------------------------------------------------------
 

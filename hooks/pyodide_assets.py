@@ -1,0 +1,30 @@
+"""Self-host Pyodide: add the pinned npm package's runtime files and the packed roofline_core to
+the built site (``assets/pyodide/<version>/`` and ``assets/pyodide/roofline_core.<hash>.zip``).
+
+They are generated files, so nothing lands in ``docs/``. Pages learn their URLs from the
+calculator HTML (``hooks/calculators.py``), so pages without a calculator reference none of it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+from roofline_site.calculators.assets import pyodide_site_assets
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+# Hooks ---------------------------------------------------------------------------------
+
+
+def on_files(files: Files, config) -> Files:
+    try:
+        assets = pyodide_site_assets(PROJECT_ROOT)
+    except FileNotFoundError as error:
+        raise PluginError(str(error)) from None
+    for site_path, source in assets.runtime_files.items():
+        files.append(File.generated(config, site_path, abs_src_path=str(source)))
+    files.append(File.generated(config, assets.core_zip, content=assets.core_zip_bytes))
+    return files

@@ -1,0 +1,61 @@
+"""Where the self-hosted Pyodide runtime and the packed roofline_core go in the built site.
+
+The runtime files come unchanged from the pinned npm package and sit under a folder named by
+its version (``assets/pyodide/314.0.7/``); roofline_core sits beside it under a name carrying
+its content hash. Both names change exactly when their bytes do, so a host can cache them
+forever.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from roofline_site.pyodide_bundle import PYODIDE_RUNTIME_FILES, core_zip_bytes, hashed_name, pyodide_package_dir
+
+SITE_DIR = "assets/pyodide"
+
+
+@dataclass(frozen=True)
+class PyodideSiteAssets:
+    """The files to add to the site and their site paths.
+
+    Attributes:
+        version: Version of the npm ``pyodide`` package.
+        runtime_dir: Site path of the runtime folder, ending with ``/`` (``assets/pyodide/314.0.7/``).
+        runtime_files: Site path -> absolute path in ``node_modules/pyodide``.
+        core_zip: Site path of ``roofline_core.<hash>.zip``.
+        core_zip_bytes: Its content.
+    """
+
+    version: str
+    runtime_dir: str
+    runtime_files: dict[str, Path]
+    core_zip: str
+    core_zip_bytes: bytes
+
+
+def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
+    """Collect the runtime files of ``project_root/node_modules/pyodide`` and pack roofline_core.
+
+    Raises:
+        FileNotFoundError: when the npm package or one of its runtime files is missing.
+    """
+    package = pyodide_package_dir(project_root)
+    version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
+    runtime_dir = f"{SITE_DIR}/{version}/"
+    runtime_files: dict[str, Path] = {}
+    for name in PYODIDE_RUNTIME_FILES:
+        source = package / name
+        if not source.is_file():
+            raise FileNotFoundError(f"{source}: missing from the npm package 'pyodide' {version}; run scripts/setup (npm ci)")
+        runtime_files[runtime_dir + name] = source
+    data = core_zip_bytes()
+    return PyodideSiteAssets(
+        version=version,
+        runtime_dir=runtime_dir,
+        runtime_files=runtime_files,
+        core_zip=f"{SITE_DIR}/{hashed_name(data)}",
+        core_zip_bytes=data,
+    )

@@ -1,0 +1,487 @@
+// Mount the calculators of a page: wire the prerendered form to the shared Pyodide worker.
+//
+// The build rendered every calculator with its results at its starting inputs
+// (roofline_site/calculators/render.py); this module only moves inputs to the worker and the
+// worker's results back to the page, as text. It holds no formula.
+
+import { currentEngine, startEngine } from "./engine.mjs";
+import { isRooflineChart, rooflineSvg } from "./chart.mjs";
+import { sliderPosition, sliderValueText } from "./slider.mjs";
+import { paramPrefix, readUrlInputs, writeUrlInputs } from "./url-state.mjs";
+
+// The choice that lets the reader type their own numbers instead of a preset's.
+const CUSTOM = "custom";
+const PENDING_TEXT = "computing…";
+// Longer texts are sentences, laid out as prose (PROSE_CHARS in roofline_site/calculators/render.py).
+const PROSE_CHARS = 80;
+const STATUS = {
+  idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
+  loading: "Loading Python in your browser for live recalculation…",
+  live: "Live: recalculated in your browser by roofline_core, running in Pyodide.",
+  invalid: "Fix the marked input; the results shown are for the last valid inputs.",
+};
+
+const mounted = new WeakSet();
+
+/** Mount every calculator under `scope` that is not mounted yet (safe to call repeatedly). */
+export function mountAll(scope) {
+  const roots = scope.querySelectorAll("[data-calculator]");
+  for (const root of roots) {
+    if (!mounted.has(root)) {
+      mounted.add(root);
+      new CalculatorView(root, roots.length);
+    }
+  }
+}
+
+class CalculatorView {
+  constructor(root, calculatorsOnPage) {
+    this.root = root;
+    this.id = root.dataset.calculator;
+    const island = JSON.parse(root.querySelector("[data-calculator-data]").dataset.calculatorData);
+    this.definition = island.definition;
+    this.fields = new Map(this.definition.inputs.map((field) => [field.id, field]));
+    this.initial = { ...island.inputs };
+    this.state = { ...island.inputs };
+    this.prefix = paramPrefix(this.id, calculatorsOnPage);
+    this.controls = new Map();
+    this.sliders = new Map();
+    this.errors = new Map();
+    for (const id of this.fields.keys()) {
+      this.controls.set(id, root.querySelector(`[name="${CSS.escape(id)}"]`));
+      this.sliders.set(id, root.querySelector(`[data-slider-for="${CSS.escape(id)}"]`));
+      this.errors.set(id, root.querySelector(`[data-error-for="${CSS.escape(id)}"]`));
+    }
+    this.outputs = [...root.querySelectorAll("[data-output]")];
+    this.initialOutputs = new Map(this.outputs.map((el) => [el.dataset.output, el.textContent]));
+    this.results = root.querySelector(".roofline-calc__results");
+    this.status = root.querySelector("[data-status]");
+    this.copyButton = root.querySelector("[data-copy-link]");
+    this.copyFeedback = root.querySelector("[data-copy-feedback]");
+    this.inFlight = false;
+    this.dirty = false;
+    this.waiting = false;
+
+    this.bind();
+    const engine = currentEngine();
+    if (engine?.state === "failed") {
+      this.onFailed(engine.error);
+      return;
+    }
+    this.setStatus(engine?.state === "live" ? STATUS.live : STATUS.idle);
+    // The engine's state on the root, for styling and for tests: idle, loading, live, failed.
+    this.root.dataset.engine = engine ? engine.state : "idle";
+    if (engine) {
+      this.wake();
+    }
+    this.restoreFromUrl();
+  }
+
+  // --- wiring -------------------------------------------------------------------------------
+
+  bind() {
+    for (const [id, control] of this.controls) {
+      if (this.fields.get(id).kind === "choice") {
+        control.addEventListener("change", () => this.onChoice(id));
+      } else {
+        control.addEventListener("input", () => this.onNumber(id));
+      }
+    }
+    for (const [id, slider] of this.sliders) {
+      slider?.addEventListener("input", () => this.onSlider(id));
+    }
+    // Start Python on the first sign of interest: focus, a pointer, or the calculator in view.
+    this.root.addEventListener("focusin", () => this.wake());
+    this.root.addEventListener("pointerdown", () => this.wake());
+    if ("IntersectionObserver" in window) {
+      const observer = new IntersectionObserver((entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          this.wake();
+        }
+      });
+      observer.observe(this.root);
+    }
+    // Table rows are redrawn on every result, so listen on the root for their buttons.
+    this.root.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-choose]");
+      if (button && this.root.contains(button) && !button.disabled) {
+        this.onChoose(button);
+      }
+    });
+    this.copyButton.hidden = false;
+    this.copyButton.addEventListener("click", () => this.copyLink());
+  }
+
+  engineUrls() {
+    return {
+      indexURL: new URL(this.root.dataset.pyodideIndexUrl, document.baseURI).href,
+      coreZipURL: new URL(this.root.dataset.coreZipUrl, document.baseURI).href,
+    };
+  }
+
+  wake() {
+    const engine = startEngine(this.engineUrls());
+    if (this.waiting) {
+      return engine;
+    }
+    this.waiting = true;
+    if (engine.state === "loading") {
+      this.setStatus(STATUS.loading);
+    }
+    this.root.dataset.engine = engine.state;
+    engine.ready.then(
+      () => {
+        this.root.dataset.engine = "live";
+        if (this.root.dataset.state !== "invalid") {
+          this.setStatus(STATUS.live);
+        }
+      },
+      (error) => this.onFailed(error.message),
+    );
+    return engine;
+  }
+
+  // --- inputs -------------------------------------------------------------------------------
+
+  onChoice(id) {
+    this.state[id] = this.controls.get(id).value;
+    this.leavePresetFor(id);
+    this.applyFills(id, new Set());
+    this.changed();
+  }
+
+  onNumber(id) {
+    this.state[id] = this.controls.get(id).value;
+    this.syncSlider(id);
+    this.leavePresetFor(id);
+    this.changed();
+  }
+
+  onSlider(id) {
+    const text = sliderValueText(this.sliders.get(id), this.fields.get(id));
+    this.controls.get(id).value = text;
+    this.state[id] = text;
+    this.syncSlider(id);
+    this.leavePresetFor(id);
+    this.changed();
+  }
+
+  /** Put the selected preset's numbers into the fields it fills (except those in `keep`). */
+  applyFills(id, keep) {
+    const choice = this.selectedChoice(id);
+    for (const [target, number] of Object.entries(choice?.fills ?? {})) {
+      if (!keep.has(target) && this.controls.has(target)) {
+        this.state[target] = String(number);
+        this.controls.get(target).value = String(number);
+        this.syncSlider(target);
+      }
+    }
+  }
+
+  /** Editing a number a preset filled means the reader wants their own: switch to Custom. */
+  leavePresetFor(id) {
+    for (const field of this.fields.values()) {
+      const choice = field.kind === "choice" ? this.selectedChoice(field.id) : null;
+      if (choice && id in choice.fills && String(choice.fills[id]) !== this.state[id] && field.choices.some((c) => c.value === CUSTOM)) {
+        this.state[field.id] = CUSTOM;
+        this.controls.get(field.id).value = CUSTOM;
+      }
+    }
+  }
+
+  selectedChoice(id) {
+    return this.fields.get(id).choices.find((choice) => choice.value === this.state[id]) ?? null;
+  }
+
+  filledByPreset(id) {
+    for (const field of this.fields.values()) {
+      const choice = field.kind === "choice" ? this.selectedChoice(field.id) : null;
+      if (choice && id in choice.fills && String(choice.fills[id]) === this.state[id]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  syncSlider(id) {
+    const slider = this.sliders.get(id);
+    if (!slider) {
+      return;
+    }
+    const field = this.fields.get(id);
+    const typed = Number(String(this.state[id]).trim().replace(/[,_]/g, ""));
+    if (Number.isFinite(typed) && (slider.dataset.scale === "linear" || typed > 0)) {
+      slider.value = String(sliderPosition(slider, typed));
+    }
+    slider.setAttribute("aria-valuetext", `${this.state[id]} ${field.unit || ""}`.trim());
+  }
+
+  /** Show `raw` in the control of `id`; a select keeps its option when `raw` is none of them. */
+  setControl(id, raw) {
+    const control = this.controls.get(id);
+    if (this.fields.get(id).kind === "choice") {
+      if ([...control.options].some((option) => option.value === raw)) {
+        control.value = raw;
+      }
+    } else {
+      control.value = raw;
+      this.syncSlider(id);
+    }
+  }
+
+  changed() {
+    this.writeUrl();
+    this.requestCompute();
+  }
+
+  // --- URL ----------------------------------------------------------------------------------
+
+  restoreFromUrl() {
+    const fromUrl = readUrlInputs([...this.fields.keys()], this.prefix);
+    if (!Object.keys(fromUrl).length) {
+      return;
+    }
+    for (const [id, raw] of Object.entries(fromUrl)) {
+      this.state[id] = raw;
+      this.setControl(id, raw);
+    }
+    // A preset named in the link fills the fields the link does not name itself.
+    for (const id of Object.keys(fromUrl)) {
+      if (this.fields.get(id).kind === "choice") {
+        this.applyFills(id, new Set(Object.keys(fromUrl)));
+      }
+    }
+    if (this.differsFromInitial()) {
+      // The prerendered results are for other inputs: hide them until Python has the answer.
+      this.requestCompute();
+    }
+  }
+
+  writeUrl() {
+    const values = {};
+    for (const id of this.fields.keys()) {
+      if (!this.filledByPreset(id)) {
+        values[id] = this.state[id];
+      }
+    }
+    writeUrlInputs([...this.fields.keys()], this.prefix, values);
+  }
+
+  async copyLink() {
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      this.copyFeedback.textContent = "Link copied.";
+    } catch {
+      this.copyFeedback.textContent = "Could not copy; the address bar holds the link to these inputs.";
+    }
+    setTimeout(() => {
+      this.copyFeedback.textContent = "";
+    }, 4000);
+  }
+
+  differsFromInitial() {
+    return [...this.fields.keys()].some((id) => String(this.state[id]) !== String(this.initial[id]));
+  }
+
+  // --- computing ----------------------------------------------------------------------------
+
+  requestCompute() {
+    const engine = this.wake();
+    if (engine.state === "failed") {
+      return;
+    }
+    if (engine.state !== "live") {
+      this.showPending();
+    }
+    if (this.inFlight) {
+      this.dirty = true;
+      return;
+    }
+    this.run(engine);
+  }
+
+  run(engine) {
+    this.inFlight = true;
+    engine
+      .compute(this.id, { ...this.state })
+      .then(
+        (result) => this.apply(result),
+        (error) => {
+          if (engine.state !== "failed") {
+            this.setStatus(`The live calculation failed: ${error.message}`);
+          }
+        },
+      )
+      .finally(() => {
+        this.inFlight = false;
+        if (this.dirty && engine.state === "live") {
+          this.dirty = false;
+          this.run(engine);
+        }
+      });
+  }
+
+  showPending() {
+    this.root.dataset.state = "computing";
+    this.results.setAttribute("aria-busy", "true");
+    for (const el of this.outputs) {
+      el.textContent = PENDING_TEXT;
+    }
+  }
+
+  apply(result) {
+    let invalid = false;
+    for (const [id, errorEl] of this.errors) {
+      const message = result.errors[id];
+      const control = this.controls.get(id);
+      errorEl.textContent = message ?? "";
+      if (message) {
+        invalid = true;
+        control.setAttribute("aria-invalid", "true");
+      } else {
+        control.removeAttribute("aria-invalid");
+      }
+    }
+    this.results.removeAttribute("aria-busy");
+    if (invalid) {
+      // Keep the last good values; if none was computed live yet, those are the prerendered ones.
+      for (const el of this.outputs) {
+        if (el.textContent === PENDING_TEXT) {
+          el.textContent = this.initialOutputs.get(el.dataset.output);
+        }
+      }
+      this.root.dataset.state = "invalid";
+      this.setStatus(STATUS.invalid);
+      return;
+    }
+    for (const el of this.outputs) {
+      const output = result.outputs[el.dataset.output];
+      if (output) {
+        el.textContent = String(output.text);
+        el.parentElement.classList.toggle("roofline-calc__output--prose", el.textContent.length > PROSE_CHARS);
+      }
+    }
+    if (result.table) {
+      this.drawTable(result.table, result.inputs);
+    }
+    const chartBox = this.root.querySelector("[data-chart-box]");
+    if (chartBox && isRooflineChart(result.chart)) {
+      chartBox.replaceChildren(rooflineSvg(result.chart, `${this.root.id}-chart`));
+    }
+    this.root.dataset.state = "live";
+    this.setStatus(STATUS.live);
+  }
+
+  /** Mirror of table_html() in roofline_site/calculators/render.py. */
+  drawTable(table, inputs) {
+    const box = this.root.querySelector("[data-table]");
+    const tbody = box?.querySelector("tbody");
+    if (!tbody) {
+      return;
+    }
+    const prose = box.dataset.proseColumns.split(" ").filter(Boolean);
+    const labels = new Map(this.definition.table_columns.map((c) => [c.id, c.label]));
+    const columns = this.definition.table_columns.filter((c) => !prose.includes(c.id));
+    const chooser = this.chooserColumn();
+    const rows = [];
+    for (const row of table) {
+      const current = chooser !== null && String(row[chooser].value) === String(inputs[chooser]);
+      const tr = document.createElement("tr");
+      if (current) {
+        tr.dataset.current = "";
+      }
+      for (const column of columns) {
+        const td = document.createElement("td");
+        const cell = row[column.id];
+        if (column.id === chooser) {
+          const button = document.createElement("button");
+          button.type = "button";
+          button.dataset.choose = chooser;
+          button.dataset.value = String(cell.value);
+          button.setAttribute("aria-pressed", String(current));
+          button.textContent = String(cell.text);
+          td.append(button);
+        } else {
+          td.textContent = String(cell.text);
+        }
+        tr.append(td);
+      }
+      rows.push(tr);
+      for (const columnId of prose) {
+        const proseRow = document.createElement("tr");
+        proseRow.className = "roofline-calc__prose-row";
+        if (current) {
+          proseRow.dataset.current = "";
+        }
+        const td = document.createElement("td");
+        td.colSpan = columns.length;
+        const label = document.createElement("span");
+        label.className = "roofline-calc__prose-label";
+        label.textContent = `${labels.get(columnId)}: `;
+        td.append(label, String(row[columnId].text));
+        proseRow.append(td);
+        rows.push(proseRow);
+      }
+    }
+    tbody.replaceChildren(...rows);
+  }
+
+  chooserColumn() {
+    const column = (this.definition.table_columns ?? []).find((c) => this.fields.has(c.id));
+    return column ? column.id : null;
+  }
+
+  /** A table row's button sets its input, as if the reader had typed or chosen the value. */
+  onChoose(button) {
+    const id = button.dataset.choose;
+    const value = button.dataset.value;
+    this.state[id] = value;
+    this.setControl(id, value);
+    if (this.fields.get(id).kind === "choice") {
+      this.leavePresetFor(id);
+      this.applyFills(id, new Set());
+    } else {
+      this.leavePresetFor(id);
+    }
+    this.changed();
+  }
+
+  // --- failure ------------------------------------------------------------------------------
+
+  onFailed(reason) {
+    // Without Python nothing can be recomputed: show the inputs the prerendered results are for.
+    const reset = this.differsFromInitial() || this.root.dataset.state === "computing";
+    if (reset) {
+      for (const [id, value] of Object.entries(this.initial)) {
+        this.state[id] = value;
+        this.setControl(id, value);
+      }
+      for (const el of this.outputs) {
+        el.textContent = this.initialOutputs.get(el.dataset.output);
+      }
+    }
+    for (const [id, errorEl] of this.errors) {
+      errorEl.textContent = "";
+      this.controls.get(id).removeAttribute("aria-invalid");
+    }
+    const tableButtons = this.root.querySelectorAll("button[data-choose]");
+    for (const control of [...this.controls.values(), ...this.sliders.values(), ...tableButtons]) {
+      if (control) {
+        control.disabled = true;
+      }
+    }
+    this.results.removeAttribute("aria-busy");
+    this.copyButton.hidden = true;
+    this.root.dataset.state = "failed";
+    this.root.dataset.engine = "failed";
+    this.setStatus(
+      `Showing precomputed values: live recalculation could not start (${reason}).` +
+        (reset ? " The inputs were reset to the values these results are for." : ""),
+    );
+  }
+
+  setStatus(text) {
+    this.status.textContent = text;
+  }
+}

@@ -1,0 +1,89 @@
+// The one Pyodide worker of the visit. A module-level singleton: Material's instant navigation
+// swaps the page's content without reloading this module, so every calculator on every page
+// the reader visits talks to the same worker, and Python boots once.
+
+// Booting takes ~3 s on a slow machine from a warm cache; a minute means the files are not
+// coming (offline, blocked), and the page keeps its precomputed values.
+const BOOT_TIMEOUT_MS = 60_000;
+
+let engine = null;
+
+/**
+ * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs)}`.
+ * @param {{indexURL: string, coreZipURL: string}} urls Absolute URLs of the Pyodide runtime
+ *   folder and of the packed roofline_core zip.
+ */
+export function startEngine(urls) {
+  engine ??= createEngine(urls);
+  return engine;
+}
+
+/** The engine if it was started, else null (nothing is loaded by asking). */
+export function currentEngine() {
+  return engine;
+}
+
+function createEngine({ indexURL, coreZipURL }) {
+  const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+  const pending = new Map();
+  let nextId = 1;
+  const self = { state: "loading", error: null, ready: null, compute: null };
+
+  self.ready = new Promise((resolve, reject) => {
+    const fail = (message) => {
+      clearTimeout(timer);
+      self.state = "failed";
+      self.error = message;
+      worker.terminate();
+      for (const waiter of pending.values()) {
+        waiter.reject(new Error(message));
+      }
+      pending.clear();
+      reject(new Error(message));
+    };
+    const timer = setTimeout(() => fail(`Python did not start within ${BOOT_TIMEOUT_MS / 1000} s`), BOOT_TIMEOUT_MS);
+    worker.addEventListener("message", (event) => {
+      const message = event.data;
+      if (message.type === "ready") {
+        clearTimeout(timer);
+        self.state = "live";
+        resolve();
+      } else if (message.type === "failed") {
+        fail(message.message);
+      } else if (message.type === "result" || message.type === "compute-failed") {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        if (waiter && message.type === "result") {
+          waiter.resolve(JSON.parse(message.json));
+        } else if (waiter) {
+          waiter.reject(new Error(message.message));
+        }
+      }
+    });
+    worker.addEventListener("error", (event) => {
+      // The worker script itself could not load; the page says so in its status line.
+      event.preventDefault();
+      fail(event.message || "the calculator worker could not start");
+    });
+  });
+  // Callers handle the failure through `ready`; this keeps an unobserved rejection quiet.
+  self.ready.catch(() => {});
+
+  self.compute = (calculator, inputs) =>
+    self.ready.then(
+      () =>
+        new Promise((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve, reject });
+          worker.postMessage({ type: "compute", id, calculator, inputs });
+        }),
+    );
+
+  worker.postMessage({
+    type: "boot",
+    indexURL,
+    lockFileURL: new URL("pyodide-lock.json", indexURL).href,
+    coreZipURL,
+  });
+  return self;
+}

@@ -1,0 +1,36 @@
+// Scenario links: the query string mirrors a calculator's inputs, so any state can be shared.
+// With one calculator on the page the parameters are the input ids (`?batch=16`); with several,
+// each is prefixed by its calculator (`?kv-cache.batch=16`) so they do not collide.
+
+export function paramPrefix(calculatorId, calculatorsOnPage) {
+  return calculatorsOnPage > 1 ? `${calculatorId}.` : "";
+}
+
+/** Input values named in the current URL: `{inputId: rawString}` (untrusted text). */
+export function readUrlInputs(inputIds, prefix) {
+  const params = new URLSearchParams(window.location.search);
+  const found = {};
+  for (const id of inputIds) {
+    const raw = params.get(prefix + id);
+    if (raw !== null) {
+      found[id] = raw;
+    }
+  }
+  return found;
+}
+
+/**
+ * Replace this calculator's parameters in the URL with `values` (other parameters stay), without
+ * adding a history entry.
+ */
+export function writeUrlInputs(inputIds, prefix, values) {
+  const url = new URL(window.location.href);
+  for (const id of inputIds) {
+    url.searchParams.delete(prefix + id);
+  }
+  for (const [id, value] of Object.entries(values)) {
+    url.searchParams.set(prefix + id, value);
+  }
+  // Keep Material's history state (instant navigation stores its own there).
+  window.history.replaceState(window.history.state, "", url.href);
+}

@@ -1,0 +1,384 @@
+"""Live calculators in Debian's Chromium: prerendered values, Pyodide results equal to CPython's,
+URL state, one worker across instant navigation, graceful failure, no request off 127.0.0.1.
+
+Pyodide boots take seconds here, so most tests share one page (``live``) that boots once and
+moves between calculators by Material's instant navigation, as a reader would; they run in file
+order. Only the URL round trip (a fresh page by design) and the blocked-Pyodide page boot again.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from types import SimpleNamespace
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_site.calculators.render import PRECOMPUTED_STATUS
+from tests.conftest import PageWatch
+from tests.support.site_build import PROJECT_ROOT
+
+pytestmark = pytest.mark.browser
+
+BOOT_TIMEOUT_MS = 60_000
+ROOT = "[data-calculator]"
+
+
+# Helpers ------------------------------------------------------------------------------
+
+
+def form_inputs(page) -> dict[str, str]:
+    """What the form holds: ``{input id: value}`` of every named control of the calculator."""
+    return page.eval_on_selector(ROOT, "root => Object.fromEntries([...root.querySelectorAll('[name]')].map(c => [c.name, c.value]))")
+
+
+def shown_outputs(page) -> dict[str, str]:
+    return page.eval_on_selector(ROOT, "root => Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))")
+
+
+def shown_table(page) -> list[list[str]]:
+    return page.eval_on_selector(ROOT, "root => [...root.querySelectorAll('[data-table] tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+
+
+def prose_columns(page) -> list[str]:
+    return (page.get_attribute(f"{ROOT} [data-table]", "data-prose-columns") or "").split() if page.locator(f"{ROOT} [data-table]").count() else []
+
+
+def expected_texts(calculator_id: str, inputs: dict[str, str], prose: list[str] = ()) -> tuple[dict[str, str], list[list[str]]]:
+    """roofline_core's results in CPython for these inputs: output texts and table rows' texts
+    (a sentence column's cell on its own row under its row, as the page lays it out)."""
+    result = compute(calculator_id, inputs)
+    assert result["errors"] == {}, result["errors"]
+    outputs = {key: str(value["text"]) for key, value in result["outputs"].items()}
+    columns = definition(calculator_id)["table_columns"]
+    table = []
+    for row in result.get("table", []):
+        table.append([str(row[c["id"]]["text"]) for c in columns if c["id"] not in prose])
+        table.extend([f"{c['label']}: {row[c['id']]['text']}"] for c in columns if c["id"] in prose)
+    return outputs, table
+
+
+def wait_until_matches_cpython(page, calculator_id: str, timeout_s: float = 10) -> dict[str, str]:
+    """Poll until the page shows what CPython computes for the form's current inputs."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        inputs = form_inputs(page)
+        outputs, table = expected_texts(calculator_id, inputs, prose_columns(page))
+        if shown_outputs(page) == outputs and shown_table(page) == table:
+            return inputs
+        if time.monotonic() > deadline:
+            assert shown_outputs(page) == outputs
+            assert shown_table(page) == table
+        page.wait_for_timeout(50)
+
+
+def instant_navigate(page, calculator_id: str) -> None:
+    """Follow the sidebar link: Material swaps the content without reloading the document."""
+    page.click(f'.md-sidebar--primary a[href$="/{calculator_id}/"]')
+    page.wait_for_selector(f'[data-calculator="{calculator_id}"][data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+
+
+def chart_geometry(page) -> dict:
+    return page.eval_on_selector(
+        f"{ROOT} svg.roofline-chart",
+        """svg => ({
+            roof: svg.querySelector('.roofline-chart__roof').getAttribute('d'),
+            points: [...svg.querySelectorAll('circle')].map(c => [c.getAttribute('cx'), c.getAttribute('cy'), c.getAttribute('r')]),
+            texts: [...svg.querySelectorAll('text')].map(t => t.textContent + '@' + t.getAttribute('x') + ',' + t.getAttribute('y')),
+            title: svg.querySelector('title').textContent,
+            classes: [...svg.querySelectorAll('g')].map(g => g.getAttribute('class')),
+        })""",
+    )
+
+
+def screenshot_calculator(page, path) -> None:
+    """The calculator as laid out on the full page (an element shot would catch the sticky header)."""
+    box = page.locator(ROOT).bounding_box()
+    scroll_y = page.evaluate("window.scrollY")
+    page.screenshot(path=str(path), full_page=True, clip={"x": box["x"], "y": box["y"] + scroll_y, "width": box["width"], "height": box["height"]})
+
+
+def set_scheme(page, color_scheme: str) -> None:
+    """Switch Material's palette with its own header toggle, as a reader would."""
+    page.click(f'.md-header label[title="Switch to {color_scheme} mode"]')
+    # Material fades colours when the scheme changes; wait until the page has its final colour.
+    page.wait_for_function(
+        "colour => getComputedStyle(document.body).backgroundColor === colour",
+        arg="rgb(255, 255, 255)" if color_scheme == "light" else "rgb(30, 33, 41)",
+    )
+
+
+def real_errors(watch: PageWatch) -> list[str]:
+    return watch.console_errors + watch.page_errors
+
+
+# The live page shared by the tests below ----------------------------------------------
+
+
+def serve_sitemap_at(page, site_server: str) -> None:
+    """Make the sitemap name the test server's address instead of ``site_url``'s.
+
+    Material's instant navigation only intercepts links listed in sitemap.xml, whose addresses
+    carry ``site_url`` (port 8000); it rewrites their protocol and host to the page's but not
+    their port, so on the test server's random port every click would be a full reload. The
+    deployed site is served at its ``site_url``, where this rewrite is a no-op.
+    """
+    site_url = yaml_site_url()
+
+    def handle(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text().replace(site_url, site_server))
+
+    # Registered after PageWatch's catch-all route, so it runs first (Playwright runs the most
+    # recently registered matching route).
+    page.route("**/sitemap.xml", handle)
+
+
+def yaml_site_url() -> str:
+    text = (PROJECT_ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    return re.search(r"^site_url:\s*(\S+)", text, re.M).group(1).rstrip("/") + "/"
+
+
+@pytest.fixture(scope="module")
+def live(browser, site_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    watch = PageWatch()
+    watch.attach(page)
+    serve_sitemap_at(page, site_server)
+    workers: list[str] = []
+    page.on("worker", lambda worker: workers.append(worker.url))
+    page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
+    page.goto(site_server + "calculators/roofline-explorer/")
+    page.wait_for_selector('[data-calculator][data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    yield SimpleNamespace(page=page, watch=watch, workers=workers, base=site_server)
+    context.close()
+
+
+def _press(page, selector: str, key: str, times: int) -> None:
+    page.focus(selector)
+    for _ in range(times):
+        page.keyboard.press(key)
+
+
+SCENARIOS = {
+    "roofline-explorer": lambda page: (
+        page.select_option(f"{ROOT} [name=accelerator]", "mi300x"),
+        _press(page, f"{ROOT} [data-slider-for=intensity]", "ArrowRight", 30),
+    ),
+    "decode-speed-of-light": lambda page: (
+        page.select_option(f"{ROOT} [name=model]", "llama-3-8b"),
+        _press(page, f"{ROOT} [data-slider-for=batch]", "ArrowRight", 3),
+        page.fill(f"{ROOT} [name=context_tokens]", "8192"),
+        page.click(f'{ROOT} button[data-choose="batch"][data-value="64"]'),
+    ),
+    "kv-cache": lambda page: (
+        page.select_option(f"{ROOT} [name=model]", "deepseek-v3"),
+        page.fill(f"{ROOT} [name=batch]", "8"),
+        _press(page, f"{ROOT} [data-slider-for=context_tokens]", "ArrowLeft", 2),
+    ),
+    "prefill-ttft": lambda page: (
+        _press(page, f"{ROOT} [data-slider-for=prompt_tokens]", "ArrowRight", 2),
+        page.select_option(f"{ROOT} [name=accelerator]", "h200"),
+    ),
+    "operations-table": lambda page: (
+        page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),
+        page.fill(f"{ROOT} [name=batch]", "128"),
+    ),
+}
+
+
+def test_every_calculator_is_exercised():
+    assert sorted(SCENARIOS) == sorted(CALCULATORS)
+
+
+def test_live_results_equal_cpython_compute(live):
+    page = live.page
+    for calculator_id, scenario in SCENARIOS.items():
+        if calculator_id != "roofline-explorer":
+            instant_navigate(page, calculator_id)
+        before = form_inputs(page)
+        scenario(page)
+        inputs = wait_until_matches_cpython(page, calculator_id)
+        assert inputs != before, f"{calculator_id}: the scenario changed nothing"
+        # The URL mirrors the form (fields a preset fills are left to the preset).
+        params = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+        assert params and all(inputs[name] == value for name, value in params.items())
+        assert page.get_attribute(ROOT, "data-state") == "live"
+    assert form_inputs(page)["operation"] == "prefill-gemm"
+    assert page.get_attribute(f'{ROOT} button[data-value="prefill-gemm"]', "aria-pressed") == "true"
+
+
+def test_preset_fills_and_editing_a_filled_field_switches_to_custom(live):
+    page = live.page
+    instant_navigate(page, "roofline-explorer")
+    page.select_option(f"{ROOT} [name=accelerator]", "a100-sxm-80gb")
+    a100 = next(c for c in definition("roofline-explorer")["inputs"][0]["choices"] if c["value"] == "a100-sxm-80gb")
+    assert page.input_value(f"{ROOT} [name=peak_tflop_per_s]") == "312" == str(round(a100["fills"]["peak_tflop_per_s"]))
+    page.fill(f"{ROOT} [name=peak_tflop_per_s]", "500")
+    assert page.input_value(f"{ROOT} [name=accelerator]") == "custom"
+    wait_until_matches_cpython(page, "roofline-explorer")
+
+
+def test_live_chart_is_drawn_like_the_build_time_chart(live):
+    page = live.page
+    instant_navigate(page, "roofline-explorer")
+    prerendered = chart_geometry(page)
+    page.fill(f"{ROOT} [name=intensity]", "64")
+    wait_until_matches_cpython(page, "roofline-explorer")
+    assert chart_geometry(page) != prerendered
+    page.fill(f"{ROOT} [name=intensity]", "1")
+    wait_until_matches_cpython(page, "roofline-explorer")
+    assert chart_geometry(page) == prerendered
+
+
+def test_bad_input_is_marked_and_other_outputs_keep_their_values(live):
+    page = live.page
+    box = f"{ROOT} [name=intensity]"
+    page.fill(box, "64")
+    good = wait_until_matches_cpython(page, "roofline-explorer")
+    good_outputs = shown_outputs(page)
+    for bad, fragment in [("-5", "got -5"), ("", "is empty"), ("lots", "got 'lots'"), ('<img src=x onerror="window.__pwned=1">', "got '<img src=x")]:
+        page.fill(box, bad)
+        page.wait_for_selector(f'{box}[aria-invalid="true"]')
+        error_id = page.get_attribute(box, "aria-describedby").split()[-1]
+        message = page.text_content(f"#{error_id}")
+        assert "Arithmetic intensity" in message and fragment in message, message
+        assert shown_outputs(page) == good_outputs
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator(f"{ROOT} img").count() == 0
+    page.fill(box, good["intensity"])
+    page.wait_for_selector(f'{box}:not([aria-invalid])')
+
+
+def test_copy_link_copies_the_url_of_the_inputs(live):
+    page = live.page
+    page.select_option(f"{ROOT} [name=accelerator]", "h200")
+    page.fill(f"{ROOT} [name=intensity]", "32")
+    wait_until_matches_cpython(page, "roofline-explorer")
+    page.click(f"{ROOT} [data-copy-link]")
+    page.wait_for_selector(f"{ROOT} [data-copy-feedback]:has-text('Link copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.url
+    assert parse_qs(urlparse(copied).query) == {"accelerator": ["h200"], "dtype": ["fp16"], "intensity": ["32"]}
+
+
+def test_html_in_the_url_is_shown_as_text(live):
+    page = live.page
+    # A link clicked inside the site (from another page: Material re-renders only when the
+    # path changes) is navigated instantly, so the worker stays.
+    instant_navigate(page, "kv-cache")
+    page.evaluate(
+        """() => { const a = document.createElement('a');
+        a.href = '../roofline-explorer/?accelerator=' + encodeURIComponent('<script>window.__pwned=2</script>') + '&intensity=' + encodeURIComponent('<b>9</b>');
+        a.textContent = 'scenario'; document.querySelector('.md-content article').append(a); a.click(); }"""
+    )
+    page.wait_for_selector(f'{ROOT} [name=intensity][aria-invalid="true"]', timeout=10_000)
+    assert page.input_value(f"{ROOT} [name=intensity]") == "<b>9</b>"
+    accelerator_error = page.text_content(f"{ROOT} [data-error-for=accelerator]")
+    assert "got '<script>window.__pwned=2</script>'" in accelerator_error
+    assert page.locator(f"{ROOT} [data-error-for] *").count() == 0
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_instant_navigation_kept_one_worker_and_stayed_local(live):
+    calculator_workers = [url for url in live.workers if url.endswith("/calculators/worker.mjs")]
+    assert len(calculator_workers) == 1, live.workers
+    assert live.watch.external_requests == []
+    assert real_errors(live.watch) == []
+
+
+def test_screenshots_of_each_calculator(live, screenshot_dir):
+    page = live.page
+    for calculator_id in CALCULATORS:
+        instant_navigate(page, calculator_id)
+        page.set_viewport_size({"width": 1280, "height": 900})
+        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-light.png")
+        set_scheme(page, "dark")
+        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-dark.png")
+        set_scheme(page, "light")
+        page.set_viewport_size({"width": 390, "height": 844})
+        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-390px.png")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{calculator_id}: page scrolls sideways at 390 px ({width} px wide)"
+        page.set_viewport_size({"width": 1280, "height": 900})
+    assert real_errors(live.watch) == []
+
+
+# Fresh pages ----------------------------------------------------------------------------
+
+
+def test_url_round_trip_restores_inputs_and_never_shows_contradicting_values(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        url = site_server + "calculators/decode-speed-of-light/?model=llama-3-8b&batch=16&context_tokens=4096&bandwidth_efficiency=75"
+        page.goto(url)
+        page.wait_for_selector(f"{ROOT}[data-engine]")
+        inputs = form_inputs(page)
+        assert (inputs["model"], inputs["batch"], inputs["context_tokens"], inputs["bandwidth_efficiency"]) == ("llama-3-8b", "16", "4096", "75")
+        # The Llama-3-8B preset filled the fields the link leaves to it.
+        assert inputs["layers"] == "32"
+        # Before Python answers, the outputs say so instead of showing the defaults' values;
+        # after, they are the link's. (Read once: the answer may land at any moment.)
+        live_outputs, _table = expected_texts("decode-speed-of-light", inputs)
+        shown = shown_outputs(page)
+        assert set(shown.values()) == {"computing…"} or shown == live_outputs, shown
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        wait_until_matches_cpython(page, "decode-speed-of-light")
+        assert page.url == url
+        assert watch.external_requests == [] and real_errors(watch) == []
+    finally:
+        context.close()
+
+
+def test_pyodide_blocked_keeps_precomputed_values_with_a_notice(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        blocked: list[str] = []
+
+        def abort(route):
+            blocked.append(route.request.url)
+            route.abort()
+
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        # After PageWatch's catch-all, so it takes precedence for this page's requests; on the
+        # context too, for requests the worker makes.
+        page.route("**/assets/pyodide/**", abort)
+        context.route("**/assets/pyodide/**", abort)
+        page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
+        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+        assert blocked
+        status = page.text_content(f"{ROOT} [data-status]")
+        assert status.startswith("Showing precomputed values")
+        # The inputs went back to those the prerendered results are for.
+        assert form_inputs(page)["intensity"] == "1"
+        outputs, _table = expected_texts("roofline-explorer", {})
+        assert shown_outputs(page) == outputs
+        assert page.is_disabled(f"{ROOT} [name=intensity]")
+        assert watch.page_errors == []
+        # Chromium reports each aborted request as a failed resource load; nothing else may appear.
+        assert [e for e in watch.console_errors if "Failed to load resource" not in e] == []
+        assert watch.external_requests == []
+    finally:
+        context.close()
+
+
+def test_prerendered_values_without_javascript(page_factory, site_server):
+    page, watch = page_factory(java_script_enabled=False)
+    for calculator_id in CALCULATORS:
+        page.goto(site_server + f"calculators/{calculator_id}/")
+        outputs, table = expected_texts(calculator_id, form_inputs(page), prose_columns(page))
+        assert shown_outputs(page) == outputs
+        assert shown_table(page) == table
+        assert page.text_content(f"{ROOT} [data-status]") == PRECOMPUTED_STATUS
+        assert page.locator(f"{ROOT} svg.roofline-chart").count() == (1 if compute(calculator_id, {}).get("chart") else 0)
+        assert page.is_hidden(f"{ROOT} [data-copy-link]")
+    assert watch.external_requests == []

@@ -1,0 +1,22 @@
+"""The self-hosted Pyodide runtime and the packed roofline_core, as the site will hold them."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+from roofline_site.calculators.assets import pyodide_site_assets
+from roofline_site.pyodide_bundle import PYODIDE_RUNTIME_FILES
+from tests.support.site_build import PROJECT_ROOT
+
+
+def test_runtime_files_under_a_versioned_folder_and_a_hashed_core_zip():
+    assets = pyodide_site_assets(PROJECT_ROOT)
+    assert assets.runtime_dir == f"assets/pyodide/{assets.version}/"
+    assert sorted(assets.runtime_files) == sorted(assets.runtime_dir + name for name in PYODIDE_RUNTIME_FILES)
+    assert all(path.is_file() for path in assets.runtime_files.values())
+    assert assets.core_zip.startswith("assets/pyodide/roofline_core.") and assets.core_zip.endswith(".zip")
+    names = zipfile.ZipFile(io.BytesIO(assets.core_zip_bytes)).namelist()
+    assert "roofline_core/calculators/__init__.py" in names
+    # Same bytes, same name: a rebuild without code changes keeps the URL cacheable.
+    assert pyodide_site_assets(PROJECT_ROOT).core_zip == assets.core_zip

@@ -1,0 +1,42 @@
+"""The static roofline chart: decades on log axes, the roof through the plot, points placed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from roofline_core.figures import roofline_curve
+from roofline_site.calculators import chart_svg
+from roofline_site.calculators.chart_svg import roofline_svg, tick_label
+
+
+@pytest.mark.parametrize(
+    ("exponent", "label"),
+    [(-3, "0.001"), (-2, "0.01"), (0, "1"), (2, "100"), (3, "1k"), (4, "10k"), (12, "1T"), (14, "100T"), (15, "1P"), (-4, "1e-4"), (21, "1e21")],
+)
+def test_tick_labels(exponent, label):
+    assert tick_label(exponent) == label
+
+
+def test_roof_spans_the_plot_and_bends_at_the_ridge():
+    chart = roofline_curve(
+        peak_flop_per_s=1e15,
+        bandwidth_bytes_per_s=1e12,
+        points=[{"label": "decode <b>", "intensity_flop_per_byte": 1.0, "highlight": True}],
+        x_min_flop_per_byte=0.01,
+        x_max_flop_per_byte=1e4,
+    )
+    svg = roofline_svg(chart, element_id="c")
+    (d,) = re.findall(r'class="roofline-chart__roof" d="M ([^"]+)"', svg)
+    (x0, y0), (x1, y1), (x2, y2) = [tuple(map(float, p.split())) for p in d.split(" L ")]
+    assert x0 == chart_svg.LEFT_PX and x2 == chart_svg.WIDTH_PX - chart_svg.RIGHT_PX
+    assert y1 == y2  # flat peak
+    # Ridge at 1000 FLOP/byte: five of six decades along the x axis from 0.01.
+    plot_w = chart_svg.WIDTH_PX - chart_svg.LEFT_PX - chart_svg.RIGHT_PX
+    assert x1 == pytest.approx(chart_svg.LEFT_PX + plot_w * 5 / 6, abs=0.1)
+    (cx, cy) = map(float, re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="7"', svg).groups())
+    assert cx == pytest.approx(chart_svg.LEFT_PX + plot_w * 2 / 6, abs=0.1)
+    assert y0 > cy > y1  # on the slope, below the peak
+    assert "decode &lt;b&gt;" in svg and "<b>" not in svg
+    assert 'aria-labelledby="c-title"' in svg and "decode &lt;b&gt;: memory-bound" in svg

@@ -1,0 +1,142 @@
+"""The calculator HTML, built from each definition, is complete and accessible without JavaScript."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_site.calculators.fence import Placement
+from roofline_site.calculators.placement import resolve
+from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes
+
+ASSETS = AssetUrls(pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed="../../embed/x/")
+
+
+class _Tree(HTMLParser):
+    """Elements as (tag, attrs, text inside) in document order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements: list[dict] = []
+        self._open: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        element = {"tag": tag, "attrs": dict(attrs), "text": ""}
+        self.elements.append(element)
+        if tag not in ("input", "br", "img", "rect", "line", "path", "circle"):
+            self._open.append(element)
+
+    def handle_endtag(self, tag):
+        while self._open:
+            if self._open.pop()["tag"] == tag:
+                break
+
+    def handle_data(self, data):
+        for element in self._open:
+            element["text"] += data
+
+
+def _render(calculator_id: str, **defaults: str) -> tuple[str, list[dict], dict]:
+    resolved = resolve(Placement(calculator_id=calculator_id, defaults=defaults), path="x.md")
+    html = render_calculator(resolved, dom_id=f"calculator-{calculator_id}", assets=ASSETS)
+    tree = _Tree()
+    tree.feed(html)
+    return html, tree.elements, resolved.result
+
+
+@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
+def test_every_input_labelled_with_unit_and_described(calculator_id):
+    _html, elements, _result = _render(calculator_id)
+    ids = {e["attrs"].get("id") for e in elements}
+    labels = {e["attrs"]["for"]: e["text"] for e in elements if e["tag"] == "label"}
+    for field in definition(calculator_id)["inputs"]:
+        (control,) = [e for e in elements if e["attrs"].get("name") == field["id"]]
+        assert labels[control["attrs"]["id"]].startswith(field["label"])
+        if field.get("unit"):
+            assert f"({field['unit']})" in labels[control["attrs"]["id"]]
+        described = control["attrs"]["aria-describedby"].split()
+        assert all(d in ids for d in described), described
+        assert any(d.endswith("-error") for d in described)
+
+
+@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
+def test_outputs_prerendered_from_roofline_core(calculator_id):
+    _html, elements, result = _render(calculator_id)
+    shown = {e["attrs"]["data-output"]: e["text"] for e in elements if "data-output" in e["attrs"]}
+    expected = compute(calculator_id, {})["outputs"]
+    assert shown == {key: str(value["text"]) for key, value in expected.items()}
+    (region,) = [e for e in elements if e["attrs"].get("aria-live") == "polite"]
+    assert "data-output" in region["text"] or all(text in region["text"] for text in shown.values())
+
+
+def test_root_carries_the_dom_contract_and_asset_urls():
+    _html, elements, _result = _render("roofline-explorer")
+    root = elements[0]
+    assert root["attrs"]["data-calculator"] == "roofline-explorer"
+    assert root["attrs"]["data-pyodide-index-url"] == ASSETS.pyodide_index
+    assert root["attrs"]["data-core-zip-url"] == ASSETS.core_zip
+
+
+def test_fence_defaults_show_in_the_boxes_and_the_results():
+    _html, elements, result = _render("roofline-explorer", accelerator="a100-sxm-80gb", intensity="64")
+    (box,) = [e for e in elements if e["attrs"].get("name") == "intensity"]
+    assert box["attrs"]["value"] == "64"
+    (peak,) = [e for e in elements if e["attrs"].get("name") == "peak_tflop_per_s"]
+    assert peak["attrs"]["value"] == "312"
+    (selected,) = [e for e in elements if e["tag"] == "option" and "selected" in e["attrs"]][:1]
+    assert selected["attrs"]["value"] == "a100-sxm-80gb"
+    attainable = next(e for e in elements if e["attrs"].get("data-output") == "attainable")
+    assert attainable["text"] == compute("roofline-explorer", {"accelerator": "a100-sxm-80gb", "intensity": "64"})["outputs"]["attainable"]["text"]
+
+
+def test_log_sliders_move_by_powers_of_two_for_whole_numbers_and_by_decades_otherwise():
+    batch = next(f for f in definition("decode-speed-of-light")["inputs"] if f["id"] == "batch")
+    assert slider_attributes(batch, 16) == {"min": "0", "max": "10", "step": "1", "value": "4"}
+    intensity = next(f for f in definition("roofline-explorer")["inputs"] if f["id"] == "intensity")
+    assert slider_attributes(intensity, 100) == {"min": "-2", "max": "4", "step": "0.01", "value": "2"}
+    _html, elements, _result = _render("decode-speed-of-light", batch="16")
+    (slider,) = [e for e in elements if e["attrs"].get("data-slider-for") == "batch"]
+    assert slider["attrs"]["aria-valuetext"] == "16 sequences"
+    assert slider["attrs"]["aria-labelledby"].endswith("-batch-label")
+
+
+def test_table_rows_choose_their_input_and_mark_the_current_one():
+    _html, elements, result = _render("operations-table", operation="prefill-gemm")
+    buttons = [e for e in elements if "data-choose" in e["attrs"]]
+    assert [b["attrs"]["data-value"] for b in buttons] == [row["operation"]["value"] for row in result["table"]]
+    pressed = [b["attrs"]["data-value"] for b in buttons if b["attrs"]["aria-pressed"] == "true"]
+    assert pressed == ["prefill-gemm"]
+    headers = [e["text"] for e in elements if e["tag"] == "th"]
+    # The "why" sentences go on their own line under each row instead of a column.
+    assert headers == [c["label"] for c in definition("operations-table")["table_columns"] if c["id"] != "why"]
+    prose_rows = [e["text"] for e in elements if e["attrs"].get("class") == "roofline-calc__prose-row"]
+    assert prose_rows == [f"Why: {row['why']['text']}" for row in result["table"]]
+
+
+def test_definition_travels_in_an_escaped_attribute_not_a_script():
+    html, elements, _result = _render("roofline-explorer")
+    # Material's instant navigation re-runs every <script> in the content, whatever its type.
+    assert "<script" not in html
+    (holder,) = [e for e in elements if "data-calculator-data" in e["attrs"]]
+    data = json.loads(holder["attrs"]["data-calculator-data"])
+    assert data["definition"] == definition("roofline-explorer")
+    assert data["inputs"]["intensity"] == "1"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+        (989.0, "989"),
+        (3.35, "3.35"),
+        (16, "16"),
+        (-0.25, "-0.25"),
+        ("h100-sxm", "h100-sxm"),
+        (1e-7, "1e-7"),
+        (5e-05, "0.00005"),
+        (1.5e16, "15000000000000000"),
+        (1e21, "1e+21"),
+        (1.25e-9, "1.25e-9"),
+    ],)
+def test_box_text_matches_how_the_browser_prints_numbers(value, text):
+    assert box_text(value) == text
