@@ -17,6 +17,7 @@ import pytest
 
 from roofline_site import csp
 from tests.conftest import PageWatch
+from tests.gates.known_issues import known_issue
 from tests.support.site_build import PROJECT_ROOT
 from tests.support.site_pages import html_pages, is_redirect_stub, url_path
 from tests.support.static_server import StaticServer
@@ -205,9 +206,16 @@ def _visit(page, url: str, visit: Visit, watch: PageWatch, in_flight: InFlight, 
 
 
 def format_visits(visits: list[Visit], attribute: str) -> str:
-    """Lines ``page [palette]: item`` for every visit with something in ``attribute``."""
+    """Lines ``page [palette]: item`` for every visit with something in ``attribute``, leaving
+    out the findings listed in ``known_issues.py``."""
     lines = []
     for visit in visits:
         for item in getattr(visit, attribute):
-            lines.append(f"{visit.page} [{visit.palette}]: {item}")
+            if known_issue(visit.page, attribute, str(item)) is None:
+                lines.append(f"{visit.page} [{visit.palette}]: {item}")
     return "\n".join(lines)
+
+
+def axe_findings(visit: Visit) -> list[str]:
+    """One ``rule at ['target']`` line per violating node of a visit."""
+    return [f"{item['id']} at ['{target}'] ({item['impact']}: {item['help']})" for item in visit.axe_violations for target in item["targets"]]
