@@ -32,14 +32,6 @@ MARKDOWN_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]*
 _FENCE_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
-# Raw HTML that must never reach a page from an entry body: it could run code, restyle the
-# site or embed another site. Checked outside code, where Markdown passes HTML through as is.
-_HOSTILE_TAG = re.compile(r"<\s*/?\s*(script|iframe|style|object|embed)\b", re.IGNORECASE)
-_ANY_TAG = re.compile(r"<[a-zA-Z][^<>]*>")
-_EVENT_ATTRIBUTE = re.compile(r"\s(on[a-z]+)\s*=", re.IGNORECASE)
-_JAVASCRIPT_URL = re.compile(r"(?:href|src)\s*=\s*[\"']?\s*javascript:|\]\(\s*<?\s*javascript:", re.IGNORECASE)
-
-
 def mask_code(text: str) -> str:
     """``text`` with fenced code blocks and inline code spans blanked out.
 
@@ -69,7 +61,7 @@ def _blank(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-class _Lines:
+class LineFinder:
     """Offset -> 1-based line, with the line of the text's start given."""
 
     def __init__(self, text: str, first_line: int) -> None:
@@ -112,7 +104,7 @@ class LinkRef:
 
 def find_term_links(text: str, first_line: int = 1) -> list[TermLink]:
     masked = mask_code(text)
-    line_of = _Lines(text, first_line)
+    line_of = LineFinder(text, first_line)
     return [
         TermLink(m.group(1), (m.group(2) or "")[1:], m.group(3), line_of(m.start()), m.start(), m.end())
         for m in TERM_LINK.finditer(masked)
@@ -121,34 +113,14 @@ def find_term_links(text: str, first_line: int = 1) -> list[TermLink]:
 
 def find_quantities(text: str, first_line: int = 1) -> list[QuantityRef]:
     masked = mask_code(text)
-    line_of = _Lines(text, first_line)
+    line_of = LineFinder(text, first_line)
     return [QuantityRef(text[m.start(1) : m.end(1)].strip(), line_of(m.start()), m.start(), m.end()) for m in QUANTITY.finditer(masked)]
 
 
 def find_markdown_links(text: str, first_line: int = 1) -> list[LinkRef]:
     masked = mask_code(text)
-    line_of = _Lines(text, first_line)
+    line_of = LineFinder(text, first_line)
     return [LinkRef(m.group(3), line_of(m.start())) for m in MARKDOWN_LINK.finditer(masked) if not m.group(1)]
-
-
-def find_hostile_html(text: str, path: str, first_line: int = 1) -> list[Problem]:
-    """Raw ``<script>``, ``<iframe>``, ``<style>``, ``<object>``, ``<embed>``, ``on*=`` event
-    attributes and ``javascript:`` URLs outside code."""
-    masked = mask_code(text)
-    line_of = _Lines(text, first_line)
-    problems = []
-    for m in _HOSTILE_TAG.finditer(masked):
-        problems.append(
-            Problem(path, line_of(m.start()), f"raw <{m.group(1).lower()}> in the body", "expected Markdown only; show HTML as code in backticks if the entry is about it")
-        )
-    for tag in _ANY_TAG.finditer(masked):
-        for attr in _EVENT_ATTRIBUTE.finditer(tag.group(0)):
-            problems.append(
-                Problem(path, line_of(tag.start()), f"event-handler attribute '{attr.group(1).lower()}=' in the body", "expected no scripting in entries; page behaviour lives in site_assets/")
-            )
-    for m in _JAVASCRIPT_URL.finditer(masked):
-        problems.append(Problem(path, line_of(m.start()), "a javascript: address in the body", "expected an https address or a relative link"))
-    return problems
 
 
 _LIST_OR_QUOTE_MARKER = re.compile(r"^\s*(?:[-+*>]|\d+[.)])?\s*$")

@@ -25,7 +25,7 @@ CATEGORIES: dict[str, str] = {
 SUMMARY_MAX_CHARS = 200
 
 #: ``glossary/<slug>.md``: lowercase letters and digits separated by single hyphens.
-SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 #: Slugs the build uses for its own pages.
 RESERVED_SLUGS = frozenset({"index", "feed"})
@@ -84,3 +84,33 @@ def slugify(text: str) -> str:
 def name_key(text: str) -> str:
     """How titles and aliases are compared for duplicates: case, spacing and punctuation ignored."""
     return slugify(text)
+
+
+# Cyrillic and Greek letters that look like Latin ones (after NFKC), in both cases: the part
+# of Unicode's confusables list that a title in this glossary could plausibly be spoofed with.
+_CONFUSABLES = str.maketrans(
+    {
+        # Cyrillic
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+        "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ӏ": "I",
+        "а": "a", "е": "e", "ё": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
+        "і": "i", "ї": "i", "ј": "j", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+        # Greek
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+        "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+        "α": "a", "ο": "o", "ρ": "p", "ι": "i", "υ": "u", "ν": "v", "κ": "k", "χ": "x", "ϲ": "c", "ϳ": "j",
+    }
+)
+# Invisible characters (zero-width spaces and joiners, soft hyphen, byte-order mark).
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]")
+
+
+def lookalike_key(text: str, *, confusables: bool = True) -> str:
+    """How titles, aliases and slugs are compared for look-alikes: NFKC-normalised, invisible
+    characters dropped, Cyrillic and Greek look-alikes read as Latin, accents, case and
+    punctuation ignored. Letters of other scripts are kept, so they never clash with Latin."""
+    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    if confusables:
+        text = text.translate(_CONFUSABLES)
+    text = "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+    return re.sub(r"[\W_]+", "-", text).strip("-")

@@ -18,7 +18,8 @@ from typing import Any
 from roofline_site.glossary.entry import Entry, SourceRef
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.frontmatter import FrontMatter, FrontMatterError, parse
-from roofline_site.glossary.markup import find_hostile_html, find_markdown_links, rewrite
+from roofline_site.glossary.hostile import check_size, find_deep_nesting, find_hostile_html
+from roofline_site.glossary.markup import find_markdown_links, rewrite
 from roofline_site.glossary.schema import (
     CATEGORIES,
     FIELDS,
@@ -27,6 +28,7 @@ from roofline_site.glossary.schema import (
     SLUG_PATTERN,
     SOURCE_KEYS,
     SUMMARY_MAX_CHARS,
+    lookalike_key,
     name_key,
     slugify,
 )
@@ -138,6 +140,10 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         problems.append(
             Problem(path, 1, f"file name '{slug}.md' {reason}", f"expected lowercase letters, digits and single hyphens, e.g. '{slugify(slug) or 'kv-cache'}.md'")
         )
+    too_big = check_size(text, path)
+    if too_big is not None:
+        # Nothing else is read: a huge file is refused before costing the build any more time.
+        return _stand_in(slug, path), [*problems, too_big]
     try:
         fm = parse(text, path)
     except FrontMatterError as exc:
@@ -326,6 +332,10 @@ def _kind(value: Any) -> str:
 def _check_body(fm: FrontMatter, path: str) -> list[Problem]:
     if not fm.body.strip():
         return [Problem(path, fm.body_line, "the body is empty", "expected Markdown after the front matter: the definition first, then why it matters, then numbers with sources")]
+    # Nesting is checked first and alone: a body nested too deep would crash the renderer.
+    too_deep = find_deep_nesting(fm.body, path, fm.body_line)
+    if too_deep is not None:
+        return [too_deep]
     return find_hostile_html(fm.body, path, fm.body_line)
 
 
@@ -348,6 +358,7 @@ def check_cross_references(entries: list[Entry]) -> list[Problem]:
                 problems.append(Problem(e.path, line, f"{kind} '{name}' is already used by {owner[0].path}", f"expected a title or alias no other entry uses"))
             elif owner is None:
                 names[key] = (e, kind)
+    problems += _check_lookalikes(entries)
     slugs: dict[str, Entry] = dict(by_slug)
     for e in sorted(entries, key=lambda x: x.path):
         for old in e.renamed_from:
@@ -377,6 +388,36 @@ def check_cross_references(entries: list[Entry]) -> list[Problem]:
         )
         problems += rewritten.problems
         problems += check_relative_links(e.body, path=e.path, src_uri=f"glossary/{e.slug}.md", first_line=e.body_line, slugs=set(by_slug))
+    return problems
+
+
+def _check_lookalikes(entries: list[Entry]) -> list[Problem]:
+    """Slugs, titles and aliases that differ from another entry's only by look-alike letters
+    (Cyrillic 'а' for Latin 'a'): readers could not tell the two apart. Plain names claim
+    first, so the error lands on the name that holds the look-alikes."""
+    claims = []
+    for e in entries:
+        claims.append((e, "slug", e.slug, 1))
+        claims.append((e, "title", e.title, e.lines.get("title", 1)))
+        claims += [(e, "alias", alias, _item_line(e, "aliases", i)) for i, alias in enumerate(e.aliases)]
+    rank = {"title": 0, "alias": 1, "slug": 2}
+    claims.sort(key=lambda c: (lookalike_key(c[2], confusables=False) != lookalike_key(c[2]), c[0].path, rank[c[1]], c[3]))
+    owners: dict[str, tuple[Entry, str, str]] = {}
+    problems = []
+    for e, kind, name, line in claims:
+        key = lookalike_key(name)
+        if not key:
+            continue
+        owner = owners.setdefault(key, (e, kind, name))
+        # Same entry, or the same name once case and punctuation are ignored: the duplicate
+        # checks below report those.
+        if owner[0].slug != e.slug and name_key(name) != name_key(owner[2]):
+            problems.append(
+                Problem(
+                    e.path, line, f"{kind} '{name}' looks like the {owner[1]} '{owner[2]}' of {owner[0].path}: they differ only by look-alike letters",
+                    "expected a name no other entry uses, written in the letters readers type",
+                )
+            )
     return problems
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from roofline_core.quantities import QUANTITIES, evaluate_reference
+from roofline_site.glossary.hostile import DANGEROUS_SCHEMES, MAX_ENTRY_BYTES, MAX_NESTING_DEPTH, REFUSED_TAGS
 from roofline_site.glossary.schema import CATEGORIES, FIELDS, SUMMARY_MAX_CHARS
 from roofline_site.glossary.validator import read_entry
 from tests.support.site_build import PROJECT_ROOT
@@ -18,6 +19,16 @@ def test_documents_every_field_category_and_limit():
     for category in CATEGORIES:
         assert f"| `{category}` |" in TEXT, category
     assert f"at most {SUMMARY_MAX_CHARS} characters" in TEXT
+
+
+def test_documents_what_the_build_refuses():
+    refused = TEXT.split("### What the build refuses", 1)[1].split("\n## ", 1)[0]
+    for tag in REFUSED_TAGS:
+        assert f"`<{tag}>`" in refused, tag
+    for scheme in DANGEROUS_SCHEMES:
+        assert f"`{scheme}`" in refused, scheme
+    assert f"nested more than {MAX_NESTING_DEPTH} levels" in refused
+    assert f"larger than {MAX_ENTRY_BYTES // 1000} kB" in refused
 
 
 def test_documents_every_quantity():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from roofline_site.glossary.errors import GlossaryError
+from roofline_site.glossary.hostile import MAX_ENTRY_BYTES, MAX_NESTING_DEPTH
 from roofline_site.glossary.schema import SUMMARY_MAX_CHARS
 from roofline_site.glossary.validator import check_cross_references, load_glossary, read_entry
 from tests.roofline_site.glossary.helpers import REMOVE, VALID_BODY, entry_text, write_glossary
@@ -257,7 +258,7 @@ def test_empty_body():
     )
 
 
-@pytest.mark.parametrize("tag", ["script", "iframe", "style", "object", "embed"])
+@pytest.mark.parametrize("tag", ["script", "iframe", "style", "object", "embed", "meta", "base", "form", "link", "frame", "frameset", "applet"])
 def test_hostile_tag_in_body(tag):
     text = entry_text(body=f"Fine first line.\nThen <{tag} src=x></{tag}> here.\n")
     found = problems(text)
@@ -278,6 +279,96 @@ def test_event_handler_attribute_in_body():
 def test_javascript_address_in_body():
     text = entry_text(body="Click [here](javascript:alert(1)).\n")
     assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'Click')}: a javascript: address in the body; expected an https address or a relative link"
+
+
+JAVASCRIPT_EXPECTED = "expected an https address or a relative link"
+REMOTE_EXPECTED = "expected a file in the repository, linked relatively: the site loads nothing from other hosts"
+
+
+@pytest.mark.parametrize(
+    ("body", "scheme"),
+    [
+        ("[more]: javascript:alert(1)\n", "javascript:"),  # reference-style definition
+        ('<a href="java&#115;cript:alert(1)">x</a>\n', "javascript:"),  # HTML entity
+        ('<a href="java&Tab;script&colon;alert(1)">x</a>\n', "javascript:"),  # named entities
+        ("[x](<java\tscript:alert(1)>)\n", "javascript:"),  # whitespace inside the scheme
+        ("[x](java%73cript:alert(1))\n", "javascript:"),  # percent-escape
+        ("[x](JaVaScRiPt:alert(1))\n", "javascript:"),
+        ("<a/href=javascript:alert(1)>x</a>\n", "javascript:"),  # slash as separator
+        ("[x](https://example.org){: href=\"javascript:alert(1)\" }\n", "javascript:"),  # attr_list
+        ("[x](vbscript:msgbox(1))\n", "vbscript:"),
+        ("[x](data:text/html;base64,PHNjcmlwdD4=)\n", "data:"),
+        ("![x](data:image/png;base64,iVBORw0KGgo=)\n", "data:"),
+    ],
+)
+def test_dangerous_scheme_in_body(body, scheme):
+    text = entry_text(body="Fine.\n\n" + body)
+    line = len(text.splitlines())
+    assert only_problem(text) == f"glossary/example-term.md:{line}: a {scheme} address in the body; {JAVASCRIPT_EXPECTED}"
+
+
+def test_event_handler_in_attribute_list():
+    text = entry_text(body="Fine.\n\nA paragraph.\n{: onmouseover=alert(1) }\n")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'onmouseover')}: event-handler attribute 'onmouseover=' in the body; "
+        "expected no scripting in entries; page behaviour lives in site_assets/"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "url"),
+    [
+        ("![pixel](https://example.com/p.png)", "https://example.com/p.png"),
+        ("![pixel](//example.com/p.png)", "//example.com/p.png"),
+        ("![pixel][p]\n\n[p]: https://example.com/p.png", "https://example.com/p.png"),
+        ('<img src="https://example.com/p.png" alt="">', "https://example.com/p.png"),
+        ('<img srcset="a.png 1x, https://example.com/p.png 2x" src="a.png" alt="">', "https://example.com/p.png"),
+        ('<span style="background: url(https://example.com/p.png)">x</span>', "https://example.com/p.png"),
+    ],
+)
+def test_image_from_another_host(body, url):
+    text = entry_text(body="Fine.\n\n" + body + "\n")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{len(text.splitlines())}: an image or other embedded file from another host ('{url}'); {REMOTE_EXPECTED}"
+    )
+
+
+def test_links_to_other_hosts_and_local_images_are_allowed():
+    body = "See [the paper](https://example.org/paper) and [a term](other.md).\n\n![A figure](../assets/figure.svg)\n"
+    assert problems(entry_text(body=body)) == []
+
+
+def test_lists_nested_too_deep():
+    body = "Deep.\n\n" + "".join("    " * depth + "- level\n" for depth in range(MAX_NESTING_DEPTH + 5))
+    text = entry_text(body=body)
+    first_too_deep = line_of(text, "Deep.") + 2 + MAX_NESTING_DEPTH
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{first_too_deep}: lists or quotes nested {MAX_NESTING_DEPTH + 1} levels deep; "
+        f"expected at most {MAX_NESTING_DEPTH} levels; flatten the structure or split it into paragraphs"
+    )
+
+
+def test_quotes_nested_too_deep_and_the_limit_itself():
+    assert problems(entry_text(body="> " * MAX_NESTING_DEPTH + "Deep enough.\n")) == []
+    text = entry_text(body="Fine.\n" + "> " * (MAX_NESTING_DEPTH + 1) + "Too deep.\n")
+    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'Too deep')}: lists or quotes nested {MAX_NESTING_DEPTH + 1} levels deep; ")
+
+
+def test_entry_too_large():
+    text = entry_text(body="Words. " * (MAX_ENTRY_BYTES // 7 + 100) + "\n")
+    size_kb = round(len(text.encode()) / 1000)
+    assert only_problem(text) == (
+        f"glossary/example-term.md:1: the entry is {size_kb} kB; "
+        f"expected at most {MAX_ENTRY_BYTES // 1000} kB: one term per entry; split a long one into several terms"
+    )
+
+
+def test_file_name_with_a_lookalike_letter_is_not_a_slug():
+    slug = "baseline-t\u0435rm"  # Cyrillic е
+    assert only_problem(entry_text(), slug=slug) == (
+        f"glossary/{slug}.md:1: file name '{slug}.md' is not a valid slug; expected lowercase letters, digits and single hyphens, e.g. 'baseline-trm.md'"
+    )
+    assert problems(entry_text(), slug="kv-cache\n") != []
 
 
 def test_html_shown_as_code_is_allowed():
@@ -307,6 +398,23 @@ def test_alias_whose_slug_is_another_entrys_slug():
     assert cross_problems(texts) == [
         f"glossary/beta.md:{line_of(texts['beta'], '- KV cache')}: alias 'KV cache' is already used by glossary/kv-cache.md "
         "(duplicate slug 'kv-cache'); expected an alias whose slug no other entry uses"
+    ]
+
+
+def test_title_that_looks_like_another_entrys_title():
+    texts = {"alpha": entry_text(title="Baseline term"), "beta": entry_text(title="Baseline t\u0435rm")}
+    assert cross_problems(texts) == [
+        "glossary/beta.md:2: title 'Baseline t\u0435rm' looks like the title 'Baseline term' of glossary/alpha.md: "
+        "they differ only by look-alike letters; expected a name no other entry uses, written in the letters readers type"
+    ]
+
+
+def test_alias_that_looks_like_another_entrys_slug_lands_on_the_lookalike():
+    # The entry with the Greek omicron sorts first; the error still names it, not the plain one.
+    texts = {"kv-cache": entry_text(title="Key-value store"), "aaa": entry_text(title="Aaa", aliases=["KV cache \u03bf"]), "kv-cache-o": entry_text(title="Other")}
+    assert cross_problems(texts) == [
+        f"glossary/aaa.md:{line_of(texts['aaa'], '- KV')}: alias 'KV cache \u03bf' looks like the slug 'kv-cache-o' of glossary/kv-cache-o.md: "
+        "they differ only by look-alike letters; expected a name no other entry uses, written in the letters readers type"
     ]
 
 

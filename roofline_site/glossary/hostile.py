@@ -1,0 +1,235 @@
+"""Refuse content in an entry that could run code, load from other hosts or break the build.
+
+An entry is Markdown written by anyone who opens a pull request, and Markdown passes raw HTML
+through. These checks run on the text before anything renders it, outside code (code spans and
+fenced blocks show hostile markup as text, which is how an entry talks about it):
+
+* raw elements that run code, restyle the page, send the reader elsewhere or embed another
+  site (:data:`REFUSED_TAGS`), and ``on...=`` event-handler attributes, in HTML or in
+  ``attr_list`` braces (``{: onclick=... }``);
+* link and image targets with a ``javascript:``, ``vbscript:`` or ``data:`` scheme, however
+  they are written: inline, as reference definitions (``[more]: javascript:...``), in HTML
+  attributes or ``attr_list`` braces, and with HTML entities, percent-escapes or whitespace
+  inside the scheme (decoded first, the way a browser reads them);
+* images and other embedded files from another host: the site loads nothing from elsewhere;
+* lists or quotes nested deeper than :data:`MAX_NESTING_DEPTH` (Python-Markdown recurses once
+  per level and overflows Python's stack at a few hundred);
+* entries larger than :data:`MAX_ENTRY_BYTES`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import urllib.parse
+from html.parser import HTMLParser
+
+from roofline_site.glossary.errors import Problem
+from roofline_site.glossary.markup import QUANTITY, LineFinder, mask_code
+
+#: An entry larger than this (UTF-8 bytes) is refused; the longest real entries are about 5 kB.
+MAX_ENTRY_BYTES = 100_000
+
+#: Lists and block quotes may nest this many levels, no deeper.
+MAX_NESTING_DEPTH = 20
+
+#: Raw elements refused in a body: they run code (script, object, embed, applet), restyle the
+#: site (style, link), send the reader or their input elsewhere (meta refresh, base, form) or
+#: embed another site (iframe, frame, frameset).
+REFUSED_TAGS = ("script", "iframe", "style", "object", "embed", "meta", "base", "form", "link", "frame", "frameset", "applet")
+
+#: Schemes whose URLs run code or carry a whole document.
+DANGEROUS_SCHEMES = ("javascript:", "vbscript:", "data:")
+
+# Attributes holding a URL the browser may follow or load.
+_URL_ATTRIBUTES = frozenset(
+    {"href", "src", "srcset", "action", "formaction", "xlink:href", "data", "poster", "background", "cite", "longdesc", "lowsrc", "dynsrc", "ping", "manifest", "codebase", "archive", "icon"}
+)
+# Of those, the ones the browser fetches by itself, without a click.
+_LOADING_ATTRIBUTES = frozenset({"src", "srcset", "data", "poster", "background", "lowsrc", "dynsrc", "ping", "manifest", "codebase", "archive", "icon"})
+
+_REFUSED_TAG = re.compile(r"<\s*/?\s*(" + "|".join(REFUSED_TAGS) + r")\b", re.IGNORECASE)
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:")
+_CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]*)", re.IGNORECASE)
+# Python-Markdown's reference definition, made lenient about the quote and list markers in
+# front of it (a definition inside a quote or list item counts too).
+_REFERENCE_DEFINITION = re.compile(r"^[ \t>]*(?:(?:[-+*]|\d+[.)])[ \t]+)*\[([^\[\]\n]*)\]:[ \t]*\n?[ \t>]*(\S+)", re.MULTILINE)
+_IMAGE_REFERENCE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:[ ]?\[([^\[\]]*)\])?")
+# attr_list's braces (``{: #id .class key=value }``), as its scanner reads key=value pairs.
+_ATTR_LIST = re.compile(r"\{:?[ ]*([^}\n ][^}\n]*)\}")
+_ATTR_LIST_PAIR = re.compile(r"""([^ =}]+)=("[^"]*"|'[^']*'|[^ =}]+)""")
+_NESTING_PREFIX = re.compile(r"^[ \t>]*")
+_LIST_MARKER = re.compile(r"(?:[-+*]|\d+[.)])(?:[ \t]|$)")
+
+_CODE_EXPECTED = "expected Markdown only; show HTML as code in backticks if the entry is about it"
+_URL_EXPECTED = "expected an https address or a relative link"
+_REMOTE_EXPECTED = "expected a file in the repository, linked relatively: the site loads nothing from other hosts"
+
+
+def check_size(text: str, path: str) -> Problem | None:
+    """A problem if the entry file is larger than :data:`MAX_ENTRY_BYTES`."""
+    size_bytes = len(text.encode("utf-8"))
+    if size_bytes <= MAX_ENTRY_BYTES:
+        return None
+    return Problem(
+        path, 1, f"the entry is {size_bytes / 1000:,.0f} kB", f"expected at most {MAX_ENTRY_BYTES // 1000} kB: one term per entry; split a long one into several terms"
+    )
+
+
+def find_deep_nesting(text: str, path: str, first_line: int = 1) -> Problem | None:
+    """The first line whose lists or quotes nest deeper than :data:`MAX_NESTING_DEPTH`.
+
+    Depth counts each ``>`` and each four columns of indentation (a tab is four), plus one for
+    a list marker: what Python-Markdown opens a nested block for.
+    """
+    for number, line in enumerate(mask_code(text).splitlines()):
+        if not line.strip():
+            continue
+        prefix = _NESTING_PREFIX.match(line).group(0)
+        quotes = prefix.count(">")
+        # The space after a '>' belongs to the quote marker, not to the indentation.
+        indent_columns = len(re.sub("> ?", "", prefix).expandtabs(4))
+        depth = quotes + indent_columns // 4 + (1 if _LIST_MARKER.match(line, len(prefix)) else 0)
+        if depth > MAX_NESTING_DEPTH:
+            return Problem(
+                path,
+                first_line + number,
+                f"lists or quotes nested {depth} levels deep",
+                f"expected at most {MAX_NESTING_DEPTH} levels; flatten the structure or split it into paragraphs",
+            )
+    return None
+
+
+def find_hostile_html(text: str, path: str, first_line: int = 1) -> list[Problem]:
+    """Refused elements, event handlers, dangerous URLs and remote files outside code."""
+    masked = mask_code(text)
+    line_of = LineFinder(masked, first_line)
+    problems = [
+        Problem(path, line_of(m.start()), f"raw <{m.group(1).lower()}> in the body", _CODE_EXPECTED) for m in _REFUSED_TAG.finditer(masked)
+    ]
+    problems += _HtmlAttributes.check(masked, path, first_line)
+    problems += _check_markdown_targets(masked, path, line_of)
+    problems += _check_attr_lists(masked, path, line_of)
+    return problems
+
+
+def url_problem(raw: str, path: str, line: int, *, loads: bool) -> Problem | None:
+    """A problem with the URL ``raw`` as written in Markdown or HTML, or None.
+
+    Args:
+        raw: The URL as written (entities and escapes not yet decoded).
+        path: The file as shown in messages.
+        line: Its line.
+        loads: Whether the browser fetches it by itself (an image source), so another host is
+            refused too.
+    """
+    url = normalised_url(raw)
+    for scheme in DANGEROUS_SCHEMES:
+        if url.startswith(scheme):
+            return Problem(path, line, f"a {scheme} address in the body", _URL_EXPECTED)
+    if loads and (_SCHEME.match(url) or url.startswith("//")):
+        return Problem(path, line, f"an image or other embedded file from another host ('{raw.strip()}')", _REMOTE_EXPECTED)
+    return None
+
+
+def normalised_url(raw: str) -> str:
+    """``raw`` as a browser reads its scheme: entities and percent-escapes decoded, Markdown
+    backslash escapes dropped, whitespace and control characters removed, lowercase, and
+    backslashes read as slashes (``/\\host`` is another host)."""
+    text = html.unescape(html.unescape(raw))
+    text = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+    text = urllib.parse.unquote(text)
+    text = re.sub(r"[\x00-\x20\x7f]", "", text).lower()
+    return text.strip("<>").replace("\\", "/")
+
+
+# Helper functions ------------------------------------------------------------------------
+
+
+def _check_markdown_targets(masked: str, path: str, line_of: LineFinder) -> list[Problem]:
+    problems = []
+    # Inline links and images: whatever follows "](" up to the closing parenthesis or the end
+    # of the line, so targets in <...> with whitespace inside are read too.
+    for m in re.finditer(r"\]\(", masked):
+        end = masked.find("\n", m.end())
+        target = masked[m.end() : end if end != -1 else len(masked)]
+        target = target.lstrip(" \t").split(")", 1)[0] if not target.lstrip(" \t").startswith("<") else target.lstrip(" \t")[1:].split(">", 1)[0]
+        found = url_problem(target, path, line_of(m.start()), loads=_is_image(masked, m.start()))
+        if found:
+            problems.append(found)
+    image_labels = {_label(m.group(2) or m.group(1)) for m in _IMAGE_REFERENCE.finditer(masked)}
+    for m in _REFERENCE_DEFINITION.finditer(masked):
+        found = url_problem(m.group(2), path, line_of(m.start(2)), loads=_label(m.group(1)) in image_labels)
+        if found:
+            problems.append(found)
+    return problems
+
+
+def _is_image(text: str, close: int) -> bool:
+    """Whether the ``]`` at ``close`` ends the text of an image (``![...``)."""
+    depth = 0
+    for index in range(close - 1, -1, -1):
+        char = text[index]
+        if index > 0 and text[index - 1] == "\\":
+            continue
+        if char == "]":
+            depth += 1
+        elif char == "[":
+            if depth == 0:
+                return index > 0 and text[index - 1] == "!"
+            depth -= 1
+    return False
+
+
+def _label(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _check_attr_lists(masked: str, path: str, line_of: LineFinder) -> list[Problem]:
+    # {{ quantities }} are not attribute lists.
+    text = QUANTITY.sub(lambda m: " " * len(m.group(0)), masked)
+    problems = []
+    for block in _ATTR_LIST.finditer(text):
+        for pair in _ATTR_LIST_PAIR.finditer(block.group(1)):
+            name, value = pair.group(1).lower(), pair.group(2).strip("\"'")
+            problems += _attribute_problems(name, value, path, line_of(block.start()))
+    return problems
+
+
+def _attribute_problems(name: str, value: str, path: str, line: int) -> list[Problem]:
+    if name.startswith("on"):
+        return [Problem(path, line, f"event-handler attribute '{name}=' in the body", "expected no scripting in entries; page behaviour lives in site_assets/")]
+    if name == "style":
+        urls = _CSS_URL.findall(html.unescape(value))
+        return [p for p in (url_problem(url, path, line, loads=True) for url in urls) if p]
+    if name not in _URL_ATTRIBUTES:
+        return []
+    candidates = [c.strip().split(" ")[0] for c in value.split(",")] if name in ("srcset", "ping", "archive") else [value]
+    found = (url_problem(c, path, line, loads=name in _LOADING_ATTRIBUTES) for c in candidates)
+    return [p for p in found if p][:1]
+
+
+class _HtmlAttributes(HTMLParser):
+    """Attributes of raw HTML tags in Markdown, read the way a browser tokenises them (so
+    ``<img/onerror=...>`` counts); the parser decodes entities in values."""
+
+    def __init__(self, path: str, first_line: int) -> None:
+        super().__init__(convert_charrefs=True)
+        self.path, self.first_line = path, first_line
+        self.problems: list[Problem] = []
+
+    @classmethod
+    def check(cls, text: str, path: str, first_line: int) -> list[Problem]:
+        parser = cls(path, first_line)
+        parser.feed(text)
+        parser.close()
+        return parser.problems
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in REFUSED_TAGS:
+            return  # already refused as a whole
+        line = self.getpos()[0] - 1 + self.first_line
+        for name, value in attrs:
+            self.problems += _attribute_problems(name.lower(), value or "", self.path, line)
+
+    handle_startendtag = handle_starttag
