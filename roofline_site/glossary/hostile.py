@@ -148,12 +148,12 @@ def normalised_url(raw: str) -> str:
 
 def _check_markdown_targets(masked: str, path: str, line_of: LineFinder) -> list[Problem]:
     problems = []
-    # Inline links and images: whatever follows "](" up to the closing parenthesis or the end
-    # of the line, so targets in <...> with whitespace inside are read too.
-    for m in re.finditer(r"\]\(", masked):
-        end = masked.find("\n", m.end())
-        target = masked[m.end() : end if end != -1 else len(masked)]
-        target = target.lstrip(" \t").split(")", 1)[0] if not target.lstrip(" \t").startswith("<") else target.lstrip(" \t")[1:].split(">", 1)[0]
+    # Inline links and images: after "](" and any whitespace (a line break too, as
+    # Python-Markdown allows), up to the closing ">" or ")" or the end of that line, so
+    # targets with whitespace inside the scheme are read whole.
+    for m in re.finditer(r"\]\(\s*", masked):
+        rest = masked[m.end() : m.end() + 2000].split("\n", 1)[0]
+        target = rest[1:].split(">", 1)[0] if rest.startswith("<") else rest.split(")", 1)[0]
         found = url_problem(target, path, line_of(m.start()), loads=_is_image(masked, m.start()))
         if found:
             problems.append(found)
