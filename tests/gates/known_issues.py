@@ -36,35 +36,7 @@ class KnownIssue:
         return kind == self.kind and fnmatch.fnmatch(page, self.pages) and self.text in finding
 
 
-KNOWN_ISSUES: tuple[KnownIssue, ...] = (
-    KnownIssue(
-        key="embed-page-material-header",
-        owner="calc (site_assets/overrides/calculator-embed.html)",
-        pages="embed/*",
-        kind="page_errors",
-        text='Missing element: expected "[data-md-component=header]" to be present',
-        fix="the embed template empties Material's header block, and Material's bundle throws on every "
-        "embed page; keep an element with data-md-component=\"header\" (it may be visually minimal)",
-    ),
-    KnownIssue(
-        key="embed-page-ignores-dark-preference",
-        owner="calc (site_assets/overrides/calculator-embed.html)",
-        pages="embed/*",
-        kind="palette",
-        text="palette not applied",
-        fix="without the header's palette form the embed stays light when the reader prefers dark; "
-        "keep the palette component (hidden) or declare embeds light-only and exempt them here",
-    ),
-    KnownIssue(
-        key="calculator-output-label-contrast",
-        owner="calc (site_assets/calculators/calculators.css, .roofline-calc__output dt)",
-        pages="*",
-        kind="axe",
-        text="color-contrast at ['.roofline-calc__output",
-        fix="output labels use --md-default-fg-color--light on --md-code-bg-color: 4.47:1 (#717171 on "
-        "#f5f5f5), under WCAG AA's 4.5:1; use --md-default-fg-color (or a darker grey)",
-    ),
-)
+KNOWN_ISSUES: tuple[KnownIssue, ...] = ()
 
 
 def known_issue(page: str, kind: str, finding: str) -> KnownIssue | None:

@@ -96,8 +96,13 @@ def test_each_calculator_has_a_page_and_an_embed_page(built_site, calculator_id)
     embed = (built_site / "embed" / calculator_id / "index.html").read_text(encoding="utf-8")
     assert f'data-calculator="{calculator_id}"' in embed
     assert 'name="robots" content="noindex"' in embed
-    # Minimal chrome: no site header, navigation or footer.
-    assert "md-header" not in embed and 'data-md-type="navigation"' not in embed and "md-footer" not in embed
+    # Minimal chrome: no navigation, search, tabs or footer ...
+    assert 'data-md-type="navigation"' not in embed and "md-footer" not in embed and "md-tabs" not in embed
+    assert 'data-md-component="search"' not in embed and 'class="md-search"' not in embed
+    # ... but a compact header: Material's bundle requires the header component, and its palette
+    # form applies the reader's prefers-color-scheme.
+    assert embed.count('data-md-component="header"') == 1 and 'data-md-component="palette"' in embed
+    assert 'data-md-color-media="(prefers-color-scheme: dark)"' in embed
     assert f'href="../../calculators/{calculator_id}/"' in embed
 
 
