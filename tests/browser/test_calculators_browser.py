@@ -9,6 +9,7 @@ order. Only the URL round trip (a fresh page by design) and the blocked-Pyodide 
 from __future__ import annotations
 
 import re
+import urllib.request
 import time
 from types import SimpleNamespace
 from urllib.parse import parse_qs, urlparse
@@ -125,7 +126,7 @@ def serve_sitemap_at(page, site_server: str) -> None:
     their port, so on the test server's random port every click would be a full reload. The
     deployed site is served at its ``site_url``, where this rewrite is a no-op.
     """
-    site_url = yaml_site_url()
+    site_url = built_site_url(site_server)
 
     def handle(route):
         response = route.fetch()
@@ -136,9 +137,14 @@ def serve_sitemap_at(page, site_server: str) -> None:
     page.route("**/sitemap.xml", handle)
 
 
-def yaml_site_url() -> str:
-    text = (PROJECT_ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    return re.search(r"^site_url:\s*(\S+)", text, re.M).group(1).rstrip("/") + "/"
+def built_site_url(site_server: str) -> str:
+    """The ``site_url`` the site was built with: the shortest address in its sitemap (the home page).
+
+    Read from the build rather than mkdocs.yml, whose ``site_url`` may come from ``SITE_URL``.
+    """
+    with urllib.request.urlopen(site_server + "sitemap.xml") as response:
+        locs = re.findall(r"<loc>([^<]+)</loc>", response.read().decode("utf-8"))
+    return min(locs, key=len).rstrip("/") + "/"
 
 
 @pytest.fixture(scope="module")
