@@ -17,7 +17,6 @@ import pytest
 
 from roofline_site import csp
 from tests.conftest import PageWatch
-from tests.gates.known_issues import known_issue
 from tests.support.site_build import PROJECT_ROOT
 from tests.support.site_pages import html_pages, is_redirect_stub, url_path
 from tests.support.static_server import StaticServer
@@ -206,13 +205,11 @@ def _visit(page, url: str, visit: Visit, watch: PageWatch, in_flight: InFlight, 
 
 
 def format_visits(visits: list[Visit], attribute: str) -> str:
-    """Lines ``page [palette]: item`` for every visit with something in ``attribute``, leaving
-    out the findings listed in ``known_issues.py``."""
+    """Lines ``page [palette]: item`` for every visit with something in ``attribute``."""
     lines = []
     for visit in visits:
         for item in getattr(visit, attribute):
-            if known_issue(visit.page, attribute, str(item)) is None:
-                lines.append(f"{visit.page} [{visit.palette}]: {item}")
+            lines.append(f"{visit.page} [{visit.palette}]: {item}")
     return "\n".join(lines)
 
 

@@ -7,7 +7,6 @@ import pytest
 
 from roofline_site import csp
 from tests.gates.conftest import format_visits
-from tests.gates.known_issues import known_issue
 from tests.support.calculator_driver import make_live
 from tests.support.site_pages import pages_with, url_path
 
@@ -82,7 +81,7 @@ def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory
         page.goto(hosted_site.url + url_path(name), wait_until="load")
         _change, states[name] = make_live(page)
         violations[name] = page.evaluate("() => window.__cspViolations")
-        embed_errors = [e for e in watch.page_errors[len(themed_errors):] if known_issue(name, "page_errors", e) is None]
+        embed_errors = watch.page_errors[len(themed_errors):]
         assert embed_errors == [], f"{name}: {embed_errors}"
     not_live = {name: s for name, s in states.items() if any(state != "live" for state in s)}
     assert not not_live, f"calculators not live under the CSP: {not_live}"
