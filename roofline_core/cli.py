@@ -29,7 +29,7 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator, compute_peak_flop_per_s
+from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator
 from roofline_core.inference import (
     DEFAULT_SWEEP_BATCHES,
     DecodeEstimate,
@@ -444,14 +444,14 @@ def cmd_ridge(args: argparse.Namespace) -> dict[str, Any]:
         accelerators = list(ACCELERATORS.values())
     rows = []
     for accelerator in accelerators:
-        peaks = accelerator.peak_flop_per_s
-        if dtype not in peaks and not (dtype == "fp16" and "bf16" in peaks):
+        if not accelerator.supports(dtype):
             if len(accelerators) == 1:
-                raise CliError(f"--dtype: {accelerator.name} has no {dtype} peak; choose one of {', '.join(peaks)}")
+                supported = ", ".join(accelerator.peak_flop_per_s)
+                raise CliError(f"--dtype: {accelerator.name} has no {dtype} peak; choose one of {supported}")
             continue
-        peak = compute_peak_flop_per_s(accelerator, dtype)
+        peak = accelerator.peak_for(dtype)
         bandwidth = accelerator.bandwidth_bytes_per_s
-        ridge = accelerator.ridge_point(dtype if dtype in peaks else "bf16")
+        ridge = accelerator.ridge_point(dtype)
         batch = critical_batch(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
         rows.append(
             {

@@ -49,7 +49,7 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import Accelerator, compute_peak_flop_per_s, get_accelerator
+from roofline_core.hardware import Accelerator, get_accelerator
 from roofline_core.inference import (
     DEFAULT_SWEEP_BATCHES,
     DecodeEstimate,
@@ -344,7 +344,7 @@ def roofline_figure(
     _require_values("accelerators", accelerators)
     chips = [get_accelerator(slug) for slug in accelerators]
     the_model = get_model(model)
-    peaks = [compute_peak_flop_per_s(chip, dtype) for chip in chips]
+    peaks = [chip.peak_for(dtype) for chip in chips]
     workloads = _workload_points(
         model=the_model,
         accelerator=chips[0],
@@ -546,7 +546,7 @@ def intensity_figure(
     # Sorted by intensity, so the rows read left to right as a number line does.
     chosen = sorted((per_chip[0][slug] for slug in wanted), key=lambda op: (op.intensity_flop_per_byte, op.slug))
     ridges = [
-        ridge_point(peak_flop_per_s=compute_peak_flop_per_s(chip, dtype), bandwidth_bytes_per_s=chip.bandwidth_bytes_per_s)
+        ridge_point(peak_flop_per_s=chip.peak_for(dtype), bandwidth_bytes_per_s=chip.bandwidth_bytes_per_s)
         for chip in chips
     ]
     values = [op.intensity_flop_per_byte for op in chosen] + ridges

@@ -18,6 +18,9 @@ from roofline_core.sources import Source
 TERA = 1e12
 GIGA = 1e9
 
+#: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
+SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
+
 
 class _PeakLookup:
     """Peak and ridge by number format, shared by :class:`Accelerator` and :class:`CustomAccelerator`."""
@@ -26,17 +29,35 @@ class _PeakLookup:
     peak_flop_per_s: dict[str, float]
     bandwidth_bytes_per_s: float
 
+    def supports(self, dtype: str) -> bool:
+        """Whether the matrix units compute in ``dtype`` (see :meth:`peak_for`)."""
+        return self._peak_key(dtype) is not None
+
+    def _peak_key(self, dtype: str) -> str | None:
+        if dtype in self.peak_flop_per_s:
+            return dtype
+        # FP16 and BF16 are the same 16-bit tensor-core rate on every preset that lists both;
+        # TPUs have no FP16 units, so "16-bit math" there means BF16 (and the reverse for a
+        # chip that lists FP16 only).
+        twin = SIXTEEN_BIT_TWINS.get(dtype)
+        if twin is not None and twin in self.peak_flop_per_s:
+            return twin
+        return None
+
     def peak_for(self, dtype: str) -> float:
-        """Dense peak compute for ``dtype``, in FLOP/s.
+        """Dense peak compute when the matrix math runs in ``dtype``, in FLOP/s.
+
+        This is the one place that decides which peak a number format uses on an accelerator:
+        every estimate, calculator, figure, quantity and the command line call it.
 
         Raises:
             KeyError: naming the formats this accelerator supports.
         """
-        try:
-            return self.peak_flop_per_s[dtype]
-        except KeyError:
+        key = self._peak_key(dtype)
+        if key is None:
             supported = ", ".join(self.peak_flop_per_s)
-            raise KeyError(f"{self.name} has no {dtype} peak; supported: {supported}") from None
+            raise KeyError(f"{self.name} has no {dtype} peak; supported: {supported}")
+        return self.peak_flop_per_s[key]
 
     def ridge_point(self, dtype: str = "fp16") -> float:
         """Ridge point for ``dtype``, in FLOP/byte."""
@@ -295,10 +316,3 @@ def get_accelerator(slug: str) -> Accelerator:
         return ACCELERATORS[slug]
     except KeyError:
         raise KeyError(f"unknown accelerator {slug!r}; expected one of {', '.join(ACCELERATORS)}") from None
-
-
-def compute_peak_flop_per_s(accelerator: AnyAccelerator, compute_dtype: str = "fp16") -> float:
-    """Dense peak for ``compute_dtype``, falling back from fp16 to bf16 (TPUs have no fp16 units)."""
-    if compute_dtype == "fp16" and "fp16" not in accelerator.peak_flop_per_s:
-        return accelerator.peak_for("bf16")
-    return accelerator.peak_for(compute_dtype)

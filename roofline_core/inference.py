@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
-from roofline_core.hardware import Accelerator, AnyAccelerator, compute_peak_flop_per_s
+from roofline_core.hardware import Accelerator, AnyAccelerator
 from roofline_core.models import Model
 from roofline_core.roofline import (
     COMPUTE,
@@ -416,7 +416,7 @@ def _decode_estimate(
     kv_bytes = kv_bytes_per_token * context_tokens * batch
     bpp = bytes_per_element(weight_dtype)
     bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
-    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
+    peak = accelerator.peak_for(compute_dtype)
     # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
     # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
     # traffic to keep one formula.
@@ -565,7 +565,7 @@ def estimate_prefill_from_params(
     return prefill_step(
         params=params,
         prompt_tokens=prompt_tokens,
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator, compute_dtype),
+        peak_flop_per_s=accelerator.peak_for(compute_dtype),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
         bytes_per_param=bpp,
         batch=batch,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roofline_core.formatting import format_intensity
-from roofline_core.hardware import Accelerator, compute_peak_flop_per_s
+from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
 from roofline_core.roofline import MatmulCost, _require_positive, bound, matmul_cost, ridge_point
 
@@ -114,7 +114,7 @@ def operations_catalogue(
         bytes_per_element: Bytes per weight, activation and cache element.
         compute_dtype: Format whose peak sets the ridge.
     """
-    peak = compute_peak_flop_per_s(accelerator, compute_dtype)
+    peak = accelerator.peak_for(compute_dtype)
     bw = accelerator.bandwidth_bytes_per_s
     ridge = ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=bw)
     d = model.hidden_size

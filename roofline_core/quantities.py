@@ -36,7 +36,7 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import ACCELERATORS, Accelerator, compute_peak_flop_per_s
+from roofline_core.hardware import ACCELERATORS, Accelerator
 from roofline_core.inference import (
     critical_batch,
     estimate_decode,
@@ -260,7 +260,7 @@ def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
 
 def _critical_batch(*, accelerator: Accelerator, weight_dtype: str) -> Value:
     batch = critical_batch(
-        peak_flop_per_s=compute_peak_flop_per_s(accelerator),
+        peak_flop_per_s=accelerator.peak_for("fp16"),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         weight_bytes_per_element=bytes_per_element(weight_dtype),
     )

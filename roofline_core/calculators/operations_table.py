@@ -15,7 +15,7 @@ from roofline_core.calculators._common import (
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput
 from roofline_core.formatting import format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
-from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
+from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, op_time_s, ridge_point
@@ -43,7 +43,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         prompt_tokens=values["prompt_tokens"],
         context_tokens=values["context_tokens"],
     )
-    peak = compute_peak_flop_per_s(accelerator, "fp16")
+    peak = accelerator.peak_for("fp16")
     bandwidth = accelerator.bandwidth_bytes_per_s
     chosen = next(op for op in operations if op.slug == values["operation"])
     time_s = op_time_s(flops=chosen.flops, bytes_moved=chosen.bytes_moved, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)

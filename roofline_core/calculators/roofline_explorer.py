@@ -10,7 +10,7 @@ from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
-from roofline_core.hardware import ACCELERATORS, TERA, compute_peak_flop_per_s
+from roofline_core.hardware import ACCELERATORS, TERA
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
 
 COMPUTE_DTYPES = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
@@ -23,7 +23,7 @@ def _peak_and_bandwidth(values: dict[str, Any]) -> tuple[float, float]:
     accelerator = ACCELERATORS[values["accelerator"]]
     # fp16 falls back to bf16 on parts without fp16 units (TPU v5e), so the default precision
     # works with every preset.
-    return compute_peak_flop_per_s(accelerator, values["dtype"]), accelerator.bandwidth_bytes_per_s
+    return accelerator.peak_for(values["dtype"]), accelerator.bandwidth_bytes_per_s
 
 
 def _cross_check(values: dict[str, Any]) -> dict[str, str]:

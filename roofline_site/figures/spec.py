@@ -22,7 +22,7 @@ from typing import Any
 
 from roofline_core.dtypes import STORAGE_DTYPES
 from roofline_core.figures import FIGURE_FUNCTIONS, FIGURE_KINDS
-from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s
+from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import operations_catalogue
 
@@ -352,7 +352,7 @@ def _check_formats(spec: FigureSpec) -> None:
     for slug in slugs:
         chip = ACCELERATORS[slug]
         try:
-            compute_peak_flop_per_s(chip, dtype)
+            chip.peak_for(dtype)
         except KeyError:
             raise FigureBlockError(
                 spec.path,

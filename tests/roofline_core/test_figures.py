@@ -19,7 +19,7 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import ACCELERATORS, compute_peak_flop_per_s, get_accelerator
+from roofline_core.hardware import ACCELERATORS, get_accelerator
 from roofline_core.inference import critical_batch, estimate_decode, estimate_prefill, memory_fit
 from roofline_core.models import MODELS, get_model
 from roofline_core.operations import operations_catalogue
@@ -287,7 +287,7 @@ def test_roofline_data_for_any_accepted_parameters(chips, model, batches, prompt
     )
     _assert_points_inside(data)
     for chip, curve in zip(chips, data["curves"]):
-        peak = compute_peak_flop_per_s(ACCELERATORS[chip], "fp16")
+        peak = ACCELERATORS[chip].peak_for("fp16")
         assert curve["ridge_flop_per_byte"] == ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=ACCELERATORS[chip].bandwidth_bytes_per_s)
         assert format_intensity(curve["ridge_flop_per_byte"]) in data["alt"]
 

@@ -7,7 +7,6 @@ import re
 import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
-from roofline_core.hardware import compute_peak_flop_per_s
 
 REQUIRED = {"h100-sxm", "h100-pcie", "h200", "b200", "a100-sxm-40gb", "a100-sxm-80gb", "l40s", "rtx-4090", "mi300x", "tpu-v5e"}
 
@@ -28,7 +27,7 @@ def test_every_preset_has_a_source_quoting_its_figures(slug: str) -> None:
     assert source.title and source.states
     quoted = _numbers(source.states)
     # The 16-bit peak is quoted either as the dense figure or as the sparse one (twice it).
-    peak_tflops = compute_peak_flop_per_s(accelerator) / 1e12
+    peak_tflops = accelerator.peak_for("fp16") / 1e12
     assert any(abs(q - peak_tflops) < 0.6 or abs(q - 2 * peak_tflops) < 1.2 for q in quoted), (slug, peak_tflops, quoted)
     # Bandwidth quoted in TB/s or GB/s.
     bandwidth_tb = accelerator.bandwidth_bytes_per_s / 1e12
@@ -83,7 +82,7 @@ def test_a100_dense_and_ridge() -> None:
 
 def test_tpu_falls_back_to_bf16_for_fp16_math() -> None:
     tpu = get_accelerator("tpu-v5e")
-    assert compute_peak_flop_per_s(tpu, "fp16") == tpu.peak_for("bf16") == 197e12
+    assert tpu.peak_for("fp16") == tpu.peak_for("bf16") == 197e12
     with pytest.raises(KeyError, match="no fp8 peak"):
         tpu.peak_for("fp8")
 

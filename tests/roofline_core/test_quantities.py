@@ -90,3 +90,15 @@ def test_parse_reference():
         {"params": "8e9", "accelerator": "h100-sxm"},
     )
     assert evaluate("ridge_point", {"accelerator": "h200"}).text == "206 FLOP/byte"
+
+
+def test_one_peak_rule_for_every_caller() -> None:
+    """A TPU has no FP16 units: 16-bit math runs at its BF16 peak in prose, as in the calculators."""
+    from roofline_core.calculators import compute
+
+    tpu = "tpu-v5e"
+    prose = evaluate_reference(f"ridge_point accelerator={tpu}").text
+    explorer = compute("roofline-explorer", {"accelerator": tpu, "dtype": "fp16", "intensity": "1"})
+    assert prose == explorer["outputs"]["ridge_point"]["text"] == evaluate_reference(
+        f"ridge_point accelerator={tpu} dtype=bf16"
+    ).text
