@@ -284,9 +284,13 @@ def test_html_in_the_url_is_shown_as_text(live):
     )
     page.wait_for_selector(f'{ROOT} [name=intensity][aria-invalid="true"]', timeout=10_000)
     assert page.input_value(f"{ROOT} [name=intensity]") == "<b>9</b>"
-    accelerator_error = page.text_content(f"{ROOT} [data-error-for=accelerator]")
-    assert "got '<script>window.__pwned=2</script>'" in accelerator_error
+    # A choice the calculator does not have is not kept: the notice quotes it, as text.
+    accelerator_notice = page.text_content(f"{ROOT} [data-notice-text]")
+    assert "got '<script>window.__pwned=2</script>'" in accelerator_notice
+    assert page.input_value(f"{ROOT} [name=accelerator]") == "h100-sxm"
     assert page.locator(f"{ROOT} [data-error-for] *").count() == 0
+    assert page.locator(f"{ROOT} [data-notice] *:not(p, button)").count() == 0
+    assert page.locator(f"{ROOT} [data-notice-text] *").count() == 0
     assert page.evaluate("window.__pwned") is None
 
 
