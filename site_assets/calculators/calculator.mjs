@@ -386,7 +386,13 @@ class CalculatorView {
     }
     const tableBox = this.root.querySelector("[data-table]");
     if (tableBox && view.table) {
-      tableBox.replaceWith(draw(view.table));
+      // Material wraps each table in scroll containers when the page loads: keep them, and
+      // swap the box's attributes and the table's head and rows for the drawn ones.
+      const drawn = draw(view.table);
+      for (const [name, value] of Object.entries(view.table.attrs)) {
+        tableBox.setAttribute(name, value);
+      }
+      tableBox.querySelector("table").replaceChildren(...drawn.querySelector("table").childNodes);
     }
     const chartBox = this.root.querySelector("[data-chart-box]");
     if (chartBox && view.chart) {

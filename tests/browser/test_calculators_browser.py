@@ -241,8 +241,25 @@ def test_live_chart_is_drawn_like_the_build_time_chart(live):
     assert chart_geometry(page) == prerendered
 
 
+def test_live_table_is_drawn_like_the_build_time_table(live):
+    page = live.page
+    instant_navigate(page, "decode-speed-of-light")
+    table = f"{ROOT} [data-table] table"
+    prerendered = page.inner_html(table)
+    default_batch = form_inputs(page)["batch"]
+    page.click(f'{ROOT} button[data-choose="batch"][data-value="64"]')
+    wait_until_matches_cpython(page, "decode-speed-of-light")
+    assert page.inner_html(table) != prerendered
+    page.click(f'{ROOT} button[data-choose="batch"][data-value="{default_batch}"]')
+    wait_until_matches_cpython(page, "decode-speed-of-light")
+    assert page.inner_html(table) == prerendered
+    # Redrawn, the table stays inside the scroll wrappers Material put around it.
+    assert page.locator(f"{ROOT} [data-table] .md-typeset__scrollwrap .md-typeset__table > table").count() == 1
+
+
 def test_bad_input_is_marked_and_other_outputs_keep_their_values(live):
     page = live.page
+    instant_navigate(page, "roofline-explorer")
     box = f"{ROOT} [name=intensity]"
     page.fill(box, "64")
     good = wait_until_matches_cpython(page, "roofline-explorer")
