@@ -7,13 +7,11 @@ from typing import Any
 from roofline_core.calculators._common import CUSTOM, accelerator_input
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import DTYPES
+from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
 from roofline_core.hardware import ACCELERATORS, TERA
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
-
-COMPUTE_DTYPES = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
 
 
 def _peak_and_bandwidth(values: dict[str, Any]) -> tuple[float, float]:
