@@ -7,12 +7,10 @@ from typing import Any
 from roofline_core.calculators._common import accelerator_input, accelerator_of, custom_accelerator_inputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import DTYPES
+from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
-
-COMPUTE_DTYPES = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
 
 
 def _cross_check(values: dict[str, Any]) -> dict[str, str]:
