@@ -11,9 +11,10 @@ Use::
     figure_data("decode-batch", model="llama-3-70b", batches=[1, 64, 256])
 
 One module per kind (``roofline``, ``intensity``, ``decode_batch``, ``kv_cache``,
-``decode_split``, ``prefill_decode``) holds its data function; ``_common`` holds the axis, tick
-and wording rules they share; :mod:`roofline_core.figures.schema` describes the data returned
-(a :class:`~roofline_core.figures.schema.Figure`).
+``decode_split``, ``prefill_decode``) holds its data function and declares its parameters
+(:mod:`roofline_core.figures.parameters`: key, kind of value, range, help, default);
+``_common`` holds the axis, tick and wording rules they share; :mod:`roofline_core.figures.schema`
+describes the data returned (a :class:`~roofline_core.figures.schema.Figure`).
 """
 
 from __future__ import annotations
@@ -29,35 +30,38 @@ from roofline_core.figures._common import (
     tokens_label,
     tokens_phrase,
 )
-from roofline_core.figures.decode_batch import decode_batch_figure
-from roofline_core.figures.decode_split import decode_split_figure
-from roofline_core.figures.intensity import intensity_figure
-from roofline_core.figures.kv_cache import kv_cache_figure
-from roofline_core.figures.prefill_decode import prefill_decode_figure
-from roofline_core.figures.roofline import roofline_curve, roofline_figure
+from roofline_core.figures.decode_batch import DECODE_BATCH, decode_batch_figure
+from roofline_core.figures.decode_split import DECODE_SPLIT, decode_split_figure
+from roofline_core.figures.intensity import INTENSITY, intensity_figure
+from roofline_core.figures.kv_cache import KV_CACHE, kv_cache_figure
+from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter
+from roofline_core.figures.prefill_decode import PREFILL_DECODE, prefill_decode_figure
+from roofline_core.figures.roofline import ROOFLINE, roofline_curve, roofline_figure
 from roofline_core.figures.schema import Figure, RooflineCurve
 
-#: Data function of each figure kind, in the order the gallery shows them.
-FIGURE_FUNCTIONS: dict[str, Callable[..., Figure]] = {
-    "roofline": roofline_figure,
-    "intensity": intensity_figure,
-    "decode-batch": decode_batch_figure,
-    "kv-cache": kv_cache_figure,
-    "decode-split": decode_split_figure,
-    "prefill-decode": prefill_decode_figure,
+#: Every figure kind by name, in the order the gallery shows them.
+FIGURES: dict[str, FigureKind] = {
+    figure.kind: figure for figure in (ROOFLINE, INTENSITY, DECODE_BATCH, KV_CACHE, DECODE_SPLIT, PREFILL_DECODE)
 }
 
 #: Figure kinds, in the order the gallery shows them.
-FIGURE_KINDS: tuple[str, ...] = tuple(FIGURE_FUNCTIONS)
+FIGURE_KINDS: tuple[str, ...] = tuple(FIGURES)
+
+#: Data function of each figure kind.
+FIGURE_FUNCTIONS: dict[str, Callable[..., Figure]] = {kind: figure.data for kind, figure in FIGURES.items()}
 
 __all__ = [
+    "BadValue",
     "DEFAULT_BATCHES",
     "DEFAULT_CONTEXTS",
     "DEFAULT_KV_MODELS",
     "DEFAULT_PROMPTS",
+    "FIGURES",
     "FIGURE_FUNCTIONS",
     "FIGURE_KINDS",
     "Figure",
+    "FigureKind",
+    "FigureParameter",
     "RooflineCurve",
     "decode_batch_figure",
     "decode_split_figure",
@@ -79,7 +83,7 @@ def figure_data(kind: str, **parameters: Any) -> Figure:
         KeyError: with the accepted kinds, if ``kind`` is unknown.
     """
     try:
-        function = FIGURE_FUNCTIONS[kind]
+        figure = FIGURES[kind]
     except KeyError:
         raise KeyError(f"unknown figure kind {kind!r}; expected one of {', '.join(FIGURE_KINDS)}") from None
-    return function(**parameters)
+    return figure.data(**parameters)

@@ -21,6 +21,21 @@ from roofline_core.figures._common import (
     tokens_phrase,
     value_ticks,
 )
+from roofline_core.figures.parameters import (
+    BATCH,
+    CACHED_TOKENS,
+    DEVICES_SPLIT,
+    DTYPE,
+    KV_DTYPE,
+    MODEL,
+    THE_ACCELERATOR,
+    WEIGHT_DTYPE,
+    FigureKind,
+    FigureParameter,
+    ListOf,
+    defaults,
+    format_has_a_peak,
+)
 from roofline_core.figures.schema import Figure, Point
 from roofline_core.formatting import format_intensity, format_number, format_time, format_tokens_per_s
 from roofline_core.hardware import get_accelerator
@@ -28,16 +43,30 @@ from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE, MEMORY
 
 
+#: What an author can set, in the order the docs list it.
+PARAMETERS: tuple[FigureParameter, ...] = (
+    THE_ACCELERATOR,
+    FigureParameter("model", "model", MODEL, "the model", "llama-3-70b"),
+    FigureParameter("batch", "batches", ListOf(BATCH), "batch sizes of the sweep", DEFAULT_BATCHES),
+    FigureParameter("context", "context_tokens", CACHED_TOKENS, "cached tokens per sequence", 0),
+    DTYPE,
+    WEIGHT_DTYPE,
+    KV_DTYPE,
+    DEVICES_SPLIT,
+)
+_DEFAULT = defaults(PARAMETERS)
+
+
 def decode_batch_figure(
     *,
-    model: str = "llama-3-70b",
-    accelerator: str = "h100-sxm",
-    batches: Sequence[int] = DEFAULT_BATCHES,
-    context_tokens: int = 0,
-    dtype: str = "fp16",
-    weight_dtype: str = "fp16",
-    kv_dtype: str = "fp16",
-    devices: int = 1,
+    model: str = _DEFAULT["model"],
+    accelerator: str = _DEFAULT["accelerator"],
+    batches: Sequence[int] = _DEFAULT["batches"],
+    context_tokens: int = _DEFAULT["context_tokens"],
+    dtype: str = _DEFAULT["dtype"],
+    weight_dtype: str = _DEFAULT["weight_dtype"],
+    kv_dtype: str = _DEFAULT["kv_dtype"],
+    devices: int = _DEFAULT["devices"],
 ) -> Figure:
     """Decode throughput (top) and step time (bottom) as the batch grows.
 
@@ -154,3 +183,6 @@ def decode_batch_figure(
         "table": {"columns": ["Batch", "Intensity", "Regime", "Step time", "Throughput"], "rows": rows},
         "facts": {"crossing_batch": crossing},
     }
+
+
+DECODE_BATCH = FigureKind(kind="decode-batch", data=decode_batch_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))

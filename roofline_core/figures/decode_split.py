@@ -14,6 +14,21 @@ from roofline_core.figures._common import (
     sorted_unique,
     tokens_label,
 )
+from roofline_core.figures.parameters import (
+    BATCH,
+    CONTEXT_TOKENS,
+    DEVICES_SPLIT,
+    DTYPE,
+    KV_DTYPE,
+    MODEL,
+    THE_ACCELERATOR,
+    WEIGHT_DTYPE,
+    FigureKind,
+    FigureParameter,
+    ListOf,
+    defaults,
+    format_has_a_peak,
+)
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_bytes, format_number, format_time
 from roofline_core.hardware import get_accelerator
@@ -22,16 +37,30 @@ from roofline_core.models import get_model
 from roofline_core.roofline import op_time_s
 
 
+#: What an author can set, in the order the docs list it.
+PARAMETERS: tuple[FigureParameter, ...] = (
+    THE_ACCELERATOR,
+    FigureParameter("model", "model", MODEL, "the model", "llama-3-8b"),
+    FigureParameter("batch", "batch", BATCH, "sequences decoded together", 8),
+    FigureParameter("context", "contexts", ListOf(CONTEXT_TOKENS), "context lengths, one bar each", DEFAULT_CONTEXTS),
+    DTYPE,
+    WEIGHT_DTYPE,
+    KV_DTYPE,
+    DEVICES_SPLIT,
+)
+_DEFAULT = defaults(PARAMETERS)
+
+
 def decode_split_figure(
     *,
-    model: str = "llama-3-8b",
-    accelerator: str = "h100-sxm",
-    batch: int = 8,
-    contexts: Sequence[int] = DEFAULT_CONTEXTS,
-    dtype: str = "fp16",
-    weight_dtype: str = "fp16",
-    kv_dtype: str = "fp16",
-    devices: int = 1,
+    model: str = _DEFAULT["model"],
+    accelerator: str = _DEFAULT["accelerator"],
+    batch: int = _DEFAULT["batch"],
+    contexts: Sequence[int] = _DEFAULT["contexts"],
+    dtype: str = _DEFAULT["dtype"],
+    weight_dtype: str = _DEFAULT["weight_dtype"],
+    kv_dtype: str = _DEFAULT["kv_dtype"],
+    devices: int = _DEFAULT["devices"],
 ) -> Figure:
     """Time of one decode step, split into reading the weights and reading the KV cache.
 
@@ -142,3 +171,6 @@ def decode_split_figure(
         },
         "facts": {"kv_equals_weights_tokens": equal_tokens},
     }
+
+
+DECODE_SPLIT = FigureKind(kind="decode-split", data=decode_split_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))

@@ -5,7 +5,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roofline_core.dtypes import bytes_per_element
-from roofline_core.figures._common import compact_tick, decade_range, dtype_label, join_words, log_ticks, plain_tick, require_values
+from roofline_core.figures._common import (
+    compact_tick,
+    decade_range,
+    dtype_label,
+    join_words,
+    log_ticks,
+    plain_tick,
+    require_values,
+)
+from roofline_core.figures.parameters import (
+    ACCELERATOR,
+    BATCH,
+    COMPUTE_FORMAT,
+    CONTEXT_TOKENS,
+    MAX_COMPARED,
+    MODEL,
+    OPERATION,
+    PROMPT_TOKENS,
+    FigureKind,
+    FigureParameter,
+    ListOf,
+    defaults,
+    format_has_a_peak,
+)
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_bytes, format_flops, format_intensity
 from roofline_core.hardware import get_accelerator
@@ -14,15 +37,40 @@ from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import MEMORY, ridge_point
 
 
+#: What an author can set, in the order the docs list it.
+PARAMETERS: tuple[FigureParameter, ...] = (
+    FigureParameter(
+        "accelerators",
+        "accelerators",
+        ListOf(ACCELERATOR, most=MAX_COMPARED),
+        "accelerators whose ridges are drawn",
+        ("h100-sxm",),
+    ),
+    FigureParameter("model", "model", MODEL, "model giving the matrix shapes", "llama-3-70b"),
+    FigureParameter("batch", "batch", BATCH, "sequences in the batched decode projection", 64),
+    FigureParameter(
+        "prompt", "prompt_tokens", PROMPT_TOKENS, "tokens of the prefill projection and prefill attention", 2048
+    ),
+    FigureParameter("context", "context_tokens", CONTEXT_TOKENS, "cached tokens read by decode attention", 4096),
+    FigureParameter(
+        "dtype", "dtype", COMPUTE_FORMAT, "format of weights, activations and cache, and of the math", "fp16"
+    ),
+    FigureParameter(
+        "operations", "operations", ListOf(OPERATION), "which operations to show", None, default_words="all"
+    ),
+)
+_DEFAULT = defaults(PARAMETERS)
+
+
 def intensity_figure(
     *,
-    accelerators: Sequence[str] = ("h100-sxm",),
-    model: str = "llama-3-70b",
-    batch: int = 64,
-    prompt_tokens: int = 2048,
-    context_tokens: int = 4096,
-    dtype: str = "fp16",
-    operations: Sequence[str] | None = None,
+    accelerators: Sequence[str] = _DEFAULT["accelerators"],
+    model: str = _DEFAULT["model"],
+    batch: int = _DEFAULT["batch"],
+    prompt_tokens: int = _DEFAULT["prompt_tokens"],
+    context_tokens: int = _DEFAULT["context_tokens"],
+    dtype: str = _DEFAULT["dtype"],
+    operations: Sequence[str] | None = _DEFAULT["operations"],
 ) -> Figure:
     """The operations catalogue placed on one intensity axis, with the accelerators' ridges.
 
@@ -127,3 +175,6 @@ def intensity_figure(
         },
         "facts": {},
     }
+
+
+INTENSITY = FigureKind(kind="intensity", data=intensity_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))

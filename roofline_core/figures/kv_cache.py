@@ -20,6 +20,18 @@ from roofline_core.figures._common import (
     tokens_label,
     value_ticks,
 )
+from roofline_core.figures.parameters import (
+    ACCELERATOR,
+    BATCH,
+    CONTEXT_TOKENS,
+    KV_DTYPE,
+    MAX_COMPARED,
+    MODEL,
+    FigureKind,
+    FigureParameter,
+    ListOf,
+    defaults,
+)
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_bytes, format_number
 from roofline_core.hardware import get_accelerator
@@ -28,13 +40,24 @@ from roofline_core.models import get_model
 from roofline_core.roofline import MEMORY
 
 
+#: What an author can set, in the order the docs list it.
+PARAMETERS: tuple[FigureParameter, ...] = (
+    FigureParameter("accelerator", "accelerator", ACCELERATOR, "accelerator whose memory is drawn", "h100-sxm"),
+    FigureParameter("models", "models", ListOf(MODEL, most=MAX_COMPARED), "models to compare", DEFAULT_KV_MODELS),
+    FigureParameter("batch", "batch", BATCH, "sequences whose caches add up", 1),
+    FigureParameter("context", "contexts", ListOf(CONTEXT_TOKENS), "context lengths of the sweep", DEFAULT_CONTEXTS),
+    KV_DTYPE,
+)
+_DEFAULT = defaults(PARAMETERS)
+
+
 def kv_cache_figure(
     *,
-    models: Sequence[str] = DEFAULT_KV_MODELS,
-    accelerator: str = "h100-sxm",
-    batch: int = 1,
-    contexts: Sequence[int] = DEFAULT_CONTEXTS,
-    kv_dtype: str = "fp16",
+    models: Sequence[str] = _DEFAULT["models"],
+    accelerator: str = _DEFAULT["accelerator"],
+    batch: int = _DEFAULT["batch"],
+    contexts: Sequence[int] = _DEFAULT["contexts"],
+    kv_dtype: str = _DEFAULT["kv_dtype"],
 ) -> Figure:
     """KV-cache bytes against context length for several models, with the accelerator's memory."""
     require_values("models", models)
@@ -106,3 +129,6 @@ def kv_cache_figure(
         "table": {"columns": ["Context", *(model_label(m) for m in the_models)], "rows": rows},
         "facts": {"fill_tokens": fill_tokens},
     }
+
+
+KV_CACHE = FigureKind(kind="kv-cache", data=kv_cache_figure, parameters=PARAMETERS)

@@ -21,6 +21,21 @@ from roofline_core.figures._common import (
     tokens_phrase,
     value_ticks,
 )
+from roofline_core.figures.parameters import (
+    BATCH,
+    DEVICES_SPLIT,
+    DTYPE,
+    KV_DTYPE,
+    MODEL,
+    PROMPT_TOKENS,
+    THE_ACCELERATOR,
+    WEIGHT_DTYPE,
+    FigureKind,
+    FigureParameter,
+    ListOf,
+    defaults,
+    format_has_a_peak,
+)
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_number, format_time
 from roofline_core.hardware import get_accelerator
@@ -29,16 +44,32 @@ from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE
 
 
+#: What an author can set, in the order the docs list it.
+PARAMETERS: tuple[FigureParameter, ...] = (
+    THE_ACCELERATOR,
+    FigureParameter("model", "model", MODEL, "the model", "llama-3-8b"),
+    FigureParameter(
+        "prompt", "prompts", ListOf(PROMPT_TOKENS), "prompt lengths of the sweep (decode uses each as its context)", DEFAULT_PROMPTS
+    ),
+    FigureParameter("batch", "batch", BATCH, "decode batch size", 1),
+    DTYPE,
+    WEIGHT_DTYPE,
+    KV_DTYPE,
+    DEVICES_SPLIT,
+)
+_DEFAULT = defaults(PARAMETERS)
+
+
 def prefill_decode_figure(
     *,
-    model: str = "llama-3-8b",
-    accelerator: str = "h100-sxm",
-    prompts: Sequence[int] = DEFAULT_PROMPTS,
-    batch: int = 1,
-    dtype: str = "fp16",
-    weight_dtype: str = "fp16",
-    kv_dtype: str = "fp16",
-    devices: int = 1,
+    model: str = _DEFAULT["model"],
+    accelerator: str = _DEFAULT["accelerator"],
+    prompts: Sequence[int] = _DEFAULT["prompts"],
+    batch: int = _DEFAULT["batch"],
+    dtype: str = _DEFAULT["dtype"],
+    weight_dtype: str = _DEFAULT["weight_dtype"],
+    kv_dtype: str = _DEFAULT["kv_dtype"],
+    devices: int = _DEFAULT["devices"],
 ) -> Figure:
     """Time per token of prefill (a prompt of T tokens) and of decode (at T tokens of context).
 
@@ -154,3 +185,6 @@ def prefill_decode_figure(
         },
         "facts": {"crossing_tokens": crossing},
     }
+
+
+PREFILL_DECODE = FigureKind(kind="prefill-decode", data=prefill_decode_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))

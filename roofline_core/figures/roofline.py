@@ -21,6 +21,22 @@ from roofline_core.figures._common import (
     require_values,
     tokens_phrase,
 )
+from roofline_core.figures.parameters import (
+    ACCELERATOR,
+    BATCH,
+    CACHED_TOKENS,
+    DTYPE,
+    KV_DTYPE,
+    MAX_COMPARED,
+    MODEL,
+    PROMPT_TOKENS,
+    WEIGHT_DTYPE,
+    FigureKind,
+    FigureParameter,
+    ListOf,
+    defaults,
+    format_has_a_peak,
+)
 from roofline_core.figures.schema import Figure, RooflineCurve
 from roofline_core.formatting import format_bandwidth, format_flop_per_s, format_intensity
 from roofline_core.hardware import Accelerator, get_accelerator
@@ -133,16 +149,45 @@ def _workload_points(
     return points
 
 
+#: What an author can set, in the order the docs list it.
+PARAMETERS: tuple[FigureParameter, ...] = (
+    FigureParameter(
+        "accelerators", "accelerators", ListOf(ACCELERATOR, most=MAX_COMPARED), "accelerators to draw", ("h100-sxm",)
+    ),
+    DTYPE,
+    FigureParameter("model", "model", MODEL, "model whose decode and prefill steps are marked", "llama-3-8b"),
+    FigureParameter("batch", "batches", ListOf(BATCH), "decode batch sizes to mark", (), default_words="none"),
+    FigureParameter(
+        "prompt",
+        "prompt_tokens",
+        ListOf(PROMPT_TOKENS),
+        "prompt lengths (tokens) to mark as prefill points",
+        (),
+        default_words="none",
+    ),
+    FigureParameter(
+        "context",
+        "context_tokens",
+        CACHED_TOKENS,
+        "cached tokens per sequence for the decode points (KV reads lower their intensity)",
+        0,
+    ),
+    WEIGHT_DTYPE,
+    KV_DTYPE,
+)
+_DEFAULT = defaults(PARAMETERS)
+
+
 def roofline_figure(
     *,
-    accelerators: Sequence[str] = ("h100-sxm",),
-    dtype: str = "fp16",
-    model: str = "llama-3-8b",
-    batches: Sequence[int] = (),
-    prompt_tokens: Sequence[int] = (),
-    context_tokens: int = 0,
-    weight_dtype: str = "fp16",
-    kv_dtype: str = "fp16",
+    accelerators: Sequence[str] = _DEFAULT["accelerators"],
+    dtype: str = _DEFAULT["dtype"],
+    model: str = _DEFAULT["model"],
+    batches: Sequence[int] = _DEFAULT["batches"],
+    prompt_tokens: Sequence[int] = _DEFAULT["prompt_tokens"],
+    context_tokens: int = _DEFAULT["context_tokens"],
+    weight_dtype: str = _DEFAULT["weight_dtype"],
+    kv_dtype: str = _DEFAULT["kv_dtype"],
 ) -> Figure:
     """Log-log roofline of one or several accelerators, with optional workload points.
 
@@ -311,3 +356,6 @@ def roofline_figure(
         "table": {"columns": ["", *(chip.name for chip in chips)], "rows": rows},
         "facts": {"curves": curves},
     }
+
+
+ROOFLINE = FigureKind(kind="roofline", data=roofline_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))

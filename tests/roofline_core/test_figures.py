@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from roofline_core import figures
 from roofline_core.figures import schema
+from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter, ListOf, WholeNumber
 from roofline_core.formatting import (
     format_bandwidth,
     format_bytes,
@@ -313,6 +314,68 @@ def test_log_ticks_are_decades():
     ticks = _panel(data)["x_ticks"]
     assert [label for _, label in ticks] == ["0.01", "0.1", "1", "10", "100", "1k", "10k"]
     assert all(math.log10(v) == round(math.log10(v)) for v, _ in ticks)
+
+
+# --- Declared parameters ------------------------------------------------------------------
+
+
+def test_each_kind_declares_exactly_its_data_functions_arguments_and_defaults():
+    import inspect
+
+    for kind, figure in figures.FIGURES.items():
+        signature = inspect.signature(figure.data).parameters
+        assert [p.argument for p in figure.parameters] and set(signature) == {p.argument for p in figure.parameters}, kind
+        for parameter in figure.parameters:
+            assert signature[parameter.argument].default == parameter.default, (kind, parameter.key)
+            assert parameter.help and parameter.key == parameter.key.lower()
+
+
+def test_a_kind_whose_declarations_disagree_with_its_function_is_refused():
+    def data(*, batch: int = 1) -> dict:
+        return {}
+
+    small = WholeNumber(minimum=1, maximum=8, example="2")
+    batch = FigureParameter("batch", "batch", small, "sequences", 1)
+    FigureKind(kind="ok", data=data, parameters=(batch,))
+    with pytest.raises(TypeError, match="takes \\['batch'\\]; declared \\['batch', 'devices'\\]"):
+        FigureKind(kind="extra", data=data, parameters=(batch, FigureParameter("devices", "devices", small, "devices", 1)))
+    with pytest.raises(TypeError, match="batch defaults to 1; declared 2"):
+        FigureKind(kind="default", data=data, parameters=(FigureParameter("batch", "batch", small, "sequences", 2),))
+
+
+def test_declared_values_parse_an_authors_text_without_the_site():
+    context = figures.FIGURES["kv-cache"].by_key["context"]
+    assert context.parse("1k, 32_768") == [1024, 32768]
+    with pytest.raises(BadValue) as caught:
+        context.parse("0")
+    assert caught.value.problem == "'0' is out of range"
+    assert caught.value.expected == "a whole number from 1 to 10,485,760 (k = 1,024), e.g. 32k"
+    models = figures.FIGURES["kv-cache"].by_key["models"]
+    with pytest.raises(BadValue, match=r"unknown model 'llama-3' \(did you mean llama-3-8b\?\)"):
+        models.parse("llama-3")
+    with pytest.raises(BadValue, match="5 values; expected at most 4"):
+        models.parse("llama-2-7b, llama-3-8b, llama-3-70b, mixtral-8x7b, deepseek-v3")
+
+
+def test_checks_across_values_fill_in_the_defaults():
+    decode_batch = figures.FIGURES["decode-batch"]
+    decode_batch.check({"accelerator": "b200", "dtype": "fp4"})
+    with pytest.raises(BadValue) as caught:
+        decode_batch.check({"dtype": "fp4"})  # on the default H100 SXM
+    assert (caught.value.argument, caught.value.problem) == ("dtype", "NVIDIA H100 SXM has no fp4 peak")
+    figures.FIGURES["kv-cache"].check({})  # no compute format, nothing to check
+
+
+@pytest.mark.parametrize(
+    ("value", "values", "written"),
+    [
+        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1", tokens=True)), (1024, 1536, 131072), "1k, 1536, 128k"),
+        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1")), (1024, 2048), "1024, 2048"),
+        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1")), tuple(range(1, 8)), "1, 2, 3, ..., 7"),
+    ],
+)
+def test_defaults_are_described_as_an_author_writes_them(value, values, written):
+    assert value.write(values) == written
 
 
 # --- Any accepted parameters give drawable data ------------------------------------------
