@@ -25,6 +25,7 @@ from roofline_core.figures import FIGURE_FUNCTIONS, FIGURE_KINDS
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import operations_catalogue
+from roofline_site.fences.errors import LocatedError
 
 #: Longest list a figure takes (more would not be readable at phone width).
 MAX_LIST = 16
@@ -34,18 +35,11 @@ MAX_COMPARED = 4
 COMPUTE_DTYPES: tuple[str, ...] = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
 
 
-class FigureBlockError(ValueError):
+class FigureBlockError(LocatedError):
     """A mistake in a figure block, located at a file and line.
 
     ``str(error)`` is ``"<path>:<line>: <problem>; expected <expected>"``.
     """
-
-    def __init__(self, path: str, line: int, problem: str, expected: str) -> None:
-        self.path = path
-        self.line = line
-        self.problem = problem
-        self.expected = expected
-        super().__init__(f"{path}:{line}: {problem}; expected {expected}")
 
 
 class _BadValue(Exception):
