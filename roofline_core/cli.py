@@ -35,13 +35,11 @@ from roofline_core.inference import (
     DecodeEstimate,
     critical_batch,
     estimate_decode,
-    estimate_decode_from_params,
     estimate_prefill,
-    estimate_prefill_from_params,
     fit_in_memory,
     kv_cache_bytes,
 )
-from roofline_core.models import MLA, MODELS, Model
+from roofline_core.models import MLA, MODELS, AnyModel, CustomModel, Model
 
 PROG = "roofline"
 EXIT_USAGE = 2
@@ -182,12 +180,20 @@ def _accelerator(args: argparse.Namespace, compute_dtype: str = "fp16") -> AnyAc
     return ACCELERATORS[_get(args, "accelerator")]
 
 
-def _model(args: argparse.Namespace) -> Model | None:
-    """The preset model, or None when the model is given by ``--params``."""
+def _model(args: argparse.Namespace) -> AnyModel:
+    """The preset model, or a :class:`CustomModel` when the model is given by ``--params``."""
     if _given(args, "params"):
         if _given(args, "model"):
             raise CliError("give --model or --params, not both")
-        return None
+        shape = [dest for dest in ("layers", "kv_heads", "head_dim") if _given(args, dest)]
+        if shape and len(shape) < 3:
+            raise CliError("the KV cache of a --params model needs all of --layers, --kv-heads and --head-dim")
+        params = _get(args, "params")
+        return CustomModel(
+            streamed_params_per_token=params,
+            name=f"{params / 1e9:g}B-parameter model",
+            **{dest: _get(args, dest) for dest in shape},
+        )
     if not _given(args, "model"):
         raise CliError(f"give --model (one of {', '.join(MODELS)}) or --params")
     slug = _get(args, "model")
@@ -195,22 +201,6 @@ def _model(args: argparse.Namespace) -> Model | None:
         if _given(args, dest):
             raise CliError(f"{OPTIONS[dest]} describes a custom model; use it with --params, not --model")
     return MODELS[slug]
-
-
-def _custom_kv_bytes_per_token(args: argparse.Namespace, kv_dtype: str) -> float:
-    """KV bytes per token of a ``--params`` model: 0 unless its shape is given."""
-    shape = [dest for dest in ("layers", "kv_heads", "head_dim") if _given(args, dest)]
-    if not shape:
-        return 0.0
-    if len(shape) < 3:
-        raise CliError("the KV cache of a --params model needs all of --layers, --kv-heads and --head-dim")
-    return kv_cache_bytes(
-        layers=_get(args, "layers"),
-        kv_heads=_get(args, "kv_heads"),
-        head_dim=_get(args, "head_dim"),
-        tokens=1,
-        bytes_per_element=bytes_per_element(kv_dtype),
-    )
 
 
 # --- Commands ----------------------------------------------------------------------------------
@@ -233,16 +223,10 @@ def _decode(args: argparse.Namespace, batch: int) -> tuple[DecodeEstimate, str, 
         "devices": _get(args, "devices"),
         "bandwidth_efficiency": _get(args, "bandwidth_efficiency") / 100.0,
     }
-    if model is not None:
-        estimate = estimate_decode(model=model, kv_dtype=kv_dtype, **common)
-        name = model.name
-    else:
-        kv_per_token = _custom_kv_bytes_per_token(args, kv_dtype)
-        if common["context_tokens"] > 0 and kv_per_token == 0:
-            raise CliError("--context needs --layers, --kv-heads and --head-dim when the model is given by --params")
-        params = _get(args, "params")
-        estimate = estimate_decode_from_params(params=params, kv_bytes_per_token=kv_per_token, **common)
-        name = f"{params / 1e9:g}B-parameter model"
+    if common["context_tokens"] > 0 and not model.kv_cache_known:
+        raise CliError("--context needs --layers, --kv-heads and --head-dim when the model is given by --params")
+    estimate = estimate_decode(model=model, kv_dtype=kv_dtype, **common)
+    name = model.name
     devices = common["devices"]
     where = f"{devices} x {accelerator.name}" if devices > 1 else accelerator.name
     setup = f"{name} ({weight_dtype} weights) on {where}"
@@ -336,19 +320,11 @@ def cmd_prefill(args: argparse.Namespace) -> dict[str, Any]:
     model = _model(args)
     weight_dtype = _get(args, "weight_dtype")
     prompt_tokens, batch, devices = _get(args, "prompt_tokens"), _get(args, "batch"), _get(args, "devices")
-    if model is not None:
-        step = estimate_prefill(
-            model=model, accelerator=accelerator, prompt_tokens=prompt_tokens, weight_dtype=weight_dtype,
-            batch=batch, devices=devices,
-        )
-        name = model.name
-    else:
-        params = _get(args, "params")
-        step = estimate_prefill_from_params(
-            params=params, accelerator=accelerator, prompt_tokens=prompt_tokens, weight_dtype=weight_dtype,
-            batch=batch, devices=devices,
-        )
-        name = f"{params / 1e9:g}B-parameter model"
+    step = estimate_prefill(
+        model=model, accelerator=accelerator, prompt_tokens=prompt_tokens, weight_dtype=weight_dtype,
+        batch=batch, devices=devices,
+    )
+    name = model.name
     where = f"{devices} x {accelerator.name}" if devices > 1 else accelerator.name
     return {
         "command": "prefill",
