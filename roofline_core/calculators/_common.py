@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from roofline_core.calculators.base import CUSTOM
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
 from roofline_core.figures import roofline_curve
@@ -12,7 +13,6 @@ from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerat
 from roofline_core.inference import MemoryFit
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
 
-CUSTOM = "custom"
 GIGA = 1e9
 
 #: Largest context any calculator accepts: 2^20 tokens, past every preset's window.
@@ -41,7 +41,8 @@ def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice,
         for a in ACCELERATORS.values()
     ]
     if custom_fields:
-        wanted = " and ".join(_CUSTOM_ACCELERATOR_WORDS[key] for key in custom_fields)
+        words = [_CUSTOM_ACCELERATOR_WORDS[key] for key in custom_fields]
+        wanted = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
         choices.append(Choice(value=CUSTOM, label=f"Custom (enter {wanted})"))
     return tuple(choices)
 

@@ -53,6 +53,11 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
     )
 
 
+def batch_cell(batch: int) -> dict[str, Any]:
+    """The table's batch cell: the batch in sequences, shown as a plain count."""
+    return value(batch, "sequences", f"{batch:,}")
+
+
 def _bound_text(which: str) -> str:
     return f"{which}-bound"
 
@@ -87,7 +92,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         row_step = step if b == batch else decode_at(values, b).step
         table.append(
             {
-                "batch": value(b, "sequences", f"{b:,}"),
+                "batch": batch_cell(b),
                 "intensity": value(
                     row_step.intensity_flop_per_byte, "FLOP/byte", format_intensity(row_step.intensity_flop_per_byte)
                 ),
