@@ -7,7 +7,7 @@ import re
 import pytest
 
 from roofline_core.figures import roofline_curve
-from roofline_core.view import chart as chart_svg
+from roofline_core.view import chart as layout
 from roofline_core.view.chart import tick_label
 from roofline_site.calculators.chart_svg import roofline_svg
 
@@ -31,13 +31,13 @@ def test_roof_spans_the_plot_and_bends_at_the_ridge():
     svg = roofline_svg(chart, element_id="c")
     (d,) = re.findall(r'class="roofline-chart__roof" d="M ([^"]+)"', svg)
     (x0, y0), (x1, y1), (x2, y2) = [tuple(map(float, p.split())) for p in d.split(" L ")]
-    assert x0 == chart_svg.LEFT_PX and x2 == chart_svg.WIDTH_PX - chart_svg.RIGHT_PX
+    assert x0 == layout.LEFT_PX and x2 == layout.WIDTH_PX - layout.RIGHT_PX
     assert y1 == y2  # flat peak
     # Ridge at 1000 FLOP/byte: five of six decades along the x axis from 0.01.
-    plot_w = chart_svg.WIDTH_PX - chart_svg.LEFT_PX - chart_svg.RIGHT_PX
-    assert x1 == pytest.approx(chart_svg.LEFT_PX + plot_w * 5 / 6, abs=0.1)
+    plot_w = layout.WIDTH_PX - layout.LEFT_PX - layout.RIGHT_PX
+    assert x1 == pytest.approx(layout.LEFT_PX + plot_w * 5 / 6, abs=0.1)
     (cx, cy) = map(float, re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="7"', svg).groups())
-    assert cx == pytest.approx(chart_svg.LEFT_PX + plot_w * 2 / 6, abs=0.1)
+    assert cx == pytest.approx(layout.LEFT_PX + plot_w * 2 / 6, abs=0.1)
     assert y0 > cy > y1  # on the slope, below the peak
     assert "decode &lt;b&gt;" in svg and "<b>" not in svg
     assert 'aria-labelledby="c-title"' in svg and "decode &lt;b&gt;: memory-bound" in svg

@@ -1,0 +1,106 @@
+"""roofline_core.view: a result as the page shows it, decided once for the build and the browser."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from roofline_core.calculators import CALCULATORS, compute
+from roofline_core.figures import roofline_curve
+from roofline_core.view import PROSE_CHARS, box_text, calculator_view, compute_view_json, node, roofline_drawing, tick_label
+
+
+def _elements(tree, tag=None):
+    """Every element of ``tree`` in document order (optionally only ``tag``)."""
+    found = []
+    if isinstance(tree, dict):
+        if tag is None or tree["tag"] == tag:
+            found.append(tree)
+        for child in tree["children"]:
+            found.extend(_elements(child, tag))
+    return found
+
+
+def _text(tree) -> str:
+    return tree if isinstance(tree, str) else "".join(_text(child) for child in tree["children"])
+
+
+def test_node_turns_attribute_values_into_text():
+    assert node("line", {"x1": 64, "y1": "1.5"}, "t") == {"tag": "line", "attrs": {"x1": "64", "y1": "1.5"}, "children": ["t"]}
+
+
+@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
+def test_outputs_are_the_results_texts_with_a_prose_flag(calculator_id):
+    result = compute(calculator_id, {})
+    view = calculator_view(calculator_id, result, dom_id="c")
+    assert view["errors"] == {}
+    assert {key: shown["text"] for key, shown in view["outputs"].items()} == {key: str(v["text"]) for key, v in result["outputs"].items()}
+    assert all(shown["prose"] == (len(shown["text"]) > PROSE_CHARS) for shown in view["outputs"].values())
+    assert (view["table"] is None) == (not result.get("table"))
+    assert (view["chart"] is None) == (not result.get("chart"))
+
+
+def test_an_invalid_result_shows_only_its_errors():
+    view = calculator_view("kv-cache", compute("kv-cache", {"batch": "0"}), dom_id="c")
+    assert set(view["errors"]) == {"batch"}
+    assert view["outputs"] == {} and view["table"] is None and view["chart"] is None
+
+
+def test_table_rows_choose_their_input_mark_the_current_one_and_put_sentences_under_the_row():
+    result = compute("operations-table", {"operation": "prefill-gemm"})
+    table = calculator_view("operations-table", result, dom_id="c")["table"]
+    assert table["attrs"]["data-prose-columns"] == "why"
+    headers = [_text(th) for th in _elements(table, "th")]
+    assert headers == [c.label for c in CALCULATORS["operations-table"].table_columns if c.id != "why"]
+    buttons = _elements(table, "button")
+    assert [b["attrs"]["data-value"] for b in buttons] == [row["operation"]["value"] for row in result["table"]]
+    assert [b["attrs"]["data-value"] for b in buttons if b["attrs"]["aria-pressed"] == "true"] == ["prefill-gemm"]
+    rows = _elements(table, "tr")[1:]  # after the head
+    current = [r for r in rows if "data-current" in r["attrs"]]
+    assert len(current) == 2  # the chosen row and its sentence line
+    prose = [_text(r) for r in rows if r["attrs"].get("class") == "roofline-calc__prose-row"]
+    assert prose == [f"Why: {row['why']['text']}" for row in result["table"]]
+
+
+def test_a_numeric_chooser_matches_the_input_as_the_box_writes_it():
+    result = compute("decode-speed-of-light", {"batch": "16"})
+    table = calculator_view("decode-speed-of-light", result, dom_id="c")["table"]
+    pressed = [b["attrs"]["data-value"] for b in _elements(table, "button") if b["attrs"]["aria-pressed"] == "true"]
+    assert pressed == [box_text(16)] == ["16"]
+
+
+def test_chart_title_names_each_point_and_is_the_svgs_label():
+    result = compute("roofline-explorer", {"intensity": "64"})
+    svg = calculator_view("roofline-explorer", result, dom_id="calc")["chart"]
+    assert svg["tag"] == "svg" and svg["attrs"]["aria-labelledby"] == "calc-chart-title"
+    (title,) = [e for e in svg["children"] if isinstance(e, dict) and e["tag"] == "title"]
+    assert title["attrs"]["id"] == "calc-chart-title"
+    assert _text(title).startswith("Roofline chart. ") and "memory-bound" in _text(title)
+
+
+def test_chart_ticks_cover_every_decade_of_both_axes():
+    chart = roofline_curve(
+        peak_flop_per_s=1e15,
+        bandwidth_bytes_per_s=1e12,
+        points=[{"label": "p", "intensity_flop_per_byte": 1.0}],
+        x_min_flop_per_byte=0.1,
+        x_max_flop_per_byte=1e4,
+    )
+    svg = roofline_drawing(chart, element_id="c")
+    ticks = [_text(t) for t in _elements(svg, "text") if t["attrs"].get("class") == "roofline-chart__tick"]
+    # x from 0.1 to 10k FLOP/byte: six decades; then y, a decade per tick in FLOP/s.
+    assert ticks[:6] == ["0.1", "1", "10", "100", "1k", "10k"]
+    assert ticks[6:] == [tick_label(e) for e in range(round(math.log10(chart["y_range"][0])), round(math.log10(chart["y_range"][1])) + 1)]
+    # Every coordinate is a final text with one decimal or a whole number: nothing left to compute.
+    for element in _elements(svg):
+        for name in ("x", "y", "x1", "y1", "cx", "cy"):
+            if name in element["attrs"]:
+                float(element["attrs"][name])
+
+
+def test_compute_view_json_is_the_view_of_compute_as_json():
+    inputs = {"model": "llama-3-8b", "batch": "8"}
+    text = compute_view_json("decode-speed-of-light", inputs, "calc")
+    assert json.loads(text) == calculator_view("decode-speed-of-light", compute("decode-speed-of-light", inputs), dom_id="calc")
