@@ -60,6 +60,7 @@ class FigureBuild:
     _prepared: dict[str, PreparedFigure] = field(default_factory=dict)
     _fences: list[tuple[int, str]] = field(default_factory=list)
     _formatted: list[str] = field(default_factory=list)
+    _formatted_html: list[str] = field(default_factory=list)
 
     def prepare_page(self, markdown: str, *, path: str, source: str | None = None) -> int:
         """Validate and draw every figure fence of one page.
@@ -79,6 +80,7 @@ class FigureBuild:
         self._prepared = {}
         self._fences = []
         self._formatted = []
+        self._formatted_html = []
         fences = find_figure_fences(markdown)
         self.figures_on_page = len(fences)
         if not fences:
@@ -126,7 +128,14 @@ class FigureBuild:
                 f"(fence body: {source.strip()[:80]!r})"
             )
         self._formatted.append(body_key(source))
-        return figure_html(prepared.svg, prepared.data, number=len(self._formatted))
+        html = figure_html(prepared.svg, prepared.data, number=len(self._formatted))
+        self._formatted_html.append(html)
+        return html
+
+    def formatted_html(self) -> list[str]:
+        """The HTML of every figure formatted on the current page, in order: markup the build
+        made, which the glossary's sanitiser keeps as it is."""
+        return list(self._formatted_html)
 
 
 def _in_source_lines(fences: list[FigureFence], markdown: str, source: str | None) -> list[FigureFence]:
