@@ -75,9 +75,11 @@ def _write_headers(site_dir: Path) -> None:
     for path in sorted(site_dir.rglob("*.html")):
         _authorise(path.read_text(encoding="utf-8"), path.relative_to(site_dir).as_posix())
     found = csp.scan_site(site_dir)
-    policy = csp.policy(
-        script_hashes=found.script_hashes,
-        style_hashes=found.style_hashes,
-        style_attributes=bool(found.style_attributes),
-    )
+    if found.style_attributes:
+        page, value = found.style_attributes[0]
+        raise PluginError(
+            f"{page}: style attribute '{value[:80]}'; expected none: the policy has no style-src-attr "
+            "'unsafe-inline' (figures are styled by classes, roofline_site/figures/theme.py)"
+        )
+    policy = csp.policy(script_hashes=found.script_hashes, style_hashes=found.style_hashes)
     (site_dir / HEADERS_FILE).write_text(csp.headers_file(policy), encoding="utf-8")
