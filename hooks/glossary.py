@@ -262,8 +262,7 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
     index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)
     html = (
         render.term_page_header_html(entry, index_href=index_href)
-        + body
-        + "\n"
+        + f'<div class="{render.BODY_CLASS}">\n{body}\n</div>\n'
         + render.term_page_footer_html(
             entry,
             state.glossary,

@@ -26,6 +26,8 @@ from roofline_site.glossary.validator import Glossary
 
 #: Replaced, once every page has been read, by the list of pages linking to the term.
 MENTIONED_IN_MARKER = "<!-- glossary:mentioned-in -->"
+#: Class of the element holding an entry's sanitised body on its page.
+BODY_CLASS = "glossary-entry__body"
 #: Term pages rank above pages that merely mention the term in search.
 SEARCH_BOOST = 2
 
