@@ -8,7 +8,7 @@ peaks. See the README for a tour.
 from __future__ import annotations
 
 from roofline_core.dtypes import DTYPES, DType, bytes_per_element, get_dtype
-from roofline_core.hardware import ACCELERATORS, Accelerator, CustomAccelerator, get_accelerator
+from roofline_core.hardware import ACCELERATORS, Accelerator, AnyAccelerator, CustomAccelerator, get_accelerator
 from roofline_core.inference import (
     DecodeEstimate,
     MemoryFit,
@@ -19,15 +19,13 @@ from roofline_core.inference import (
     critical_batch,
     decode_step,
     estimate_decode,
-    estimate_decode_from_params,
     estimate_prefill,
-    estimate_prefill_from_params,
     fit_in_memory,
     kv_cache_bytes,
     memory_fit,
     prefill_step,
 )
-from roofline_core.models import MODELS, Model, get_model
+from roofline_core.models import MODELS, AnyModel, CustomModel, Model, get_model
 from roofline_core.operations import OPERATION_KINDS, Operation, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import (
     MatmulCost,
@@ -47,7 +45,10 @@ __all__ = [
     "MODELS",
     "OPERATION_KINDS",
     "Accelerator",
+    "AnyAccelerator",
+    "AnyModel",
     "CustomAccelerator",
+    "CustomModel",
     "DType",
     "DecodeEstimate",
     "MatmulCost",
@@ -65,9 +66,7 @@ __all__ = [
     "critical_batch",
     "decode_step",
     "estimate_decode",
-    "estimate_decode_from_params",
     "estimate_prefill",
-    "estimate_prefill_from_params",
     "fit_in_memory",
     "get_accelerator",
     "get_dtype",

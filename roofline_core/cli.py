@@ -1,50 +1,40 @@
 """Command line: ``python -m roofline_core <command>`` (installed as ``roofline`` too).
 
-Commands: ``ridge``, ``decode``, ``prefill``, ``kv-cache``, ``batch-sweep``. Hardware and models
-come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from numbers
-(``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``). Output is a readable table, or JSON
-with ``--json``. Numbers are checked by the same fields the site's calculators use, so a bad
-value gets the same message; any error is one line on stderr and exit status 2.
+``decode``, ``batch-sweep``, ``prefill`` and ``kv-cache`` run the site's calculators
+(:func:`roofline_core.calculators.compute`): each option sets one calculator field, so a value
+gets the same check, limits and message as on the site, and the output has the calculator's
+labels. ``ridge`` lists ridge points, of one accelerator or of every preset.
+
+Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
+numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
+"Custom" choice. Output is a readable table, or JSON with ``--json``. A bad argument is one line
+on stderr and exit status 2; an output that cannot be written (a full disk) is one line and
+status 1, and a reader that stops early (``| head -1``) ends the command quietly with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
 import sys
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from roofline_core.calculators import CALCULATORS
-from roofline_core.calculators._common import model_input
-from roofline_core.calculators.base import value
-from roofline_core.calculators.fields import ChoiceInput, Input, NumberInput
-from roofline_core.dtypes import bytes_per_element
-from roofline_core.formatting import (
-    format_bandwidth,
-    format_bytes,
-    format_flop_per_s,
-    format_intensity,
-    format_number,
-    format_percent,
-    format_time,
-    format_tokens_per_s,
-)
+from roofline_core.calculators import CALCULATORS, CUSTOM, ChoiceInput, NumberInput, compute, value
+from roofline_core.calculators.base import Calculator
+from roofline_core.calculators.decode_speed_of_light import batch_cell
+from roofline_core.calculators.fields import Input
+from roofline_core.formatting import format_bandwidth, format_flop_per_s, format_intensity, format_number
 from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator
-from roofline_core.inference import (
-    DEFAULT_SWEEP_BATCHES,
-    DecodeEstimate,
-    critical_batch,
-    estimate_decode,
-    estimate_decode_from_params,
-    estimate_prefill,
-    estimate_prefill_from_params,
-    fit_in_memory,
-    kv_cache_bytes,
-)
-from roofline_core.models import MLA, MODELS, Model
+from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
+from roofline_core.models import MLA, MODELS
 
 PROG = "roofline"
 EXIT_USAGE = 2
+EXIT_OUTPUT = 1
+GIGA = 1e9
 
 
 class CliError(Exception):
@@ -58,394 +48,328 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
-def _calculator_field(calculator_id: str, field_id: str) -> Input:
-    return next(f for f in CALCULATORS[calculator_id].inputs if f.id == field_id)
-
-
-#: The calculators' own fields where one exists, so the site and the CLI accept the same values.
-FIELDS: dict[str, Input] = {
-    "accelerator": _calculator_field("decode-speed-of-light", "accelerator"),
-    "model": model_input(default="llama-3-8b"),
-    "weight_dtype": _calculator_field("decode-speed-of-light", "weight_dtype"),
-    "kv_dtype": _calculator_field("decode-speed-of-light", "kv_dtype"),
-    "batch": _calculator_field("decode-speed-of-light", "batch"),
-    "context_tokens": _calculator_field("decode-speed-of-light", "context_tokens"),
-    "kv_context_tokens": _calculator_field("kv-cache", "context_tokens"),
-    "devices": _calculator_field("decode-speed-of-light", "devices"),
-    "bandwidth_efficiency": _calculator_field("decode-speed-of-light", "bandwidth_efficiency"),
-    "prompt_tokens": _calculator_field("prefill-ttft", "prompt_tokens"),
-    "dtype": _calculator_field("roofline-explorer", "dtype"),
-    "peak_tflop_per_s": _calculator_field("roofline-explorer", "peak_tflop_per_s"),
-    "bandwidth_tb_per_s": _calculator_field("roofline-explorer", "bandwidth_tb_per_s"),
-    "attention": _calculator_field("kv-cache", "attention"),
-    "layers": _calculator_field("kv-cache", "layers"),
-    "kv_heads": _calculator_field("kv-cache", "kv_heads"),
-    "head_dim": _calculator_field("kv-cache", "head_dim"),
-    "mla_latent_dim": _calculator_field("kv-cache", "mla_latent_dim"),
-    "mla_rope_dim": _calculator_field("kv-cache", "mla_rope_dim"),
-    # The calculators take billions; on the command line a plain count reads better (8e9).
-    "params": NumberInput(
-        id="params", label="Parameters", unit="parameters", default=8e9, min=1e6, max=1e14, step=1
-    ),
-    "memory_gb": NumberInput(id="memory_gb", label="Memory capacity", unit="GB", default=80, min=0.001, max=1e6),
+#: Calculator field each option sets (``--params`` takes a count; the field takes billions).
+FIELD_OF_OPTION: dict[str, str] = {
+    "--model": "model",
+    "--params": "params_billion",
+    "--attention": "attention",
+    "--layers": "layers",
+    "--kv-heads": "kv_heads",
+    "--head-dim": "head_dim",
+    "--mla-latent-dim": "mla_latent_dim",
+    "--mla-rope-dim": "mla_rope_dim",
+    "--accelerator": "accelerator",
+    "--peak-tflops": "peak_tflop_per_s",
+    "--bandwidth-tbs": "bandwidth_tb_per_s",
+    "--memory-gb": "memory_gb",
+    "--weight-dtype": "weight_dtype",
+    "--kv-dtype": "kv_dtype",
+    "--batch": "batch",
+    "--context": "context_tokens",
+    "--devices": "devices",
+    "--efficiency": "bandwidth_efficiency",
+    "--prompt-tokens": "prompt_tokens",
+    "--dtype": "dtype",
 }
 
-#: Option spelled on the command line for each field.
-OPTIONS: dict[str, str] = {
-    "accelerator": "--accelerator",
-    "model": "--model",
-    "weight_dtype": "--weight-dtype",
-    "kv_dtype": "--kv-dtype",
-    "batch": "--batch",
-    "context_tokens": "--context",
-    "kv_context_tokens": "--context",
-    "devices": "--devices",
-    "bandwidth_efficiency": "--efficiency",
-    "prompt_tokens": "--prompt-tokens",
-    "dtype": "--dtype",
-    "peak_tflop_per_s": "--peak-tflops",
-    "bandwidth_tb_per_s": "--bandwidth-tbs",
-    "attention": "--attention",
-    "layers": "--layers",
-    "kv_heads": "--kv-heads",
-    "head_dim": "--head-dim",
-    "mla_latent_dim": "--mla-latent-dim",
-    "mla_rope_dim": "--mla-rope-dim",
-    "params": "--params",
-    "memory_gb": "--memory-gb",
-}
+_GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
+_ARCHITECTURE = ("--attention", *_GQA_SHAPE, "--mla-latent-dim", "--mla-rope-dim")
+_HARDWARE = ("--accelerator", "--peak-tflops", "--bandwidth-tbs")
 
 
-# --- Parsing -----------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Command:
+    """One subcommand.
+
+    Attributes:
+        name: What is typed (``"decode"``).
+        help: One line for ``--help``.
+        calculator: Id of the calculator whose fields check the options.
+        options: Options, in ``--help`` order (keys of :data:`FIELD_OF_OPTION`, or ``--batches``).
+        run: Builds the result from the parsed arguments.
+    """
+
+    name: str
+    help: str
+    calculator: str
+    options: tuple[str, ...]
+    run: Callable[[Command, argparse.Namespace], dict[str, Any]]
+
+    @property
+    def calc(self) -> Calculator:
+        return CALCULATORS[self.calculator]
 
 
-def _given(args: argparse.Namespace, dest: str) -> bool:
-    return getattr(args, dest, None) is not None
+# --- From options to calculator inputs ---------------------------------------------------------
 
 
-def _get(args: argparse.Namespace, dest: str) -> Any:
-    """The validated value of an option (its field's default when not given)."""
-    field = FIELDS[dest]
-    raw = getattr(args, dest, None)
-    parsed, error = field.parse(field.default if raw is None else raw)
-    if error is not None:
-        raise CliError(f"{OPTIONS[dest]}: {error}")
-    return parsed
+def _dest(option: str) -> str:
+    return option.lstrip("-").replace("-", "_")
 
 
-def _add(parser: argparse.ArgumentParser, dest: str, help_text: str | None = None) -> None:
-    field = FIELDS[dest]
-    if isinstance(field, ChoiceInput):
-        shown = f"one of {', '.join(c.value for c in field.choices if c.value != 'custom')}"
-        default = "" if dest in ("model", "accelerator") else f"; default {field.default}"
-        text = help_text or f"{field.label}: {shown}{default}"
-    else:
-        unit = f" ({field.unit})" if field.unit else ""
-        text = help_text or f"{field.label}{unit}; default {field.default:g}"
-    # argparse treats help as a %-format string ("%" units would break --help).
-    parser.add_argument(OPTIONS[dest], dest=dest, metavar=OPTIONS[dest].lstrip("-").replace("-", "_").upper(), help=text.replace("%", "%%"))
+def _given(args: argparse.Namespace, option: str) -> bool:
+    return getattr(args, _dest(option), None) is not None
 
 
-def _add_hardware(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("hardware (a preset, or --peak-tflops with --bandwidth-tbs)")
-    _add(group, "accelerator", "accelerator preset (default h100-sxm): " + ", ".join(ACCELERATORS))
-    _add(group, "peak_tflop_per_s", "custom dense peak compute, TFLOP/s")
-    _add(group, "bandwidth_tb_per_s", "custom memory bandwidth, TB/s")
-    _add(group, "memory_gb", "custom memory capacity, GB (optional; enables the memory fit)")
-
-
-def _add_model(parser: argparse.ArgumentParser, *, kv: bool) -> None:
-    group = parser.add_argument_group("model (a preset, or --params)")
-    _add(group, "model", "model preset: " + ", ".join(MODELS))
-    _add(group, "params", "custom model: parameters read per token, e.g. 8e9")
-    if kv:
-        _add(group, "layers", "custom model: decoder layers (for the KV cache)")
-        _add(group, "kv_heads", "custom model: key/value heads per layer")
-        _add(group, "head_dim", "custom model: width of one head")
-
-
-def _accelerator(args: argparse.Namespace, compute_dtype: str = "fp16") -> AnyAccelerator:
-    custom = _given(args, "peak_tflop_per_s") or _given(args, "bandwidth_tb_per_s")
-    if custom:
-        if _given(args, "accelerator"):
-            raise CliError("give --accelerator or --peak-tflops with --bandwidth-tbs, not both")
-        if not (_given(args, "peak_tflop_per_s") and _given(args, "bandwidth_tb_per_s")):
-            raise CliError("custom hardware needs both --peak-tflops and --bandwidth-tbs")
-        memory = _get(args, "memory_gb") * 1e9 if _given(args, "memory_gb") else None
-        return CustomAccelerator(
-            peak_flop_per_s={compute_dtype: _get(args, "peak_tflop_per_s") * TERA},
-            bandwidth_bytes_per_s=_get(args, "bandwidth_tb_per_s") * TERA,
-            memory_bytes=memory,
-        )
-    if _given(args, "memory_gb"):
-        raise CliError("--memory-gb goes with --peak-tflops and --bandwidth-tbs; a preset states its own memory")
-    return ACCELERATORS[_get(args, "accelerator")]
-
-
-def _model(args: argparse.Namespace) -> Model | None:
-    """The preset model, or None when the model is given by ``--params``."""
-    if _given(args, "params"):
-        if _given(args, "model"):
-            raise CliError("give --model or --params, not both")
-        return None
-    if not _given(args, "model"):
-        raise CliError(f"give --model (one of {', '.join(MODELS)}) or --params")
-    slug = _get(args, "model")
-    for dest in ("layers", "kv_heads", "head_dim"):
-        if _given(args, dest):
-            raise CliError(f"{OPTIONS[dest]} describes a custom model; use it with --params, not --model")
-    return MODELS[slug]
-
-
-def _custom_kv_bytes_per_token(args: argparse.Namespace, kv_dtype: str) -> float:
-    """KV bytes per token of a ``--params`` model: 0 unless its shape is given."""
-    shape = [dest for dest in ("layers", "kv_heads", "head_dim") if _given(args, dest)]
-    if not shape:
-        return 0.0
-    if len(shape) < 3:
-        raise CliError("the KV cache of a --params model needs all of --layers, --kv-heads and --head-dim")
-    return kv_cache_bytes(
-        layers=_get(args, "layers"),
-        kv_heads=_get(args, "kv_heads"),
-        head_dim=_get(args, "head_dim"),
-        tokens=1,
-        bytes_per_element=bytes_per_element(kv_dtype),
+def _count_field(calc: Calculator) -> NumberInput:
+    """``--params`` as a plain count, with the limits of the calculator's field in billions."""
+    billions = calc.field("params_billion")
+    assert isinstance(billions, NumberInput)
+    return dataclasses.replace(
+        billions,
+        id="params",
+        unit="parameters",
+        default=billions.default * GIGA,
+        min=billions.min * GIGA,
+        max=billions.max * GIGA,
     )
+
+
+def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
+    """The calculator inputs the options give, and the option that set each field."""
+    raw: dict[str, Any] = {}
+    option_of: dict[str, str] = {}
+    for option in command.options:
+        if option not in FIELD_OF_OPTION or not _given(args, option):
+            continue
+        typed = getattr(args, _dest(option))
+        field_id = FIELD_OF_OPTION[option]
+        if typed.strip() == CUSTOM and option in ("--model", "--accelerator"):
+            numbers = "--params" if option == "--model" else "--peak-tflops and --bandwidth-tbs"
+            raise CliError(f"{option}: choose a preset; give your own numbers with {numbers} instead of {CUSTOM!r}")
+        if option == "--params":
+            count, error = _count_field(command.calc).parse(typed)
+            if error is not None:
+                raise CliError(f"--params: {error}")
+            typed = count / GIGA
+        raw[field_id] = typed
+        option_of[field_id] = option
+    return raw, option_of
+
+
+def _parsed(command: Command, raw: dict[str, Any], field_id: str) -> Any:
+    """A field's value as the calculator will read it (None if it does not parse)."""
+    field = command.calc.field(field_id)
+    return field.parse(raw.get(field_id, field.default))[0]
+
+
+def _choose_step_model(command: Command, args: argparse.Namespace, raw: dict[str, Any]) -> None:
+    """A preset (``--model``) or a custom model (``--params``, optionally its KV shape)."""
+    shape = [option for option in _GQA_SHAPE if option in command.options and _given(args, option)]
+    if _given(args, "--params"):
+        if _given(args, "--model"):
+            raise CliError("give --model or --params, not both")
+        raw["model"] = CUSTOM
+        if shape and len(shape) < len(_GQA_SHAPE):
+            raise CliError("the KV cache of a --params model needs all of --layers, --kv-heads and --head-dim")
+        context = _parsed(command, raw, "context_tokens") if "--context" in command.options else 0
+        if not shape and context:
+            raise CliError("--context needs --layers, --kv-heads and --head-dim when the model is given by --params")
+        return
+    if not _given(args, "--model"):
+        raise CliError(f"give --model (one of {', '.join(MODELS)}) or --params")
+    if shape:
+        raise CliError(f"{shape[0]} describes a custom model; use it with --params, not --model")
+
+
+def _choose_kv_model(command: Command, args: argparse.Namespace, raw: dict[str, Any]) -> None:
+    """A preset (``--model``) or an architecture (``--attention``, ``--layers`` ...; ``--params`` for its weights)."""
+    architecture = any(_given(args, option) for option in _ARCHITECTURE)
+    if _given(args, "--model"):
+        if architecture:
+            raise CliError("give --model or the architecture (--layers ...), not both")
+        if _given(args, "--params"):
+            raise CliError("give --model or --params, not both")
+        return
+    if not architecture:
+        raise CliError(f"give --model (one of {', '.join(MODELS)}) or the architecture (--attention, --layers, ...)")
+    raw["model"] = CUSTOM
+
+
+def _choose_hardware(command: Command, args: argparse.Namespace, raw: dict[str, Any]) -> bool:
+    """A preset (``--accelerator``, default h100-sxm) or custom numbers; returns whether custom."""
+    numbers = [option for option in ("--peak-tflops", "--bandwidth-tbs") if _given(args, option)]
+    if numbers:
+        if _given(args, "--accelerator"):
+            raise CliError("give --accelerator or --peak-tflops with --bandwidth-tbs, not both")
+        if len(numbers) < 2:
+            raise CliError("custom hardware needs both --peak-tflops and --bandwidth-tbs")
+        raw["accelerator"] = CUSTOM
+        return True
+    if _given(args, "--memory-gb"):
+        if "--peak-tflops" in command.options:
+            raise CliError("--memory-gb goes with --peak-tflops and --bandwidth-tbs; a preset states its own memory")
+        if _given(args, "--accelerator"):
+            raise CliError("give --accelerator or --memory-gb, not both")
+        raw["accelerator"] = CUSTOM
+        return True
+    return False
+
+
+def _calculate(command: Command, raw: dict[str, Any], option_of: dict[str, str]) -> dict[str, Any]:
+    """The calculator's result, or its first field error (in field order) as a :class:`CliError`."""
+    result = compute(command.calculator, raw)
+    for field in command.calc.inputs:
+        message = result["errors"].get(field.id)
+        if message is not None:
+            option = option_of.get(field.id)
+            raise CliError(f"{option}: {message}" if option else message)
+    return result
 
 
 # --- Commands ----------------------------------------------------------------------------------
 
 
-def _out(label: str, number: Any, unit: str, text: str) -> dict[str, Any]:
-    return {"label": label, **value(number, unit, text)}
+def _entry(label: str, item: dict[str, Any]) -> dict[str, Any]:
+    return {"label": label, **item}
 
 
-def _decode(args: argparse.Namespace, batch: int) -> tuple[DecodeEstimate, str, str]:
-    """The estimate at ``batch``, the setup in words, and the conditions (context, bandwidth)."""
-    accelerator = _accelerator(args)
-    model = _model(args)
-    weight_dtype, kv_dtype = _get(args, "weight_dtype"), _get(args, "kv_dtype")
-    common = {
-        "accelerator": accelerator,
-        "weight_dtype": weight_dtype,
-        "batch": batch,
-        "context_tokens": _get(args, "context_tokens"),
-        "devices": _get(args, "devices"),
-        "bandwidth_efficiency": _get(args, "bandwidth_efficiency") / 100.0,
+def _input_text(field: Input, parsed: Any) -> str:
+    if isinstance(field, ChoiceInput):
+        return next(c.label for c in field.choices if c.value == parsed)
+    number = f"{parsed:,}" if isinstance(parsed, int) else format_number(parsed)
+    if not field.unit:
+        return number
+    return f"{number}{field.unit}" if field.unit == "%" else f"{number} {field.unit}"
+
+
+def _shown_inputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    """The inputs that shaped the result (defaults included), each with its label and text."""
+    values = result["inputs"]
+    shown = {}
+    for field in calc.applicable_fields(values):
+        if field.id not in hidden:
+            unit = field.unit if isinstance(field, NumberInput) else ""
+            shown[field.id] = _entry(field.label, value(values[field.id], unit, _input_text(field, values[field.id])))
+    return shown
+
+
+def _shown_outputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    return {out.id: _entry(out.label, result["outputs"][out.id]) for out in calc.outputs if out.id not in hidden}
+
+
+def _decode_setup(command: Command, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str], set[str]]:
+    """Raw inputs of a decode command, the option of each field, and what to leave unshown."""
+    raw, option_of = _raw_inputs(command, args)
+    _choose_step_model(command, args, raw)
+    custom_hardware = _choose_hardware(command, args, raw)
+    # Custom hardware without --memory-gb has no stated capacity: the calculator's default
+    # would be a guess, so no memory verdict is shown.
+    hidden = {"memory_gb", "memory_use", "fits"} if custom_hardware and not _given(args, "--memory-gb") else set()
+    if not any(_given(args, option) for option in _GQA_SHAPE):
+        hidden |= {FIELD_OF_OPTION[option] for option in _GQA_SHAPE}  # no cache at context 0
+    return raw, option_of, hidden
+
+
+def cmd_decode(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    raw, option_of, hidden = _decode_setup(command, args)
+    result = _calculate(command, raw, option_of)
+    return {
+        "command": command.name,
+        "title": command.calc.title,
+        "inputs": _shown_inputs(command.calc, result, hidden),
+        "outputs": _shown_outputs(command.calc, result, hidden),
     }
-    if model is not None:
-        estimate = estimate_decode(model=model, kv_dtype=kv_dtype, **common)
-        name = model.name
-    else:
-        kv_per_token = _custom_kv_bytes_per_token(args, kv_dtype)
-        if common["context_tokens"] > 0 and kv_per_token == 0:
-            raise CliError("--context needs --layers, --kv-heads and --head-dim when the model is given by --params")
-        params = _get(args, "params")
-        estimate = estimate_decode_from_params(params=params, kv_bytes_per_token=kv_per_token, **common)
-        name = f"{params / 1e9:g}B-parameter model"
-    devices = common["devices"]
-    where = f"{devices} x {accelerator.name}" if devices > 1 else accelerator.name
-    setup = f"{name} ({weight_dtype} weights) on {where}"
-    conditions = (
-        f"context {common['context_tokens']:,} tokens, {format_number(_get(args, 'bandwidth_efficiency'))}% of peak bandwidth"
-    )
-    return estimate, setup, conditions
 
 
-def cmd_decode(args: argparse.Namespace) -> dict[str, Any]:
-    batch = _get(args, "batch")
-    estimate, setup, conditions = _decode(args, batch)
-    title = f"Decode: {setup}, batch {batch}, {conditions}"
-    step = estimate.step
-    outputs = {
-        "step_time": _out("Time per decode step", step.step_time_s, "s", format_time(step.step_time_s)),
-        "tokens_per_s_per_sequence": _out(
-            "Tokens/s per sequence", estimate.tokens_per_s_per_sequence, "tokens/s",
-            format_tokens_per_s(estimate.tokens_per_s_per_sequence),
-        ),
-        "tokens_per_s": _out("Tokens/s, whole batch", step.tokens_per_s, "tokens/s", format_tokens_per_s(step.tokens_per_s)),
-        "intensity": _out(
-            "Arithmetic intensity", step.intensity_flop_per_byte, "FLOP/byte", format_intensity(step.intensity_flop_per_byte)
-        ),
-        "bound": _out("Limited by", step.bound, "", f"{step.bound}-bound"),
-        "compute_utilisation": _out(
-            "Compute utilisation", step.compute_utilisation, "1", format_percent(step.compute_utilisation)
-        ),
-        "ridge_point": _out(
-            "Ridge point", step.ridge_point_flop_per_byte, "FLOP/byte", format_intensity(step.ridge_point_flop_per_byte)
-        ),
-        "kv_bytes": _out("KV cache read per step", estimate.kv_bytes, "B", format_bytes(estimate.kv_bytes)),
-        "weight_bytes_read": _out(
-            "Weights read per step", estimate.weight_bytes_streamed, "B", format_bytes(estimate.weight_bytes_streamed)
-        ),
-    }
-    fit = estimate.memory
-    if fit is not None:
-        text = (
-            f"yes: {format_bytes(fit.used_bytes)} of {format_bytes(fit.capacity_bytes)}"
-            if fit.fits
-            else f"no: needs {format_bytes(fit.used_bytes)} of {format_bytes(fit.capacity_bytes)}"
-        )
-        outputs["fits"] = _out("Fits in memory", fit.fits, "", text)
-    return {"command": "decode", "title": title, "outputs": outputs}
-
-
-def cmd_batch_sweep(args: argparse.Namespace) -> dict[str, Any]:
-    batches = _batches(args.batches)
+def cmd_batch_sweep(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    raw, option_of, hidden = _decode_setup(command, args)
+    batches = DEFAULT_SWEEP_BATCHES if args.batches is None else args.batches.split(",")
+    option_of["batch"] = "--batches"
     rows = []
+    result: dict[str, Any] = {}
     for batch in batches:
-        estimate, setup, conditions = _decode(args, batch)
-        step = estimate.step
+        result = _calculate(command, {**raw, "batch": batch}, option_of)
+        outputs = result["outputs"]
+        # Each column but the batch is the calculator's output of the same id at that batch.
         rows.append(
             {
-                "batch": value(batch, "sequences", f"{batch:,}"),
-                "intensity": value(step.intensity_flop_per_byte, "FLOP/byte", format_intensity(step.intensity_flop_per_byte)),
-                "bound": value(step.bound, "", f"{step.bound}-bound"),
-                "step_time": value(step.step_time_s, "s", format_time(step.step_time_s)),
-                "tokens_per_s": value(step.tokens_per_s, "tokens/s", format_tokens_per_s(step.tokens_per_s)),
-                "compute_utilisation": value(step.compute_utilisation, "1", format_percent(step.compute_utilisation)),
+                column.id: batch_cell(result["inputs"]["batch"]) if column.id == "batch" else outputs[column.id]
+                for column in command.calc.table_columns
             }
         )
-    title = f"Decode batch sweep: {setup}, {conditions}"
-    columns = {
-        "batch": "Batch",
-        "intensity": "Intensity",
-        "bound": "Regime",
-        "step_time": "Latency",
-        "tokens_per_s": "Throughput",
-        "compute_utilisation": "Utilisation",
+    return {
+        "command": command.name,
+        "title": f"{command.calc.title}: batch sweep",
+        "inputs": _shown_inputs(command.calc, result, hidden | {"batch"}),
+        "columns": {column.id: column.label for column in command.calc.table_columns},
+        "rows": rows,
     }
-    return {"command": "batch-sweep", "title": title, "columns": columns, "rows": rows}
 
 
-def _batches(text: str | None) -> list[int]:
-    if text is None:
-        return list(DEFAULT_SWEEP_BATCHES)
-    field = FIELDS["batch"]
-    batches = []
-    for part in text.split(","):
-        parsed, error = field.parse(part)
+def cmd_prefill(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    raw, option_of = _raw_inputs(command, args)
+    _choose_step_model(command, args, raw)
+    _choose_hardware(command, args, raw)
+    result = _calculate(command, raw, option_of)
+    return {
+        "command": command.name,
+        "title": command.calc.title,
+        "inputs": _shown_inputs(command.calc, result, set()),
+        "outputs": _shown_outputs(command.calc, result, set()),
+    }
+
+
+_MEMORY_OUTPUTS = {"share_of_memory", "weight_bytes", "max_batch", "max_context_tokens"}
+_WEIGHT_OUTPUTS = {"weight_bytes", "max_batch", "max_context_tokens"}
+
+
+def cmd_kv_cache(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    raw, option_of = _raw_inputs(command, args)
+    _choose_kv_model(command, args, raw)
+    custom_hardware = _choose_hardware(command, args, raw)
+    hidden: set[str] = set()
+    # Without hardware, only the cache sizes follow from what was given; without the model's
+    # size, the weights and what fits beside them do not either.
+    if not (custom_hardware or _given(args, "--accelerator")):
+        hidden |= _MEMORY_OUTPUTS | {"accelerator", "memory_gb", "devices", "weight_dtype", "params_billion"}
+    if raw.get("model") == CUSTOM and not _given(args, "--params"):
+        hidden |= _WEIGHT_OUTPUTS | {"weight_dtype", "params_billion"}
+    if raw.get("model") == CUSTOM:
+        # Only one KV shape applies: MLA's latent widths, or the KV heads of MHA and GQA.
+        mla = _parsed(command, raw, "attention") == MLA
+        hidden |= {"kv_heads", "head_dim"} if mla else {"mla_latent_dim", "mla_rope_dim"}
+    result = _calculate(command, raw, option_of)
+    return {
+        "command": command.name,
+        "title": command.calc.title,
+        "inputs": _shown_inputs(command.calc, result, hidden),
+        "outputs": _shown_outputs(command.calc, result, hidden),
+    }
+
+
+def _ridge_accelerator(command: Command, args: argparse.Namespace, dtype: str) -> AnyAccelerator | None:
+    """The one accelerator asked for, or None for every preset."""
+    raw, option_of = _raw_inputs(command, args)
+    if not _choose_hardware(command, args, raw) and not _given(args, "--accelerator"):
+        return None
+    values = {}
+    for field_id, typed in raw.items():
+        if field_id == "accelerator" and typed == CUSTOM:
+            continue
+        field = command.calc.field(field_id)
+        parsed, error = field.parse(typed)
         if error is not None:
-            raise CliError(f"--batches: {error}")
-        batches.append(parsed)
-    return batches
-
-
-def cmd_prefill(args: argparse.Namespace) -> dict[str, Any]:
-    accelerator = _accelerator(args)
-    model = _model(args)
-    weight_dtype = _get(args, "weight_dtype")
-    prompt_tokens, batch, devices = _get(args, "prompt_tokens"), _get(args, "batch"), _get(args, "devices")
-    if model is not None:
-        step = estimate_prefill(
-            model=model, accelerator=accelerator, prompt_tokens=prompt_tokens, weight_dtype=weight_dtype,
-            batch=batch, devices=devices,
-        )
-        name = model.name
-    else:
-        params = _get(args, "params")
-        step = estimate_prefill_from_params(
-            params=params, accelerator=accelerator, prompt_tokens=prompt_tokens, weight_dtype=weight_dtype,
-            batch=batch, devices=devices,
-        )
-        name = f"{params / 1e9:g}B-parameter model"
-    where = f"{devices} x {accelerator.name}" if devices > 1 else accelerator.name
-    return {
-        "command": "prefill",
-        "title": f"Prefill of {batch} x {prompt_tokens:,}-token prompt(s), {name} ({weight_dtype} weights) on {where}",
-        "outputs": {
-            "ttft": _out("Time to first token", step.step_time_s, "s", format_time(step.step_time_s)),
-            "bound": _out("Limited by", step.bound, "", f"{step.bound}-bound"),
-            "intensity": _out(
-                "Arithmetic intensity", step.intensity_flop_per_byte, "FLOP/byte", format_intensity(step.intensity_flop_per_byte)
-            ),
-            "tokens_per_s": _out("Prefill tokens/s", step.tokens_per_s, "tokens/s", format_tokens_per_s(step.tokens_per_s)),
-            "compute_utilisation": _out(
-                "Compute utilisation", step.compute_utilisation, "1", format_percent(step.compute_utilisation)
-            ),
-        },
-    }
-
-
-def cmd_kv_cache(args: argparse.Namespace) -> dict[str, Any]:
-    kv_dtype = _get(args, "kv_dtype")
-    batch = _get(args, "batch")
-    context = _get(args, "kv_context_tokens")
-    model = _model_for_kv(args)
-    if isinstance(model, Model):
-        per_token = model.kv_bytes_per_token(kv_dtype)
-        name = model.name
-        weight_bytes = model.weight_bytes(_get(args, "weight_dtype"))
-    else:
-        per_token, name = model
-        weight_bytes = _get(args, "params") * bytes_per_element(_get(args, "weight_dtype")) if _given(args, "params") else None
-    total = per_token * context * batch
-    outputs = {
-        "kv_bytes": _out("KV cache, whole batch", total, "B", format_bytes(total)),
-        "kv_bytes_per_token": _out("KV cache per token", per_token, "B", format_bytes(per_token)),
-        "kv_bytes_per_sequence": _out(
-            "KV cache per sequence", per_token * context, "B", format_bytes(per_token * context)
-        ),
-    }
-    hardware_given = any(_given(args, d) for d in ("accelerator", "peak_tflop_per_s", "bandwidth_tb_per_s", "memory_gb"))
-    if hardware_given:
-        accelerator = _accelerator(args)
-        if accelerator.memory_bytes is not None:
-            capacity = accelerator.memory_bytes * _get(args, "devices")
-            share = total / capacity
-            outputs["share_of_memory"] = _out(
-                "Share of memory", share, "1", f"{format_percent(share)} of {format_bytes(capacity)}"
-            )
-            if weight_bytes is not None:
-                fit = fit_in_memory(
-                    capacity_bytes=capacity, weight_bytes=weight_bytes, kv_bytes_per_token=per_token,
-                    batch=batch, context_tokens=context,
-                )
-                outputs["weight_bytes"] = _out("Weights", weight_bytes, "B", format_bytes(weight_bytes))
-                outputs["max_batch"] = _out(
-                    "Largest batch that fits", fit.max_batch, "sequences",
-                    "no limit" if fit.max_batch is None else f"{fit.max_batch:,} sequences",
-                )
-    return {
-        "command": "kv-cache",
-        "title": f"KV cache of {name}, {batch} x {context:,} tokens, {kv_dtype}",
-        "outputs": outputs,
-    }
-
-
-def _model_for_kv(args: argparse.Namespace) -> Model | tuple[float, str]:
-    """A preset, or (KV bytes per token, name) of an architecture given by options."""
-    shape_given = any(
-        _given(args, d) for d in ("layers", "kv_heads", "head_dim", "attention", "mla_latent_dim", "mla_rope_dim")
+            raise CliError(f"{option_of[field_id]}: {error}")
+        values[field_id] = parsed
+    if raw.get("accelerator") != CUSTOM:
+        return ACCELERATORS[values["accelerator"]]
+    return CustomAccelerator(
+        peak_flop_per_s={dtype: values["peak_tflop_per_s"] * TERA}, bandwidth_bytes_per_s=values["bandwidth_tb_per_s"] * TERA
     )
-    if _given(args, "model"):
-        if shape_given:
-            raise CliError("give --model or the architecture (--layers ...), not both")
-        return MODELS[_get(args, "model")]
-    if not shape_given:
-        raise CliError(f"give --model (one of {', '.join(MODELS)}) or the architecture (--attention, --layers, ...)")
-    kv_bpe = bytes_per_element(_get(args, "kv_dtype"))
-    attention = _get(args, "attention")
-    layers = _get(args, "layers")
-    if attention == MLA:
-        latent, rope = _get(args, "mla_latent_dim"), _get(args, "mla_rope_dim")
-        return layers * (latent + rope) * kv_bpe, f"a custom MLA model ({layers} layers, latent {latent}+{rope})"
-    kv_heads, head_dim = _get(args, "kv_heads"), _get(args, "head_dim")
-    per_token = kv_cache_bytes(layers=layers, kv_heads=kv_heads, head_dim=head_dim, tokens=1, bytes_per_element=kv_bpe)
-    return per_token, f"a custom {attention.upper()} model ({layers} layers, {kv_heads} KV heads of {head_dim})"
 
 
-def cmd_ridge(args: argparse.Namespace) -> dict[str, Any]:
-    dtype = _get(args, "dtype")
-    custom = any(_given(args, d) for d in ("peak_tflop_per_s", "bandwidth_tb_per_s"))
-    if custom or _given(args, "accelerator"):
-        accelerators = [_accelerator(args, compute_dtype=dtype)]
-    else:
-        accelerators = list(ACCELERATORS.values())
+def cmd_ridge(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    dtype_field = command.calc.field("dtype")
+    dtype, error = dtype_field.parse(args.dtype if _given(args, "--dtype") else dtype_field.default)
+    if error is not None:
+        raise CliError(f"--dtype: {error}")
+    one = _ridge_accelerator(command, args, dtype)
+    accelerators = list(ACCELERATORS.values()) if one is None else [one]
     rows = []
     for accelerator in accelerators:
         if not accelerator.supports(dtype):
-            if len(accelerators) == 1:
+            if one is not None:
                 supported = ", ".join(accelerator.peak_flop_per_s)
                 raise CliError(f"--dtype: {accelerator.name} has no {dtype} peak; choose one of {supported}")
             continue
@@ -455,7 +379,7 @@ def cmd_ridge(args: argparse.Namespace) -> dict[str, Any]:
         batch = critical_batch(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
         rows.append(
             {
-                "accelerator": value(getattr(accelerator, "slug", "custom"), "", accelerator.name),
+                "accelerator": value(getattr(accelerator, "slug", CUSTOM), "", accelerator.name),
                 "peak": value(peak, "FLOP/s", format_flop_per_s(peak)),
                 "bandwidth": value(bandwidth, "B/s", format_bandwidth(bandwidth)),
                 "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
@@ -469,15 +393,110 @@ def cmd_ridge(args: argparse.Namespace) -> dict[str, Any]:
         "ridge_point": "Ridge point",
         "critical_batch": "Critical batch (16-bit weights)",
     }
-    return {"command": "ridge", "title": f"Ridge points for {dtype} math", "columns": columns, "rows": rows}
+    return {"command": command.name, "title": f"Ridge points for {dtype} math", "columns": columns, "rows": rows}
+
+
+_STEP_MODEL = ("--model", "--params")
+_DECODE_REST = ("--weight-dtype", "--kv-dtype", "--context", "--devices", "--efficiency")
+
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command("ridge", "ridge point of one accelerator, or of every preset", "roofline-explorer", (*_HARDWARE, "--dtype"), cmd_ridge),
+        Command(
+            "decode",
+            "one decode step: time per token, tokens/s, bound, memory fit",
+            "decode-speed-of-light",
+            (*_STEP_MODEL, *_GQA_SHAPE, *_HARDWARE, "--memory-gb", "--batch", *_DECODE_REST),
+            cmd_decode,
+        ),
+        Command(
+            "batch-sweep",
+            "decode latency and throughput as the batch grows (seed 004's table)",
+            "decode-speed-of-light",
+            (*_STEP_MODEL, *_GQA_SHAPE, *_HARDWARE, "--memory-gb", "--batches", *_DECODE_REST),
+            cmd_batch_sweep,
+        ),
+        Command(
+            "prefill",
+            "prefill of a prompt: time to first token, bound, intensity",
+            "prefill-ttft",
+            (*_STEP_MODEL, *_HARDWARE, "--weight-dtype", "--prompt-tokens", "--batch", "--devices"),
+            cmd_prefill,
+        ),
+        Command(
+            "kv-cache",
+            "KV cache size; with hardware, its share of memory and the largest batch",
+            "kv-cache",
+            ("--model", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
+            + ("--context", "--batch", "--kv-dtype", "--weight-dtype", "--devices"),
+            cmd_kv_cache,
+        ),
+    )
+}
+
+
+# --- Parser ------------------------------------------------------------------------------------
+
+
+def _help(command: Command, option: str) -> str:
+    if option == "--batches":
+        default = ",".join(str(b) for b in DEFAULT_SWEEP_BATCHES)
+        return f"comma-separated batch sizes, each checked as --batch is; default {default}"
+    if option == "--params":
+        field: Input = _count_field(command.calc)
+        return f"custom model: parameters read per token, e.g. 8e9; {field.range_text()}"
+    field = command.calc.field(FIELD_OF_OPTION[option])
+    if isinstance(field, ChoiceInput):
+        shown = ", ".join(c.value for c in field.choices if c.value != CUSTOM)
+        default = "" if option == "--model" else f"; default {field.default}"
+        return f"{field.label}: one of {shown}{default}"
+    custom = ""
+    if option in _ARCHITECTURE:
+        custom = " (custom model)"
+    elif option in ("--peak-tflops", "--bandwidth-tbs", "--memory-gb"):
+        custom = " (custom hardware)"
+    if option == "--memory-gb":
+        return f"{field.label}{custom}: {field.range_text()}; without it, no memory verdict"
+    return f"{field.label}{custom}: {field.range_text()}; default {field.default:g}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Roofline estimates for LLM inference (roofline_core).")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
+    for command in COMMANDS.values():
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+        for option in command.options:
+            # argparse treats help as a %-format string ("%" units would break --help).
+            text = _help(command, option).replace("%", "%%")
+            sub.add_argument(option, dest=_dest(option), metavar=_dest(option).upper(), help=text)
+        sub.set_defaults(command_spec=command)
+    return parser
+
+
+def _not_applicable(command: str, extras: list[str]) -> str:
+    """The error for arguments the command does not take, naming the commands that do."""
+    option = extras[0].split("=", 1)[0]
+    owners = [c.name for c in COMMANDS.values() if option in c.options]
+    if owners:
+        return f"{option} does not apply to {command} (it is an option of {', '.join(owners)})"
+    return f"unrecognized arguments: {' '.join(extras)}"
 
 
 # --- Output ------------------------------------------------------------------------------------
 
 
+def _pairs(entries: dict[str, Any]) -> list[str]:
+    width = max((len(entry["label"]) for entry in entries.values()), default=0)
+    return [f"{entry['label'].ljust(width)}  {entry['text']}" for entry in entries.values()]
+
+
 def render_text(result: dict[str, Any]) -> str:
-    """A readable table: label/value pairs, or columns for multi-row commands."""
+    """A readable table: the title, the inputs used, then label/value pairs or columns."""
     lines = [result["title"], ""]
+    if result.get("inputs"):
+        lines += _pairs(result["inputs"]) + [""]
     if "rows" in result:
         columns = result["columns"]
         cells = [list(columns.values())] + [[row[key]["text"] for key in columns] for row in result["rows"]]
@@ -489,70 +508,41 @@ def render_text(result: dict[str, Any]) -> str:
             if index == 0:
                 lines.append("  ".join("-" * w for w in widths))
     else:
-        width = max(len(out["label"]) for out in result["outputs"].values())
-        for out in result["outputs"].values():
-            lines.append(f"{out['label'].ljust(width)}  {out['text']}")
+        lines += _pairs(result["outputs"])
     return "\n".join(lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Roofline estimates for LLM inference (roofline_core).")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
-
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
-        return sub
-
-    ridge = command("ridge", "ridge point of one accelerator, or of every preset")
-    _add_hardware(ridge)
-    _add(ridge, "dtype")
-    ridge.set_defaults(run=cmd_ridge)
-
-    decode = command("decode", "one decode step: time per token, tokens/s, bound, memory fit")
-    _add_model(decode, kv=True)
-    _add_hardware(decode)
-    for dest in ("weight_dtype", "kv_dtype", "batch", "context_tokens", "devices", "bandwidth_efficiency"):
-        _add(decode, dest)
-    decode.set_defaults(run=cmd_decode)
-
-    sweep = command("batch-sweep", "decode latency and throughput as the batch grows (seed 004's table)")
-    _add_model(sweep, kv=True)
-    _add_hardware(sweep)
-    for dest in ("weight_dtype", "kv_dtype", "context_tokens", "devices", "bandwidth_efficiency"):
-        _add(sweep, dest)
-    sweep.add_argument("--batches", metavar="LIST", help="comma-separated batch sizes; default 1,2,4,...,256")
-    sweep.set_defaults(run=cmd_batch_sweep)
-
-    prefill = command("prefill", "prefill of a prompt: time to first token, bound, intensity")
-    _add_model(prefill, kv=False)
-    _add_hardware(prefill)
-    for dest in ("weight_dtype", "prompt_tokens", "batch", "devices"):
-        _add(prefill, dest)
-    prefill.set_defaults(run=cmd_prefill)
-
-    kv = command("kv-cache", "KV cache size; with hardware, its share of memory and the largest batch")
-    group = kv.add_argument_group("model (a preset, or the architecture)")
-    _add(group, "model", "model preset: " + ", ".join(MODELS))
-    for dest in ("attention", "layers", "kv_heads", "head_dim", "mla_latent_dim", "mla_rope_dim", "params"):
-        _add(group, dest)
-    _add_hardware(kv)
-    for dest in ("kv_context_tokens", "batch", "kv_dtype", "weight_dtype", "devices"):
-        _add(kv, dest)
-    kv.set_defaults(run=cmd_kv_cache)
-    return parser
+def _quiet_stdout() -> None:
+    # Python flushes stdout once more at exit; pointing it at /dev/null keeps that flush from
+    # failing again and printing a second, unhandled error (the approach the Python docs give
+    # for SIGPIPE in the signal module's notes).
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0, or 2 for any error)."""
+    """Run the command line; returns the exit status (0; 2 for a bad argument; 1 if output fails)."""
     try:
-        args = build_parser().parse_args(argv)
-        result = args.run(args)
-    except CliError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json:
-        print(json.dumps(result, allow_nan=False, indent=2))
-    else:
-        print(render_text(result))
+        try:
+            parser = build_parser()
+            args, extras = parser.parse_known_args(argv)
+            if extras:
+                raise CliError(_not_applicable(args.command, extras))
+            command: Command = args.command_spec
+            result = command.run(command, args)
+        except CliError as error:
+            print(f"{PROG}: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        text = json.dumps(result, allow_nan=False, indent=2) if args.json else render_text(result)
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader stopped early (``| head -1``): nothing is wrong with what was asked.
+        _quiet_stdout()
+        return EXIT_OUTPUT
+    except OSError as error:
+        _quiet_stdout()
+        print(f"{PROG}: error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        return EXIT_OUTPUT
     return 0

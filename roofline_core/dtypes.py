@@ -43,6 +43,8 @@ DTYPES: dict[str, DType] = {
 
 #: Formats a model's weights or KV cache are commonly stored in (tf32 is a compute mode only).
 STORAGE_DTYPES: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4")
+#: Formats the math can run in (each accelerator lists the ones it has a peak for).
+COMPUTE_DTYPES: tuple[str, ...] = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
 
 
 def get_dtype(slug: str) -> DType:

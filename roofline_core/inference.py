@@ -2,8 +2,10 @@
 
 The low-level functions (:func:`kv_cache_bytes`, :func:`decode_step`, :func:`prefill_step`,
 :func:`critical_batch`) take plain numbers and are the stable public API. The ``estimate_*``
-functions take a :class:`~roofline_core.models.Model` and an
-:class:`~roofline_core.hardware.Accelerator` and fill those numbers in.
+functions and :func:`memory_fit` take a model (a preset :class:`~roofline_core.models.Model` or a
+:class:`~roofline_core.models.CustomModel`) and an accelerator (a preset
+:class:`~roofline_core.hardware.Accelerator` or a :class:`~roofline_core.hardware.CustomAccelerator`)
+and fill those numbers in.
 
 The model is the "speed of light": each step is as fast as the slower of its math at peak and
 its bytes at (optionally derated) peak bandwidth. Real systems land below it: the seeds note that
@@ -16,8 +18,8 @@ import math
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
-from roofline_core.hardware import Accelerator, AnyAccelerator
-from roofline_core.models import Model
+from roofline_core.hardware import AnyAccelerator
+from roofline_core.models import AnyModel
 from roofline_core.roofline import (
     COMPUTE,
     MEMORY,
@@ -343,22 +345,42 @@ def context_for_kv_bytes(*, kv_bytes: float, kv_bytes_per_token: float, batch: i
     return kv_bytes / (kv_bytes_per_token * batch)
 
 
+def _kv_bytes_per_token(model: AnyModel, kv_dtype: str, context_tokens: int) -> float:
+    """KV bytes one token adds; 0 for a model whose cache is unknown when nothing is cached."""
+    if model.kv_cache_known:
+        return model.kv_bytes_per_token(kv_dtype)
+    if context_tokens > 0:
+        raise ValueError(
+            f"context_tokens > 0 needs the KV-cache size of {model.name}; give its KV shape, "
+            "or estimate at context_tokens=0"
+        )
+    return 0.0
+
+
 def memory_fit(
     *,
-    model: Model,
-    accelerator: Accelerator,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
     weight_dtype: str = "fp16",
     kv_dtype: str = "fp16",
     batch: int = 1,
     context_tokens: int = 0,
     devices: int = 1,
 ) -> MemoryFit:
-    """:func:`fit_in_memory` for a preset model on ``devices`` x ``accelerator``."""
+    """:func:`fit_in_memory` for ``model`` on ``devices`` x ``accelerator``.
+
+    Raises:
+        ValueError: if the accelerator's memory is unknown (a
+            :class:`~roofline_core.hardware.CustomAccelerator` without ``memory_bytes``).
+    """
     _require_count("devices", devices)
+    _require_context(context_tokens)
+    if accelerator.memory_bytes is None:
+        raise ValueError(f"{accelerator.name}: memory capacity unknown; give memory_bytes")
     return fit_in_memory(
         capacity_bytes=accelerator.memory_bytes * devices,
         weight_bytes=model.weight_bytes(weight_dtype),
-        kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
+        kv_bytes_per_token=_kv_bytes_per_token(model, kv_dtype, context_tokens),
         batch=batch,
         context_tokens=context_tokens,
     )
@@ -366,7 +388,7 @@ def memory_fit(
 
 @dataclass(frozen=True)
 class DecodeEstimate:
-    """A decode step of a preset model on a preset accelerator, with its memory picture."""
+    """A decode step of a model on an accelerator, with its memory picture."""
 
     step: StepEstimate
     batch: int
@@ -390,70 +412,23 @@ class DecodeEstimate:
         return self.step.tokens_per_s
 
 
-def _decode_estimate(
-    *,
-    params: float,
-    weight_params_read: float,
-    weight_params_held: float,
-    kv_bytes_per_token: float,
-    accelerator: AnyAccelerator,
-    weight_dtype: str,
-    compute_dtype: str,
-    batch: int,
-    context_tokens: int,
-    devices: int,
-    bandwidth_efficiency: float,
-) -> DecodeEstimate:
-    """The decode step and memory picture shared by :func:`estimate_decode` and :func:`estimate_decode_from_params`.
-
-    Args:
-        params: Parameters streamed per token (they set the FLOPs).
-        weight_params_read: Parameters whose weights the step reads (more than ``params`` for
-            an MoE batch that touches extra experts).
-        weight_params_held: Parameters whose weights sit in memory.
-        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
-    """
-    kv_bytes = kv_bytes_per_token * context_tokens * batch
-    bpp = bytes_per_element(weight_dtype)
-    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
-    peak = accelerator.peak_for(compute_dtype)
-    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
-    # the weights read; for an MoE batch those differ, so the bytes are passed as extra "KV"
-    # traffic to keep one formula.
-    extra_weight_bytes = (weight_params_read - params) * bpp
-    step = decode_step(
-        params=params,
-        peak_flop_per_s=peak,
-        bandwidth_bytes_per_s=bandwidth,
-        bytes_per_param=bpp,
-        batch=batch,
-        kv_cache_bytes=kv_bytes + extra_weight_bytes,
-        devices=devices,
-    )
-    fit = (
-        None
-        if accelerator.memory_bytes is None
-        else fit_in_memory(
-            capacity_bytes=accelerator.memory_bytes * devices,
-            weight_bytes=weight_params_held * bpp,
-            kv_bytes_per_token=kv_bytes_per_token,
-            batch=batch,
-            context_tokens=context_tokens,
-        )
-    )
-    return DecodeEstimate(
-        step=step,
-        batch=batch,
-        context_tokens=context_tokens,
-        kv_bytes=kv_bytes,
-        weight_bytes_streamed=weight_params_read * bpp,
-        memory=fit,
-    )
+def _weight_params_read(model: AnyModel, batch: int) -> float:
+    """Parameters whose weights a decode step of ``batch`` sequences reads."""
+    params = model.streamed_params_per_token
+    if not model.is_moe:
+        return params
+    # With many sequences, different tokens pick different experts; the step reads the union.
+    # Expected distinct experts per MoE layer under uniform routing: E * (1 - (1 - k/E)^batch),
+    # never more than all of them.
+    e, k = model.experts, model.experts_per_token
+    distinct = e * (1.0 - (1.0 - k / e) ** batch)
+    extra_experts = max(0.0, distinct - k)
+    return params + extra_experts * model.expert_params * model.moe_layers
 
 
 def estimate_decode(
     *,
-    model: Model,
+    model: AnyModel,
     accelerator: AnyAccelerator,
     weight_dtype: str = "fp16",
     kv_dtype: str = "fp16",
@@ -466,6 +441,8 @@ def estimate_decode(
     """Decode step of ``model`` on ``devices`` x ``accelerator`` at ``context_tokens`` of context.
 
     Args:
+        model: A preset :class:`~roofline_core.models.Model` or a
+            :class:`~roofline_core.models.CustomModel`.
         weight_dtype: Storage format of the weights (int8/int4 weights are dequantised, so the
             math runs in ``compute_dtype``).
         kv_dtype: Storage format of the KV cache.
@@ -474,108 +451,57 @@ def estimate_decode(
 
     ``memory`` of the result is None for a :class:`~roofline_core.hardware.CustomAccelerator`
     whose capacity is unknown.
+
+    Raises:
+        ValueError: for a value out of range, or ``context_tokens > 0`` with a custom model
+            whose KV cache is unknown.
     """
     _require_count("batch", batch)
     _require_context(context_tokens)
     params = model.streamed_params_per_token
-    if model.is_moe:
-        # With many sequences, different tokens pick different experts; the step reads the
-        # union. Expected distinct experts per MoE layer under uniform routing:
-        # E * (1 - (1 - k/E)^batch), never more than all of them.
-        e, k = model.experts, model.experts_per_token
-        distinct = e * (1.0 - (1.0 - k / e) ** batch)
-        extra_experts = max(0.0, distinct - k)
-        per_expert = 3 * model.hidden_size * model.moe_ffn_size
-        moe_layers = model.layers - model.dense_layers
-        weight_params_read = params + extra_experts * per_expert * moe_layers
-    else:
-        weight_params_read = params
-    return _decode_estimate(
-        params=params,
-        weight_params_read=weight_params_read,
-        weight_params_held=model.total_params,
-        kv_bytes_per_token=model.kv_bytes_per_token(kv_dtype),
-        accelerator=accelerator,
-        weight_dtype=weight_dtype,
-        compute_dtype=compute_dtype,
-        batch=batch,
-        context_tokens=context_tokens,
-        devices=devices,
-        bandwidth_efficiency=bandwidth_efficiency,
-    )
-
-
-def estimate_decode_from_params(
-    *,
-    params: float,
-    accelerator: AnyAccelerator,
-    weight_dtype: str = "fp16",
-    kv_bytes_per_token: float = 0,
-    compute_dtype: str = "fp16",
-    batch: int = 1,
-    context_tokens: int = 0,
-    devices: int = 1,
-    bandwidth_efficiency: float = 1.0,
-) -> DecodeEstimate:
-    """:func:`estimate_decode` for a dense model known only by its size (no preset).
-
-    Args:
-        params: Parameters streamed per token; also taken as all the weights held in memory.
-        kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes (0 when
-            the architecture is unknown).
-    """
-    _require_count("batch", batch)
-    _require_context(context_tokens)
-    _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
-    return _decode_estimate(
-        params=params,
-        weight_params_read=params,
-        weight_params_held=params,
-        kv_bytes_per_token=kv_bytes_per_token,
-        accelerator=accelerator,
-        weight_dtype=weight_dtype,
-        compute_dtype=compute_dtype,
-        batch=batch,
-        context_tokens=context_tokens,
-        devices=devices,
-        bandwidth_efficiency=bandwidth_efficiency,
-    )
-
-
-def estimate_prefill_from_params(
-    *,
-    params: float,
-    accelerator: AnyAccelerator,
-    prompt_tokens: int,
-    weight_dtype: str = "fp16",
-    compute_dtype: str = "fp16",
-    batch: int = 1,
-    devices: int = 1,
-    bandwidth_efficiency: float = 1.0,
-) -> StepEstimate:
-    """:func:`prefill_step` on ``devices`` x ``accelerator`` for a dense model known only by its size.
-
-    Args:
-        params: Parameters streamed per token; their weights are read once.
-        weight_dtype: Storage format of the weights (sets the bytes per parameter).
-        compute_dtype: Format of the matrix math, choosing the peak.
-        bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
-    """
+    kv_bytes_per_token = _kv_bytes_per_token(model, kv_dtype, context_tokens)
+    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    weight_params_read = _weight_params_read(model, batch)
     bpp = bytes_per_element(weight_dtype)
-    return prefill_step(
+    bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
+    # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
+    # the weights read; for an MoE batch those differ, so the extra expert bytes are passed as
+    # extra "KV" traffic to keep one formula.
+    step = decode_step(
         params=params,
-        prompt_tokens=prompt_tokens,
         peak_flop_per_s=accelerator.peak_for(compute_dtype),
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
+        bandwidth_bytes_per_s=bandwidth,
         bytes_per_param=bpp,
         batch=batch,
+        kv_cache_bytes=kv_bytes + (weight_params_read - params) * bpp,
         devices=devices,
+    )
+    fit = (
+        None
+        if accelerator.memory_bytes is None
+        else memory_fit(
+            model=model,
+            accelerator=accelerator,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            batch=batch,
+            context_tokens=context_tokens,
+            devices=devices,
+        )
+    )
+    return DecodeEstimate(
+        step=step,
+        batch=batch,
+        context_tokens=context_tokens,
+        kv_bytes=kv_bytes,
+        weight_bytes_streamed=weight_params_read * bpp,
+        memory=fit,
     )
 
 
 def estimate_prefill(
     *,
-    model: Model,
+    model: AnyModel,
     accelerator: AnyAccelerator,
     prompt_tokens: int,
     weight_dtype: str = "fp16",
@@ -586,22 +512,29 @@ def estimate_prefill(
 ) -> StepEstimate:
     """Prefill of ``batch`` prompts of ``prompt_tokens`` tokens; ``step_time_s`` is the time to first token.
 
-    For an MoE model the active parameters set the FLOPs, and a long prompt touches every expert,
-    so all expert weights are read once.
+    The streamed parameters set the FLOPs and their weights are read once. For an MoE preset a
+    long prompt touches every expert, so all expert weights are read once.
+
+    Args:
+        model: A preset :class:`~roofline_core.models.Model` or a
+            :class:`~roofline_core.models.CustomModel`.
+        weight_dtype: Storage format of the weights (sets the bytes per parameter).
+        compute_dtype: Format of the matrix math, choosing the peak.
+        bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
     """
-    step = estimate_prefill_from_params(
+    bpp = bytes_per_element(weight_dtype)
+    step = prefill_step(
         params=model.streamed_params_per_token,
-        accelerator=accelerator,
         prompt_tokens=prompt_tokens,
-        weight_dtype=weight_dtype,
-        compute_dtype=compute_dtype,
+        peak_flop_per_s=accelerator.peak_for(compute_dtype),
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency),
+        bytes_per_param=bpp,
         batch=batch,
         devices=devices,
-        bandwidth_efficiency=bandwidth_efficiency,
     )
     if not model.is_moe:
         return step
-    all_weights_read = (model.total_params - model.embedding_params) * bytes_per_element(weight_dtype)
+    all_weights_read = (model.total_params - model.embedding_params) * bpp
     return _step(
         flops=step.flops,
         bytes_moved=max(step.bytes_moved, all_weights_read),

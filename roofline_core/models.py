@@ -16,8 +16,10 @@ Three counts matter for inference:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Union
 
 from roofline_core.dtypes import bytes_per_element
+from roofline_core.roofline import _require_positive
 from roofline_core.sources import Source
 
 MHA = "mha"
@@ -130,16 +132,22 @@ class Model:
         return (2 * self.layers + 1) * self.hidden_size
 
     @property
-    def _moe_layers(self) -> int:
+    def moe_layers(self) -> int:
+        """Layers whose MLP is a mixture of experts (0 for a dense model)."""
         return self.layers - self.dense_layers if self.is_moe else 0
 
+    @property
+    def expert_params(self) -> int:
+        """Parameters of one routed expert's MLP in one layer (0 for a dense model)."""
+        return self._mlp_params(self.moe_ffn_size) if self.is_moe else 0
+
     def _mlp_params_all_layers(self, experts_used: int) -> int:
-        dense = (self.layers - self._moe_layers) * self._mlp_params(self.ffn_size)
+        dense = (self.layers - self.moe_layers) * self._mlp_params(self.ffn_size)
         if not self.is_moe:
             return dense
         router = self.hidden_size * self.experts
-        per_moe_layer = (experts_used + self.shared_experts) * self._mlp_params(self.moe_ffn_size) + router
-        return dense + self._moe_layers * per_moe_layer
+        per_moe_layer = (experts_used + self.shared_experts) * self.expert_params + router
+        return dense + self.moe_layers * per_moe_layer
 
     @property
     def total_params(self) -> int:
@@ -175,6 +183,11 @@ class Model:
     # KV cache ---------------------------------------------------------------------------
 
     @property
+    def kv_cache_known(self) -> bool:
+        """Always True: a preset's architecture fixes its KV cache (see :class:`CustomModel`)."""
+        return True
+
+    @property
     def kv_elements_per_token(self) -> int:
         """Cached elements per token over all layers (keys and values, or the MLA latent)."""
         if self.attention == MLA:
@@ -188,6 +201,126 @@ class Model:
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype``, in bytes."""
         return self.total_params * bytes_per_element(weight_dtype)
+
+
+@dataclass(frozen=True)
+class CustomModel:
+    """A model known by its numbers rather than a published config (the calculators' "Custom").
+
+    It has the interface of :class:`Model` that the estimates use, so :func:`estimate_decode`,
+    :func:`estimate_prefill` and :func:`memory_fit` in :mod:`roofline_core.inference` take either.
+    It has no expert structure: a decode step reads ``streamed_params_per_token`` whatever the
+    batch, and prefill reads those weights once (for a mixture of experts, give the active
+    parameters and set ``total_params`` to all of them for the memory fit).
+
+    The KV cache is known from one of: ``layers`` with ``kv_heads`` and ``head_dim`` (MHA or
+    GQA); ``layers`` with ``mla_latent_dim`` (and ``mla_rope_dim``) for MLA; or
+    ``kv_elements_per_token`` directly (bytes per token divided by the cache format's bytes per
+    element). With none of them, :attr:`kv_cache_known` is False and only a context of 0 tokens
+    can be estimated.
+
+    Attributes:
+        streamed_params_per_token: Parameters one decode step reads per token.
+        total_params: Parameters held in memory; defaults to ``streamed_params_per_token``.
+        attention: ``"mha"``, ``"gqa"`` or ``"mla"`` (which KV shape applies).
+        layers: Decoder layers (0 = unknown).
+        kv_heads: Key/value heads per layer (MHA/GQA).
+        head_dim: Width of one head (MHA/GQA).
+        mla_latent_dim: MLA: width of the cached latent per layer.
+        mla_rope_dim: MLA: width of the decoupled rotary key cached beside it.
+        kv_elements_per_token: Cached elements per token over all layers, when the shape is not
+            given.
+        name: Display name.
+    """
+
+    streamed_params_per_token: float
+    total_params: float | None = None  # type: ignore[assignment]  # filled in __post_init__
+    attention: str = GQA
+    layers: int = 0
+    kv_heads: int = 0
+    head_dim: int = 0
+    mla_latent_dim: int = 0
+    mla_rope_dim: int = 0
+    kv_elements_per_token: float | None = None  # type: ignore[assignment]  # filled in __post_init__
+    name: str = "Custom model"
+
+    def __post_init__(self) -> None:
+        _require_positive("streamed_params_per_token", self.streamed_params_per_token)
+        if self.total_params is None:
+            object.__setattr__(self, "total_params", self.streamed_params_per_token)
+        _require_positive("total_params", self.total_params)
+        if self.total_params < self.streamed_params_per_token:
+            raise ValueError(
+                f"{self.name}: total_params ({self.total_params:g}) must be at least "
+                f"streamed_params_per_token ({self.streamed_params_per_token:g})"
+            )
+        if self.attention not in ATTENTION_KINDS:
+            raise ValueError(f"{self.name}: attention must be one of {ATTENTION_KINDS}, got {self.attention!r}")
+        shape = self._shape_elements_per_token()
+        if shape is not None and self.kv_elements_per_token is not None:
+            raise ValueError(f"{self.name}: give the KV shape or kv_elements_per_token, not both")
+        if shape is not None:
+            object.__setattr__(self, "kv_elements_per_token", shape)
+        elif self.kv_elements_per_token is not None and not (
+            isinstance(self.kv_elements_per_token, (int, float)) and self.kv_elements_per_token >= 0
+        ):
+            raise ValueError(f"{self.name}: kv_elements_per_token must be >= 0, got {self.kv_elements_per_token!r}")
+
+    def _shape_elements_per_token(self) -> int | None:
+        """Elements per token from the KV shape, None if no shape is given."""
+        if self.attention == MLA:
+            parts = {"layers": self.layers, "mla_latent_dim": self.mla_latent_dim}
+        else:
+            parts = {"layers": self.layers, "kv_heads": self.kv_heads, "head_dim": self.head_dim}
+        given = {key: v for key, v in parts.items() if v}
+        if not given and not self.mla_rope_dim:
+            return None
+        for key, v in {**parts, "mla_rope_dim": self.mla_rope_dim}.items():
+            if not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+                raise ValueError(f"{self.name}: {key} must be a whole number >= 0, got {v!r}")
+        missing = [key for key, v in parts.items() if not v]
+        if missing:
+            raise ValueError(f"{self.name}: the {self.attention.upper()} KV shape needs {', '.join(missing)} as well")
+        if self.attention == MLA:
+            # One latent plus the decoupled rotary key per layer, shared by every head.
+            return self.layers * (self.mla_latent_dim + self.mla_rope_dim)
+        return 2 * self.layers * self.kv_heads * self.head_dim
+
+    @property
+    def is_moe(self) -> bool:
+        """Always False: a custom model's expert routing is unknown."""
+        return False
+
+    @property
+    def active_params_per_token(self) -> float:
+        """The streamed parameters (the embedding table is unknown, so nothing is added)."""
+        return self.streamed_params_per_token
+
+    @property
+    def kv_cache_known(self) -> bool:
+        """Whether the KV shape (or elements per token) was given."""
+        return self.kv_elements_per_token is not None
+
+    def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
+        """KV-cache bytes one token adds, in bytes, for cache format ``kv_dtype``.
+
+        Raises:
+            ValueError: if the KV cache is unknown (see :attr:`kv_cache_known`).
+        """
+        if self.kv_elements_per_token is None:
+            raise ValueError(
+                f"{self.name}: KV-cache size unknown; give layers with kv_heads and head_dim, "
+                "the MLA latent widths, or kv_elements_per_token"
+            )
+        return self.kv_elements_per_token * bytes_per_element(kv_dtype)
+
+    def weight_bytes(self, weight_dtype: str = "fp16") -> float:
+        """Bytes to hold every weight in ``weight_dtype``, in bytes."""
+        return self.total_params * bytes_per_element(weight_dtype)
+
+
+#: Anything the estimates accept as a model.
+AnyModel = Union[Model, CustomModel]
 
 
 def _hf_config(repo: str, states: str, title: str | None = None) -> Source:

@@ -40,11 +40,9 @@ from roofline_core.hardware import ACCELERATORS, Accelerator
 from roofline_core.inference import (
     critical_batch,
     estimate_decode,
-    estimate_decode_from_params,
     estimate_prefill,
-    estimate_prefill_from_params,
 )
-from roofline_core.models import MODELS, Model
+from roofline_core.models import MODELS, AnyModel, CustomModel, Model
 from roofline_core.operations import matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
 from roofline_core.sources import Source
@@ -308,6 +306,15 @@ def _kv_cache_bytes(*, model: Model, context: int, batch: int, kv_dtype: str) ->
 # Decode and prefill ---------------------------------------------------------------------
 
 
+def _model_or_params(model: Model | None, params: float | None, context: int = 0) -> AnyModel:
+    """The preset, or a :class:`CustomModel` of ``params`` streamed parameters (weights only)."""
+    if model is not None:
+        return model
+    if context:
+        raise QuantityError("parameter 'context' needs a model preset; expected model=<slug> with context=")
+    return CustomModel(streamed_params_per_token=params)
+
+
 def _decode(
     *,
     accelerator: Accelerator,
@@ -320,25 +327,14 @@ def _decode(
     kv_dtype: str,
     efficiency: float,
 ):
-    """A decode step from a preset model, or from a raw parameter count (weights only)."""
-    if model is not None:
-        return estimate_decode(
-            model=model,
-            accelerator=accelerator,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            batch=batch,
-            context_tokens=context,
-            devices=devices,
-            bandwidth_efficiency=efficiency,
-        ).step
-    if context:
-        raise QuantityError("parameter 'context' needs a model preset; expected model=<slug> with context=")
-    return estimate_decode_from_params(
-        params=params,
+    """A decode step of a preset model, or of a model known only by its size (weights only)."""
+    return estimate_decode(
+        model=_model_or_params(model, params, context),
         accelerator=accelerator,
         weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
         batch=batch,
+        context_tokens=context,
         devices=devices,
         bandwidth_efficiency=efficiency,
     ).step
@@ -355,18 +351,8 @@ def _prefill(
     weight_dtype: str,
     efficiency: float,
 ):
-    if model is not None:
-        return estimate_prefill(
-            model=model,
-            accelerator=accelerator,
-            prompt_tokens=prompt,
-            weight_dtype=weight_dtype,
-            batch=batch,
-            devices=devices,
-            bandwidth_efficiency=efficiency,
-        )
-    return estimate_prefill_from_params(
-        params=params,
+    return estimate_prefill(
+        model=_model_or_params(model, params),
         accelerator=accelerator,
         prompt_tokens=prompt,
         weight_dtype=weight_dtype,

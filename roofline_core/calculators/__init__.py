@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
@@ -27,6 +27,7 @@ CALCULATORS: dict[str, Calculator] = {
 
 __all__ = [
     "CALCULATORS",
+    "CUSTOM",
     "Calculator",
     "Choice",
     "ChoiceInput",

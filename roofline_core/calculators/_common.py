@@ -2,59 +2,121 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
+from roofline_core.calculators.base import CUSTOM
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import DTYPES, STORAGE_DTYPES, bytes_per_element
+from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_bytes, format_percent
-from roofline_core.hardware import ACCELERATORS, TERA
-from roofline_core.inference import MemoryFit, kv_cache_bytes
-from roofline_core.models import MLA, MODELS, Model
+from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
+from roofline_core.inference import MemoryFit
+from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
 
-CUSTOM = "custom"
 GIGA = 1e9
 
 #: Largest context any calculator accepts: 2^20 tokens, past every preset's window.
 MAX_CONTEXT_TOKENS = 1_048_576
 
 
-def accelerator_choices(*, with_custom: bool, with_fills: bool = True) -> tuple[Choice, ...]:
-    """Accelerator presets as choices.
+#: Fields a preset accelerator fills (its fp16 peak in TFLOP/s, bandwidth in TB/s, memory in GB),
+#: which are the "Custom" accelerator's own numbers.
+ACCELERATOR_FILLS: dict[str, Callable[[Accelerator], float]] = {
+    "peak_tflop_per_s": lambda a: a.peak_for("fp16") / TERA,
+    "bandwidth_tb_per_s": lambda a: a.bandwidth_bytes_per_s / TERA,
+    "memory_gb": lambda a: a.memory_bytes / GIGA,
+}
+
+
+def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:
+    """Accelerator presets as choices, plus "Custom" when the calculator has custom-hardware fields.
 
     Args:
-        with_custom: Add a "Custom" choice (the calculator then has peak and bandwidth fields).
-        with_fills: Whether each preset fills its fp16 peak (TFLOP/s) and bandwidth (TB/s) into
-            the ``peak_tflop_per_s`` and ``bandwidth_tb_per_s`` fields; only for calculators
-            that have those fields.
+        custom_fields: Ids of the calculator's custom-accelerator fields (keys of
+            :data:`ACCELERATOR_FILLS`); each preset fills them with its own numbers, so switching
+            to "Custom" starts from the preset.
     """
     choices = [
-        Choice(
-            value=a.slug,
-            label=a.name,
-            fills=(
-                {
-                    "peak_tflop_per_s": a.peak_flop_per_s.get("fp16", a.peak_flop_per_s.get("bf16", 0)) / TERA,
-                    "bandwidth_tb_per_s": a.bandwidth_bytes_per_s / TERA,
-                }
-                if with_fills
-                else {}
-            ),
-        )
+        Choice(value=a.slug, label=a.name, fills={key: ACCELERATOR_FILLS[key](a) for key in custom_fields})
         for a in ACCELERATORS.values()
     ]
-    if with_custom:
-        choices.append(Choice(value=CUSTOM, label="Custom (enter peak and bandwidth)"))
+    if custom_fields:
+        words = [_CUSTOM_ACCELERATOR_WORDS[key] for key in custom_fields]
+        wanted = words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+        choices.append(Choice(value=CUSTOM, label=f"Custom (enter {wanted})"))
     return tuple(choices)
 
 
-def accelerator_input(*, with_custom: bool = False) -> ChoiceInput:
-    """The accelerator select; ``with_custom`` adds "Custom" and makes presets fill the peak and bandwidth fields."""
+_CUSTOM_ACCELERATOR_WORDS = {"peak_tflop_per_s": "peak", "bandwidth_tb_per_s": "bandwidth", "memory_gb": "memory"}
+
+
+def accelerator_input(*, custom_fields: tuple[str, ...] = ()) -> ChoiceInput:
+    """The accelerator select; ``custom_fields`` adds "Custom" and makes presets fill those fields."""
     return ChoiceInput(
         id="accelerator",
         label="Accelerator",
-        choices=accelerator_choices(with_custom=with_custom, with_fills=with_custom),
+        choices=accelerator_choices(custom_fields=custom_fields),
         default="h100-sxm",
+    )
+
+
+def custom_accelerator_inputs(*custom_fields: str) -> tuple[NumberInput, ...]:
+    """The custom-accelerator fields named (defaults: the H100 SXM's numbers)."""
+    fields = {
+        "peak_tflop_per_s": NumberInput(
+            id="peak_tflop_per_s",
+            label="Peak compute",
+            unit="TFLOP/s",
+            default=989,
+            # A floor above zero keeps the ridge finite (a subnormal bandwidth would make it inf).
+            min=0.001,
+            max=1e6,
+            step=0.1,
+            help="Dense peak, used with the Custom accelerator.",
+        ),
+        "bandwidth_tb_per_s": NumberInput(
+            id="bandwidth_tb_per_s",
+            label="Memory bandwidth",
+            unit="TB/s",
+            default=3.35,
+            min=0.001,
+            max=1e4,
+            step=0.01,
+            help="Peak memory bandwidth, used with the Custom accelerator.",
+        ),
+        "memory_gb": NumberInput(
+            id="memory_gb",
+            label="Memory capacity",
+            unit="GB",
+            default=80,
+            min=0.001,
+            max=1e6,
+            step=1,
+            help="Memory of one accelerator, used with the Custom accelerator.",
+        ),
+    }
+    return tuple(fields[key] for key in custom_fields)
+
+
+def memory_bytes_of(values: dict[str, Any]) -> float:
+    """Memory of one accelerator, in bytes: the preset's, or the custom ``memory_gb`` field's."""
+    if values["accelerator"] == CUSTOM:
+        return values["memory_gb"] * GIGA
+    return ACCELERATORS[values["accelerator"]].memory_bytes
+
+
+def accelerator_of(values: dict[str, Any], *, compute_dtype: str = "fp16") -> AnyAccelerator:
+    """The preset chosen, or a :class:`CustomAccelerator` from the custom fields.
+
+    A custom peak is the rate of ``compute_dtype``; a custom accelerator without a memory field
+    has unknown memory.
+    """
+    if values["accelerator"] != CUSTOM:
+        return ACCELERATORS[values["accelerator"]]
+    return CustomAccelerator(
+        peak_flop_per_s={compute_dtype: values["peak_tflop_per_s"] * TERA},
+        bandwidth_bytes_per_s=values["bandwidth_tb_per_s"] * TERA,
+        memory_bytes=values["memory_gb"] * GIGA if "memory_gb" in values else None,
     )
 
 
@@ -225,17 +287,6 @@ def custom_kv_inputs() -> tuple[NumberInput, ...]:
     )
 
 
-def custom_kv_bytes_per_token(values: dict[str, Any]) -> float:
-    """KV bytes one token adds for the custom MHA/GQA shape (``layers``, ``kv_heads``, ``head_dim``, ``kv_dtype``)."""
-    return kv_cache_bytes(
-        layers=values["layers"],
-        kv_heads=values["kv_heads"],
-        head_dim=values["head_dim"],
-        tokens=1,
-        bytes_per_element=bytes_per_element(values["kv_dtype"]),
-    )
-
-
 def roofline_chart(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float, points: list[dict[str, Any]]) -> dict[str, Any]:
     """The chart of a calculator's roofline with its points.
 
@@ -252,9 +303,19 @@ def roofline_chart(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float, poin
     )
 
 
-def model_of(values: dict[str, Any]) -> Model | None:
-    """The preset model chosen, or None for Custom."""
-    return None if values["model"] == CUSTOM else MODELS[values["model"]]
+def model_of(values: dict[str, Any]) -> AnyModel:
+    """The preset model chosen, or for "Custom" a :class:`CustomModel` of the custom fields present."""
+    if values["model"] != CUSTOM:
+        return MODELS[values["model"]]
+    return CustomModel(
+        streamed_params_per_token=values["params_billion"] * GIGA,
+        attention=values.get("attention", GQA),
+        layers=values.get("layers", 0),
+        kv_heads=values.get("kv_heads", 0),
+        head_dim=values.get("head_dim", 0),
+        mla_latent_dim=values.get("mla_latent_dim", 0),
+        mla_rope_dim=values.get("mla_rope_dim", 0),
+    )
 
 
 def fit_text(fit: MemoryFit) -> str:

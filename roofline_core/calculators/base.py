@@ -5,7 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from roofline_core.calculators.fields import Input
+from roofline_core.calculators.fields import ChoiceInput, Input
+
+#: The choice that makes a calculator use the numbers typed into its custom fields (the fields
+#: its presets fill) instead of a preset's.
+CUSTOM = "custom"
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,30 @@ class Calculator:
 
     def defaults(self) -> dict[str, Any]:
         return {field.id: field.default for field in self.inputs}
+
+    def field(self, field_id: str) -> Input:
+        """The input named ``field_id``.
+
+        Raises:
+            KeyError: naming the calculator's fields, if it has no such input.
+        """
+        for field in self.inputs:
+            if field.id == field_id:
+                return field
+        raise KeyError(f"{self.id} has no field {field_id!r}; expected one of {', '.join(f.id for f in self.inputs)}")
+
+    def applicable_fields(self, values: dict[str, Any]) -> tuple[Input, ...]:
+        """The inputs that matter for ``values``, in display order.
+
+        A field some preset fills (a model's size, an accelerator's peak) is that preset's
+        number; it matters only when its select is set to :data:`CUSTOM`.
+        """
+        unused: set[str] = set()
+        for field in self.inputs:
+            if isinstance(field, ChoiceInput) and values.get(field.id) != CUSTOM:
+                for choice in field.choices:
+                    unused.update(choice.fills)
+        return tuple(field for field in self.inputs if field.id not in unused)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -10,11 +10,11 @@ from typing import Any
 
 from roofline_core.calculators._common import (
     CUSTOM,
-    GIGA,
     accelerator_input,
+    accelerator_of,
     batch_input,
     context_input,
-    custom_kv_bytes_per_token,
+    custom_accelerator_inputs,
     custom_kv_inputs,
     devices_input,
     dtype_input,
@@ -33,8 +33,7 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import DecodeEstimate, estimate_decode, estimate_decode_from_params
+from roofline_core.inference import DecodeEstimate, estimate_decode
 
 #: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
 SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -42,19 +41,21 @@ SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
 def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
     """The decode estimate of the chosen setup at ``batch`` (the table varies only the batch)."""
-    model = model_of(values)
-    common = {
-        "accelerator": ACCELERATORS[values["accelerator"]],
-        "weight_dtype": values["weight_dtype"],
-        "batch": batch,
-        "context_tokens": values["context_tokens"],
-        "devices": values["devices"],
-        "bandwidth_efficiency": values["bandwidth_efficiency"] / 100.0,
-    }
-    if model is not None:
-        return estimate_decode(model=model, kv_dtype=values["kv_dtype"], **common)
-    kv_per_token = custom_kv_bytes_per_token(values)
-    return estimate_decode_from_params(params=values["params_billion"] * GIGA, kv_bytes_per_token=kv_per_token, **common)
+    return estimate_decode(
+        model=model_of(values),
+        accelerator=accelerator_of(values),
+        weight_dtype=values["weight_dtype"],
+        kv_dtype=values["kv_dtype"],
+        batch=batch,
+        context_tokens=values["context_tokens"],
+        devices=values["devices"],
+        bandwidth_efficiency=values["bandwidth_efficiency"] / 100.0,
+    )
+
+
+def batch_cell(batch: int) -> dict[str, Any]:
+    """The table's batch cell: the batch in sequences, shown as a plain count."""
+    return value(batch, "sequences", f"{batch:,}")
 
 
 def _bound_text(which: str) -> str:
@@ -65,7 +66,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     batch = values["batch"]
     estimate = decode_at(values, batch)
     step, kv_bytes, fit = estimate.step, estimate.kv_bytes, estimate.memory
-    assert fit is not None  # presets always state their memory
+    assert fit is not None  # presets state their memory, and the custom accelerator has a memory field
     ridge = step.ridge_point_flop_per_byte
     per_sequence = 1.0 / step.step_time_s
     outputs = {
@@ -91,7 +92,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         row_step = step if b == batch else decode_at(values, b).step
         table.append(
             {
-                "batch": value(b, "sequences", f"{b:,}"),
+                "batch": batch_cell(b),
                 "intensity": value(
                     row_step.intensity_flop_per_byte, "FLOP/byte", format_intensity(row_step.intensity_flop_per_byte)
                 ),
@@ -112,6 +113,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     return {"outputs": outputs, "table": table, "chart": chart}
 
 
+_CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s", "memory_gb")
+
 DECODE_SPEED_OF_LIGHT = Calculator(
     id="decode-speed-of-light",
     title="Decode speed of light",
@@ -124,7 +127,8 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         params_input(default=70),
         *custom_kv_inputs(),
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
-        accelerator_input(),
+        accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
+        *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         batch_input(default=1),
         context_input(default=0, min=0, slider=False),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),

@@ -5,52 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
-    GIGA,
     accelerator_input,
     batch_input,
     context_input,
-    custom_kv_bytes_per_token,
+    custom_accelerator_inputs,
     custom_kv_inputs,
     devices_input,
     dtype_input,
     model_input,
+    memory_bytes_of,
     model_of,
     params_input,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import bytes_per_element
 from roofline_core.formatting import format_bytes, format_percent
-from roofline_core.hardware import ACCELERATORS
 from roofline_core.inference import fit_in_memory
 from roofline_core.models import GQA, MHA, MLA
 
 
-def _kv_bytes_per_token(values: dict[str, Any]) -> float:
-    """KV bytes one token of one sequence adds, from the preset or the custom architecture."""
-    kv_bpe = bytes_per_element(values["kv_dtype"])
-    model = model_of(values)
-    if model is not None:
-        return model.kv_bytes_per_token(values["kv_dtype"])
-    if values["attention"] == MLA:
-        # MLA caches one latent (plus the decoupled rotary key) per layer, shared by all heads.
-        return values["layers"] * (values["mla_latent_dim"] + values["mla_rope_dim"]) * kv_bpe
-    return custom_kv_bytes_per_token(values)
-
-
-def _weight_bytes(values: dict[str, Any]) -> float:
-    model = model_of(values)
-    if model is not None:
-        return model.weight_bytes(values["weight_dtype"])
-    return values["params_billion"] * GIGA * bytes_per_element(values["weight_dtype"])
-
-
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
-    accelerator = ACCELERATORS[values["accelerator"]]
-    per_token = _kv_bytes_per_token(values)
+    model = model_of(values)
+    per_token = model.kv_bytes_per_token(values["kv_dtype"])
     fit = fit_in_memory(
-        capacity_bytes=accelerator.memory_bytes * values["devices"],
-        weight_bytes=_weight_bytes(values),
+        capacity_bytes=memory_bytes_of(values) * values["devices"],
+        weight_bytes=model.weight_bytes(values["weight_dtype"]),
         kv_bytes_per_token=per_token,
         batch=values["batch"],
         context_tokens=values["context_tokens"],
@@ -125,7 +104,8 @@ KV_CACHE = Calculator(
         context_input(default=32768, min=1, slider=True),
         batch_input(default=1),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
-        accelerator_input(),
+        accelerator_input(custom_fields=("memory_gb",)),
+        *custom_accelerator_inputs("memory_gb"),
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."),
         devices_input(),
     ),

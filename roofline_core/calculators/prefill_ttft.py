@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
-    GIGA,
     MAX_CONTEXT_TOKENS,
     accelerator_input,
+    accelerator_of,
     batch_input,
+    custom_accelerator_inputs,
     devices_input,
     dtype_input,
     model_input,
@@ -19,41 +20,19 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import format_intensity, format_percent, format_time, format_tokens_per_s
-from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import (
-    StepEstimate,
-    estimate_decode,
-    estimate_decode_from_params,
-    estimate_prefill,
-    estimate_prefill_from_params,
-)
+from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
 
 
 def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
     """The prefill step, and a batch-1 decode step of the same model for comparison."""
-    accelerator = ACCELERATORS[values["accelerator"]]
-    model = model_of(values)
-    if model is not None:
-        prefill = estimate_prefill(
-            model=model,
-            accelerator=accelerator,
-            prompt_tokens=values["prompt_tokens"],
-            weight_dtype=values["weight_dtype"],
-            batch=values["batch"],
-            devices=values["devices"],
-        )
-        decode = estimate_decode(
-            model=model, accelerator=accelerator, weight_dtype=values["weight_dtype"], devices=values["devices"]
-        ).step
-        return prefill, decode
     common = {
-        "params": values["params_billion"] * GIGA,
-        "accelerator": accelerator,
+        "model": model_of(values),
+        "accelerator": accelerator_of(values),
         "weight_dtype": values["weight_dtype"],
         "devices": values["devices"],
     }
-    prefill = estimate_prefill_from_params(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
-    return prefill, estimate_decode_from_params(**common).step
+    prefill = estimate_prefill(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
+    return prefill, estimate_decode(**common).step
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -81,6 +60,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s")
+
 PREFILL_TTFT = Calculator(
     id="prefill-ttft",
     title="Prefill and time to first token",
@@ -89,7 +70,8 @@ PREFILL_TTFT = Calculator(
         model_input(default="llama-3-8b", custom_fields=("params_billion",)),
         params_input(default=8),
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
-        accelerator_input(),
+        accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
+        *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         prompt_input(max=MAX_CONTEXT_TOKENS, help="Tokens in each prompt, processed together in one forward pass."),
         batch_input(default=1),
         devices_input(),

@@ -4,41 +4,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import CUSTOM, accelerator_input
+from roofline_core.calculators._common import accelerator_input, accelerator_of, custom_accelerator_inputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import DTYPES
+from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
-from roofline_core.hardware import ACCELERATORS, TERA
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
-
-COMPUTE_DTYPES = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
-
-
-def _peak_and_bandwidth(values: dict[str, Any]) -> tuple[float, float]:
-    """Peak (FLOP/s) and bandwidth (bytes/s) from a preset or the custom fields."""
-    if values["accelerator"] == CUSTOM:
-        return values["peak_tflop_per_s"] * TERA, values["bandwidth_tb_per_s"] * TERA
-    accelerator = ACCELERATORS[values["accelerator"]]
-    # fp16 falls back to bf16 on parts without fp16 units (TPU v5e), so the default precision
-    # works with every preset.
-    return accelerator.peak_for(values["dtype"]), accelerator.bandwidth_bytes_per_s
 
 
 def _cross_check(values: dict[str, Any]) -> dict[str, str]:
-    if values["accelerator"] == CUSTOM:
-        return {}
-    accelerator = ACCELERATORS[values["accelerator"]]
-    peaks = accelerator.peak_flop_per_s
-    if values["dtype"] not in peaks and not (values["dtype"] == "fp16" and "bf16" in peaks):
+    accelerator = accelerator_of(values, compute_dtype=values["dtype"])
+    if not accelerator.supports(values["dtype"]):
         supported = ", ".join(accelerator.peak_flop_per_s)
         return {"dtype": f"Precision {values['dtype']} has no peak on {accelerator.name}; choose one of {supported}."}
     return {}
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
-    peak, bandwidth = _peak_and_bandwidth(values)
+    accelerator = accelerator_of(values, compute_dtype=values["dtype"])
+    # FP16 and BF16 share one rate (Accelerator.peak_for), so the default precision works with
+    # every preset, TPUs included; a custom peak is the rate of the chosen precision.
+    peak, bandwidth = accelerator.peak_for(values["dtype"]), accelerator.bandwidth_bytes_per_s
     intensity = values["intensity"]
     attainable = attainable_flop_per_s(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
     ridge = ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
@@ -61,12 +48,14 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+_CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s")
+
 ROOFLINE_EXPLORER = Calculator(
     id="roofline-explorer",
     title="Roofline explorer",
     description="Place a workload of a given arithmetic intensity on an accelerator's roofline.",
     inputs=(
-        accelerator_input(with_custom=True),
+        accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
         ChoiceInput(
             id="dtype",
             label="Precision",
@@ -74,27 +63,7 @@ ROOFLINE_EXPLORER = Calculator(
             default="fp16",
             help="The number format of the math; it picks the preset's dense peak.",
         ),
-        NumberInput(
-            id="peak_tflop_per_s",
-            label="Peak compute",
-            unit="TFLOP/s",
-            default=989,
-            # A floor above zero keeps the ridge finite (a subnormal bandwidth would make it inf).
-            min=0.001,
-            max=1e6,
-            step=0.1,
-            help="Dense peak, used with the Custom accelerator.",
-        ),
-        NumberInput(
-            id="bandwidth_tb_per_s",
-            label="Memory bandwidth",
-            unit="TB/s",
-            default=3.35,
-            min=0.001,
-            max=1e4,
-            step=0.01,
-            help="Peak memory bandwidth, used with the Custom accelerator.",
-        ),
+        *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         NumberInput(
             id="intensity",
             label="Arithmetic intensity",

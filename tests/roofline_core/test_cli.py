@@ -112,3 +112,145 @@ def test_help_of_every_command(capsys, command: str) -> None:
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "--json" in out and "--accelerator" in out
+
+
+# --- The commands run the site's calculators ---------------------------------------------------
+
+
+def test_decode_prints_the_calculators_outputs_with_its_labels(capsys) -> None:
+    from roofline_core.calculators import CALCULATORS, compute
+
+    code, out, _ = run(capsys, "decode", "--model", "llama-3-70b", "--batch", "16", "--context", "8192", "--devices", "4", "--json")
+    result = json.loads(out)
+    site = compute("decode-speed-of-light", {"model": "llama-3-70b", "batch": "16", "context_tokens": "8192", "devices": "4"})
+    assert code == 0 and site["errors"] == {}
+    labels = {o.id: o.label for o in CALCULATORS["decode-speed-of-light"].outputs}
+    assert list(result["outputs"]) == list(labels)
+    for key, entry in result["outputs"].items():
+        assert entry == {"label": labels[key], **site["outputs"][key]}
+    assert result["inputs"]["batch"]["value"] == 16 and result["inputs"]["model"]["text"] == "Llama-3-70B"
+
+
+def test_prefill_custom_hardware_goes_through_the_calculator(capsys) -> None:
+    from roofline_core.calculators import compute
+
+    code, out, _ = run(
+        capsys, "prefill", "--params", "8e9", "--peak-tflops", "989", "--bandwidth-tbs", "3.35", "--prompt-tokens", "2048", "--json"
+    )
+    outputs = json.loads(out)["outputs"]
+    site = compute(
+        "prefill-ttft",
+        {"model": "custom", "params_billion": 8, "accelerator": "custom", "peak_tflop_per_s": 989, "bandwidth_tb_per_s": 3.35, "prompt_tokens": 2048},
+    )["outputs"]
+    assert code == 0
+    assert {key: {k: v for k, v in entry.items() if k != "label"} for key, entry in outputs.items()} == site
+    assert outputs["ttft"]["value"] == pytest.approx(2 * 8e9 * 2048 / 989e12)
+
+
+def test_batch_sweep_rows_are_the_decode_calculators_table(capsys) -> None:
+    from roofline_core.calculators import compute
+
+    code, out, _ = run(capsys, "batch-sweep", "--model", "mixtral-8x7b", "--context", "4096", "--batches", "1,64,1024", "--json")
+    rows = json.loads(out)["rows"]
+    table = {row["batch"]["value"]: row for row in compute("decode-speed-of-light", {"model": "mixtral-8x7b", "context_tokens": 4096})["table"]}
+    assert code == 0
+    assert rows == [table[1], table[64], table[1024]]
+
+
+def test_kv_cache_custom_memory_and_weights(capsys) -> None:
+    code, out, _ = run(
+        capsys, "kv-cache", "--layers", "80", "--kv-heads", "8", "--head-dim", "128", "--params", "70e9", "--memory-gb", "320", "--json"
+    )
+    outputs = json.loads(out)["outputs"]
+    assert code == 0
+    assert outputs["weight_bytes"]["value"] == 140e9
+    assert outputs["max_batch"]["value"] == (320e9 - 140e9) // 10_737_418_240
+    # Without --params the weights are unknown, so nothing that depends on them is shown.
+    code, out, _ = run(capsys, "kv-cache", "--layers", "80", "--kv-heads", "8", "--head-dim", "128", "--memory-gb", "320", "--json")
+    assert code == 0 and set(json.loads(out)["outputs"]) == {"kv_bytes", "kv_bytes_per_token", "kv_bytes_per_sequence", "share_of_memory"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["ridge", "--memory-gb", "80"], "--memory-gb does not apply to ridge (it is an option of decode, batch-sweep, kv-cache)"),
+        (["prefill", "--model", "llama-3-8b", "--context", "5"], "--context does not apply to prefill"),
+        (["kv-cache", "--model", "llama-3-8b", "--peak-tflops", "9"], "--peak-tflops does not apply to kv-cache"),
+        (["ridge", "--batch=4"], "--batch does not apply to ridge"),
+        (["decode", "--model", "custom"], "--model: choose a preset; give your own numbers with --params"),
+        (["ridge", "--accelerator", "custom"], "--accelerator: choose a preset; give your own numbers with --peak-tflops"),
+        (["decode", "--params", "5"], "--params: Parameters must be a number from 1000000 to 100000000000000 parameters"),
+        (["decode", "--params", "8e9", "--layers", "32"], "needs all of --layers, --kv-heads and --head-dim"),
+        (["decode", "--model", "llama-3-8b", "--layers", "32"], "--layers describes a custom model"),
+        (["decode", "--model", "llama-3-8b", "--memory-gb", "80"], "--memory-gb goes with --peak-tflops"),
+        (["kv-cache", "--model", "llama-3-8b", "--accelerator", "h100-sxm", "--memory-gb", "80"], "give --accelerator or --memory-gb, not both"),
+        (["kv-cache", "--model", "llama-3-8b", "--memory-gb", "0"], "--memory-gb: Memory capacity must be a number from 0.001 to 1000000 GB"),
+        (["kv-cache", "--model", "llama-3-8b", "--params", "8e9"], "give --model or --params, not both"),
+        (["kv-cache", "--model", "llama-3-8b", "--context", "2000000"], "--context: Context length must be a whole number from 1 to 1048576"),
+        (["prefill", "--model", "llama-3-8b", "--prompt-tokens", "0"], "--prompt-tokens: Prompt length must be"),
+        (["ridge", "--dtype", "fp64"], "--dtype: Precision must be one of"),
+    ],
+)
+def test_more_errors_are_one_line_with_exit_2(capsys, argv: list[str], expected: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("roofline: error: ")
+    assert expected in err
+
+
+README_EXAMPLES = [
+    ["ridge"],
+    ["ridge", "--peak-tflops", "989", "--bandwidth-tbs", "3.35"],
+    ["decode", "--model", "llama-3-8b", "--accelerator", "h100-sxm", "--batch", "8", "--context", "4096"],
+    ["decode", "--params", "8e9", "--peak-tflops", "989", "--bandwidth-tbs", "3.35"],
+    ["batch-sweep", "--params", "70e9", "--accelerator", "h100-sxm"],
+    ["prefill", "--model", "llama-3-70b", "--accelerator", "h200", "--prompt-tokens", "8192", "--devices", "2"],
+    ["kv-cache", "--model", "llama-3-70b", "--context", "32768", "--accelerator", "h100-sxm", "--devices", "4"],
+    ["kv-cache", "--attention", "mla", "--layers", "61", "--mla-latent-dim", "512", "--context", "131072"],
+]
+
+
+def test_the_readme_examples_are_the_ones_documented_and_run(capsys) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for argv in README_EXAMPLES:
+        assert "python -m roofline_core " + " ".join(argv) in readme
+        code, out, err = run(capsys, *argv)
+        assert code == 0 and err == "" and out.strip()
+        code, out, _ = run(capsys, *argv, "--json")
+        result = json.loads(out)
+        for entry in [*result.get("outputs", {}).values(), *(cell for row in result.get("rows", []) for cell in row.values())]:
+            assert {"value", "unit", "text"} <= set(entry)
+
+
+# --- Output that cannot be written ------------------------------------------------------------
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "roofline_core", "ridge"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    child.stdout.close()  # like `| head -0`: the pipe is closed before anything is written
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=60) != 0
+    assert err == ""
+
+
+def test_ridge_piped_to_head_prints_one_line_and_no_error() -> None:
+    shell = subprocess.run(
+        f"'{sys.executable}' -m roofline_core ridge | head -1", shell=True, capture_output=True, text=True, timeout=60
+    )
+    assert shell.stdout.splitlines() == ["Ridge points for fp16 math"]
+    assert shell.stderr == ""
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_one_line_and_a_failing_status() -> None:
+    with open("/dev/full", "w") as full:
+        child = subprocess.run([sys.executable, "-m", "roofline_core", "ridge"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert child.returncode == 1
+    assert child.stderr.startswith("roofline: error: cannot write the output: No space left on device")
+    assert child.stderr.count("\n") == 1 and "Traceback" not in child.stderr

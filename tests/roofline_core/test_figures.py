@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+import types
+import typing
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core import figures
+from roofline_core.figures import schema
+from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter, ListOf, WholeNumber
 from roofline_core.formatting import (
     format_bandwidth,
     format_bytes,
@@ -76,6 +80,65 @@ def test_every_kind_is_json_data_with_ranges_that_hold_its_points(kind):
             assert label
     # Same inputs, same data (the SVG cache relies on it).
     assert figures.figure_data(kind) == data
+
+
+def _assert_shape(value, hint, where="figure"):
+    """``value`` has the shape of ``hint``, a class of ``roofline_core.figures.schema`` or a type in it."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if typing.is_typeddict(hint):
+        assert isinstance(value, dict), where
+        hints = typing.get_type_hints(hint)
+        assert hint.__required_keys__ <= value.keys(), (where, hint.__required_keys__ - value.keys())
+        assert value.keys() <= hints.keys(), (where, value.keys() - hints.keys())
+        for key, item in value.items():
+            _assert_shape(item, hints[key], f"{where}.{key}")
+    elif origin is list:
+        assert isinstance(value, list), where
+        for index, item in enumerate(value):
+            _assert_shape(item, args[0], f"{where}[{index}]")
+    elif origin is dict:
+        assert isinstance(value, dict) and all(isinstance(k, str) for k in value), where
+        for key, item in value.items():
+            _assert_shape(item, args[1], f"{where}[{key!r}]")
+    elif origin is typing.Literal:
+        assert value in args, (where, value)
+    elif origin in (typing.Union, types.UnionType):
+        assert any(_matches(value, option) for option in args), (where, value)
+    elif hint is float:
+        assert isinstance(value, (int, float)) and not isinstance(value, bool), (where, value)
+    elif hint is not typing.Any:
+        assert isinstance(value, hint), (where, value)
+
+
+def _matches(value, hint) -> bool:
+    try:
+        _assert_shape(value, type(None) if hint is None else hint)
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("kind", figures.FIGURE_KINDS)
+def test_every_kind_has_the_shape_the_schema_documents(kind):
+    data = figures.figure_data(kind)
+    _assert_shape(data, schema.Figure)
+    # Facts are each kind's own; a key of another kind would be a typo.
+    expected_facts = {
+        "roofline": {"curves"},
+        "intensity": set(),
+        "decode-batch": {"crossing_batch"},
+        "kv-cache": {"fill_tokens"},
+        "decode-split": {"kv_equals_weights_tokens"},
+        "prefill-decode": {"crossing_tokens"},
+    }
+    assert set(data["facts"]) == expected_facts[kind]
+
+
+def test_the_shape_check_rejects_a_key_the_schema_does_not_know():
+    data = figures.figure_data("decode-batch")
+    data["panels"][0]["series"][0]["colour"] = "red"
+    with pytest.raises(AssertionError, match="colour"):
+        _assert_shape(data, schema.Figure)
 
 
 def test_unknown_kind_names_the_kinds():
@@ -166,7 +229,7 @@ def test_decode_batch_numbers_and_crossing_are_roofline_core_estimates():
     assert throughput["series"][0]["points"] == [[e.batch, e.tokens_per_s] for e in estimates]
     assert step["series"][0]["points"] == [[e.batch, e.step_time_s] for e in estimates]
     crossing = critical_batch(peak_flop_per_s=H100.peak_for("fp16"), bandwidth_bytes_per_s=H100.bandwidth_bytes_per_s)
-    assert data["crossing_batch"] == crossing
+    assert data["facts"]["crossing_batch"] == crossing
     assert throughput["vlines"][0]["x"] == crossing
     assert f"a step takes {format_time(estimates[0].step_time_s)} at batch 1 ({format_tokens_per_s(estimates[0].tokens_per_s)})" in data["alt"]
     assert f"the ridge is crossed at batch {format_number(crossing)}" in data["alt"]
@@ -178,7 +241,7 @@ def test_decode_batch_moe_crossing_comes_from_the_sweep():
     data = figures.decode_batch_figure(model="mixtral-8x7b", batches=[1, 16, 256, 4096])
     bounds = [row[2] for row in data["table"]["rows"]]
     first_compute = [1, 16, 256, 4096][bounds.index("compute-bound")] if "compute-bound" in bounds else None
-    assert data["crossing_batch"] == first_compute
+    assert data["facts"]["crossing_batch"] == first_compute
 
 
 # --- KV cache ----------------------------------------------------------------------------
@@ -193,7 +256,7 @@ def test_kv_cache_lines_are_memory_fit_bytes_and_the_memory_line():
             [c, memory_fit(model=model, accelerator=H100, context_tokens=c).kv_bytes] for c in (4096, 32768)
         ]
         assert series["points"][1][1] == model.kv_bytes_per_token("fp16") * 32768
-        assert data["fill_tokens"][slug] * model.kv_bytes_per_token("fp16") == pytest.approx(H100.memory_bytes)
+        assert data["facts"]["fill_tokens"][slug] * model.kv_bytes_per_token("fp16") == pytest.approx(H100.memory_bytes)
     assert panel["hlines"] == [{"y": H100.memory_bytes, "label": f"NVIDIA H100 SXM memory {format_bytes(H100.memory_bytes)}"}]
     llama3 = get_model("llama-3-8b").kv_bytes_per_token("fp16") * 32768
     assert f"Llama-3-8B (GQA) holds {format_bytes(llama3)}" in data["alt"]
@@ -218,7 +281,7 @@ def test_decode_split_parts_add_up_to_the_step_memory_time():
     assert bars["hatched"] == [False, True]
     assert f"reading the weights takes {format_time(weights[0])}" in data["alt"]
     assert "from 128K tokens the batch no longer fits in 80.0 GB" in data["alt"]
-    equal = data["kv_equals_weights_tokens"]
+    equal = data["facts"]["kv_equals_weights_tokens"]
     assert equal * model.kv_bytes_per_token("fp16") * 8 == pytest.approx(model.streamed_params_per_token * 2)
 
 
@@ -234,7 +297,7 @@ def test_prefill_decode_per_token_times_and_ridge():
         assert p == step.step_time_s / t
         assert d == estimate_decode(model=model, accelerator=H100, context_tokens=t).step_time_s
     crossing = critical_batch(peak_flop_per_s=H100.peak_for("fp16"), bandwidth_bytes_per_s=H100.bandwidth_bytes_per_s)
-    assert data["crossing_tokens"] == crossing
+    assert data["facts"]["crossing_tokens"] == crossing
     assert f"turns compute-bound at about {format_number(crossing)} tokens" in data["alt"]
     assert "memory-bound." in data["alt"]
 
@@ -251,6 +314,68 @@ def test_log_ticks_are_decades():
     ticks = _panel(data)["x_ticks"]
     assert [label for _, label in ticks] == ["0.01", "0.1", "1", "10", "100", "1k", "10k"]
     assert all(math.log10(v) == round(math.log10(v)) for v, _ in ticks)
+
+
+# --- Declared parameters ------------------------------------------------------------------
+
+
+def test_each_kind_declares_exactly_its_data_functions_arguments_and_defaults():
+    import inspect
+
+    for kind, figure in figures.FIGURES.items():
+        signature = inspect.signature(figure.data).parameters
+        assert [p.argument for p in figure.parameters] and set(signature) == {p.argument for p in figure.parameters}, kind
+        for parameter in figure.parameters:
+            assert signature[parameter.argument].default == parameter.default, (kind, parameter.key)
+            assert parameter.help and parameter.key == parameter.key.lower()
+
+
+def test_a_kind_whose_declarations_disagree_with_its_function_is_refused():
+    def data(*, batch: int = 1) -> dict:
+        return {}
+
+    small = WholeNumber(minimum=1, maximum=8, example="2")
+    batch = FigureParameter("batch", "batch", small, "sequences", 1)
+    FigureKind(kind="ok", data=data, parameters=(batch,))
+    with pytest.raises(TypeError, match="takes \\['batch'\\]; declared \\['batch', 'devices'\\]"):
+        FigureKind(kind="extra", data=data, parameters=(batch, FigureParameter("devices", "devices", small, "devices", 1)))
+    with pytest.raises(TypeError, match="batch defaults to 1; declared 2"):
+        FigureKind(kind="default", data=data, parameters=(FigureParameter("batch", "batch", small, "sequences", 2),))
+
+
+def test_declared_values_parse_an_authors_text_without_the_site():
+    context = figures.FIGURES["kv-cache"].by_key["context"]
+    assert context.parse("1k, 32_768") == [1024, 32768]
+    with pytest.raises(BadValue) as caught:
+        context.parse("0")
+    assert caught.value.problem == "'0' is out of range"
+    assert caught.value.expected == "a whole number from 1 to 10,485,760 (k = 1,024), e.g. 32k"
+    models = figures.FIGURES["kv-cache"].by_key["models"]
+    with pytest.raises(BadValue, match=r"unknown model 'llama-3' \(did you mean llama-3-8b\?\)"):
+        models.parse("llama-3")
+    with pytest.raises(BadValue, match="5 values; expected at most 4"):
+        models.parse("llama-2-7b, llama-3-8b, llama-3-70b, mixtral-8x7b, deepseek-v3")
+
+
+def test_checks_across_values_fill_in_the_defaults():
+    decode_batch = figures.FIGURES["decode-batch"]
+    decode_batch.check({"accelerator": "b200", "dtype": "fp4"})
+    with pytest.raises(BadValue) as caught:
+        decode_batch.check({"dtype": "fp4"})  # on the default H100 SXM
+    assert (caught.value.argument, caught.value.problem) == ("dtype", "NVIDIA H100 SXM has no fp4 peak")
+    figures.FIGURES["kv-cache"].check({})  # no compute format, nothing to check
+
+
+@pytest.mark.parametrize(
+    ("value", "values", "written"),
+    [
+        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1", tokens=True)), (1024, 1536, 131072), "1k, 1536, 128k"),
+        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1")), (1024, 2048), "1024, 2048"),
+        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1")), tuple(range(1, 8)), "1, 2, 3, ..., 7"),
+    ],
+)
+def test_defaults_are_described_as_an_author_writes_them(value, values, written):
+    assert value.write(values) == written
 
 
 # --- Any accepted parameters give drawable data ------------------------------------------
@@ -286,7 +411,7 @@ def test_roofline_data_for_any_accepted_parameters(chips, model, batches, prompt
         accelerators=chips, model=model, batches=batches, prompt_tokens=prompts, context_tokens=context, weight_dtype=weights, kv_dtype=weights
     )
     _assert_points_inside(data)
-    for chip, curve in zip(chips, data["curves"]):
+    for chip, curve in zip(chips, data["facts"]["curves"]):
         peak = ACCELERATORS[chip].peak_for("fp16")
         assert curve["ridge_flop_per_byte"] == ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=ACCELERATORS[chip].bandwidth_bytes_per_s)
         assert format_intensity(curve["ridge_flop_per_byte"]) in data["alt"]

@@ -7,15 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from roofline_core import (
+    CustomAccelerator,
+    CustomModel,
     DecodeEstimate,
     batch_sweep,
     context_for_kv_bytes,
     critical_batch,
     decode_step,
     estimate_decode,
-    estimate_decode_from_params,
     estimate_prefill,
-    estimate_prefill_from_params,
     fit_in_memory,
     get_accelerator,
     get_model,
@@ -156,32 +156,65 @@ def test_context_for_kv_bytes_inverts_the_kv_cache_size() -> None:
             context_for_kv_bytes(**{"kv_bytes": 1e9, "kv_bytes_per_token": per_token, "batch": 1, **bad})
 
 
-def test_estimate_decode_from_params_matches_decode_step() -> None:
-    from roofline_core import CustomAccelerator
-
-    estimate = estimate_decode_from_params(
-        params=8e9, accelerator=CustomAccelerator(peak_flop_per_s={"fp16": 989e12}, bandwidth_bytes_per_s=3.35e12)
+def test_estimate_decode_of_a_custom_model_matches_decode_step() -> None:
+    estimate = estimate_decode(
+        model=CustomModel(streamed_params_per_token=8e9),
+        accelerator=CustomAccelerator(peak_flop_per_s={"fp16": 989e12}, bandwidth_bytes_per_s=3.35e12),
     )
     assert estimate.step == decode_step(params=8e9, **H100)
     assert estimate.memory is None
 
 
-
-def test_estimate_prefill_from_params_matches_prefill_step_and_the_dense_preset() -> None:
-    from roofline_core import CustomAccelerator
-
+def test_estimate_prefill_of_a_custom_model_matches_prefill_step_and_the_dense_preset() -> None:
     custom = CustomAccelerator(peak_flop_per_s={"fp16": 989e12}, bandwidth_bytes_per_s=3.35e12)
-    step = estimate_prefill_from_params(params=8e9, accelerator=custom, prompt_tokens=2048, batch=2, devices=2)
+    eight_b = CustomModel(streamed_params_per_token=8e9)
+    step = estimate_prefill(model=eight_b, accelerator=custom, prompt_tokens=2048, batch=2, devices=2)
     assert step == prefill_step(params=8e9, prompt_tokens=2048, batch=2, devices=2, **H100)
-    derated = estimate_prefill_from_params(params=8e9, accelerator=custom, prompt_tokens=1, bandwidth_efficiency=0.5)
+    derated = estimate_prefill(model=eight_b, accelerator=custom, prompt_tokens=1, bandwidth_efficiency=0.5)
     assert derated.bandwidth_bytes_per_s == pytest.approx(3.35e12 / 2)
     # A dense preset's prefill is the same step for its streamed parameters.
     llama, h100 = get_model("llama-3-8b"), get_accelerator("h100-sxm")
     preset = estimate_prefill(model=llama, accelerator=h100, prompt_tokens=512, weight_dtype="int8")
-    by_size = estimate_prefill_from_params(
-        params=llama.streamed_params_per_token, accelerator=h100, prompt_tokens=512, weight_dtype="int8"
+    by_size = estimate_prefill(
+        model=CustomModel(streamed_params_per_token=llama.streamed_params_per_token),
+        accelerator=h100,
+        prompt_tokens=512,
+        weight_dtype="int8",
     )
     assert preset == by_size
+
+
+def test_a_custom_model_with_a_presets_numbers_decodes_like_the_preset() -> None:
+    llama, h100 = get_model("llama-3-70b"), get_accelerator("h100-sxm")
+    twin = CustomModel(
+        streamed_params_per_token=llama.streamed_params_per_token,
+        total_params=llama.total_params,
+        layers=llama.layers,
+        kv_heads=llama.kv_heads,
+        head_dim=llama.head_dim,
+    )
+    kwargs = {"accelerator": h100, "batch": 4, "context_tokens": 8192, "devices": 2, "kv_dtype": "fp8"}
+    assert estimate_decode(model=twin, **kwargs) == estimate_decode(model=llama, **kwargs)
+    fit = {"accelerator": h100, "context_tokens": 32768, "devices": 4}
+    assert memory_fit(model=twin, **fit) == memory_fit(model=llama, **fit)
+
+
+def test_a_custom_model_without_kv_shape_decodes_only_at_zero_context() -> None:
+    h100 = get_accelerator("h100-sxm")
+    weights_only = CustomModel(streamed_params_per_token=8e9)
+    assert estimate_decode(model=weights_only, accelerator=h100).kv_bytes == 0
+    with pytest.raises(ValueError, match="KV-cache size of Custom model"):
+        estimate_decode(model=weights_only, accelerator=h100, context_tokens=1)
+
+
+def test_moe_decode_uses_the_models_expert_size() -> None:
+    mixtral, h100 = get_model("mixtral-8x7b"), get_accelerator("h100-sxm")
+    assert mixtral.expert_params == 3 * mixtral.hidden_size * mixtral.moe_ffn_size
+    two = estimate_decode(model=mixtral, accelerator=h100, batch=2)
+    # Batch 2 of top-2 routing over 8 experts: E(1 - (1 - k/E)^2) - k = 1.5 extra experts per layer.
+    extra = 1.5 * mixtral.expert_params * mixtral.moe_layers * 2
+    assert two.weight_bytes_streamed == pytest.approx(mixtral.streamed_params_per_token * 2 + extra)
+
 
 # --- Properties ----------------------------------------------------------------------------------
 

@@ -83,3 +83,48 @@ def test_unknown_model_lists_the_known_ones() -> None:
     with pytest.raises(KeyError, match="llama-3-8b"):
         get_model("gpt-5")
     assert isinstance(get_model("llama-3-8b"), Model)
+
+
+def test_custom_model_has_the_interface_the_estimates_use() -> None:
+    from roofline_core import CustomModel
+
+    dense = CustomModel(streamed_params_per_token=8e9)
+    assert dense.total_params == dense.active_params_per_token == 8e9
+    assert not dense.is_moe and not dense.kv_cache_known and dense.name == "Custom model"
+    assert dense.weight_bytes("int8") == 8e9
+    gqa = CustomModel(streamed_params_per_token=70e9, total_params=141e9, layers=80, kv_heads=8, head_dim=128)
+    assert gqa.kv_bytes_per_token("fp16") == get_model("llama-3-70b").kv_bytes_per_token("fp16")
+    assert gqa.weight_bytes() == 282e9
+    mla = CustomModel(streamed_params_per_token=37e9, attention=MLA, layers=61, mla_latent_dim=512, mla_rope_dim=64)
+    assert mla.kv_bytes_per_token() == get_model("deepseek-v3").kv_bytes_per_token()
+    by_figure = CustomModel(streamed_params_per_token=8e9, kv_elements_per_token=65_536)
+    assert by_figure.kv_bytes_per_token("fp8") == 65_536
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"streamed_params_per_token": 0}, "streamed_params_per_token must be a positive"),
+        ({"streamed_params_per_token": 8e9, "total_params": 7e9}, "total_params .* must be at least"),
+        ({"streamed_params_per_token": 8e9, "attention": "sparse"}, "attention must be one of"),
+        ({"streamed_params_per_token": 8e9, "layers": 32}, "GQA KV shape needs kv_heads, head_dim as well"),
+        ({"streamed_params_per_token": 8e9, "attention": "mla", "layers": 61}, "MLA KV shape needs mla_latent_dim"),
+        (
+            {"streamed_params_per_token": 8e9, "layers": 1, "kv_heads": 1, "head_dim": 1, "kv_elements_per_token": 2},
+            "not both",
+        ),
+        ({"streamed_params_per_token": 8e9, "kv_elements_per_token": -1}, "kv_elements_per_token must be >= 0"),
+    ],
+)
+def test_inconsistent_custom_models_are_rejected(kwargs: dict, message: str) -> None:
+    from roofline_core import CustomModel
+
+    with pytest.raises(ValueError, match=message):
+        CustomModel(**kwargs)
+
+
+def test_unknown_kv_cache_of_a_custom_model_says_what_to_give() -> None:
+    from roofline_core import CustomModel
+
+    with pytest.raises(ValueError, match="KV-cache size unknown; give layers"):
+        CustomModel(streamed_params_per_token=8e9).kv_bytes_per_token()

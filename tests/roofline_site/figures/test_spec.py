@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from roofline_core.figures import FIGURE_KINDS
+from roofline_core.figures.parameters import MAX_COMPARED, MAX_LIST, FigureParameter, ListOf, OneOf, WholeNumber
 from roofline_site.figures.spec import KIND_PARAMS, FigureBlockError, figure_data_for, parse_block
+from tests.support.site_build import PROJECT_ROOT
 
 ACCELERATORS = "h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e"
 
@@ -82,6 +84,14 @@ def test_each_mistake_has_its_message(lines, message):
     assert error_of(*lines) == message
 
 
+def test_the_format_check_uses_the_default_accelerator_when_none_is_written():
+    # H100 SXM (the default) has no FP4 peak: the mistake is the dtype line, not the figure.
+    assert error_of("kind: decode-batch", "dtype: fp4") == (
+        "docs/page.md:12: dtype: NVIDIA H100 SXM has no fp4 peak; expected one of tf32, bf16, fp16, fp8, int8"
+    )
+    assert parse("kind: decode-batch", "accelerator: b200", "dtype: fp4").arguments["dtype"] == "fp4"
+
+
 def test_the_accelerator_dtype_check_defaults_to_the_fence_line_only_when_dtype_is_absent():
     # tpu-v5e has bf16 but no fp16: fp16 falls back to bf16 (roofline_core's rule), so no error.
     assert parse("kind: roofline", "accelerators: tpu-v5e").arguments == {"accelerators": ["tpu-v5e"]}
@@ -97,3 +107,52 @@ def test_every_key_of_every_kind_has_help_and_maps_to_an_argument():
         for param in params:
             assert param.help
             assert param.argument in signature.parameters, (kind, param.key)
+
+
+# --- docs/authoring-figures.md is checked against the declarations ------------------------
+
+AUTHORING_DOCS = PROJECT_ROOT / "docs" / "authoring-figures.md"
+
+
+def _docs_section(heading: str) -> str:
+    text = AUTHORING_DOCS.read_text(encoding="utf-8")
+    assert heading in text, heading
+    after = text.split(heading, 1)[1]
+    return after.split("\n## ", 1)[0].split("\n### ", 1)[0]
+
+
+def _docs_row(parameter: FigureParameter) -> str:
+    default = parameter.describe_default()
+    return f"| `{parameter.key}` | {parameter.help} | {default if parameter.default_words else f'`{default}`'} |"
+
+
+@pytest.mark.parametrize("kind", FIGURE_KINDS)
+def test_each_kinds_docs_table_is_its_declared_parameters(kind):
+    # Fails when a parameter is added without a row, a row names a parameter that does not
+    # exist, or a help text or default changes on one side only.
+    rows = [line for line in _docs_section(f"### `{kind}`").splitlines() if line.startswith("| `")]
+    expected = [_docs_row(p) for p in KIND_PARAMS[kind]]
+    assert rows == expected, f"rows of the `{kind}` table in {AUTHORING_DOCS.name} should be:\n" + "\n".join(expected)
+
+
+def test_the_docs_accepted_values_name_every_choice_and_limit():
+    accepted = _docs_section("### Accepted values")
+    for params in KIND_PARAMS.values():
+        for param in params:
+            value = param.value.item if isinstance(param.value, ListOf) else param.value
+            if isinstance(value, OneOf):
+                for choice in value.choices:
+                    assert f"`{choice}`" in accepted, (param.key, choice)
+            else:
+                assert isinstance(value, WholeNumber)
+                assert f"`{param.key}`" in accepted and f"to {value.maximum:,}" in accepted, (param.key, value.maximum)
+    assert f"At most {MAX_COMPARED} accelerators or models per figure and {MAX_LIST} values per list." in accepted
+
+
+def test_a_docs_row_shows_the_default_as_an_author_writes_it():
+    by_key = {p.key: p for p in KIND_PARAMS["decode-batch"]}
+    assert _docs_row(by_key["batch"]) == "| `batch` | batch sizes of the sweep | `1, 2, 4, ..., 1024` |"
+    kv_context = next(p for p in KIND_PARAMS["kv-cache"] if p.key == "context")
+    assert _docs_row(kv_context).endswith("| `1k, 4k, 16k, 32k, 64k, 128k` |")
+    roofline_batch = next(p for p in KIND_PARAMS["roofline"] if p.key == "batch")
+    assert _docs_row(roofline_batch).endswith("| none |")

@@ -1,0 +1,148 @@
+"""The stored source data for model and accelerator presets is well formed and quotes its numbers.
+
+These files are research data for the presets (real Hugging Face ``config.json`` files and vendor
+spec-sheet quotes), kept so that every number a preset uses can be traced to what its source says.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent
+HF_CONFIGS = DATA / "hf_configs"
+SOURCES = json.loads((HF_CONFIGS / "SOURCES.json").read_text(encoding="utf-8"))["models"]
+CONFIG_FILES = sorted(HF_CONFIGS.glob("*.json"))
+CONFIG_SLUGS = [p.stem for p in CONFIG_FILES if p.name != "SOURCES.json"]
+
+# Fields without which no parameter or KV-cache count can be made (top level, or in text_config
+# for multimodal checkpoints).
+ARCHITECTURE_FIELDS = ("hidden_size", "num_hidden_layers", "num_attention_heads")
+
+
+def _text_config(config: dict) -> dict:
+    return config.get("text_config", config)
+
+
+def test_there_are_configs_from_at_least_twelve_families() -> None:
+    model_types = {json.loads((HF_CONFIGS / f"{slug}.json").read_text())["model_type"] for slug in CONFIG_SLUGS}
+    assert len(CONFIG_SLUGS) >= 12
+    assert len(model_types) >= 8, model_types
+
+
+@pytest.mark.parametrize("slug", CONFIG_SLUGS)
+def test_config_parses_and_names_its_architecture(slug: str) -> None:
+    config = json.loads((HF_CONFIGS / f"{slug}.json").read_text(encoding="utf-8"))
+    assert isinstance(config.get("model_type"), str) and config["model_type"], f"{slug}: no model_type"
+    text = _text_config(config)
+    missing = [f for f in ARCHITECTURE_FIELDS if not isinstance(text.get(f), int)]
+    assert not missing, f"{slug}: missing integer fields {missing}"
+
+
+def test_every_config_has_a_source_entry_and_every_found_entry_a_config() -> None:
+    found = {slug for slug, entry in SOURCES.items() if entry.get("config_found", True)}
+    assert set(CONFIG_SLUGS) == found
+
+
+@pytest.mark.parametrize("slug", sorted(SOURCES))
+def test_source_entry_cites_where_it_was_read(slug: str) -> None:
+    entry = SOURCES[slug]
+    assert re.fullmatch(r"[\w.-]+/[\w.-]+", entry["repo"]), f"{slug}: repo must be owner/name"
+    if entry.get("config_found", True):
+        assert entry["url"].startswith("https://github.com/"), f"{slug}: url must name the stored repository"
+    for key in ("published_total_params", "published_active_params"):
+        if key in entry:
+            claim = entry[key]
+            assert claim["url"].startswith("https://"), f"{slug}.{key}: no url"
+            assert claim["quote"].strip(), f"{slug}.{key}: no quote"
+            # The stated figure must be read from the quote, not typed beside it.
+            figure = re.match(r"[\d.]+", claim["value"]).group(0)
+            assert figure in claim["quote"], f"{slug}.{key}: {claim['value']!r} not in its quote"
+
+
+@pytest.mark.parametrize("slug", [s for s in CONFIG_SLUGS if "experts" in (HF_CONFIGS / f"{s}.json").read_text()])
+def test_mixture_of_experts_models_state_their_active_count(slug: str) -> None:
+    assert "published_active_params" in SOURCES[slug], f"{slug}: MoE model without a published active count"
+
+
+# Accelerators ---------------------------------------------------------------------------------
+
+ACCELERATORS = json.loads((DATA / "accelerator_specs.json").read_text(encoding="utf-8"))["accelerators"]
+ACCELERATOR_SLUGS = [a["slug"] for a in ACCELERATORS]
+# Formats a dense peak may be given for; int8 in TOP/s, the rest in TFLOP/s.
+PEAK_FORMATS = {"fp16", "bf16", "fp8", "int8", "fp4"}
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _numbers_stated(text: str) -> list[float]:
+    """Every number written in ``text``, thousands separators removed."""
+    return [float(match.replace(",", "")) for match in _NUMBER.findall(text)]
+
+
+def _is_stated(value: float, stated: list[float], *, halved: bool) -> bool:
+    """Whether ``value`` is a stated number (or half of one), in the same unit or a thousandth of it.
+
+    Sources quote peaks in TFLOP/s or PFLOP/s and power in W or kW, so a number may appear scaled
+    by 1000; a sparse-only figure appears doubled.
+    """
+    factor = 2 if halved else 1
+    return any(abs(n * scale - value * factor) <= 1e-9 * max(1.0, value) for n in stated for scale in (1, 1000))
+
+
+def test_accelerator_slugs_are_unique_and_cover_the_requested_chips() -> None:
+    assert len(ACCELERATOR_SLUGS) == len(set(ACCELERATOR_SLUGS))
+    assert len(ACCELERATOR_SLUGS) >= 30
+
+
+@pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
+def test_accelerator_entry_quotes_its_source(slug: str) -> None:
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    assert entry["source_url"].startswith("https://") and entry["source_title"].strip()
+    for source in entry["sources"]:
+        assert source["url"].startswith("https://") and source["quote"].strip(), f"{slug}: source without url or quote"
+        assert source["quote"] in entry["states"], f"{slug}: states must contain every quote"
+
+
+@pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
+def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    stated = _numbers_stated(entry["states"])
+    peaks = entry["dense_peak_tera_per_s"]
+    assert set(peaks) <= PEAK_FORMATS, f"{slug}: unknown formats {set(peaks) - PEAK_FORMATS}"
+    assert set(entry["dense_halved_from_sparse"]) <= set(peaks)
+    for dtype, value in peaks.items():
+        halved = dtype in entry["dense_halved_from_sparse"]
+        assert _is_stated(value, stated, halved=halved), f"{slug}.{dtype}={value} is not in the quote{' (halved)' if halved else ''}"
+    figures = {
+        "memory_bandwidth": (entry["memory_bandwidth"] or {}).get("value"),
+        "memory_capacity": (entry["memory_capacity"] or {}).get("value"),
+        "interconnect": entry["interconnect"].get("value"),
+        "board_power_w": entry["board_power_w"],
+    }
+    for name, value in figures.items():
+        if value is not None:
+            assert _is_stated(value, stated, halved=False), f"{slug}.{name}={value} is not in the quote"
+
+
+@pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
+def test_completeness_flag_matches_the_figures(slug: str) -> None:
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    has_all = (
+        bool({"fp16", "bf16"} & set(entry["dense_peak_tera_per_s"]))
+        and entry["memory_bandwidth"] is not None
+        and entry["memory_capacity"] is not None
+        and entry["interconnect"].get("value") is not None
+        and entry["board_power_w"] is not None
+    )
+    assert entry["complete"] is has_all and (not entry["missing"]) is has_all
+
+
+def test_the_number_check_rejects_a_typed_figure() -> None:
+    stated = _numbers_stated("FP16 Tensor Core 1,979 TFLOPS* (*with sparsity), 3.35 TB/s, 1.4 kW")
+    assert _is_stated(989.5, stated, halved=True)
+    assert _is_stated(1400, stated, halved=False)
+    assert not _is_stated(989.0, stated, halved=True)
+    assert not _is_stated(1979, stated, halved=True)
