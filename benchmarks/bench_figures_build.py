@@ -34,7 +34,7 @@ def build(site_dir: Path, cache_dir: Path) -> tuple[float, int, int]:
         raise SystemExit(f"build failed:\n{result.stderr}")
     match = REPORT.search(result.stderr)
     if not match:
-        raise SystemExit("the build did not report its figures (is hooks/figures.py in mkdocs.yml?)")
+        raise SystemExit("the build did not report its figures (is hooks/fences.py in mkdocs.yml?)")
     return seconds, int(match.group(1)), int(match.group(2))
 
 

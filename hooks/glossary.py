@@ -33,7 +33,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 from mkdocs.utils import get_relative_url
 
 from roofline_site import csp
-from roofline_site.figures.pages import current_build
+from roofline_site.fences import current_build
 from roofline_site.glossary import render
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
@@ -256,7 +256,7 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
     """Sanitise the rendered body, then add the header and sections built from front matter."""
     build = current_build()
     try:
-        body = sanitise_entry_html(body_html, trusted=build.formatted_html() if build is not None else ())
+        body = sanitise_entry_html(body_html, trusted=build.inserted_html() if build is not None else ())
     except SanitiseError as exc:
         raise PluginError(f"{entry.path}:{entry.body_line}: {exc}; expected each figure fence at the top level of the body") from None
     index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)

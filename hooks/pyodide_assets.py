@@ -1,8 +1,10 @@
 """Self-host Pyodide: add the pinned npm package's runtime files and the packed roofline_core to
 the built site (``assets/pyodide/<version>/`` and ``assets/pyodide/roofline_core.<hash>.zip``).
 
-They are generated files, so nothing lands in ``docs/``. Pages learn their URLs from the
-calculator HTML (``hooks/calculators.py``), so pages without a calculator reference none of it.
+They are prepared once per build, here, and are generated files, so nothing lands in
+``docs/``. Calculator fences read their site paths from the same preparation
+(``roofline_site.calculators.assets.build_assets``), so pages without a calculator reference
+none of it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
-from roofline_site.calculators.assets import pyodide_site_assets
+from roofline_site.calculators.assets import prepare_build_assets
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +23,7 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 def on_files(files: Files, config) -> Files:
     try:
-        assets = pyodide_site_assets(PROJECT_ROOT)
+        assets = prepare_build_assets(PROJECT_ROOT)
     except FileNotFoundError as error:
         raise PluginError(str(error)) from None
     for site_path, source in assets.runtime_files.items():

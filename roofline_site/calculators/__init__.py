@@ -1,22 +1,22 @@
 """Calculators on pages: fence parsing, build-time rendering and the Pyodide assets they use.
 
-``hooks/calculators.py`` and ``hooks/pyodide_assets.py`` call into this package; everything
-here is plain Python that tests call without MkDocs.
+``hooks/fences.py`` places calculator fences through :class:`CalculatorFences`;
+``hooks/pyodide_assets.py`` adds the Pyodide runtime and the packed roofline_core;
+``hooks/calculators.py`` adds the embed pages. Everything here is plain Python that tests call
+without MkDocs.
 """
 
 from __future__ import annotations
 
-from roofline_site.calculators.fence import FenceError, Placement, find_placements
-from roofline_site.calculators.page import fill_slots, place_calculators, source_line_offset
+from roofline_site.calculators.fence import FenceError, Placement, parse_placement
+from roofline_site.calculators.page import CalculatorFences
 from roofline_site.calculators.render import AssetUrls, render_calculator
 
 __all__ = [
     "AssetUrls",
+    "CalculatorFences",
     "FenceError",
     "Placement",
-    "fill_slots",
-    "find_placements",
-    "place_calculators",
+    "parse_placement",
     "render_calculator",
-    "source_line_offset",
 ]

@@ -4,6 +4,10 @@ The runtime files come unchanged from the pinned npm package and sit under a fol
 its version (``assets/pyodide/314.0.7/``); roofline_core sits beside it under a name carrying
 its content hash. Both names change exactly when their bytes do, so a host can cache them
 forever.
+
+Packing roofline_core and listing the runtime happens once per build, in
+:func:`prepare_build_assets` (called by ``hooks/pyodide_assets.py``, which adds the files to the
+site); calculator fences read the site paths from :func:`build_assets`.
 """
 
 from __future__ import annotations
@@ -59,3 +63,29 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
         core_zip=f"{SITE_DIR}/{hashed_name(data)}",
         core_zip_bytes=data,
     )
+
+
+# The assets of the build in progress, prepared once by hooks/pyodide_assets.py.
+_build_assets: PyodideSiteAssets | None = None
+
+
+def prepare_build_assets(project_root: Path) -> PyodideSiteAssets:
+    """Collect and pack the assets of this build, once, and make them :func:`build_assets`.
+
+    Raises:
+        FileNotFoundError: as :func:`pyodide_site_assets`.
+    """
+    global _build_assets
+    _build_assets = pyodide_site_assets(project_root)
+    return _build_assets
+
+
+def build_assets() -> PyodideSiteAssets:
+    """The assets :func:`prepare_build_assets` prepared for this build.
+
+    Raises:
+        LookupError: when no hook prepared them.
+    """
+    if _build_assets is None:
+        raise LookupError("no Pyodide assets were prepared in this build")
+    return _build_assets

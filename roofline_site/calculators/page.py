@@ -1,81 +1,73 @@
-"""Place the calculators of one page: fences out, slots in, HTML for each slot.
+"""The ``calculator`` fence kind: a page's calculator fences resolved and rendered.
 
-Python-Markdown must not touch the calculator HTML (it would wrap or escape parts of it), so
-the Markdown gets a one-line placeholder ``<div>`` per fence and the rendered HTML replaces it
-after Markdown has run (``fill_slots``).
+``roofline_site.fences`` finds the fences and their lines; this module turns those of one page
+into calculator HTML. Python-Markdown must not touch that HTML (it is large, and holds inline
+JSON and SVG), so the formatter writes a one-line placeholder ``<div>`` per fence and the
+rendered HTML replaces it once the page's HTML is complete (``Prepared.deferred``).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
-from roofline_site.calculators.fence import find_placements, replace_placements
+from roofline_site.calculators.assets import PyodideSiteAssets, build_assets
+from roofline_site.calculators.embed import EMBED_DIR
+from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, parse_placement
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, render_calculator
+from roofline_site.fences import Fence, PageContext, Prepared
 
-_SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
-_SLOT_PATTERN = re.compile(r'(?:<p>)?<div class="roofline-calculator-slot" data-slot="(\d+)"></div>(?:</p>)?')
+SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
 
 
-def place_calculators(
-    markdown: str,
-    *,
-    path: str,
-    line_offset: int,
-    assets_for: Callable[[str], AssetUrls],
-) -> tuple[str, list[str]]:
-    """Replace each calculator fence with a slot and render its HTML.
+@dataclass
+class CalculatorFences:
+    """The calculator fences of one build.
 
-    Args:
-        markdown: The page's Markdown.
-        path: Source path for error messages.
-        line_offset: Lines of front matter before ``markdown`` in the source file.
-        assets_for: Calculator id -> asset URLs relative to this page.
-
-    Returns:
-        The Markdown with slots, and the HTML for slot 0, 1, ...
-
-    Raises:
-        FenceError: for any fence that cannot be placed (file and line in the message).
+    Attributes:
+        assets: Gives the build's Pyodide assets (their site paths go into each calculator).
     """
-    placements = find_placements(markdown, path=path, line_offset=line_offset)
-    if not placements:
-        return markdown, []
-    seen: Counter[str] = Counter()
-    rendered = []
-    for placement in placements:
-        resolved = resolve(placement, path=path)
-        seen[placement.calculator_id] += 1
-        count = seen[placement.calculator_id]
-        dom_id = f"calculator-{placement.calculator_id}" + (f"-{count}" if count > 1 else "")
-        rendered.append(render_calculator(resolved, dom_id=dom_id, assets=assets_for(placement.calculator_id)))
-    with_slots = replace_placements(markdown, placements, lambda number, _p: "\n" + _SLOT.format(number=number) + "\n")
-    return with_slots, rendered
 
+    assets: Callable[[], PyodideSiteAssets] = build_assets
+    language: ClassVar[str] = FENCE_LANGUAGE
+    body_keys: ClassVar[tuple[str, ...]] = KNOWN_KEYS
 
-def fill_slots(html: str, rendered: list[str], *, path: str) -> str:
-    """Put each calculator's HTML where its slot ended up in the page's HTML.
+    def prepare(self, fences: Sequence[Fence], page: PageContext) -> list[Prepared]:
+        """Each calculator fence of a page, resolved at its defaults and rendered.
 
-    Raises:
-        ValueError: when a slot is missing or repeated (a Markdown construct swallowed it).
-    """
-    found: list[int] = []
+        The first calculator of an id gets the DOM id ``calculator-<id>``, later ones
+        ``calculator-<id>-2``, ``-3``, ...
 
-    def replace(match: re.Match[str]) -> str:
-        number = int(match.group(1))
-        found.append(number)
-        return rendered[number]
+        Raises:
+            FenceError: for any fence that cannot be placed (file and line in the message).
+        """
+        seen: Counter[str] = Counter()
+        prepared = []
+        for number, fence in enumerate(fences):
+            placement = parse_placement(fence, path=page.path)
+            resolved = resolve(placement, path=page.path)
+            seen[placement.calculator_id] += 1
+            count = seen[placement.calculator_id]
+            dom_id = f"calculator-{placement.calculator_id}" + (f"-{count}" if count > 1 else "")
+            html = render_calculator(resolved, dom_id=dom_id, assets=self._urls(placement.calculator_id, fence, page))
+            prepared.append(Prepared(html=html, marker=SLOT.format(number=number), deferred=True))
+        return prepared
 
-    filled = _SLOT_PATTERN.sub(replace, html)
-    if sorted(found) != list(range(len(rendered))):
-        raise ValueError(f"{path}: {len(rendered)} calculator(s) placed but {len(found)} found in the HTML; expected each calculator fence at the top level of a Markdown block")
-    return filled
+    def report(self) -> None:
+        return None
 
-
-def source_line_offset(source: str, markdown: str) -> int:
-    """Lines before ``markdown`` in ``source`` (the front matter MkDocs removed)."""
-    if markdown and source.endswith(markdown):
-        return source[: len(source) - len(markdown)].count("\n")
-    return 0
+    def _urls(self, calculator_id: str, fence: Fence, page: PageContext) -> AssetUrls:
+        try:
+            assets = self.assets()
+        except LookupError:
+            raise FenceError(
+                page.path, fence.line, "a calculator needs the self-hosted Pyodide, which no hook prepared", "hooks/pyodide_assets.py in the hooks of mkdocs.yml"
+            ) from None
+        return AssetUrls(
+            pyodide_index=page.url_to(assets.runtime_dir),
+            core_zip=page.url_to(assets.core_zip),
+            embed=page.url_to(f"{EMBED_DIR}/{calculator_id}/"),
+        )

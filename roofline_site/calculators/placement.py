@@ -41,7 +41,8 @@ def resolve(placement: Placement, *, path: str) -> Resolved:
         raise FenceError(
             path,
             placement.line,
-            f"unknown calculator {placement.calculator_id!r}; expected one of {', '.join(sorted(CALCULATORS))}",
+            f"unknown calculator {placement.calculator_id!r}",
+            f"one of {', '.join(sorted(CALCULATORS))}",
         )
     spec = definition(placement.calculator_id)
     fields = {field["id"]: field for field in spec["inputs"]}
@@ -50,13 +51,14 @@ def resolve(placement: Placement, *, path: str) -> Resolved:
             raise FenceError(
                 path,
                 placement.defaults_line,
-                f"calculator {placement.calculator_id!r} has no input {name!r}; expected one of {', '.join(fields)}",
+                f"calculator {placement.calculator_id!r} has no input {name!r}",
+                f"one of {', '.join(fields)}",
             )
     inputs = starting_inputs(spec, placement.defaults)
     result = compute(placement.calculator_id, inputs)
     if result["errors"]:
         problems = "; ".join(f"{name}: {message}" for name, message in result["errors"].items())
-        raise FenceError(path, placement.defaults_line, f"calculator {placement.calculator_id!r} rejects its defaults ({problems}); expected values it accepts")
+        raise FenceError(path, placement.defaults_line, f"calculator {placement.calculator_id!r} rejects its defaults ({problems})", "values it accepts")
     return Resolved(definition=spec, inputs=inputs, result=result)
 
 

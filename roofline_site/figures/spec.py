@@ -23,6 +23,7 @@ from typing import Any
 from roofline_core.dtypes import COMPUTE_DTYPES
 from roofline_core.figures import FIGURE_FUNCTIONS, FIGURE_KINDS, FIGURES
 from roofline_core.figures.parameters import BadValue, FigureParameter, suggestion
+from roofline_site.fences.errors import LocatedError
 
 __all__ = [
     "COMMON_KEYS",
@@ -43,18 +44,11 @@ MAX_TEXT = 300
 KIND_PARAMS: dict[str, tuple[FigureParameter, ...]] = {kind: figure.parameters for kind, figure in FIGURES.items()}
 
 
-class FigureBlockError(ValueError):
+class FigureBlockError(LocatedError):
     """A mistake in a figure block, located at a file and line.
 
     ``str(error)`` is ``"<path>:<line>: <problem>; expected <expected>"``.
     """
-
-    def __init__(self, path: str, line: int, problem: str, expected: str) -> None:
-        self.path = path
-        self.line = line
-        self.problem = problem
-        self.expected = expected
-        super().__init__(f"{path}:{line}: {problem}; expected {expected}")
 
 
 def _text(text: str) -> str:

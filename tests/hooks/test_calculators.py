@@ -1,4 +1,5 @@
-"""hooks/calculators.py in a real MkDocs build: placed calculators, embed pages, loud errors."""
+"""Calculators in a real MkDocs build: placed by hooks/fences.py, embed pages from
+hooks/calculators.py, loud errors."""
 
 from __future__ import annotations
 
@@ -29,9 +30,17 @@ def _fixture_project(tmp_path: Path, pages: dict[str, str]) -> Path:
               custom_dir: {PROJECT_ROOT / "site_assets" / "overrides"}
             hooks:
               - {PROJECT_ROOT / "hooks" / "pyodide_assets.py"}
+              - {PROJECT_ROOT / "hooks" / "fences.py"}
               - {PROJECT_ROOT / "hooks" / "calculators.py"}
             markdown_extensions:
-              - pymdownx.superfences
+              - pymdownx.superfences:
+                  custom_fences:
+                    - name: figure
+                      class: roofline-figure
+                      format: !!python/name:roofline_site.fences.format_fence
+                    - name: calculator
+                      class: roofline-calculator
+                      format: !!python/name:roofline_site.fences.format_fence
             """
         ),
         encoding="utf-8",

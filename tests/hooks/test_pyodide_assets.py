@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from roofline_site.calculators.assets import pyodide_site_assets
+from tests.hooks.site_fixture import make_site
 from tests.support.site_build import PROJECT_ROOT
 
 
@@ -17,3 +22,38 @@ def test_runtime_and_core_zip_in_the_built_site(built_site):
     # Only the runtime files: no type definitions or source maps from the npm package.
     shipped = sorted(p.name for p in (built_site / assets.runtime_dir).iterdir())
     assert shipped == sorted(path.name for path in assets.runtime_files.values())
+
+
+COUNT_PACKING = """\
+import sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+import roofline_site.calculators.assets as assets
+
+packed = []
+original = assets.core_zip_bytes
+
+def counted():
+    packed.append(1)
+    return original()
+
+assets.core_zip_bytes = counted
+build(load_config(config_file=sys.argv[1], site_dir=sys.argv[2], strict=True))
+print(len(packed))
+"""
+
+
+@pytest.mark.slow
+def test_roofline_core_is_packed_once_per_build(tmp_path):
+    # Two pages with calculators, plus the embed pages: still one packing for the whole build.
+    page = "# Page\n\n```calculator\nid: kv-cache\n```\n"
+    config = make_site(tmp_path / "project", {"index.md": page, "other.md": page})
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-c", COUNT_PACKING, str(config), str(tmp_path / "site")], capture_output=True, text=True, env=env, cwd=config.parent
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "1"
+    html = (tmp_path / "site" / "other" / "index.html").read_text(encoding="utf-8")
+    zip_name = pyodide_site_assets(PROJECT_ROOT).core_zip
+    assert f'data-core-zip-url="../{zip_name}"' in html

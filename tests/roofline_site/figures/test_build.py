@@ -1,4 +1,4 @@
-"""Whole MkDocs builds of a small fixture project using the real hooks/figures.py.
+"""Whole MkDocs builds of a small fixture project using the real hooks/fences.py.
 
 A bad figure block in a docs page or in a generated glossary page stops the build with the
 file and line and no traceback; a warm build draws nothing and never imports matplotlib.
@@ -39,13 +39,14 @@ kind: not-a-figure, only an example
 ````
 """
 
-# A stand-in for the glossary hook: a virtual page generated from a source with front matter.
+# A stand-in for the glossary hook: a virtual page generated from a source with front matter,
+# served at the source's path under the project root (glossary/demo.md), as the glossary does.
 GLOSSARY_HOOK = """\
 from pathlib import Path
 from mkdocs.structure.files import File
 
 def on_files(files, config):
-    source = Path(config.config_file_path).parent / "glossary_src" / "demo.md"
+    source = Path(config.config_file_path).parent / "glossary" / "demo.md"
     if source.exists():
         files.append(File.generated(config, "glossary/demo.md", content=source.read_text()))
     return files
@@ -58,13 +59,13 @@ def make_project(root: Path, pages: dict[str, str], glossary: str | None = None,
         (root / "docs" / name).write_text(text, encoding="utf-8")
     (root / "glossary_hook.py").write_text(GLOSSARY_HOOK, encoding="utf-8")
     if glossary is not None:
-        (root / "glossary_src").mkdir()
-        (root / "glossary_src" / "demo.md").write_text(glossary, encoding="utf-8")
-    fence_config = (
-        "      custom_fences:\n"
-        "        - name: figure\n"
-        "          class: roofline-figure\n"
-        "          format: !!python/name:roofline_site.figures.pages.format_figure\n"
+        (root / "glossary").mkdir()
+        (root / "glossary" / "demo.md").write_text(glossary, encoding="utf-8")
+    fence_config = "      custom_fences:\n" + "".join(
+        f"        - name: {language}\n"
+        f"          class: roofline-{language}\n"
+        "          format: !!python/name:roofline_site.fences.format_fence\n"
+        for language in ("figure", "calculator")
     )
     config = textwrap.dedent(
         f"""\
@@ -73,7 +74,7 @@ def make_project(root: Path, pages: dict[str, str], glossary: str | None = None,
           name: mkdocs
         hooks:
           - glossary_hook.py
-          - {PROJECT_ROOT / "hooks" / "figures.py"}
+          - {PROJECT_ROOT / "hooks" / "fences.py"}
         markdown_extensions:
           - admonition
           - pymdownx.superfences:
@@ -130,10 +131,10 @@ BUILD_AND_REPORT = """\
 import json, sys
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-from roofline_site.figures.pages import current_build
+from roofline_site.fences import current_build
 config = load_config(config_file=sys.argv[1], site_dir=sys.argv[2], strict=True)
 build(config)
-cache = current_build().cache
+cache = current_build().kinds["figure"].cache
 print(json.dumps({"drawn": cache.drawn, "hits": cache.hits, "matplotlib": "matplotlib" in sys.modules}))
 """
 

@@ -1,0 +1,77 @@
+"""Fenced blocks the build renders: ```` ```figure ```` and ```` ```calculator ````.
+
+The work lives in ``roofline_site.fences`` (find, locate, format, check) and in each kind
+(``roofline_site.figures.pages``, ``roofline_site.calculators.page``); these hooks only start a
+build, hand each page to it, and turn a located mistake into a build error:
+``<file>:<line>: <what is wrong>; expected <what>``. The formatter of every kind is configured
+under ``pymdownx.superfences`` in ``mkdocs.yml``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.utils import get_relative_url
+
+from roofline_site.calculators import CalculatorFences
+from roofline_site.fences import LocatedError, author_source, current_build, require_custom_fences, start_build
+from roofline_site.figures.cache import FigureCache
+from roofline_site.figures.pages import FigureFences, cache_dir_for
+
+log = logging.getLogger("mkdocs.hooks.fences")
+
+# Hooks ---------------------------------------------------------------------------------
+
+
+def on_config(config):
+    kinds = [FigureFences(cache=FigureCache(directory=cache_dir_for(_project_root(config)))), CalculatorFences()]
+    try:
+        require_custom_fences(config.mdx_configs, [kind.language for kind in kinds], config_path=config.config_file_path)
+    except LocatedError as error:
+        raise PluginError(str(error)) from None
+    start_build(kinds)
+    return config
+
+
+def on_page_markdown(markdown, page, config, files):
+    source = _author_source(page, config)
+    try:
+        current_build().prepare_page(
+            markdown, path=source.path, source=source.text, url_to=lambda site_path: get_relative_url(site_path, page.url)
+        )
+    except LocatedError as error:
+        # The message already says file, line, what is wrong and what is expected.
+        raise PluginError(str(error)) from None
+    return markdown
+
+
+def on_page_content(html, page, config, files):
+    try:
+        return current_build().finish_page(html, path=_author_source(page, config).path)
+    except LocatedError as error:
+        raise PluginError(str(error)) from None
+
+
+def on_post_build(config):
+    for line in current_build().reports():
+        log.info(line)
+
+
+# Helper functions ----------------------------------------------------------------------
+
+
+def _author_source(page, config):
+    file = page.file
+    return author_source(
+        src_uri=file.src_uri,
+        abs_src_path=file.abs_src_path,
+        generated_by=file.generated_by,
+        content=file.content_string,
+        project_root=_project_root(config),
+    )
+
+
+def _project_root(config) -> Path:
+    return Path(config.config_file_path).resolve().parent

@@ -1,0 +1,93 @@
+"""The calculator fence kind: each fence rendered once, its HTML put in the page exactly."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_site.calculators.assets import PyodideSiteAssets
+from roofline_site.calculators.embed import embed_page_markdown
+from roofline_site.calculators.fence import FenceError, Placement
+from roofline_site.calculators.page import CalculatorFences
+from roofline_site.calculators.placement import resolve
+from roofline_site.calculators.render import AssetUrls, render_calculator
+from roofline_site.fences import start_build
+from tests.roofline_site.fences.markdown_page import convert
+
+ASSETS = PyodideSiteAssets(
+    version="1.0", runtime_dir="assets/pyodide/1.0/", runtime_files={}, core_zip="assets/pyodide/rc.abc.zip", core_zip_bytes=b""
+)
+
+
+def _url_to(site_path: str) -> str:
+    return "../../" + site_path
+
+
+def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
+    resolved = resolve(Placement(calculator_id=calculator_id, defaults=defaults), path="x.md")
+    urls = AssetUrls(pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed=f"../../embed/{calculator_id}/")
+    return render_calculator(resolved, dom_id=dom_id, assets=urls)
+
+
+PAGE = """\
+# Title
+
+Before.
+
+```calculator
+id: kv-cache
+```
+
+> ```calculator
+> id: kv-cache
+> defaults: batch=4
+> ```
+
+- Item.
+
+    ```calculator
+    id: roofline-explorer
+    ```
+
+After.
+"""
+
+
+def test_calculators_are_placed_exactly_where_their_fences_were():
+    build = start_build([CalculatorFences(assets=lambda: ASSETS)])
+    assert build.prepare_page(PAGE, path="docs/p.md", source=PAGE, url_to=_url_to) == 3
+    html = build.finish_page(convert(PAGE, ["calculator"]), path="docs/p.md")
+    first = _expected_html("kv-cache", "calculator-kv-cache")
+    quoted = _expected_html("kv-cache", "calculator-kv-cache-2", batch="4")
+    listed = _expected_html("roofline-explorer", "calculator-roofline-explorer")
+    # Byte for byte what render_calculator made: Markdown never saw it.
+    assert html.index("<p>Before.</p>") < html.index(first) < html.index("<blockquote>") < html.index(quoted)
+    assert html.index(quoted) < html.index("</blockquote>") < html.index("<li>") < html.index(listed) < html.index("<p>After.</p>")
+    assert "roofline-calculator-slot" not in html and "id: " not in html
+
+
+def test_a_calculator_fence_without_pyodide_assets_fails_at_its_line():
+    def missing() -> PyodideSiteAssets:
+        raise LookupError("none")
+
+    build = start_build([CalculatorFences(assets=missing)])
+    with pytest.raises(FenceError) as caught:
+        build.prepare_page("Text.\n\n```calculator\nid: kv-cache\n```\n", path="docs/p.md")
+    assert str(caught.value) == (
+        "docs/p.md:3: a calculator needs the self-hosted Pyodide, which no hook prepared; "
+        "expected hooks/pyodide_assets.py in the hooks of mkdocs.yml"
+    )
+
+
+def test_a_bad_fence_stops_before_anything_is_placed():
+    build = start_build([CalculatorFences(assets=lambda: ASSETS)])
+    page = "```calculator\nid: kv-cache\n```\n\n```calculator\nid: kv-cach\n```\n"
+    with pytest.raises(FenceError, match=r"^docs/p\.md:5: unknown calculator 'kv-cach'; expected one of "):
+        build.prepare_page(page, path="docs/p.md", source=page)
+
+
+def test_embed_pages_use_the_same_fence():
+    markdown = embed_page_markdown("kv-cache").split("---\n", 2)[2]
+    build = start_build([CalculatorFences(assets=lambda: ASSETS)])
+    assert build.prepare_page(markdown, path="embed/kv-cache.md", url_to=_url_to) == 1
+    html = build.finish_page(convert(markdown, ["calculator"]), path="embed/kv-cache.md")
+    assert _expected_html("kv-cache", "calculator-kv-cache") in html
