@@ -33,7 +33,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 from mkdocs.utils import get_relative_url
 
 from roofline_site import csp
-from roofline_site.fences import current_build
+from roofline_site.fences import FenceFormatError, current_build
 from roofline_site.glossary import render
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
@@ -254,9 +254,8 @@ def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State
 
 def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: _State) -> str:
     """Sanitise the rendered body, then add the header and sections built from front matter."""
-    build = current_build()
     try:
-        body = sanitise_entry_html(body_html, trusted=build.inserted_html() if build is not None else ())
+        body = sanitise_entry_html(body_html, trusted=_fence_html())
     except SanitiseError as exc:
         raise PluginError(f"{entry.path}:{entry.body_line}: {exc}; expected each figure fence at the top level of the body") from None
     index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)
@@ -278,6 +277,14 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
             f"{ENTRY_RENDER_BUDGET_S:.0f} s: simplify the body (long runs of unclosed brackets or angle brackets are slow to parse)"
         )
     return html
+
+
+def _fence_html() -> list[str]:
+    """HTML the fence formatter put into the current page (figures), which the sanitiser keeps."""
+    try:
+        return current_build().inserted_html()
+    except FenceFormatError:
+        return []  # hooks/fences.py is not installed (a bare project): no fence was formatted
 
 
 def _page_url(files: Files, src_uri: str) -> str:
