@@ -25,7 +25,6 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import NumberInput
 from roofline_core.formatting import (
     format_bytes,
     format_intensity,
@@ -34,6 +33,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.inference import DecodeEstimate, estimate_decode
+from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY
 
 #: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
 SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -133,17 +133,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         context_input(default=0, min=0, slider=False),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
         devices_input(),
-        NumberInput(
-            id="bandwidth_efficiency",
-            label="Bandwidth efficiency",
-            unit="%",
-            default=100,
-            min=1,
-            max=100,
-            step=1,
-            slider=True,
-            help="Share of peak memory bandwidth actually sustained; serving stacks reach about 70-80%.",
-        ),
+        BANDWIDTH_EFFICIENCY,
     ),
     outputs=(
         Output("step_time", "Time per decode step"),
