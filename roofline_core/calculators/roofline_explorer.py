@@ -7,7 +7,7 @@ from typing import Any
 from roofline_core.calculators._common import accelerator_input, accelerator_of, custom_accelerator_inputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.figures import roofline_curve
-from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
+from roofline_core.formatting import bound_phrase, format_flop_per_s, format_intensity, format_percent
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
 from roofline_core.vocabulary import COMPUTE_DTYPE, INTENSITY
 
@@ -34,7 +34,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "outputs": {
             "attainable": value(attainable, "FLOP/s", format_flop_per_s(attainable)),
             "share_of_peak": value(share, "1", format_percent(share)),
-            "bound": value(which, "", f"{which}-bound"),
+            "bound": value(which, "", bound_phrase(which)),
             "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
         },
         "chart": roofline_curve(
