@@ -18,6 +18,7 @@ from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, op_time_s, ridge_point
+from roofline_core.vocabulary import Choice, OneOf
 
 
 def _cells(op: Operation) -> dict[str, dict[str, Any]]:
