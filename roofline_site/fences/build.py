@@ -299,6 +299,16 @@ def current_build() -> FenceBuild:
     return _build
 
 
+def inserted_html() -> list[str]:
+    """HTML the fence formatters put into the page being rendered (figures), in document order,
+    or ``[]`` when no fence build is running: build output a sanitiser must keep as it is.
+
+    Calculators are not in it: their HTML goes in after every other page hook (``deferred``),
+    through a placeholder ``<div class="roofline-calculator-slot" data-slot="N"></div>``.
+    """
+    return _build.inserted_html() if _build is not None else []
+
+
 def format_fence(src: str, language: str, class_name: str, options: dict, md: Any, **kwargs: Any) -> str:
     """The ``pymdownx.superfences`` formatter of every fence kind (see ``mkdocs.yml``)."""
     return current_build().format(language, src)
