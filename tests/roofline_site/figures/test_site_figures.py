@@ -47,7 +47,9 @@ def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, scr
     for scheme, width in (("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)):
         page, watch = page_factory(color_scheme=scheme, width=width)
         page.goto(site_server + "figures/", wait_until="networkidle")
-        assert page.evaluate("document.body.dataset.mdColorScheme") == ("slate" if scheme == "dark" else "default")
+        # Material's bundle applies the reader's preferred scheme; under load that can land after
+        # "networkidle", so wait for it (a scheme never applied still fails, by timeout).
+        page.wait_for_function("scheme => document.body.dataset.mdColorScheme === scheme", arg="slate" if scheme == "dark" else "default")
         figures = page.locator("figure.roofline-figure")
         kinds = figures.evaluate_all("els => els.map(e => e.dataset.figureKind)")
         assert set(kinds) == set(FIGURE_KINDS)
