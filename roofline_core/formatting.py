@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal
+from typing import TYPE_CHECKING
 
-_DECIMAL_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+from roofline_core.roofline import COMPUTE, MEMORY
+
+if TYPE_CHECKING:
+    from roofline_core.inference import MemoryFit
+
+#: Decimal SI prefixes by power of ten, largest first: the one table for units with a prefix
+#: ("16.1 GB", "989 TFLOP/s") and for chart ticks ("10k", "1T").
+SI_PREFIXES: dict[int, str] = {18: "E", 15: "P", 12: "T", 9: "G", 6: "M", 3: "k", 0: ""}
+
+_DECIMAL_PREFIXES = tuple((10.0**exponent, prefix) for exponent, prefix in SI_PREFIXES.items())
 
 
 # Enough precision for every digit of the largest float (about 1.8e308) shown without exponent.
@@ -107,3 +117,51 @@ def format_count(value: float) -> str:
         if abs(value) >= scale * 0.9995:
             return f"{format_number(value / scale)}{suffix}"
     return format_number(value)
+
+
+def bound_phrase(bound: str) -> str:
+    """Which roof limits a step, in words: ``"memory"`` -> ``"memory-bound"``.
+
+    Raises:
+        ValueError: for anything but ``"memory"`` or ``"compute"``.
+    """
+    if bound not in (MEMORY, COMPUTE):
+        raise ValueError(f"bound must be {MEMORY!r} or {COMPUTE!r}, got {bound!r}")
+    return f"{bound}-bound"
+
+
+# Memory fit ------------------------------------------------------------------------------------
+
+
+def format_memory_fit(fit: MemoryFit) -> str:
+    """The verdict: ``"Yes: 16.1 GB of 80.0 GB (20.1%)"`` or ``"No: needs 141 GB of 80.0 GB"``."""
+    used, capacity = format_bytes(fit.used_bytes), format_bytes(fit.capacity_bytes)
+    if fit.fits:
+        return f"Yes: {used} of {capacity} ({format_percent(fit.share_of_memory)})"
+    return f"No: needs {used} of {capacity}"
+
+
+def format_memory_use(fit: MemoryFit) -> str:
+    """Weights plus KV cache against capacity: ``"20.4 GB (25.4% of 80.0 GB)"``."""
+    return f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})"
+
+
+def format_max_batch(fit: MemoryFit) -> str:
+    """The largest batch that fits, or why none does."""
+    if fit.max_batch is None:
+        return "no limit"
+    if fit.max_batch > 0:
+        return f"{fit.max_batch:,} sequences"
+    if fit.weight_bytes > fit.capacity_bytes:
+        return f"none: the weights alone ({format_bytes(fit.weight_bytes)}) leave no room in {format_bytes(fit.capacity_bytes)}"
+    free = format_bytes(fit.capacity_bytes - fit.weight_bytes)
+    return f"none: one sequence needs {format_bytes(fit.kv_bytes_per_sequence)}, {free} is free"
+
+
+def format_max_context(fit: MemoryFit) -> str:
+    """The longest context that fits for the batch: ``"245,760 tokens per sequence"``."""
+    if fit.max_context_tokens is None:
+        return "no limit"
+    if fit.max_context_tokens == 0:
+        return "none"
+    return f"{fit.max_context_tokens:,} tokens per sequence"

@@ -28,8 +28,11 @@ from roofline_core.roofline import (
     ridge_point,
 )
 
-#: Batch sizes of the decode throughput table in seed 004.
+#: Batch sizes of the decode throughput table in seed 004 (:func:`batch_sweep`, the CLI's sweep).
 DEFAULT_SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+#: Seed 004's batches continued past the H100 ridge (about batch 295), so a table or chart shows
+#: the turn to compute-bound: the decode calculator's table and the decode-batch figure.
+DECODE_TABLE_BATCHES: tuple[int, ...] = (*DEFAULT_SWEEP_BATCHES, 512, 1024)
 
 
 def _require_count(name: str, value: int) -> None:

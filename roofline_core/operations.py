@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.formatting import format_intensity
+from roofline_core.formatting import bound_phrase, format_intensity
 from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
 from roofline_core.roofline import MatmulCost, _require_positive, bound, matmul_cost, ridge_point
@@ -189,7 +189,7 @@ def operations_catalogue(
         side = "below" if which == "memory" else "at or above"
         why = (
             f"{reason[0].upper()}{reason[1:]}: {format_intensity(cost.intensity_flop_per_byte)} is {side} "
-            f"the {accelerator.name} ridge of {format_intensity(ridge)}, so it is {which}-bound."
+            f"the {accelerator.name} ridge of {format_intensity(ridge)}, so it is {bound_phrase(which)}."
         )
         operations.append(
             Operation(slug=slug, name=name, shape=shape, flops=cost.flops, bytes_moved=cost.bytes_moved, bound=which, why=why)

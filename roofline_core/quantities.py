@@ -25,6 +25,7 @@ from typing import Any
 
 from roofline_core.dtypes import DTYPES, STORAGE_DTYPES, bytes_per_element
 from roofline_core.formatting import (
+    bound_phrase,
     format_bandwidth,
     format_bytes,
     format_count,
@@ -43,21 +44,12 @@ from roofline_core.inference import (
     estimate_prefill,
 )
 from roofline_core.models import MODELS, AnyModel, CustomModel, Model
-from roofline_core.operations import matvec_exact_cost, operations_catalogue
+from roofline_core.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
 from roofline_core.sources import Source
 
-#: Operation slugs of :func:`roofline_core.operations.operations_catalogue`.
-OPERATION_SLUGS: tuple[str, ...] = (
-    "decode-gemv",
-    "decode-gemm-batched",
-    "prefill-gemm",
-    "decode-attention-mha",
-    "decode-attention-gqa",
-    "prefill-attention-unfused",
-    "prefill-attention-fused",
-    "elementwise-add",
-)
+#: Operation slugs of :func:`roofline_core.operations.operations_catalogue`, in table order.
+OPERATION_SLUGS: tuple[str, ...] = tuple(OPERATION_KINDS)
 
 
 class QuantityError(ValueError):
@@ -418,7 +410,7 @@ def _operation(*, operation: str, model: Model, accelerator: Accelerator, what: 
     )
     op = next(o for o in ops if o.slug == operation)
     if what == "bound":
-        text = f"{op.bound}-bound"
+        text = bound_phrase(op.bound)
     elif what == "flops":
         text = format_flops(op.flops)
     elif what == "bytes":
@@ -520,7 +512,7 @@ QUANTITIES: dict[str, Quantity] = {
             "decode_bound",
             "Which roof limits a decode step: 'memory-bound' or 'compute-bound'.",
             _DECODE_PARAMETERS,
-            _step_quantity(_decode, lambda s: f"{s.bound}-bound"),
+            _step_quantity(_decode, lambda s: bound_phrase(s.bound)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(
@@ -555,7 +547,7 @@ QUANTITIES: dict[str, Quantity] = {
             "prefill_bound",
             "Which roof limits a prefill pass: 'memory-bound' or 'compute-bound'.",
             _PREFILL_PARAMETERS,
-            _step_quantity(_prefill, lambda s: f"{s.bound}-bound"),
+            _step_quantity(_prefill, lambda s: bound_phrase(s.bound)),
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q(

@@ -8,9 +8,7 @@ from roofline_core.calculators.base import CUSTOM
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
 from roofline_core.figures import roofline_curve
-from roofline_core.formatting import format_bytes, format_percent
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
-from roofline_core.inference import MemoryFit
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
 
 GIGA = 1e9
@@ -316,11 +314,3 @@ def model_of(values: dict[str, Any]) -> AnyModel:
         mla_latent_dim=values.get("mla_latent_dim", 0),
         mla_rope_dim=values.get("mla_rope_dim", 0),
     )
-
-
-def fit_text(fit: MemoryFit) -> str:
-    """"Yes: 16.1 GB of 80 GB (20.1%)" or "No: needs 141 GB of 80 GB"."""
-    used, capacity = format_bytes(fit.used_bytes), format_bytes(fit.capacity_bytes)
-    if fit.fits:
-        return f"Yes: {used} of {capacity} ({format_percent(fit.share_of_memory)})"
-    return f"No: needs {used} of {capacity}"

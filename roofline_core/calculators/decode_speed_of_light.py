@@ -18,7 +18,6 @@ from roofline_core.calculators._common import (
     custom_kv_inputs,
     devices_input,
     dtype_input,
-    fit_text,
     model_input,
     model_of,
     params_input,
@@ -27,16 +26,16 @@ from roofline_core.calculators._common import (
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import NumberInput
 from roofline_core.formatting import (
+    bound_phrase,
     format_bytes,
+    format_memory_fit,
+    format_memory_use,
     format_intensity,
     format_percent,
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.inference import DecodeEstimate, estimate_decode
-
-#: Batches of the table and the chart: seed 004's 1 to 256, continued past the H100 ridge.
-SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+from roofline_core.inference import DECODE_TABLE_BATCHES, DecodeEstimate, estimate_decode
 
 
 def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
@@ -58,10 +57,6 @@ def batch_cell(batch: int) -> dict[str, Any]:
     return value(batch, "sequences", f"{batch:,}")
 
 
-def _bound_text(which: str) -> str:
-    return f"{which}-bound"
-
-
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     batch = values["batch"]
     estimate = decode_at(values, batch)
@@ -74,21 +69,17 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "tokens_per_s_per_sequence": value(per_sequence, "tokens/s", format_tokens_per_s(per_sequence)),
         "tokens_per_s": value(step.tokens_per_s, "tokens/s", format_tokens_per_s(step.tokens_per_s)),
         "intensity": value(step.intensity_flop_per_byte, "FLOP/byte", format_intensity(step.intensity_flop_per_byte)),
-        "bound": value(step.bound, "", _bound_text(step.bound)),
+        "bound": value(step.bound, "", bound_phrase(step.bound)),
         "compute_utilisation": value(step.compute_utilisation, "1", format_percent(step.compute_utilisation)),
         "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
         "kv_bytes": value(kv_bytes, "B", format_bytes(kv_bytes)),
         "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
-        "memory_use": value(
-            fit.used_bytes,
-            "B",
-            f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})",
-        ),
-        "fits": value(fit.fits, "", fit_text(fit)),
+        "memory_use": value(fit.used_bytes, "B", format_memory_use(fit)),
+        "fits": value(fit.fits, "", format_memory_fit(fit)),
     }
     table = []
     points = []
-    for b in SWEEP_BATCHES:
+    for b in DECODE_TABLE_BATCHES:
         row_step = step if b == batch else decode_at(values, b).step
         table.append(
             {
@@ -96,7 +87,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 "intensity": value(
                     row_step.intensity_flop_per_byte, "FLOP/byte", format_intensity(row_step.intensity_flop_per_byte)
                 ),
-                "bound": value(row_step.bound, "", _bound_text(row_step.bound)),
+                "bound": value(row_step.bound, "", bound_phrase(row_step.bound)),
                 "step_time": value(row_step.step_time_s, "s", format_time(row_step.step_time_s)),
                 "tokens_per_s": value(row_step.tokens_per_s, "tokens/s", format_tokens_per_s(row_step.tokens_per_s)),
                 "compute_utilisation": value(
@@ -107,7 +98,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         points.append(
             {"label": f"batch {b}", "intensity_flop_per_byte": row_step.intensity_flop_per_byte, "highlight": b == batch}
         )
-    if batch not in SWEEP_BATCHES:
+    if batch not in DECODE_TABLE_BATCHES:
         points.append({"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True})
     chart = roofline_chart(peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s, points=points)
     return {"outputs": outputs, "table": table, "chart": chart}

@@ -19,7 +19,7 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.formatting import format_bytes, format_percent
+from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
 from roofline_core.inference import fit_in_memory
 from roofline_core.models import GQA, MHA, MLA
 
@@ -35,15 +35,6 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         context_tokens=values["context_tokens"],
     )
     kv_share = fit.kv_bytes / fit.capacity_bytes
-    if fit.max_batch == 0:
-        max_batch_text = f"none: the weights alone ({format_bytes(fit.weight_bytes)}) leave no room in {format_bytes(fit.capacity_bytes)}"
-        if fit.weight_bytes <= fit.capacity_bytes:
-            max_batch_text = f"none: one sequence needs {format_bytes(fit.kv_bytes_per_sequence)}, {format_bytes(fit.capacity_bytes - fit.weight_bytes)} is free"
-    else:
-        max_batch_text = f"{fit.max_batch:,} sequences"
-    max_context_text = (
-        "none" if fit.max_context_tokens == 0 else f"{fit.max_context_tokens:,} tokens per sequence"
-    )
     return {
         "outputs": {
             "kv_bytes": value(fit.kv_bytes, "B", format_bytes(fit.kv_bytes)),
@@ -53,8 +44,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 kv_share, "1", f"{format_percent(kv_share)} of {format_bytes(fit.capacity_bytes)}"
             ),
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
-            "max_batch": value(fit.max_batch, "sequences", max_batch_text),
-            "max_context_tokens": value(fit.max_context_tokens, "tokens", max_context_text),
+            "max_batch": value(fit.max_batch, "sequences", format_max_batch(fit)),
+            "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
         }
     }
 

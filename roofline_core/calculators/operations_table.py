@@ -14,7 +14,7 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput
-from roofline_core.formatting import format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
+from roofline_core.formatting import bound_phrase, format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
@@ -29,7 +29,7 @@ def _cells(op: Operation) -> dict[str, dict[str, Any]]:
         "flops": value(op.flops, "FLOP", format_flops(op.flops)),
         "bytes_moved": value(op.bytes_moved, "B", format_bytes(op.bytes_moved)),
         "intensity": value(op.intensity_flop_per_byte, "FLOP/byte", format_intensity(op.intensity_flop_per_byte)),
-        "bound": value(op.bound, "", f"{op.bound}-bound"),
+        "bound": value(op.bound, "", bound_phrase(op.bound)),
         "why": value(op.why, "", op.why),
     }
 

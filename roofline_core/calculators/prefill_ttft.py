@@ -19,7 +19,7 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.formatting import format_intensity, format_percent, format_time, format_tokens_per_s
+from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
 from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
 
 
@@ -46,7 +46,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     return {
         "outputs": {
             "ttft": value(prefill.step_time_s, "s", format_time(prefill.step_time_s)),
-            "bound": value(prefill.bound, "", f"{prefill.bound}-bound"),
+            "bound": value(prefill.bound, "", bound_phrase(prefill.bound)),
             "intensity": value(
                 prefill.intensity_flop_per_byte, "FLOP/byte", format_intensity(prefill.intensity_flop_per_byte)
             ),

@@ -9,7 +9,7 @@ from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES
 from roofline_core.figures import roofline_curve
-from roofline_core.formatting import format_flop_per_s, format_intensity, format_percent
+from roofline_core.formatting import bound_phrase, format_flop_per_s, format_intensity, format_percent
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
 
 
@@ -35,7 +35,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "outputs": {
             "attainable": value(attainable, "FLOP/s", format_flop_per_s(attainable)),
             "share_of_peak": value(share, "1", format_percent(share)),
-            "bound": value(which, "", f"{which}-bound"),
+            "bound": value(which, "", bound_phrase(which)),
             "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
         },
         "chart": roofline_curve(

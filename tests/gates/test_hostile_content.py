@@ -1,6 +1,13 @@
 """Gate: hostile glossary entries are rejected with clear build errors, or neutralised so that
 nothing they carry executes in the browser.
 
+Two builds share the corpus (``tests/fixtures/hostile/``, see its README): ``rejected/`` must stop
+with one located error per entry, fast and in bounded memory; ``neutralised/`` holds entries the
+validator lets through (tricks it cannot see, by class), which must build and reach readers
+inert: one Chromium pass opens every page of that build and finds no dialog, no event handler,
+no script URL, nothing from another host, no element or attribute outside the sanitiser's
+allowlist in an entry body, and the theme's footer and scripts intact.
+
 Fixtures: ``tests/fixtures/hostile/`` (see its README). Builds use the real ``mkdocs.yml``
 through ``tests/support/fixture_project.py``. Skipped until the glossary (``hooks/glossary.py``)
 is part of the site.
@@ -8,7 +15,10 @@ is part of the site.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -47,16 +57,53 @@ REJECTED = [
     ("meta-refresh.md", 13, "raw <meta>"),
     ("remote-image.md", 13, "from another host ('https://example.com/pixel.png')"),
     ("lookalike-title.md", 2, "looks like the title 'Baseline term' of glossary/baseline-term.md"),
+    # YAML bombs: refused before anything is constructed.
+    ("yaml-billion-laughs.md", 2, "YAML anchor '&a' in the front matter"),
+    ("yaml-merge-key.md", 9, "YAML anchor '&base' in the front matter"),
+    # Bodies that would make Python-Markdown quadratic, and emphasis runs.
+    ("quadratic-brackets.md", 13, "more than 400 square brackets '['"),
+    ("quadratic-angles.md", 13, "more than 400 angle brackets '<'"),
+    ("quadratic-images.md", 11, "more than 400 square brackets '['"),
+    ("emphasis-run.md", 11, "a run of 12 '*' in the body"),
+    ("emphasis-paragraph.md", 11, "a paragraph with 480 emphasis markers"),
+    # List lengths, source addresses and titles.
+    ("too-many-aliases.md", 9, "field 'aliases' has 40 items"),
+    ("source-url-paren.md", 7, "is not an https address"),
+    ("source-url-space.md", 7, "is not an https address"),
+    ("title-entity.md", 2, "holds markup characters"),
+    # Bad encodings and control characters.
+    ("encoding-utf16.md", 1, "UTF-16 byte-order mark"),
+    ("encoding-utf8-bom.md", 1, "UTF-8 byte-order mark"),
+    ("encoding-latin1.md", 2, "byte 0xe9 is not UTF-8"),
+    ("nul-byte.md", 11, "a NUL byte in the file"),
+    ("control-character.md", 11, "control character U+001B"),
 ]
+
+#: The rejected build (every entry above, the largest a 15 kB body of unclosed brackets that
+#: would take Python-Markdown minutes) must stop within these budgets.
+REJECTED_BUILD_BUDGET_S = 60.0
+REJECTED_BUILD_BUDGET_BYTES = 600 * 1024 * 1024
 
 
 @pytest.fixture(scope="module")
 def rejected_build(tmp_path_factory):
-    """``(return code, output)`` of building the whole ``rejected/`` fixture glossary."""
+    """``(return code, output, seconds, peak resident bytes)`` of building the whole ``rejected/``
+    fixture glossary (in a child process of its own, so its peak memory is its own)."""
     root = tmp_path_factory.mktemp("hostile-rejected")
     config = make_fixture_project(root, entries_from=FIXTURES / "rejected")
-    result = mkdocs_build(config, root / "site")
-    return result.returncode, result.stdout + result.stderr
+    code = (
+        "import resource, subprocess, sys, time\n"
+        "start = time.perf_counter()\n"
+        "result = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "sys.stdout.write(result.stdout + result.stderr)\n"
+        "sys.stderr.write(f'{time.perf_counter() - start} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024}')\n"
+        "sys.exit(result.returncode)\n"
+    )
+    args = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(root / "site")]
+    result = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    seconds, peak_bytes = result.stderr.split()
+    return result.returncode, result.stdout, float(seconds), int(peak_bytes)
 
 
 def _error_lines(output: str) -> list[str]:
@@ -65,14 +112,20 @@ def _error_lines(output: str) -> list[str]:
 
 
 def test_hostile_entries_stop_the_build_without_a_traceback(rejected_build):
-    returncode, output = rejected_build
+    returncode, output, _seconds, _peak = rejected_build
     assert returncode != 0, "a glossary of hostile entries built"
     assert "Traceback" not in output, output[-3000:]
 
 
+def test_hostile_entries_stop_the_build_within_time_and_memory(rejected_build):
+    _returncode, _output, seconds, peak_bytes = rejected_build
+    assert seconds < REJECTED_BUILD_BUDGET_S, f"the rejected build took {seconds:.1f} s"
+    assert peak_bytes < REJECTED_BUILD_BUDGET_BYTES, f"the rejected build peaked at {peak_bytes / 1e6:.0f} MB"
+
+
 @pytest.mark.parametrize(("name", "line", "words"), REJECTED, ids=[r[0] for r in REJECTED])
 def test_each_hostile_entry_gets_a_located_error(rejected_build, name, line, words):
-    _returncode, output = rejected_build
+    _returncode, output, _seconds, _peak = rejected_build
     mine = [error for error in _error_lines(output) if error.startswith(f"glossary/{name}:{line}: ")]
     assert any(words in error and "; expected" in error for error in mine), (
         f"no 'glossary/{name}:{line}: ...{words}...; expected ...' error; errors were:\n" + "\n".join(_error_lines(output))
@@ -183,32 +236,87 @@ def test_neutralised_entries_render_no_active_markup(neutralised_site):
     assert "onerror" in glossary_json, "the alias should be kept, as data"
 
 
+#: What the browser pass reads from each page: event-handler attributes anywhere, URLs that
+#: run script, and, inside an entry's body (figures and calculators aside, they are the
+#: build's), every element and attribute outside the sanitiser's allowlist.
+_INSPECT = """(allowed) => {
+  const found = [];
+  const urlAttributes = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'srcset', 'values', 'to', 'from', 'by'];
+  for (const el of document.querySelectorAll('*')) {
+    for (const attr of el.attributes) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith('on')) found.push(`<${el.localName} ${name}>`);
+      if (urlAttributes.includes(name) && /^\\s*(javascript|vbscript|data:text)/i.test(attr.value.replace(/[\\x00-\\x20]/g, ''))) found.push(`<${el.localName} ${name}=${attr.value}>`);
+    }
+  }
+  for (const body of document.querySelectorAll('.glossary-entry__body')) {
+    for (const el of body.querySelectorAll('*')) {
+      if (el.closest('figure.roofline-figure, .roofline-calculator')) continue;
+      // Added at run time by the theme (code copy buttons, focus marks) and the previews.
+      if (el.closest('.md-code__nav')) continue;
+      if (!allowed.tags.includes(el.localName)) found.push(`body element <${el.localName}>`);
+      for (const attr of el.attributes) {
+        const runtime = attr.name.startsWith('data-md-') || ['data-focus-visible-added', 'aria-describedby'].includes(attr.name);
+        const ok = runtime || (allowed.attributes[el.localName] || []).includes(attr.name) || allowed.attributes['*'].includes(attr.name) || ['align', 'data-glossary-term'].includes(attr.name);
+        if (!ok) found.push(`body attribute <${el.localName} ${attr.name}>`);
+      }
+      if (el.localName === 'img' && new URL(el.getAttribute('src') || '', location).origin !== location.origin) found.push(`remote image ${el.src}`);
+    }
+  }
+  return {
+    found,
+    footer: !!document.querySelector('footer.md-footer'),
+    themeScripts: typeof __md_get === 'function' && typeof document$ !== 'undefined',
+  };
+}"""
+
+
+def _glossary_pages(site: Path) -> list[str]:
+    return [p for p in html_pages(site) if (p.startswith("glossary/") or p == "index.html") and not is_redirect_stub((site / p).read_text(encoding="utf-8"))]
+
+
 @pytest.mark.browser
 def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
+    from roofline_site.glossary.sanitize import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+
+    allowed = {"tags": sorted(ALLOWED_TAGS), "attributes": {k: sorted(v) for k, v in ALLOWED_ATTRIBUTES.items()}}
     page, watch = page_factory()
-    errors: list[str] = []
+    problems: list[str] = []
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(f"{page.url}: {dialog.message}"), dialog.dismiss()))
+    pages = _glossary_pages(neutralised_site)
+    assert len(pages) > 25, pages
     with StaticServer(neutralised_site) as server:
-        for name in html_pages(neutralised_site):
-            if is_redirect_stub((neutralised_site / name).read_text(encoding="utf-8")):
-                continue
+        for name in pages:
             marker = len(watch.page_errors)
-            page.goto(server.url + url_path(name), wait_until="networkidle")
-            errors += [f"{name}: {e}" for e in watch.page_errors[marker:]]
-            # Previews write aliases and summaries into the page: open each one.
-            for link in page.locator("a[data-glossary-term]").all()[:4]:
-                # Focus opens the same preview as hovering, without the open preview in the way.
+            url = server.url + url_path(name)
+            page.goto(url, wait_until="load")
+            # Hover and focus everything in the body: handlers on those events would fire.
+            page.evaluate(
+                "() => { for (const el of document.querySelectorAll('.glossary-entry__body *')) {"
+                " el.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); if (el.focus) el.focus(); } }"
+            )
+            page.wait_for_timeout(150)
+            result = page.evaluate(_INSPECT, allowed)
+            problems += [f"{name}: {item}" for item in result["found"]]
+            if not result["footer"] or not result["themeScripts"]:
+                problems.append(f"{name}: footer present {result['footer']}, theme scripts running {result['themeScripts']}")
+            if page.url.split("#")[0] != url:
+                problems.append(f"{name}: navigated to {page.url}")
+            problems += [f"{name}: {e}" for e in watch.page_errors[marker:]]
+            # Previews write aliases and summaries into the page: open a few.
+            for link in page.locator("a[data-glossary-term]").all()[:2]:
                 link.focus()
-                page.wait_for_timeout(250)
+                page.wait_for_timeout(150)
         # The index filter and search echo what a reader types.
-        page.goto(server.url + "glossary/", wait_until="networkidle")
+        page.goto(server.url + "glossary/", wait_until="load")
         payload = "<img src=x onerror=alert('typed')>"
         if page.locator("[data-glossary-filter] input").count():
             page.locator("[data-glossary-filter] input").press_sequentially(payload)
         page.keyboard.press("Escape")
         page.locator("input.md-search__input").focus()
         page.locator("input.md-search__input").press_sequentially("onerror")
-        page.wait_for_timeout(1500)
+        page.wait_for_timeout(1000)
     assert dialogs == [], f"hostile content executed: {dialogs}"
-    assert errors == []
+    assert problems == [], "hostile content reached readers live:\n" + "\n".join(problems)
+    assert watch.external_requests == [], watch.external_requests

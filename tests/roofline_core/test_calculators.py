@@ -285,3 +285,11 @@ def test_explorer_tpu_default_precision_falls_back_to_bf16() -> None:
     assert result["outputs"]["ridge_point"]["value"] == pytest.approx(197e12 / 819e9)
     bad = compute("roofline-explorer", {"accelerator": "a100-sxm-80gb", "dtype": "fp8"})
     assert "Precision" in bad["errors"]["dtype"]
+
+
+def test_decode_table_is_the_inference_catalogue_of_batches() -> None:
+    from roofline_core.inference import DECODE_TABLE_BATCHES, DEFAULT_SWEEP_BATCHES
+
+    table = compute("decode-speed-of-light", {})["table"]
+    assert tuple(row["batch"]["value"] for row in table) == DECODE_TABLE_BATCHES
+    assert DECODE_TABLE_BATCHES[: len(DEFAULT_SWEEP_BATCHES)] == DEFAULT_SWEEP_BATCHES

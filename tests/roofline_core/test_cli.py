@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from roofline_core.cli import main
+from roofline_core.cli import COMMANDS, main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -105,7 +105,7 @@ def test_python_dash_m_runs_and_fails_cleanly() -> None:
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
 
 
-@pytest.mark.parametrize("command", ["ridge", "decode", "batch-sweep", "prefill", "kv-cache"])
+@pytest.mark.parametrize("command", list(COMMANDS))
 def test_help_of_every_command(capsys, command: str) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--help"])

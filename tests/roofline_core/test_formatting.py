@@ -64,3 +64,38 @@ def test_halves_round_away_from_zero(value: float, expected: str) -> None:
 def test_extreme_values_format(value: float) -> None:
     text = format_number(value)
     assert "e" not in text.lower() and text
+
+
+def test_si_prefixes_are_the_table_the_formatters_use() -> None:
+    from roofline_core.formatting import SI_PREFIXES
+
+    assert list(SI_PREFIXES) == sorted(SI_PREFIXES, reverse=True)
+    for exponent, prefix in SI_PREFIXES.items():
+        assert format_bytes(2 * 10.0**exponent) == f"2.00 {prefix}B"
+
+
+def test_bound_phrase() -> None:
+    from roofline_core.formatting import bound_phrase
+
+    assert bound_phrase("memory") == "memory-bound" and bound_phrase("compute") == "compute-bound"
+    with pytest.raises(ValueError, match="bound must be 'memory' or 'compute'"):
+        bound_phrase("network")
+
+
+def test_memory_fit_phrases() -> None:
+    from roofline_core.formatting import format_max_batch, format_max_context, format_memory_fit, format_memory_use
+    from roofline_core.inference import fit_in_memory
+
+    fits = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131_072, batch=4, context_tokens=8192)
+    assert format_memory_fit(fits) == "Yes: 20.3 GB of 80.0 GB (25.4%)"
+    assert format_memory_use(fits) == "20.3 GB (25.4% of 80.0 GB)"
+    assert format_max_batch(fits) == "59 sequences"
+    assert format_max_context(fits) == "122,070 tokens per sequence"
+    too_big = fit_in_memory(capacity_bytes=80e9, weight_bytes=141e9, kv_bytes_per_token=131_072, context_tokens=1)
+    assert format_memory_fit(too_big) == "No: needs 141 GB of 80.0 GB"
+    assert format_max_batch(too_big) == "none: the weights alone (141 GB) leave no room in 80.0 GB"
+    assert format_max_context(too_big) == "none"
+    no_room = fit_in_memory(capacity_bytes=80e9, weight_bytes=79.9e9, kv_bytes_per_token=1e6, context_tokens=1000)
+    assert format_max_batch(no_room) == "none: one sequence needs 1.00 GB, 100 MB is free"
+    nothing_cached = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=0, context_tokens=1000)
+    assert format_max_batch(nothing_cached) == format_max_context(nothing_cached) == "no limit"

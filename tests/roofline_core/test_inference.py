@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from roofline_core import (
+    MODELS,
     CustomAccelerator,
     CustomModel,
     DecodeEstimate,
@@ -239,7 +240,10 @@ def test_decode_time_never_decreases_with_context(params: float, batch: int, c1:
     assert t(low) <= t(high)
 
 
-@given(slug=st.sampled_from(["llama-2-7b", "llama-3-8b", "llama-3-70b"]), batch=batch_st, c1=st.integers(0, 200_000), c2=st.integers(0, 200_000))
+DENSE_PRESETS = sorted(slug for slug, model in MODELS.items() if not model.is_moe)
+
+
+@given(slug=st.sampled_from(DENSE_PRESETS), batch=batch_st, c1=st.integers(0, 200_000), c2=st.integers(0, 200_000))
 def test_preset_decode_time_never_decreases_with_context(slug: str, batch: int, c1: int, c2: int) -> None:
     low, high = sorted((c1, c2))
     model, h100 = get_model(slug), get_accelerator("h100-sxm")

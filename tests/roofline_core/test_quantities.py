@@ -102,3 +102,14 @@ def test_one_peak_rule_for_every_caller() -> None:
     assert prose == explorer["outputs"]["ridge_point"]["text"] == evaluate_reference(
         f"ridge_point accelerator={tpu} dtype=bf16"
     ).text
+
+
+def test_operation_choices_are_the_operations_catalogue() -> None:
+    from roofline_core.operations import OPERATION_KINDS, operations_catalogue
+    from roofline_core import ACCELERATORS, MODELS
+    from roofline_core.quantities import OPERATION_SLUGS
+
+    catalogue = operations_catalogue(accelerator=next(iter(ACCELERATORS.values())), model=next(iter(MODELS.values())))
+    assert OPERATION_SLUGS == tuple(OPERATION_KINDS) == tuple(op.slug for op in catalogue)
+    operation = QUANTITIES["operation"].parameters[0]
+    assert operation.choices == OPERATION_SLUGS

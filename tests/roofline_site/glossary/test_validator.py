@@ -127,7 +127,7 @@ def test_title_with_markup():
     text = entry_text(title="<b>Bold</b> term")
     assert only_problem(text) == (
         f"glossary/example-term.md:{line_of(text, 'title:')}: title '<b>Bold</b> term' holds markup characters; "
-        "expected plain text without < > [ ] ` * _ or straight double quotes"
+        "expected plain text without < > [ ] ` * _, HTML entities or straight double quotes"
     )
 
 
@@ -212,7 +212,7 @@ def test_source_address_not_https():
     text = entry_text(sources=[{"title": "A page", "url": "http://example.org/x"}])
     assert only_problem(text) == (
         f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 address 'http://example.org/x' is not an https address; "
-        "expected url: an https:// address"
+        "expected url: an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'"
     )
 
 
