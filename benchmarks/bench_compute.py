@@ -4,7 +4,9 @@ Usage (after scripts/setup)::
 
     .venv/bin/python benchmarks/bench_compute.py [--calls 300]
 
-Each calculator's ``compute(id, defaults)`` is called ``--calls`` times after a warm-up call;
+Each calculator's ``compute(id, defaults)``, and ``compute_view_json`` (what the browser's
+worker calls: compute, lay out the chart and table, serialise), is called ``--calls`` times
+after a warm-up call;
 the script prints the median and 90th percentile of one call per calculator and runtime.
 Pyodide runs the same zip the site serves (roofline_site.pyodide_bundle), in the pinned npm
 package under Node, so its numbers stand in for the browser's worker. A measurement, not a test.
@@ -58,16 +60,22 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=300, help="calls per calculator and runtime (default 300)")
     args = parser.parse_args()
     runs = [json.loads(key_numbers.bench_json(args.calls)), _pyodide_timings(args.calls)]
-    print(f"compute(id, defaults): one call, {args.calls} calls per calculator after a warm-up\n")
-    header = f"{'calculator':<24}" + "".join(f"{run['runtime'][:34]:>38}" for run in runs)
-    print(header)
-    print(f"{'':<24}" + "".join(f"{'median ms':>24}{'p90 ms':>14}" for _ in runs))
-    for calc_id in runs[0]["timings_s"]:
-        cells = ""
-        for run in runs:
-            samples = run["timings_s"][calc_id]
-            cells += f"{statistics.median(samples) * 1e3:>24.3f}{_percentile(samples, 0.9) * 1e3:>14.3f}"
-        print(f"{calc_id:<24}{cells}")
+    tables = {
+        "timings_s": "compute(id, defaults)",
+        "view_timings_s": "compute_view_json(id, defaults, dom_id), the browser's whole round trip",
+    }
+    for key, what in tables.items():
+        print(f"{what}: one call, {args.calls} calls per calculator after a warm-up\n")
+        header = f"{'calculator':<24}" + "".join(f"{run['runtime'][:34]:>38}" for run in runs)
+        print(header)
+        print(f"{'':<24}" + "".join(f"{'median ms':>24}{'p90 ms':>14}" for _ in runs))
+        for calc_id in runs[0][key]:
+            cells = ""
+            for run in runs:
+                samples = run[key][calc_id]
+                cells += f"{statistics.median(samples) * 1e3:>24.3f}{_percentile(samples, 0.9) * 1e3:>14.3f}"
+            print(f"{calc_id:<24}{cells}")
+        print()
 
 
 if __name__ == "__main__":

@@ -2,18 +2,18 @@
 //
 // The build rendered every calculator with its results at its starting inputs
 // (roofline_site/calculators/render.py); this module only moves inputs to the worker and the
-// worker's results back to the page, as text. It holds no formula.
+// worker's answer back to the page. The answer is the result as the page shows it
+// (roofline_core.view): texts, and element trees for the table and the chart. It holds no
+// formula and no presentation rule.
 
 import { currentEngine, startEngine } from "./engine.mjs";
-import { isRooflineChart, rooflineSvg } from "./chart.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
-import { paramPrefix, readUrlInputs, writeUrlInputs } from "./url-state.mjs";
+import { draw } from "./tree.mjs";
+import { paramPrefix, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
 // The choice that lets the reader type their own numbers instead of a preset's.
 const CUSTOM = "custom";
 const PENDING_TEXT = "computing…";
-// Longer texts are sentences, laid out as prose (PROSE_CHARS in roofline_site/calculators/render.py).
-const PROSE_CHARS = 80;
 const STATUS = {
   idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
   loading: "Loading Python in your browser for live recalculation…",
@@ -25,17 +25,19 @@ const mounted = new WeakSet();
 
 /** Mount every calculator under `scope` that is not mounted yet (safe to call repeatedly). */
 export function mountAll(scope) {
-  const roots = scope.querySelectorAll("[data-calculator]");
-  for (const root of roots) {
+  const roots = [...scope.querySelectorAll("[data-calculator]")];
+  for (const [index, root] of roots.entries()) {
     if (!mounted.has(root)) {
       mounted.add(root);
-      new CalculatorView(root, roots.length);
+      // 1 for the first calculator of its kind on the page, 2 for a second identical one, ...
+      const occurrence = roots.slice(0, index + 1).filter((other) => other.dataset.calculator === root.dataset.calculator).length;
+      new CalculatorView(root, roots.length, occurrence);
     }
   }
 }
 
 class CalculatorView {
-  constructor(root, calculatorsOnPage) {
+  constructor(root, calculatorsOnPage, occurrence) {
     this.root = root;
     this.id = root.dataset.calculator;
     const island = JSON.parse(root.querySelector("[data-calculator-data]").dataset.calculatorData);
@@ -43,7 +45,7 @@ class CalculatorView {
     this.fields = new Map(this.definition.inputs.map((field) => [field.id, field]));
     this.initial = { ...island.inputs };
     this.state = { ...island.inputs };
-    this.prefix = paramPrefix(this.id, calculatorsOnPage);
+    this.prefix = paramPrefix(this.id, calculatorsOnPage, occurrence);
     this.controls = new Map();
     this.sliders = new Map();
     this.errors = new Map();
@@ -55,6 +57,7 @@ class CalculatorView {
     this.outputs = [...root.querySelectorAll("[data-output]")];
     this.initialOutputs = new Map(this.outputs.map((el) => [el.dataset.output, el.textContent]));
     this.results = root.querySelector(".roofline-calc__results");
+    this.notice = root.querySelector("[data-notice]");
     this.status = root.querySelector("[data-status]");
     this.copyButton = root.querySelector("[data-copy-link]");
     this.copyFeedback = root.querySelector("[data-copy-feedback]");
@@ -111,6 +114,9 @@ class CalculatorView {
     });
     this.copyButton.hidden = false;
     this.copyButton.addEventListener("click", () => this.copyLink());
+    this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
+      this.notice.hidden = true;
+    });
   }
 
   engineUrls() {
@@ -239,6 +245,21 @@ class CalculatorView {
 
   restoreFromUrl() {
     const fromUrl = readUrlInputs([...this.fields.keys()], this.prefix);
+    // A choice the link names that is not one of the field's (a typo, an old preset) keeps
+    // the field's starting choice, with a notice; the rest of the link's scenario still applies.
+    const notices = [];
+    for (const [id, raw] of Object.entries(fromUrl)) {
+      const field = this.fields.get(id);
+      if (field.kind === "choice" && !field.choices.some((choice) => choice.value === raw)) {
+        delete fromUrl[id];
+        removeUrlInputs([id], this.prefix);
+        notices.push(`${field.label} from the link is not one of the choices (got '${raw}'); showing ${this.selectedChoice(id).label} instead.`);
+      }
+    }
+    if (notices.length) {
+      this.notice.querySelector("[data-notice-text]").textContent = notices.join(" ");
+      this.notice.hidden = false;
+    }
     if (!Object.keys(fromUrl).length) {
       return;
     }
@@ -304,7 +325,7 @@ class CalculatorView {
   run(engine) {
     this.inFlight = true;
     engine
-      .compute(this.id, { ...this.state })
+      .compute(this.id, { ...this.state }, this.root.id)
       .then(
         (result) => this.apply(result),
         (error) => {
@@ -330,10 +351,11 @@ class CalculatorView {
     }
   }
 
-  apply(result) {
+  /** Show roofline_core.view's view of a result: errors, output texts, table and chart. */
+  apply(view) {
     let invalid = false;
     for (const [id, errorEl] of this.errors) {
-      const message = result.errors[id];
+      const message = view.errors[id];
       const control = this.controls.get(id);
       errorEl.textContent = message ?? "";
       if (message) {
@@ -356,80 +378,28 @@ class CalculatorView {
       return;
     }
     for (const el of this.outputs) {
-      const output = result.outputs[el.dataset.output];
+      const output = view.outputs[el.dataset.output];
       if (output) {
-        el.textContent = String(output.text);
-        el.parentElement.classList.toggle("roofline-calc__output--prose", el.textContent.length > PROSE_CHARS);
+        el.textContent = output.text;
+        el.parentElement.classList.toggle("roofline-calc__output--prose", output.prose);
       }
     }
-    if (result.table) {
-      this.drawTable(result.table, result.inputs);
+    const tableBox = this.root.querySelector("[data-table]");
+    if (tableBox && view.table) {
+      // Material wraps each table in scroll containers when the page loads: keep them, and
+      // swap the box's attributes and the table's head and rows for the drawn ones.
+      const drawn = draw(view.table);
+      for (const [name, value] of Object.entries(view.table.attrs)) {
+        tableBox.setAttribute(name, value);
+      }
+      tableBox.querySelector("table").replaceChildren(...drawn.querySelector("table").childNodes);
     }
     const chartBox = this.root.querySelector("[data-chart-box]");
-    if (chartBox && isRooflineChart(result.chart)) {
-      chartBox.replaceChildren(rooflineSvg(result.chart, `${this.root.id}-chart`));
+    if (chartBox && view.chart) {
+      chartBox.replaceChildren(draw(view.chart));
     }
     this.root.dataset.state = "live";
     this.setStatus(STATUS.live);
-  }
-
-  /** Mirror of table_html() in roofline_site/calculators/render.py. */
-  drawTable(table, inputs) {
-    const box = this.root.querySelector("[data-table]");
-    const tbody = box?.querySelector("tbody");
-    if (!tbody) {
-      return;
-    }
-    const prose = box.dataset.proseColumns.split(" ").filter(Boolean);
-    const labels = new Map(this.definition.table_columns.map((c) => [c.id, c.label]));
-    const columns = this.definition.table_columns.filter((c) => !prose.includes(c.id));
-    const chooser = this.chooserColumn();
-    const rows = [];
-    for (const row of table) {
-      const current = chooser !== null && String(row[chooser].value) === String(inputs[chooser]);
-      const tr = document.createElement("tr");
-      if (current) {
-        tr.dataset.current = "";
-      }
-      for (const column of columns) {
-        const td = document.createElement("td");
-        const cell = row[column.id];
-        if (column.id === chooser) {
-          const button = document.createElement("button");
-          button.type = "button";
-          button.dataset.choose = chooser;
-          button.dataset.value = String(cell.value);
-          button.setAttribute("aria-pressed", String(current));
-          button.textContent = String(cell.text);
-          td.append(button);
-        } else {
-          td.textContent = String(cell.text);
-        }
-        tr.append(td);
-      }
-      rows.push(tr);
-      for (const columnId of prose) {
-        const proseRow = document.createElement("tr");
-        proseRow.className = "roofline-calc__prose-row";
-        if (current) {
-          proseRow.dataset.current = "";
-        }
-        const td = document.createElement("td");
-        td.colSpan = columns.length;
-        const label = document.createElement("span");
-        label.className = "roofline-calc__prose-label";
-        label.textContent = `${labels.get(columnId)}: `;
-        td.append(label, String(row[columnId].text));
-        proseRow.append(td);
-        rows.push(proseRow);
-      }
-    }
-    tbody.replaceChildren(...rows);
-  }
-
-  chooserColumn() {
-    const column = (this.definition.table_columns ?? []).find((c) => this.fields.has(c.id));
-    return column ? column.id : null;
   }
 
   /** A table row's button sets its input, as if the reader had typed or chosen the value. */

@@ -9,7 +9,9 @@ const BOOT_TIMEOUT_MS = 60_000;
 let engine = null;
 
 /**
- * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs)}`.
+ * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId)}`;
+ * `compute` resolves to roofline_core.view's view of the result (for the calculator whose root
+ * element has the id `domId`).
  * @param {{indexURL: string, coreZipURL: string}} urls Absolute URLs of the Pyodide runtime
  *   folder and of the packed roofline_core zip.
  */
@@ -69,13 +71,13 @@ function createEngine({ indexURL, coreZipURL }) {
   // Callers handle the failure through `ready`; this keeps an unobserved rejection quiet.
   self.ready.catch(() => {});
 
-  self.compute = (calculator, inputs) =>
+  self.compute = (calculator, inputs, domId) =>
     self.ready.then(
       () =>
         new Promise((resolve, reject) => {
           const id = nextId++;
           pending.set(id, { resolve, reject });
-          worker.postMessage({ type: "compute", id, calculator, inputs });
+          worker.postMessage({ type: "compute", id, calculator, inputs, domId });
         }),
     );
 

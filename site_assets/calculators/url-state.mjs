@@ -1,9 +1,19 @@
 // Scenario links: the query string mirrors a calculator's inputs, so any state can be shared.
 // With one calculator on the page the parameters are the input ids (`?batch=16`); with several,
-// each is prefixed by its calculator (`?kv-cache.batch=16`) so they do not collide.
+// each is prefixed by its calculator (`?kv-cache.batch=16`) so they do not collide, and a second
+// (third, ...) calculator of the same kind also by its position among them
+// (`?kv-cache.2.batch=16`). Input ids hold no dots, so no prefix is another's parameter.
 
-export function paramPrefix(calculatorId, calculatorsOnPage) {
-  return calculatorsOnPage > 1 ? `${calculatorId}.` : "";
+/**
+ * @param {string} calculatorId The calculator's id.
+ * @param {number} calculatorsOnPage How many calculators the page has.
+ * @param {number} occurrence 1 for the first calculator of this id on the page, 2 for the next.
+ */
+export function paramPrefix(calculatorId, calculatorsOnPage, occurrence) {
+  if (calculatorsOnPage <= 1) {
+    return "";
+  }
+  return occurrence > 1 ? `${calculatorId}.${occurrence}.` : `${calculatorId}.`;
 }
 
 /** Input values named in the current URL: `{inputId: rawString}` (untrusted text). */
@@ -33,4 +43,9 @@ export function writeUrlInputs(inputIds, prefix, values) {
   }
   // Keep Material's history state (instant navigation stores its own there).
   window.history.replaceState(window.history.state, "", url.href);
+}
+
+/** Remove these inputs' parameters from the URL (other parameters stay), without a history entry. */
+export function removeUrlInputs(inputIds, prefix) {
+  writeUrlInputs(inputIds, prefix, {});
 }

@@ -1,10 +1,10 @@
 // Module Web Worker: boots the self-hosted Pyodide, unpacks roofline_core into it and answers
-// compute requests with roofline_core.calculators.compute's result as JSON. It holds no
-// formula: every number comes from the same Python the build used.
+// compute requests with the result as the page shows it (roofline_core.view's
+// compute_view_json: output texts, table and chart as element trees), as JSON. It holds no
+// formula and no presentation rule: both come from the same Python the build used.
 
 let pyodide = null;
-let calculators = null;
-let dumps = null;
+let view = null;
 
 self.addEventListener("message", (event) => {
   const message = event.data;
@@ -15,7 +15,7 @@ self.addEventListener("message", (event) => {
     );
   } else if (message.type === "compute") {
     try {
-      self.postMessage({ type: "result", id: message.id, json: compute(message.calculator, message.inputs) });
+      self.postMessage({ type: "result", id: message.id, json: compute(message.calculator, message.inputs, message.domId) });
     } catch (error) {
       self.postMessage({ type: "compute-failed", id: message.id, message: describe(error) });
     }
@@ -29,8 +29,7 @@ async function boot({ indexURL, lockFileURL, coreZipURL }) {
   // A pure-Python package needs no micropip: unpack it where Python imports from.
   runtime.unpackArchive(zip, "zip", { extractDir: "/home/pyodide" });
   pyodide = runtime;
-  calculators = runtime.pyimport("roofline_core.calculators");
-  dumps = runtime.pyimport("json").dumps;
+  view = runtime.pyimport("roofline_core.view");
 }
 
 async function fetchBytes(url) {
@@ -42,15 +41,13 @@ async function fetchBytes(url) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-function compute(calculatorId, inputs) {
+function compute(calculatorId, inputs, domId) {
   const pyInputs = pyodide.toPy(inputs);
-  let result = null;
   try {
-    result = calculators.compute(calculatorId, pyInputs);
-    return dumps.callKwargs(result, { allow_nan: false });
+    // One call, one string back: the JSON crosses into JavaScript without proxies to destroy.
+    return view.compute_view_json(calculatorId, pyInputs, domId);
   } finally {
     pyInputs.destroy();
-    result?.destroy();
   }
 }
 

@@ -3,14 +3,17 @@
 // Every link to a term carries data-glossary-term="<slug>" (added at build time). Hovering it
 // with a mouse or focusing it with the keyboard shows a preview: title, category, summary and
 // "Open full entry". On a touch screen the first tap shows the preview and a second tap (or
-// the preview's link) follows the link. The data is glossary.json, fetched once per visit,
-// relative to this module's own URL so that a site hosted under a sub-path works.
+// the preview's link) follows the link. The data is glossary.json, fetched once per visit from
+// the URL the page names in <meta name="roofline:glossary-json"> (written by the theme, relative
+// to the page, so that a site hosted under a sub-path works).
 //
 // Listeners are delegated on `document`, which survives Material's instant navigation; the
 // per-page parts (closing a stale preview, mounting the index filter) run on every emission of
 // Material's `document$`. Text is written with textContent only.
 
-const DATA_URL = new URL("../../../glossary.json", import.meta.url);
+// Resolved once, when this module first runs: the document's URL is then the page that named
+// it; instant navigation later changes the URL but never re-runs this module.
+const DATA_URL = dataUrl();
 const LINK_SELECTOR = "a[data-glossary-term]";
 const SHOW_DELAY_MS = 150;
 const HIDE_DELAY_MS = 250;
@@ -18,10 +21,16 @@ const GAP_PX = 8;
 
 let termsPromise = null;
 
+function dataUrl() {
+  const meta = document.querySelector('meta[name="roofline:glossary-json"]');
+  return meta ? new URL(meta.getAttribute("content"), document.baseURI) : null;
+}
+
 function loadTerms() {
   // One request per visit, shared by every preview (and retried if it failed).
   if (!termsPromise) {
-    termsPromise = fetch(DATA_URL)
+    const request = DATA_URL ? fetch(DATA_URL) : Promise.reject(new Error('the page names no glossary.json (meta name="roofline:glossary-json")'));
+    termsPromise = request
       .then((response) => {
         if (!response.ok) throw new Error(`glossary.json: HTTP ${response.status}`);
         return response.json();

@@ -241,8 +241,25 @@ def test_live_chart_is_drawn_like_the_build_time_chart(live):
     assert chart_geometry(page) == prerendered
 
 
+def test_live_table_is_drawn_like_the_build_time_table(live):
+    page = live.page
+    instant_navigate(page, "decode-speed-of-light")
+    table = f"{ROOT} [data-table] table"
+    prerendered = page.inner_html(table)
+    default_batch = form_inputs(page)["batch"]
+    page.click(f'{ROOT} button[data-choose="batch"][data-value="64"]')
+    wait_until_matches_cpython(page, "decode-speed-of-light")
+    assert page.inner_html(table) != prerendered
+    page.click(f'{ROOT} button[data-choose="batch"][data-value="{default_batch}"]')
+    wait_until_matches_cpython(page, "decode-speed-of-light")
+    assert page.inner_html(table) == prerendered
+    # Redrawn, the table stays inside the scroll wrappers Material put around it.
+    assert page.locator(f"{ROOT} [data-table] .md-typeset__scrollwrap .md-typeset__table > table").count() == 1
+
+
 def test_bad_input_is_marked_and_other_outputs_keep_their_values(live):
     page = live.page
+    instant_navigate(page, "roofline-explorer")
     box = f"{ROOT} [name=intensity]"
     page.fill(box, "64")
     good = wait_until_matches_cpython(page, "roofline-explorer")
@@ -284,9 +301,13 @@ def test_html_in_the_url_is_shown_as_text(live):
     )
     page.wait_for_selector(f'{ROOT} [name=intensity][aria-invalid="true"]', timeout=10_000)
     assert page.input_value(f"{ROOT} [name=intensity]") == "<b>9</b>"
-    accelerator_error = page.text_content(f"{ROOT} [data-error-for=accelerator]")
-    assert "got '<script>window.__pwned=2</script>'" in accelerator_error
+    # A choice the calculator does not have is not kept: the notice quotes it, as text.
+    accelerator_notice = page.text_content(f"{ROOT} [data-notice-text]")
+    assert "got '<script>window.__pwned=2</script>'" in accelerator_notice
+    assert page.input_value(f"{ROOT} [name=accelerator]") == "h100-sxm"
     assert page.locator(f"{ROOT} [data-error-for] *").count() == 0
+    assert page.locator(f"{ROOT} [data-notice] *:not(p, button)").count() == 0
+    assert page.locator(f"{ROOT} [data-notice-text] *").count() == 0
     assert page.evaluate("window.__pwned") is None
 
 

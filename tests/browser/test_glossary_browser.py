@@ -70,6 +70,34 @@ def test_hover_and_keyboard_focus_show_the_right_summary(sub_site, page_factory)
     _assert_clean(watch)
 
 
+def test_previews_fetch_the_data_the_page_names(sub_site, built_site, page_factory):
+    # The page names glossary.json relative to itself; the script follows that name, whatever
+    # it is (here the page is changed to name another address, which serves the same data).
+    page, watch = page_factory()
+    named = 'content="../../glossary.json"'
+    pages_seen: list[str] = []
+
+    def rename(route):
+        response = route.fetch()
+        pages_seen.append(response.text())
+        route.fulfill(response=response, body=response.text().replace(named, 'content="../../moved/terms.json"'))
+
+    requested: list[str] = []
+
+    def serve_moved(route):
+        requested.append(route.request.url)
+        route.fulfill(path=built_site / "glossary.json", content_type="application/json")
+
+    page.route("**/docs/glossary/roofline/", rename)
+    page.route("**/docs/moved/terms.json", serve_moved)
+    page.goto(sub_site + "glossary/roofline/", wait_until="networkidle")
+    assert f'<meta name="roofline:glossary-json" {named}>' in pages_seen[0]
+    page.locator('article a[data-glossary-term="arithmetic-intensity"]').first.hover()
+    _assert_preview_of(page, "arithmetic-intensity")
+    assert requested == [sub_site + "moved/terms.json"]
+    _assert_clean(watch)
+
+
 def test_touch_first_tap_previews_second_tap_follows(sub_site, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, service_workers="block")
     try:

@@ -26,6 +26,7 @@ from roofline_core import (
     ridge_point,
 )
 from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.view import compute_view_json
 
 H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
 
@@ -73,7 +74,14 @@ def _models():
 def _calculator_results() -> dict:
     results = {}
     for calc_id, calc in sorted(CALCULATORS.items()):
-        results[calc_id] = {"definition": definition(calc_id), "defaults": compute(calc_id, {}), "bad": {}}
+        results[calc_id] = {
+            "definition": definition(calc_id),
+            "defaults": compute(calc_id, {}),
+            # The page's view as the browser receives it (a string: its exact bytes and key
+            # order are what the browser's elements are built from).
+            "view": compute_view_json(calc_id, {}, f"calculator-{calc_id}"),
+            "bad": {},
+        }
         for field in calc.inputs:
             results[calc_id]["bad"][field.id] = [compute(calc_id, {field.id: bad})["errors"] for bad in BAD_INPUTS]
     return results
@@ -84,15 +92,22 @@ def key_numbers_json() -> str:
 
 
 def bench_json(calls: int) -> str:
-    """Per-call times (seconds) of ``compute(id, defaults)`` for each calculator, and the interpreter."""
+    """Per-call times (seconds) of ``compute(id, defaults)`` for each calculator, and of the
+    browser's round trip ``compute_view_json`` (compute, lay out, serialise), and the interpreter."""
     timings = {}
+    view_timings = {}
     for calc_id in sorted(CALCULATORS):
-        compute(calc_id, {})  # warm caches (imports, first-call costs)
-        samples = []
-        for _ in range(calls):
-            start = time.perf_counter()
-            compute(calc_id, {})
-            samples.append(time.perf_counter() - start)
-        timings[calc_id] = samples
+        timings[calc_id] = _timed(lambda: compute(calc_id, {}), calls)
+        view_timings[calc_id] = _timed(lambda: compute_view_json(calc_id, {}, "calculator"), calls)
     runtime = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
-    return json.dumps({"runtime": runtime, "timings_s": timings})
+    return json.dumps({"runtime": runtime, "timings_s": timings, "view_timings_s": view_timings})
+
+
+def _timed(call, calls: int) -> list[float]:
+    call()  # warm caches (imports, first-call costs)
+    samples = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - start)
+    return samples

@@ -7,8 +7,9 @@ import re
 import pytest
 
 from roofline_core.figures import roofline_curve
-from roofline_site.calculators import chart_svg
-from roofline_site.calculators.chart_svg import roofline_svg, tick_label
+from roofline_core.view import chart as chart_svg
+from roofline_core.view.chart import tick_label
+from roofline_site.calculators.chart_svg import roofline_svg
 
 
 @pytest.mark.parametrize(

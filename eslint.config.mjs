@@ -1,0 +1,29 @@
+// ESLint (flat config): its recommended rules over every JavaScript file of the project, with
+// the globals of where each file runs. `npm run lint`; tests/test_lint_js.py runs it in the suite.
+import js from "@eslint/js";
+import globals from "globals";
+
+export default [
+  { ignores: ["site/", ".venv/", "node_modules/", ".cache/", "build/", "dist/", "screenshots/"] },
+  js.configs.recommended,
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+  },
+  {
+    files: ["site_assets/**/*.{js,mjs}"],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      // document$: Material for MkDocs' observable of page loads (instant navigation included).
+      globals: { ...globals.browser, document$: "readonly" },
+    },
+  },
+  {
+    files: ["site_assets/calculators/worker.mjs"],
+    languageOptions: { globals: globals.worker },
+  },
+  {
+    files: ["tests/**/*.mjs", "eslint.config.mjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
+  },
+];

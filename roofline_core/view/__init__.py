@@ -1,0 +1,27 @@
+"""What a calculator shows, as data: element trees for its chart and table, texts for its outputs.
+
+The build serialises these trees to HTML/SVG markup (``roofline_site.calculators``); the browser
+creates the same elements from the same trees, which Pyodide computes with this code. So every
+presentation rule (pixels on log axes, tick labels, which table column is a sentence, which row
+is the current one, how a number is written in a box) is written once, here, in Python.
+Standard library only, like the rest of ``roofline_core``.
+"""
+
+from __future__ import annotations
+
+from roofline_core.view.calculator import PROSE_CHARS, CalculatorView, calculator_view, compute_view_json
+from roofline_core.view.chart import is_roofline_chart, roofline_drawing, tick_label
+from roofline_core.view.nodes import Node, box_text, node
+
+__all__ = [
+    "PROSE_CHARS",
+    "CalculatorView",
+    "Node",
+    "box_text",
+    "calculator_view",
+    "compute_view_json",
+    "is_roofline_chart",
+    "node",
+    "roofline_drawing",
+    "tick_label",
+]

@@ -1,0 +1,130 @@
+"""What a calculator's result looks like on the page: output texts, the table, the chart.
+
+:func:`calculator_view` is called by the build for the prerendered page and, through Pyodide,
+by the browser for every live result (:func:`compute_view_json`), so both show a result the
+same way: the browser copies texts and builds elements from the trees, and decides nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypedDict
+
+from roofline_core.calculators import CALCULATORS, compute
+from roofline_core.calculators.base import Calculator
+from roofline_core.view.chart import is_roofline_chart, roofline_drawing
+from roofline_core.view.nodes import Node, box_text, node
+
+#: Texts longer than this (in characters) are sentences (the operations table's "why"), laid
+#: out as prose: full-width output cards, and a line of their own under each table row.
+PROSE_CHARS = 80
+
+
+class OutputView(TypedDict):
+    """One output as shown: its text, and whether it is a sentence (laid out full width)."""
+
+    text: str
+    prose: bool
+
+
+class CalculatorView(TypedDict):
+    """A result as the page shows it.
+
+    Attributes:
+        errors: ``{input id: message}``; when not empty, the rest is empty (the page keeps
+            its last good values).
+        outputs: ``{output id: OutputView}``.
+        table: The result table (a ``div[data-table]`` tree), or None.
+        chart: The roofline chart (an ``svg`` tree), or None.
+    """
+
+    errors: dict[str, str]
+    outputs: dict[str, OutputView]
+    table: Node | None
+    chart: Node | None
+
+
+def calculator_view(calculator_id: str, result: dict[str, Any], *, dom_id: str) -> CalculatorView:
+    """How the page shows ``result`` (from :func:`roofline_core.calculators.compute`).
+
+    Args:
+        calculator_id: The calculator that computed ``result``.
+        result: Its result.
+        dom_id: Id of the calculator's root element on its page; ids inside derive from it.
+    """
+    calc = CALCULATORS[calculator_id]
+    chart = result.get("chart")
+    if chart is not None and not is_roofline_chart(chart):
+        raise ValueError(
+            f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; "
+            "expected roofline_core.figures.roofline_curve data (x_range, y_range, roof, points)"
+        )
+    return {
+        "errors": dict(result["errors"]),
+        "outputs": {key: {"text": str(shown["text"]), "prose": is_prose(shown["text"])} for key, shown in result["outputs"].items()},
+        "table": table_tree(calc, result["table"], result["inputs"]) if result.get("table") else None,
+        "chart": roofline_drawing(chart, element_id=f"{dom_id}-chart") if chart else None,
+    }
+
+
+def compute_view_json(calculator_id: str, raw_inputs: dict[str, Any] | None, dom_id: str) -> str:
+    """Compute and lay out in one call, as JSON: the browser's one round trip into Python.
+
+    Args:
+        calculator_id: Which calculator.
+        raw_inputs: What the form holds (untrusted strings), as for ``compute``.
+        dom_id: Id of the calculator's root element on the page.
+    """
+    view = calculator_view(calculator_id, compute(calculator_id, raw_inputs), dom_id=dom_id)
+    return json.dumps(view, separators=(",", ":"), allow_nan=False)
+
+
+def is_prose(text: Any) -> bool:
+    """Whether a shown value is a sentence rather than a number or a word."""
+    return len(str(text)) > PROSE_CHARS
+
+
+def chooser_column(calc: Calculator) -> str | None:
+    """The table column whose id names an input, if any: its rows then choose that input.
+
+    The operations table's ``operation`` column picks the ``operation`` input; the decode
+    table's ``batch`` column picks the ``batch``.
+    """
+    inputs = {field.id for field in calc.inputs}
+    return next((column.id for column in calc.table_columns if column.id in inputs), None)
+
+
+def table_tree(calc: Calculator, table: list[dict[str, Any]], inputs: dict[str, Any]) -> Node:
+    """A result table (rows ``{column id: value(...)}``) as a ``div[data-table]`` tree.
+
+    When a column names an input, its cells are buttons that set that input, and the row of
+    the current value is marked (``aria-pressed``, ``data-current``). Columns holding sentences
+    (the operations table's "why") would make the table too wide to read, so each of their
+    cells goes on a full-width line under its row; ``data-prose-columns`` names them.
+    """
+    chooser = chooser_column(calc)
+    prose = [c for c in calc.table_columns if any(is_prose(row[c.id]["text"]) for row in table)]
+    columns = [c for c in calc.table_columns if c not in prose]
+    rows: list[Node] = []
+    for row in table:
+        current = chooser is not None and box_text(row[chooser]["value"]) == box_text(inputs[chooser])
+        marker = {"data-current": ""} if current else {}
+        cells = []
+        for column in columns:
+            text = str(row[column.id]["text"])
+            if column.id == chooser:
+                button = {"type": "button", "data-choose": chooser, "data-value": box_text(row[column.id]["value"]), "aria-pressed": "true" if current else "false"}
+                cells.append(node("td", {}, node("button", button, text)))
+            else:
+                cells.append(node("td", {}, text))
+        rows.append(node("tr", marker, *cells))
+        for column in prose:
+            label = node("span", {"class": "roofline-calc__prose-label"}, f"{column.label}: ")
+            cell = node("td", {"colspan": len(columns)}, label, str(row[column.id]["text"]))
+            rows.append(node("tr", {"class": "roofline-calc__prose-row", **marker}, cell))
+    head = node("tr", {}, *(node("th", {"scope": "col"}, column.label) for column in columns))
+    return node(
+        "div",
+        {"class": "roofline-calc__table", "data-table": "", "data-prose-columns": " ".join(c.id for c in prose)},
+        node("table", {}, node("thead", {}, head), node("tbody", {}, *rows)),
+    )
