@@ -320,3 +320,22 @@ def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
     assert dialogs == [], f"hostile content executed: {dialogs}"
     assert problems == [], "hostile content reached readers live:\n" + "\n".join(problems)
     assert watch.external_requests == [], watch.external_requests
+
+
+def test_an_entry_over_its_render_time_budget_is_named(tmp_path):
+    # With a budget of zero every entry is over it; the first one rendered is named, by file and line.
+    config = make_fixture_project(tmp_path, extra={"slow-entry.md": entry("Slow entry", "An entry that takes too long to render.", "Body.\n")})
+    result = mkdocs_build(config, tmp_path / "site", env={"ROOFLINE_ENTRY_RENDER_BUDGET_S": "0"})
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output[-2000:]
+    assert re.search(r"glossary/slow-entry\.md:11: rendering the entry took \d+\.\d s; expected under 0 s: ", output), output[-2000:]
+
+
+def test_an_inline_script_outside_the_templates_fails_the_build(tmp_path):
+    # Hand-written pages are not sanitised; a script in one is still not authorised by the CSP.
+    config = make_fixture_project(tmp_path, extra={"plain.md": entry("Plain", "A plain entry.", "Body.\n")})
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n<script>alert('docs')</script>\n", encoding="utf-8")
+    result = mkdocs_build(config, tmp_path / "site")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output[-2000:]
+    assert "index.md: inline script \"alert('docs')\" is not one of the theme's or the project's own" in output, output[-2000:]
