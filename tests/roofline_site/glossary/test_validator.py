@@ -566,3 +566,13 @@ def test_a_long_emphasis_run_is_refused_but_a_rule_is_not():
 
 def test_a_title_with_an_entity_is_refused():
     assert "holds markup characters" in only_problem(entry_text(title="&lt;b&gt;Bold"))
+
+
+def test_many_unclosed_tags_are_a_located_error():
+    from roofline_site.glossary.hostile import MAX_UNCLOSED_TAGS
+
+    text = entry_text(body="Fine <b>bold</b> and a < b.\n\n" + "<b " * (MAX_UNCLOSED_TAGS + 1) + "\n")
+    assert only_problem(text).startswith(
+        f"glossary/example-term.md:{line_of(text, '<b <b')}: more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({MAX_UNCLOSED_TAGS + 1}); "
+    )
+    assert problems(entry_text(body="A <b>closed</b> tag and a < b comparison, " * 40 + "\n")) == []
