@@ -25,6 +25,7 @@ from roofline_site.fences.build import (
     Prepared,
     current_build,
     format_fence,
+    inserted_html,
     require_custom_fences,
     start_build,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "current_build",
     "find_fences",
     "format_fence",
+    "inserted_html",
     "require_custom_fences",
     "source_lines",
     "start_build",
