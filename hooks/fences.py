@@ -27,8 +27,9 @@ log = logging.getLogger("mkdocs.hooks.fences")
 
 def on_config(config):
     kinds = [FigureFences(cache=FigureCache(directory=cache_dir_for(_project_root(config)))), CalculatorFences()]
+    languages = [kind.language for kind in kinds]
     try:
-        require_custom_fences(config.mdx_configs, [kind.language for kind in kinds], config_path=config.config_file_path)
+        require_custom_fences(config.mdx_configs, languages, config_path=config.config_file_path)
     except LocatedError as error:
         raise PluginError(str(error)) from None
     start_build(kinds)
@@ -38,9 +39,7 @@ def on_config(config):
 def on_page_markdown(markdown, page, config, files):
     source = _author_source(page, config)
     try:
-        current_build().prepare_page(
-            markdown, path=source.path, source=source.text, url_to=lambda site_path: get_relative_url(site_path, page.url)
-        )
+        current_build().prepare_page(markdown, path=source.path, source=source.text, url_to=_relative_to(page))
     except LocatedError as error:
         # The message already says file, line, what is wrong and what is expected.
         raise PluginError(str(error)) from None
@@ -71,6 +70,10 @@ def _author_source(page, config):
         content=file.content_string,
         project_root=_project_root(config),
     )
+
+
+def _relative_to(page):
+    return lambda site_path: get_relative_url(site_path, page.url)
 
 
 def _project_root(config) -> Path:

@@ -9,6 +9,11 @@ graph, rendering). What it adds to the build, all as virtual files (nothing is w
 * on every page: ``[[slug]]`` links and ``{{ quantity ... }}`` numbers rewritten, links to terms
   marked for the hover preview, and each term's "Mentioned in" list filled from the link graph.
 
+A term page's Markdown is the entry's body alone. Once rendered, that HTML is sanitised by
+allowlist (figures the build drew are kept as they are), then the header and the sections built
+from front matter (escaped HTML) are put around it, and only then are links to terms marked: so
+markup the build inserts is trusted and markup a contributor wrote is not.
+
 Validation runs in ``on_config`` (entries) and ``on_files`` (pages linking into the glossary),
 before any page is rendered; a problem stops the build with ``<file>:<line>: <what>; <expected>``.
 """
@@ -16,6 +21,7 @@ before any page is rendered; a problem stops the build with ``<file>:<line>: <wh
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,12 +29,16 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, TableOfContents
 from mkdocs.utils import get_relative_url
 
+from roofline_site import csp
+from roofline_site.fences import FenceFormatError, current_build
 from roofline_site.glossary import render
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
 from roofline_site.glossary.markup import rewrite
+from roofline_site.glossary.sanitize import SanitiseError, sanitise_entry_html
 from roofline_site.glossary.validator import Glossary, check_relative_links, load_glossary
 
 GLOSSARY_DIR_NAME = "glossary"
@@ -37,6 +47,11 @@ FEED_URI = "glossary/feed.xml"
 JSON_URI = "glossary.json"
 # The site's pages use these; without them term pages would render their markers as text.
 REQUIRED_EXTENSIONS = ("attr_list", "md_in_html", "toc")
+#: Rendering one entry (Markdown, its figures, sanitising) taking longer than this stops the
+#: build, naming the entry: the validator's limits should make it impossible, so it is a bug or
+#: a new slow pattern to add to them. Real entries take well under a second. The environment
+#: variable overrides it (tests set it to zero to see the message).
+ENTRY_RENDER_BUDGET_S = float(os.environ.get("ROOFLINE_ENTRY_RENDER_BUDGET_S", "10"))
 
 
 @dataclass
@@ -46,6 +61,7 @@ class _State:
     generated: dict[str, str] = field(default_factory=dict)  # src_uri of a term page -> slug
     term_urls: dict[str, str] = field(default_factory=dict)  # normalised URL -> slug
     graph: LinkGraph = field(default_factory=LinkGraph)
+    render_started: dict[str, float] = field(default_factory=dict)  # src_uri -> perf_counter()
 
 
 _state: _State | None = None
@@ -73,13 +89,20 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     state = _current()
-    if page.file.src_uri in state.generated or page.file.src_uri == INDEX_URI:
+    if page.file.src_uri in state.generated:
+        state.render_started[page.file.src_uri] = time.perf_counter()
         return markdown  # rewritten when generated
+    if page.file.src_uri == INDEX_URI:
+        return markdown
     return _rewrite_page(markdown, page, config, state)
 
 
 def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    return _annotate_and_record(html, page, _current())
+    state = _current()
+    slug = state.generated.get(page.file.src_uri)
+    if slug is not None:
+        html = _assemble_term_page(html, page, files, state.glossary.entries[slug], state)
+    return _annotate_and_record(html, page, state)
 
 
 def on_page_context(context, page: Page, config: MkDocsConfig, nav):
@@ -166,9 +189,7 @@ def _add_term_pages(files: Files, config: MkDocsConfig, state: _State) -> None:
 
 
 def _term_url(files: Files, slug: str) -> str:
-    file = files.get_file_from_path(f"{GLOSSARY_DIR_NAME}/{slug}.md")
-    assert file is not None, f"term page for {slug} was added in _add_term_pages"
-    return file.url
+    return _page_url(files, f"{GLOSSARY_DIR_NAME}/{slug}.md")
 
 
 def _add_index_feed_and_json(files: Files, config: MkDocsConfig, state: _State) -> None:
@@ -210,6 +231,7 @@ def _add_redirects(files: Files, config: MkDocsConfig, state: _State) -> None:
             title=state.glossary.entries[slug].title,
             target_href=get_relative_url(target_url, redirect_url),
             canonical_url=base + target_url,
+            content_security_policy=csp.meta_policy(csp.policy()),
         )
         files.append(File.generated(config, src_uri, content=html))
 
@@ -229,6 +251,60 @@ def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State
     if result.problems:
         raise PluginError(str(GlossaryError(result.problems)))
     return result.text
+
+
+def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: _State) -> str:
+    """Sanitise the rendered body, then add the header and sections built from front matter."""
+    try:
+        body = sanitise_entry_html(body_html, trusted=_fence_html())
+    except SanitiseError as exc:
+        raise PluginError(f"{entry.path}:{entry.body_line}: {exc}; expected each figure fence at the top level of the body") from None
+    index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)
+    html = (
+        render.term_page_header_html(entry, index_href=index_href)
+        + f'<div class="{render.BODY_CLASS}">\n{body}\n</div>\n'
+        + render.term_page_footer_html(
+            entry,
+            state.glossary,
+            index_href=index_href,
+            term_href=lambda slug: get_relative_url(_term_url(files, slug), page.url),
+        )
+    )
+    _add_build_headings(page, entry)
+    elapsed_s = time.perf_counter() - state.render_started.pop(page.file.src_uri, time.perf_counter())
+    if elapsed_s > ENTRY_RENDER_BUDGET_S:
+        raise PluginError(
+            f"{entry.path}:{entry.body_line}: rendering the entry took {elapsed_s:.1f} s; expected under "
+            f"{ENTRY_RENDER_BUDGET_S:.0f} s: simplify the body (long runs of unclosed brackets or angle brackets are slow to parse)"
+        )
+    return html
+
+
+def _fence_html() -> list[str]:
+    """HTML the fence formatter put into the current page (figures), which the sanitiser keeps."""
+    try:
+        return current_build().inserted_html()
+    except FenceFormatError:
+        return []  # hooks/fences.py is not installed (a bare project): no fence was formatted
+
+
+def _page_url(files: Files, src_uri: str) -> str:
+    file = files.get_file_from_path(src_uri)
+    assert file is not None, f"{src_uri} was added in on_files"
+    return file.url
+
+
+def _add_build_headings(page: Page, entry) -> None:
+    """Put the title and the build's sections into the page's table of contents and anchors,
+    as if they had been Markdown headings: the body's headings sit under the title."""
+    title = AnchorLink(entry.title, entry.slug, 1)
+    title.children = list(page.toc.items)
+    sections = [section for section in render.TERM_PAGE_SECTIONS if section[0] != "related-terms" or entry.related]
+    title.children += [AnchorLink(text, anchor, 2) for anchor, text in sections]
+    page.toc = TableOfContents([title])
+    anchors = getattr(page, "present_anchor_ids", None)
+    if anchors is not None:
+        anchors.update({entry.slug, *(anchor for anchor, _text in sections)})
 
 
 def _annotate_and_record(html: str, page: Page, state: _State) -> str:

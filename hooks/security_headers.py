@@ -1,22 +1,53 @@
-"""Ship the site's strict Content-Security-Policy as host configuration (a ``_headers`` file).
+"""Ship the site's strict Content-Security-Policy: a ``_headers`` file and a ``<meta>`` tag.
 
-The policy itself, and the hashing of Material's inline bootstrap scripts, live in
-``roofline_site.csp``. The hashes can only be known once every page is rendered, so the file is
-written in ``on_post_build`` (as the search plugin writes its index), after every other
-plugin and hook has written its pages (redirect pages included): hence the low priority.
+The policy itself, the list of inline scripts it authorises (read from the theme's templates,
+never from content) and the checks live in ``roofline_site.csp``. Every page gets the policy as
+``<meta http-equiv="Content-Security-Policy">`` (``site_assets/overrides/main.html`` calls
+``content_security_policy(base_url)``), so hosts that ignore ``_headers`` still apply it. A page
+carrying any inline script that is not the templates' own stops the build.
+
+``_headers`` is written in ``on_post_build`` (as the search plugin writes its index), after every
+other plugin and hook has written its pages (redirect pages included): hence the low priority.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
 from roofline_site import csp
 
 HEADERS_FILE = "_headers"
 
+_known: tuple[csp.KnownScript, ...] = ()
+
 # Hooks ---------------------------------------------------------------------------------
+
+
+def on_config(config):
+    global _known
+    _known = csp.known_inline_scripts(Path(d) for d in config.theme.dirs)
+    return config
+
+
+def on_env(env, config, files):
+    env.globals["content_security_policy"] = _meta_policy
+    return env
+
+
+@event_priority(-100)
+def on_post_page(output: str, page, config) -> str:
+    _authorise(output, page.file.src_uri)
+    return output
+
+
+@event_priority(-100)
+def on_post_template(output_content: str, template_name: str, config) -> str:
+    if template_name.endswith(".html"):
+        _authorise(output_content, template_name)
+    return output_content
 
 
 @event_priority(-100)
@@ -27,11 +58,28 @@ def on_post_build(config) -> None:
 # Helper functions ----------------------------------------------------------------------
 
 
+def _meta_policy(base_url: str) -> str:
+    """The policy for a page whose theme scripts are written with ``base_url``."""
+    return csp.meta_policy(csp.policy(script_hashes=csp.known_script_hashes(_known, base_url=base_url)))
+
+
+def _authorise(html: str, where: str) -> tuple[str, ...]:
+    try:
+        return csp.authorise_scripts(csp.inline_code(html).scripts, _known, page=where)
+    except csp.UnknownInlineScript as exc:
+        raise PluginError(str(exc)) from None
+
+
 def _write_headers(site_dir: Path) -> None:
+    # Every page, redirect stubs included, must carry known scripts only.
+    for path in sorted(site_dir.rglob("*.html")):
+        _authorise(path.read_text(encoding="utf-8"), path.relative_to(site_dir).as_posix())
     found = csp.scan_site(site_dir)
-    policy = csp.policy(
-        script_hashes=found.script_hashes,
-        style_hashes=found.style_hashes,
-        style_attributes=bool(found.style_attributes),
-    )
+    if found.style_attributes:
+        page, value = found.style_attributes[0]
+        raise PluginError(
+            f"{page}: style attribute '{value[:80]}'; expected none: the policy has no style-src-attr "
+            "'unsafe-inline' (figures are styled by classes, roofline_site/figures/theme.py)"
+        )
+    policy = csp.policy(script_hashes=found.script_hashes, style_hashes=found.style_hashes)
     (site_dir / HEADERS_FILE).write_text(csp.headers_file(policy), encoding="utf-8")

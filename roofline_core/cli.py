@@ -22,14 +22,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from roofline_core.calculators import CALCULATORS, CUSTOM, ChoiceInput, NumberInput, compute, value
+from roofline_core.calculators import CALCULATORS, CUSTOM, compute, value
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
-from roofline_core.calculators.fields import Input
 from roofline_core.formatting import format_bandwidth, format_flop_per_s, format_intensity, format_number
 from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator
 from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.models import MLA, MODELS
+from roofline_core.vocabulary import PARAMS, Declaration, Number, OneOf
 
 PROG = "roofline"
 EXIT_USAGE = 2
@@ -111,18 +111,9 @@ def _given(args: argparse.Namespace, option: str) -> bool:
     return getattr(args, _dest(option), None) is not None
 
 
-def _count_field(calc: Calculator) -> NumberInput:
-    """``--params`` as a plain count, with the limits of the calculator's field in billions."""
-    billions = calc.field("params_billion")
-    assert isinstance(billions, NumberInput)
-    return dataclasses.replace(
-        billions,
-        id="params",
-        unit="parameters",
-        default=billions.default * GIGA,
-        min=billions.min * GIGA,
-        max=billions.max * GIGA,
-    )
+def _count_field(calc: Calculator) -> Number:
+    """``--params`` as a plain count: the vocabulary's ``params``, the calculators' billions x 1e9."""
+    return PARAMS
 
 
 def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, str]]:
@@ -224,8 +215,8 @@ def _entry(label: str, item: dict[str, Any]) -> dict[str, Any]:
     return {"label": label, **item}
 
 
-def _input_text(field: Input, parsed: Any) -> str:
-    if isinstance(field, ChoiceInput):
+def _input_text(field: Declaration, parsed: Any) -> str:
+    if isinstance(field, OneOf):
         return next(c.label for c in field.choices if c.value == parsed)
     number = f"{parsed:,}" if isinstance(parsed, int) else format_number(parsed)
     if not field.unit:
@@ -239,7 +230,7 @@ def _shown_inputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) ->
     shown = {}
     for field in calc.applicable_fields(values):
         if field.id not in hidden:
-            unit = field.unit if isinstance(field, NumberInput) else ""
+            unit = field.unit if isinstance(field, Number) else ""
             shown[field.id] = _entry(field.label, value(values[field.id], unit, _input_text(field, values[field.id])))
     return shown
 
@@ -444,10 +435,10 @@ def _help(command: Command, option: str) -> str:
         default = ",".join(str(b) for b in DEFAULT_SWEEP_BATCHES)
         return f"comma-separated batch sizes, each checked as --batch is; default {default}"
     if option == "--params":
-        field: Input = _count_field(command.calc)
-        return f"custom model: parameters read per token, e.g. 8e9; {field.range_text()}"
+        field: Declaration = _count_field(command.calc)
+        return f"custom model: parameters read per token, e.g. 8e9; {field.expected()}"
     field = command.calc.field(FIELD_OF_OPTION[option])
-    if isinstance(field, ChoiceInput):
+    if isinstance(field, OneOf):
         shown = ", ".join(c.value for c in field.choices if c.value != CUSTOM)
         default = "" if option == "--model" else f"; default {field.default}"
         return f"{field.label}: one of {shown}{default}"
@@ -457,8 +448,8 @@ def _help(command: Command, option: str) -> str:
     elif option in ("--peak-tflops", "--bandwidth-tbs", "--memory-gb"):
         custom = " (custom hardware)"
     if option == "--memory-gb":
-        return f"{field.label}{custom}: {field.range_text()}; without it, no memory verdict"
-    return f"{field.label}{custom}: {field.range_text()}; default {field.default:g}"
+        return f"{field.label}{custom}: {field.expected()}; without it, no memory verdict"
+    return f"{field.label}{custom}: {field.expected()}; default {field.default:g}"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -123,10 +123,10 @@ def shown(raw: Any) -> str:
 
 
 def plain(number: float) -> str:
-    """A limit as a person would write it: ``1``, ``0.125``, ``65,536``, ``1e+14``."""
+    """A limit as a person would write it: ``1``, ``0.125``, ``65,536``, ``1e14``."""
     if number == math.floor(number) and abs(number) < 1e12:
         return f"{int(number):,}"
-    return f"{number:g}"
+    return f"{number:g}".replace("e+", "e")
 
 
 def _noun(label: str) -> str:
@@ -172,12 +172,15 @@ class _Declared:
             TypeError: for a change to the id, the unit, the maximum or the choices, or a lower
                 minimum.
         """
+        self._check_changes(changes)
+        return dataclasses.replace(self, **changes)
+
+    def _check_changes(self, changes: dict[str, Any]) -> None:
         for name, new in changes.items():
             if name == "minimum" and hasattr(self, "minimum") and new >= self.minimum:
                 continue
             if name not in self._ADJUSTABLE:
                 raise TypeError(f"{self.id}: {name} is part of the shared declaration; it cannot change per use")
-        return dataclasses.replace(self, **changes)
 
     def noun(self) -> str:
         return _noun(self.label)
@@ -434,7 +437,8 @@ class OneOf(_Declared):
         new = tuple(choices)
         if tuple(c.value for c in new[: len(self.choices)]) != self.values():
             raise TypeError(f"{self.id}: a use may relabel options or add some after them, not drop or reorder them")
-        return dataclasses.replace(self.variant(**changes), choices=new)
+        self._check_changes(changes)
+        return dataclasses.replace(self, choices=new, **changes)
 
     def values(self) -> tuple[str, ...]:
         return tuple(c.value for c in self.choices)
@@ -601,7 +605,7 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
         id="dtype",
         label="Precision",
         default="fp16",
-        help="The number format of the math; it picks the accelerator's dense peak.",
+        help="The number format of the math; it picks the preset's dense peak.",
         choices=dtype_choices(COMPUTE_DTYPES),
         noun_text="number format",
     )
@@ -677,8 +681,8 @@ PARAMS_BILLION = Number(
     label="Parameters",
     unit="billion",
     default=70,
-    minimum=PARAMS.minimum / 1e9,
-    maximum=PARAMS.maximum / 1e9,
+    minimum=0.001,  # PARAMS's limits, in billions (a test keeps them equal)
+    maximum=100_000,
     step=0.1,
     help="Parameters read per generated token (for a mixture of experts, the active ones).",
 )
@@ -723,7 +727,7 @@ INTENSITY = Number(
     step=0.01,
     slider=True,
     log_slider=True,
-    help="FLOPs a workload does per byte it moves; batch-1 decode in fp16 is about 1.",
+    help="FLOPs the workload does per byte it moves; batch-1 decode in fp16 is about 1.",
 )
 LAYERS = WholeNumber(
     id="layers", label="Layers", unit="layers", default=80, minimum=1, maximum=1000, help="Decoder layers."

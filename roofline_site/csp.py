@@ -2,10 +2,14 @@
 
 The policy is strict: nothing is allowed by default, and each directive below lists exactly the
 sources the site needs, with the reason (``docs/hosting.md`` explains them for people who host
-the site). The only inline code the site carries is Material for MkDocs' small bootstrap scripts
-in ``<head>`` (storage scope, palette restore, tab restore); rather than allow ``'unsafe-inline'``,
-their SHA-256 hashes are computed from the built pages and listed in ``script-src``. The result
-is written as a ``_headers`` file (the format Netlify and Cloudflare Pages read).
+the site). The only inline code the site may carry is the theme's own small bootstrap scripts
+(Material for MkDocs: storage scope, palette restore, tab restore) and any the project's template
+overrides hold: :func:`known_inline_scripts` reads them from the templates, never from the
+built pages, so content cannot get a script of its own authorised. Their SHA-256 hashes are
+listed in ``script-src``, and a page with any other inline script fails the build
+(:func:`authorise_scripts`). The result is written as a ``_headers`` file (the format Netlify
+and Cloudflare Pages read) and as a ``<meta http-equiv>`` tag in every page
+(:func:`meta_policy`), for hosts that ignore ``_headers``.
 
 Everything here is plain Python over HTML text, so it can be tested without MkDocs.
 """
@@ -14,6 +18,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -206,6 +212,101 @@ def policy(
         sources = directive.sources + tuple(extra.get(directive.name, ()))
         parts.append(" ".join((directive.name, *sources)))
     return "; ".join(parts)
+
+
+#: Directives a policy delivered by ``<meta http-equiv>`` cannot carry; browsers ignore them
+#: there (https://www.w3.org/TR/CSP3/#meta-element). ``_headers`` still ships them.
+META_UNSUPPORTED = frozenset({"frame-ancestors", "report-uri", "report-to", "sandbox"})
+
+
+def meta_policy(csp: str) -> str:
+    """The policy ``csp`` without the directives a ``<meta http-equiv>`` tag cannot carry."""
+    parts = [part.strip() for part in csp.split(";") if part.strip()]
+    return "; ".join(part for part in parts if part.split()[0] not in META_UNSUPPORTED)
+
+
+# A template expression inside a theme script ({{ base_url }}, {{ config.extra.scope }}): in the
+# built page it may only be a plain URL path, which cannot end the string literal it sits in.
+_TEMPLATE_EXPRESSION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_SLOT_VALUE = r"[A-Za-z0-9._~/-]{0,200}"
+_TEMPLATE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+
+
+@dataclass(frozen=True)
+class KnownScript:
+    """An inline script the site's templates write.
+
+    Attributes:
+        template: The template it comes from (for messages).
+        pieces: Its text, split where the template has an expression.
+    """
+
+    template: str
+    pieces: tuple[str, ...]
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """Matches the script's exact text in a built page; each expression a URL path only."""
+        return re.compile("^" + f"(?:{_SLOT_VALUE})".join(re.escape(p) for p in self.pieces) + r"\Z", re.S)
+
+    def instance(self, slot_value: str) -> str:
+        """The script's text with every template expression written as ``slot_value``.
+
+        Raises:
+            ValueError: if ``slot_value`` is not a plain URL path.
+        """
+        if not re.fullmatch(_SLOT_VALUE, slot_value):
+            raise ValueError(f"{slot_value!r} is not a plain URL path; expected letters, digits and . _ ~ / - only")
+        return slot_value.join(self.pieces)
+
+
+def known_inline_scripts(template_dirs: Iterable[Path]) -> tuple[KnownScript, ...]:
+    """Every inline ``<script>`` (no attributes) in the HTML templates under ``template_dirs``.
+
+    Args:
+        template_dirs: The theme's template folders (Material's and the project's overrides).
+    """
+    known: dict[tuple[str, ...], KnownScript] = {}
+    for directory in template_dirs:
+        for template in sorted(Path(directory).rglob("*.html")):
+            text = template.read_text(encoding="utf-8")
+            for match in _TEMPLATE_SCRIPT.finditer(text):
+                pieces = tuple(_TEMPLATE_EXPRESSION.split(match.group(1)))
+                known.setdefault(pieces, KnownScript(template.relative_to(directory).as_posix(), pieces))
+    return tuple(known.values())
+
+
+def known_script_hashes(known: Iterable[KnownScript], *, base_url: str) -> tuple[str, ...]:
+    """Hash sources of every known script as a page with ``base_url`` carries it (sorted)."""
+    return tuple(sorted({sha256_source(k.instance(base_url)) for k in known}))
+
+
+class UnknownInlineScript(ValueError):
+    """A page carries an inline script that is not one of the templates' own."""
+
+
+def authorise_scripts(scripts: Iterable[str], known: Iterable[KnownScript], *, page: str) -> tuple[str, ...]:
+    """Hash sources of ``scripts`` (sorted, unique), each of which must be a known script.
+
+    Args:
+        scripts: Inline script texts found in a page (:func:`inline_code`).
+        known: The site's known scripts (:func:`known_inline_scripts`).
+        page: The page, for the message.
+
+    Raises:
+        UnknownInlineScript: naming the page and the start of the first unknown script.
+    """
+    patterns = [k.pattern for k in known]
+    hashes = set()
+    for text in scripts:
+        if not any(p.match(text) for p in patterns):
+            shown = " ".join(text.split())[:120]
+            raise UnknownInlineScript(
+                f"{page}: inline script {shown!r} is not one of the theme's or the project's own; "
+                "expected no other inline script (entry content is sanitised, so this is a template or hook bug)"
+            )
+        hashes.add(sha256_source(text))
+    return tuple(sorted(hashes))
 
 
 def headers_file(csp: str) -> str:

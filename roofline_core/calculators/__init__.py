@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
-from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
@@ -30,8 +29,6 @@ __all__ = [
     "CUSTOM",
     "Calculator",
     "Choice",
-    "ChoiceInput",
-    "NumberInput",
     "Output",
     "compute",
     "definition",
@@ -61,11 +58,11 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
     values: dict[str, Any] = {}
     errors: dict[str, str] = {}
     for field in calc.inputs:
-        parsed, error = field.parse(raw.get(field.id, field.default))
-        if error is None:
+        parsed, invalid = field.parse(raw.get(field.id, field.default))
+        if invalid is None:
             values[field.id] = parsed
         else:
-            errors[field.id] = error
+            errors[field.id] = f"{field.label}: {invalid}"
     if not errors and calc.cross_check is not None:
         errors.update(calc.cross_check(values))
     result: dict[str, Any] = {"calculator": calc.id, "inputs": values, "errors": errors, "outputs": {}}

@@ -5,17 +5,33 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from roofline_core.calculators.base import CUSTOM
-from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
+from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
+from roofline_core.vocabulary import (
+    ACCELERATOR,
+    BANDWIDTH_TB_PER_S,
+    BATCH,
+    CONTEXT_TOKENS,
+    DEVICES,
+    HEAD_DIM,
+    KV_HEADS,
+    LAYERS,
+    MEMORY_GB,
+    MODEL,
+    PARAMS_BILLION,
+    PEAK_TFLOP_PER_S,
+    PROMPT_TOKENS,
+    KV_DTYPE,
+    WEIGHT_DTYPE,
+    Choice,
+    Number,
+    OneOf,
+    WholeNumber,
+)
 
 GIGA = 1e9
-
-#: Largest context any calculator accepts: 2^20 tokens, past every preset's window.
-MAX_CONTEXT_TOKENS = 1_048_576
-
 
 #: Fields a preset accelerator fills (its fp16 peak in TFLOP/s, bandwidth in TB/s, memory in GB),
 #: which are the "Custom" accelerator's own numbers.
@@ -48,50 +64,17 @@ def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice,
 _CUSTOM_ACCELERATOR_WORDS = {"peak_tflop_per_s": "peak", "bandwidth_tb_per_s": "bandwidth", "memory_gb": "memory"}
 
 
-def accelerator_input(*, custom_fields: tuple[str, ...] = ()) -> ChoiceInput:
+def accelerator_input(*, custom_fields: tuple[str, ...] = ()) -> OneOf:
     """The accelerator select; ``custom_fields`` adds "Custom" and makes presets fill those fields."""
-    return ChoiceInput(
-        id="accelerator",
-        label="Accelerator",
-        choices=accelerator_choices(custom_fields=custom_fields),
-        default="h100-sxm",
-    )
+    return ACCELERATOR.with_choices(accelerator_choices(custom_fields=custom_fields), help="")
 
 
-def custom_accelerator_inputs(*custom_fields: str) -> tuple[NumberInput, ...]:
+def custom_accelerator_inputs(*custom_fields: str) -> tuple[Number, ...]:
     """The custom-accelerator fields named (defaults: the H100 SXM's numbers)."""
     fields = {
-        "peak_tflop_per_s": NumberInput(
-            id="peak_tflop_per_s",
-            label="Peak compute",
-            unit="TFLOP/s",
-            default=989,
-            # A floor above zero keeps the ridge finite (a subnormal bandwidth would make it inf).
-            min=0.001,
-            max=1e6,
-            step=0.1,
-            help="Dense peak, used with the Custom accelerator.",
-        ),
-        "bandwidth_tb_per_s": NumberInput(
-            id="bandwidth_tb_per_s",
-            label="Memory bandwidth",
-            unit="TB/s",
-            default=3.35,
-            min=0.001,
-            max=1e4,
-            step=0.01,
-            help="Peak memory bandwidth, used with the Custom accelerator.",
-        ),
-        "memory_gb": NumberInput(
-            id="memory_gb",
-            label="Memory capacity",
-            unit="GB",
-            default=80,
-            min=0.001,
-            max=1e6,
-            step=1,
-            help="Memory of one accelerator, used with the Custom accelerator.",
-        ),
+        "peak_tflop_per_s": PEAK_TFLOP_PER_S.variant(help="Dense peak, used with the Custom accelerator."),
+        "bandwidth_tb_per_s": BANDWIDTH_TB_PER_S.variant(help="Peak memory bandwidth, used with the Custom accelerator."),
+        "memory_gb": MEMORY_GB.variant(help="Memory of one accelerator, used with the Custom accelerator."),
     }
     return tuple(fields[key] for key in custom_fields)
 
@@ -143,25 +126,20 @@ def model_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:
     return tuple(choices)
 
 
-def model_input(*, default: str, custom_fields: tuple[str, ...] = ()) -> ChoiceInput:
+def model_input(*, default: str, custom_fields: tuple[str, ...] = ()) -> OneOf:
     """The model select; ``custom_fields`` are the ids of the calculator's custom-model fields."""
-    return ChoiceInput(
-        id="model",
-        label="Model",
-        choices=model_choices(custom_fields=custom_fields),
+    return MODEL.with_choices(
+        model_choices(custom_fields=custom_fields),
         default=default,
         help="A published model, or Custom to enter its size." if custom_fields else "A published model's shapes.",
     )
 
 
-def dtype_input(*, id: str, label: str, default: str = "fp16", help: str = "") -> ChoiceInput:
-    return ChoiceInput(
-        id=id,
-        label=label,
-        choices=tuple(Choice(value=d, label=f"{DTYPES[d].label} ({_bytes_text(DTYPES[d].bytes_per_element)})") for d in STORAGE_DTYPES),
-        default=default,
-        help=help,
-    )
+def dtype_input(*, id: str, label: str, default: str = "fp16", help: str = "") -> OneOf:
+    """A storage-format select (``weight_dtype`` or ``kv_dtype``), each option with its size."""
+    declared = {d.id: d for d in (WEIGHT_DTYPE, KV_DTYPE)}[id]
+    choices = [Choice(value=c.value, label=f"{c.label} ({_bytes_text(DTYPES[c.value].bytes_per_element)})") for c in declared.choices]
+    return declared.with_choices(choices, label=label, default=default, help=help)
 
 
 def _bytes_text(bytes_per_element: float) -> str:
@@ -172,116 +150,38 @@ def _bytes_text(bytes_per_element: float) -> str:
     return f"{bytes_per_element:g} byte"
 
 
-def params_input(*, default: float) -> NumberInput:
-    return NumberInput(
-        id="params_billion",
-        label="Parameters",
-        unit="billion",
+def params_input(*, default: float) -> Number:
+    return PARAMS_BILLION.variant(
         default=default,
-        min=0.001,
-        max=100_000,
-        step=0.1,
         help="Custom model only: parameters read per generated token (for a mixture of experts, the active ones).",
     )
 
 
-def batch_input(*, default: int = 1, max: int = 1024) -> NumberInput:
-    return NumberInput(
-        id="batch",
-        label="Batch size",
-        unit="sequences",
-        default=default,
-        min=1,
-        max=max,
-        step=1,
-        integer=True,
-        slider=True,
-        log_slider=True,
-        help="Sequences processed together in one step.",
-    )
+def batch_input(*, default: int = 1) -> WholeNumber:
+    return BATCH.variant(default=default)
 
 
 def context_input(
     *, default: int, min: int, slider: bool, help: str = "Tokens already in each sequence's KV cache."
-) -> NumberInput:
-    return NumberInput(
-        id="context_tokens",
-        label="Context length",
-        unit="tokens",
-        default=default,
-        min=min,
-        max=MAX_CONTEXT_TOKENS,
-        step=1,
-        integer=True,
-        slider=slider,
-        log_slider=slider,
-        help=help,
-    )
+) -> WholeNumber:
+    """The context length; ``min`` may raise the shared minimum (a log slider cannot start at 0)."""
+    return CONTEXT_TOKENS.variant(default=default, minimum=min, slider=slider, log_slider=slider, help=help)
 
 
-def prompt_input(*, max: int, help: str) -> NumberInput:
-    return NumberInput(
-        id="prompt_tokens",
-        label="Prompt length",
-        unit="tokens",
-        default=2048,
-        min=1,
-        max=max,
-        step=1,
-        integer=True,
-        slider=True,
-        log_slider=True,
-        help=help,
-    )
+def prompt_input(*, help: str) -> WholeNumber:
+    return PROMPT_TOKENS.variant(help=help)
 
 
-def devices_input() -> NumberInput:
-    return NumberInput(
-        id="devices",
-        label="Devices",
-        unit="accelerators",
-        default=1,
-        min=1,
-        max=1024,
-        step=1,
-        integer=True,
-        help="Accelerators the weights and work are split over evenly (tensor parallelism, no communication cost).",
-    )
+def devices_input() -> WholeNumber:
+    return DEVICES
 
 
-def custom_kv_inputs() -> tuple[NumberInput, ...]:
+def custom_kv_inputs() -> tuple[WholeNumber, ...]:
     """Layers, KV heads and head width of a custom MHA/GQA model (defaults: Llama-3-70B's shape)."""
     return (
-        NumberInput(
-            id="layers",
-            label="Layers",
-            unit="layers",
-            default=80,
-            min=1,
-            max=1000,
-            integer=True,
-            help="Custom model only: decoder layers.",
-        ),
-        NumberInput(
-            id="kv_heads",
-            label="KV heads",
-            unit="heads",
-            default=8,
-            min=1,
-            max=1024,
-            integer=True,
-            help="Custom model only: key/value heads per layer (all heads for MHA, fewer for GQA).",
-        ),
-        NumberInput(
-            id="head_dim",
-            label="Head width",
-            unit="elements",
-            default=128,
-            min=1,
-            max=4096,
-            integer=True,
-            help="Custom model only: width of one attention head.",
-        ),
+        LAYERS.variant(help="Custom model only: decoder layers."),
+        KV_HEADS.variant(help="Custom model only: key/value heads per layer (all heads for MHA, fewer for GQA)."),
+        HEAD_DIM.variant(help="Custom model only: width of one attention head."),
     )
 
 

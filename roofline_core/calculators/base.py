@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from roofline_core.calculators.fields import ChoiceInput, Input
+from roofline_core.vocabulary import Declaration, OneOf
 
 #: The choice that makes a calculator use the numbers typed into its custom fields (the fields
 #: its presets fill) instead of a preset's.
@@ -60,7 +60,7 @@ class Calculator:
     id: str
     title: str
     description: str
-    inputs: tuple[Input, ...]
+    inputs: tuple[Declaration, ...]
     outputs: tuple[Output, ...]
     compute: ComputeFn
     cross_check: Callable[[dict[str, Any]], dict[str, str]] | None = None
@@ -69,7 +69,7 @@ class Calculator:
     def defaults(self) -> dict[str, Any]:
         return {field.id: field.default for field in self.inputs}
 
-    def field(self, field_id: str) -> Input:
+    def field(self, field_id: str) -> Declaration:
         """The input named ``field_id``.
 
         Raises:
@@ -80,7 +80,7 @@ class Calculator:
                 return field
         raise KeyError(f"{self.id} has no field {field_id!r}; expected one of {', '.join(f.id for f in self.inputs)}")
 
-    def applicable_fields(self, values: dict[str, Any]) -> tuple[Input, ...]:
+    def applicable_fields(self, values: dict[str, Any]) -> tuple[Declaration, ...]:
         """The inputs that matter for ``values``, in display order.
 
         A field some preset fills (a model's size, an accelerator's peak) is that preset's
@@ -88,7 +88,7 @@ class Calculator:
         """
         unused: set[str] = set()
         for field in self.inputs:
-            if isinstance(field, ChoiceInput) and values.get(field.id) != CUSTOM:
+            if isinstance(field, OneOf) and values.get(field.id) != CUSTOM:
                 for choice in field.choices:
                     unused.update(choice.fills)
         return tuple(field for field in self.inputs if field.id not in unused)

@@ -24,7 +24,6 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import NumberInput
 from roofline_core.formatting import (
     bound_phrase,
     format_bytes,
@@ -36,6 +35,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.inference import DECODE_TABLE_BATCHES, DecodeEstimate, estimate_decode
+from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY
 
 
 def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
@@ -124,17 +124,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         context_input(default=0, min=0, slider=False),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
         devices_input(),
-        NumberInput(
-            id="bandwidth_efficiency",
-            label="Bandwidth efficiency",
-            unit="%",
-            default=100,
-            min=1,
-            max=100,
-            step=1,
-            slider=True,
-            help="Share of peak memory bandwidth actually sustained; serving stacks reach about 70-80%.",
-        ),
+        BANDWIDTH_EFFICIENCY,
     ),
     outputs=(
         Output("step_time", "Time per decode step"),

@@ -18,10 +18,10 @@ from roofline_core.calculators._common import (
     params_input,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
 from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
 from roofline_core.inference import fit_in_memory
 from roofline_core.models import GQA, MHA, MLA
+from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +60,7 @@ KV_CACHE = Calculator(
             custom_fields=("params_billion", "attention", "layers", "kv_heads", "head_dim", "mla_latent_dim", "mla_rope_dim"),
         ),
         params_input(default=70),
-        ChoiceInput(
+        OneOf(
             id="attention",
             label="Attention",
             choices=(
@@ -72,24 +72,22 @@ KV_CACHE = Calculator(
             help="Custom model only: MHA and GQA cache a key and a value per KV head; MLA caches one compressed latent.",
         ),
         *custom_kv_inputs(),
-        NumberInput(
+        WholeNumber(
             id="mla_latent_dim",
             label="MLA latent width",
             unit="elements",
             default=512,
-            min=1,
-            max=65536,
-            integer=True,
+            minimum=1,
+            maximum=65536,
             help="Custom MLA model only: width of the compressed KV latent cached per layer.",
         ),
-        NumberInput(
+        WholeNumber(
             id="mla_rope_dim",
             label="MLA rotary key width",
             unit="elements",
             default=64,
-            min=0,
-            max=4096,
-            integer=True,
+            minimum=0,
+            maximum=4096,
             help="Custom MLA model only: width of the decoupled rotary key cached beside the latent.",
         ),
         context_input(default=32768, min=1, slider=True),

@@ -13,12 +13,12 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import Choice, ChoiceInput
 from roofline_core.formatting import bound_phrase, format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, op_time_s, ridge_point
+from roofline_core.vocabulary import Choice, OneOf
 
 
 def _cells(op: Operation) -> dict[str, dict[str, Any]]:
@@ -81,10 +81,10 @@ OPERATIONS_TABLE = Calculator(
     inputs=(
         accelerator_input(),
         model_input(default="llama-3-70b"),
-        batch_input(default=64, max=4096),
-        prompt_input(max=131_072, help="Tokens in the prefill projection, prefill attention and elementwise rows."),
+        batch_input(default=64),
+        prompt_input(help="Tokens in the prefill projection, prefill attention and elementwise rows."),
         context_input(default=4096, min=1, slider=True, help="Cached tokens each decode-attention step reads."),
-        ChoiceInput(
+        OneOf(
             id="operation",
             label="Operation",
             choices=tuple(Choice(value=slug, label=title) for slug, title in OPERATION_KINDS.items()),

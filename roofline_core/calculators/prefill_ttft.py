@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
-    MAX_CONTEXT_TOKENS,
     accelerator_input,
     accelerator_of,
     batch_input,
@@ -72,7 +71,7 @@ PREFILL_TTFT = Calculator(
         dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
         accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
-        prompt_input(max=MAX_CONTEXT_TOKENS, help="Tokens in each prompt, processed together in one forward pass."),
+        prompt_input(help="Tokens in each prompt, processed together in one forward pass."),
         batch_input(default=1),
         devices_input(),
     ),

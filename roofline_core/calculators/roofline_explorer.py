@@ -6,11 +6,10 @@ from typing import Any
 
 from roofline_core.calculators._common import accelerator_input, accelerator_of, custom_accelerator_inputs
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.calculators.fields import Choice, ChoiceInput, NumberInput
-from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import bound_phrase, format_flop_per_s, format_intensity, format_percent
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
+from roofline_core.vocabulary import COMPUTE_DTYPE, INTENSITY
 
 
 def _cross_check(values: dict[str, Any]) -> dict[str, str]:
@@ -56,26 +55,9 @@ ROOFLINE_EXPLORER = Calculator(
     description="Place a workload of a given arithmetic intensity on an accelerator's roofline.",
     inputs=(
         accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
-        ChoiceInput(
-            id="dtype",
-            label="Precision",
-            choices=tuple(Choice(value=d, label=DTYPES[d].label) for d in COMPUTE_DTYPES),
-            default="fp16",
-            help="The number format of the math; it picks the preset's dense peak.",
-        ),
+        COMPUTE_DTYPE,
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
-        NumberInput(
-            id="intensity",
-            label="Arithmetic intensity",
-            unit="FLOP/byte",
-            default=1,
-            min=0.01,
-            max=10_000,
-            step=0.01,
-            slider=True,
-            log_slider=True,
-            help="FLOPs the workload does per byte it moves; batch-1 decode in fp16 is about 1.",
-        ),
+        INTENSITY,
     ),
     outputs=(
         Output("attainable", "Attainable throughput"),

@@ -32,7 +32,6 @@ from roofline_core.figures.parameters import (
     WEIGHT_DTYPE,
     FigureKind,
     FigureParameter,
-    ListOf,
     defaults,
     format_has_a_peak,
 )
@@ -41,6 +40,7 @@ from roofline_core.formatting import format_intensity, format_number, format_tim
 from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE, MEMORY
+from roofline_core.vocabulary import ListOf
 
 
 #: What an author can set, in the order the docs list it.

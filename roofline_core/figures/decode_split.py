@@ -25,7 +25,6 @@ from roofline_core.figures.parameters import (
     WEIGHT_DTYPE,
     FigureKind,
     FigureParameter,
-    ListOf,
     defaults,
     format_has_a_peak,
 )
@@ -35,6 +34,7 @@ from roofline_core.hardware import get_accelerator
 from roofline_core.inference import DecodeEstimate, context_for_kv_bytes
 from roofline_core.models import get_model
 from roofline_core.roofline import op_time_s
+from roofline_core.vocabulary import ListOf
 
 
 #: What an author can set, in the order the docs list it.

@@ -25,7 +25,6 @@ from roofline_core.figures.parameters import (
     PROMPT_TOKENS,
     FigureKind,
     FigureParameter,
-    ListOf,
     defaults,
     format_has_a_peak,
 )
@@ -35,6 +34,7 @@ from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import MEMORY, ridge_point
+from roofline_core.vocabulary import ListOf
 
 
 #: What an author can set, in the order the docs list it.

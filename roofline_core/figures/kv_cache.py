@@ -29,7 +29,6 @@ from roofline_core.figures.parameters import (
     MODEL,
     FigureKind,
     FigureParameter,
-    ListOf,
     defaults,
 )
 from roofline_core.figures.schema import Figure
@@ -38,6 +37,7 @@ from roofline_core.hardware import get_accelerator
 from roofline_core.inference import context_for_kv_bytes, memory_fit
 from roofline_core.models import get_model
 from roofline_core.roofline import MEMORY
+from roofline_core.vocabulary import ListOf
 
 
 #: What an author can set, in the order the docs list it.

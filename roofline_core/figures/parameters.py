@@ -1,13 +1,17 @@
 """Figure parameters: what each figure kind accepts, declared once beside its data function.
 
 Each kind module lists its :class:`FigureParameter` declarations (the key an author writes, the
-keyword argument it fills, the kind of value with its range and list limits, a help sentence and
-the default) and wraps them with its data function in a :class:`FigureKind`. The figure fence
-of the site (``roofline_site.figures.spec``) reads these declarations to parse what an author
-wrote; its docs table of parameters is checked against them.
+keyword argument it fills, the kind of value, a help sentence and the default) and wraps them
+with its data function in a :class:`FigureKind`. The kinds of value are the shared declarations
+of :mod:`roofline_core.vocabulary` (one set of limits and choices: a batch, a context length, an
+accelerator mean the same in a figure, a calculator and the command line). The figure fence of
+the site (``roofline_site.figures.spec``) reads these declarations to parse what an author
+wrote; its docs tables of parameters are checked against them.
 
-Values are parsed from the text an author types in a fence: slugs, whole numbers (a ``k``
-suffix multiplies by 1,024, the way context lengths are written) and comma-separated lists. A
+A fence is read by its own rules, which are stricter than a form's: a whole number is digits
+with an optional ``k`` (times 1,024) and ``_`` separators, never a thousands comma (a comma
+separates the items of a list), and each message keeps the wording authors already see
+(``'0' is out of range; expected a whole number from 1 to 65,536 (k = 1,024), e.g. 64``). A
 rejected value raises :class:`BadValue` with what is wrong and what is expected; the caller adds
 where it was written.
 """
@@ -21,17 +25,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from roofline_core.dtypes import COMPUTE_DTYPES, STORAGE_DTYPES
+from roofline_core import vocabulary as v
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS
 
 #: Longest list a figure takes (more would not be readable at phone width).
-MAX_LIST = 16
+MAX_LIST = v.MAX_LIST
 #: Most accelerators or models one figure compares.
 MAX_COMPARED = 4
-#: Longest list written out in full when describing a default; longer ones are elided.
-_LONGEST_DESCRIBED = 6
 
 
 class BadValue(ValueError):
@@ -61,104 +62,58 @@ def suggestion(text: str, choices: Sequence[str]) -> str:
     return f" (did you mean {close[0]}?)" if close else ""
 
 
-# --- Kinds of value -----------------------------------------------------------------------
+# --- Reading a fence's text -----------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class OneOf:
-    """One of a fixed list of slugs.
-
-    Attributes:
-        noun: What a value is, for messages (``"accelerator"``).
-        choices: The accepted slugs, in the order messages list them.
-    """
-
-    noun: str
-    choices: tuple[str, ...]
-
-    def expected(self) -> str:
-        return f"one of {', '.join(self.choices)}"
-
-    def parse(self, text: str) -> str:
-        if text not in self.choices:
-            raise BadValue(f"unknown {self.noun} {text!r}{suggestion(text, self.choices)}", self.expected())
-        return text
-
-    def write(self, value: str) -> str:
-        return value
-
+Value = Union[v.OneOf, v.WholeNumber, v.ListOf]
+"""The kind of a figure parameter's value: a shared declaration, or a list of one."""
 
 _WHOLE = re.compile(r"^(\d+)([kK]?)$")
 
+#: A value to show in messages, by the declaration's id.
+_EXAMPLES = {v.BATCH.id: "64", v.DEVICES.id: "2", v.CONTEXT_TOKENS.id: "32k", v.PROMPT_TOKENS.id: "2048"}
 
-@dataclass(frozen=True)
-class WholeNumber:
-    """A whole number in a range; ``k`` multiplies by 1,024 (``32k`` = 32,768) and ``_`` is ignored.
 
-    Attributes:
-        minimum: Smallest accepted value.
-        maximum: Largest accepted value.
-        example: A value to show in messages.
-        tokens: Whether the value counts tokens, so it is written with ``k`` where it divides.
+def read(value: Value, text: str) -> Any:
+    """The value an author wrote as ``text`` in a figure fence.
+
+    Raises:
+        BadValue: if ``text`` is not an accepted value.
     """
-
-    minimum: int
-    maximum: int
-    example: str
-    tokens: bool = False
-
-    def expected(self) -> str:
-        return f"a whole number from {self.minimum:,} to {self.maximum:,} (k = 1,024), e.g. {self.example}"
-
-    def parse(self, text: str) -> int:
-        match = _WHOLE.match(text.replace("_", ""))
-        if not match:
-            raise BadValue(f"{text!r} is not a whole number", self.expected())
-        value = int(match.group(1)) * (1024 if match.group(2) else 1)
-        if not self.minimum <= value <= self.maximum:
-            raise BadValue(f"{text!r} is out of range", self.expected())
-        return value
-
-    def write(self, value: int) -> str:
-        if self.tokens and value >= 1024 and value % 1024 == 0:
-            return f"{value // 1024}k"
-        return str(value)
+    if isinstance(value, v.ListOf):
+        return _read_list(value, text)
+    if isinstance(value, v.OneOf):
+        return _read_slug(value, text)
+    return _read_whole(value, text)
 
 
-@dataclass(frozen=True)
-class ListOf:
-    """Comma-separated values of one kind.
-
-    Attributes:
-        item: The kind of each value.
-        most: Most values accepted.
-        unique: Whether a value may appear only once.
-    """
-
-    item: OneOf | WholeNumber
-    most: int = MAX_LIST
-    unique: bool = True
-
-    def parse(self, text: str) -> list[Any]:
-        items = [item.strip() for item in text.split(",")]
-        if any(item == "" for item in items):
-            raise BadValue(f"{text!r} has an empty item", "values separated by single commas")
-        values = [self.item.parse(item) for item in items]
-        if len(values) > self.most:
-            raise BadValue(f"{len(values)} values", f"at most {self.most}")
-        if self.unique and len(set(values)) != len(values):
-            raise BadValue(f"{text!r} repeats a value", "each value once")
-        return values
-
-    def write(self, values: Sequence[Any]) -> str:
-        """The values as an author would write them; a long list shows its first three and its last."""
-        words = [self.item.write(v) for v in values]
-        if len(words) > _LONGEST_DESCRIBED:
-            words = [*words[:3], "...", words[-1]]
-        return ", ".join(words)
+def _read_slug(value: v.OneOf, text: str) -> str:
+    choices = value.values()
+    if text not in choices:
+        raise BadValue(f"unknown {value.noun()} {text!r}{suggestion(text, choices)}", f"one of {', '.join(choices)}")
+    return text
 
 
-Value = Union[OneOf, WholeNumber, ListOf]
+def _read_whole(value: v.WholeNumber, text: str) -> int:
+    expected = f"a whole number from {value.minimum:,} to {value.maximum:,} (k = 1,024), e.g. {_EXAMPLES[value.id]}"
+    match = _WHOLE.match(text.replace("_", ""))
+    if not match:
+        raise BadValue(f"{text!r} is not a whole number", expected)
+    number = int(match.group(1)) * (v.TOKENS_PER_K if match.group(2) else 1)
+    if not value.minimum <= number <= value.maximum:
+        raise BadValue(f"{text!r} is out of range", expected)
+    return number
+
+
+def _read_list(value: v.ListOf, text: str) -> list[Any]:
+    items = [item.strip() for item in text.split(",")]
+    if any(item == "" for item in items):
+        raise BadValue(f"{text!r} has an empty item", "values separated by single commas")
+    values = [read(value.item, item) for item in items]
+    if len(values) > value.most:
+        raise BadValue(f"{len(values)} values", f"at most {value.most}")
+    if value.unique and len(set(values)) != len(values):
+        raise BadValue(f"{text!r} repeats a value", "each value once")
+    return values
 
 
 # --- Parameters and kinds -----------------------------------------------------------------
@@ -171,7 +126,8 @@ class FigureParameter:
     Attributes:
         key: The key as authors write it in a figure fence (``"weight-dtype"``).
         argument: The keyword argument of the data function it fills (``"weight_dtype"``).
-        value: The kind of value, with its range or choices and list limits.
+        value: The kind of value (a :mod:`roofline_core.vocabulary` declaration, or a list of
+            one), with its range or choices and list limits.
         help: What it sets, in a few words (the docs table and "has no value" messages show it).
         default: The value when the key is left out (the data function's default).
         default_words: How the docs describe a default that is not a value (``"none"``,
@@ -191,7 +147,7 @@ class FigureParameter:
         Raises:
             BadValue: if ``text`` is not an accepted value.
         """
-        return self.value.parse(text)
+        return read(self.value, text)
 
     def describe_default(self) -> str:
         """The default as the docs show it: ``h100-sxm``, ``1k, 4k, 16k``, ``1, 2, 4, ..., 1024``, ``none``."""
@@ -264,23 +220,30 @@ def format_has_a_peak(values: Mapping[str, Any]) -> None:
 
 
 # --- Values and parameters several kinds share --------------------------------------------
+# The vocabulary's declarations, and the two uses only figures have (operations; a sweep of
+# context lengths, which starts at one token).
 
-ACCELERATOR = OneOf("accelerator", tuple(ACCELERATORS))
-MODEL = OneOf("model", tuple(MODELS))
-COMPUTE_FORMAT = OneOf("number format", COMPUTE_DTYPES)
-STORAGE_FORMAT = OneOf("storage format", STORAGE_DTYPES)
-OPERATION = OneOf("operation", tuple(OPERATION_KINDS))
-BATCH = WholeNumber(minimum=1, maximum=65_536, example="64")
-DEVICES = WholeNumber(minimum=1, maximum=1024, example="2")
+ACCELERATOR = v.ACCELERATOR
+MODEL = v.MODEL
+COMPUTE_FORMAT = v.COMPUTE_DTYPE
+OPERATION = v.OneOf(
+    id="operation",
+    label="Operation",
+    default=None,
+    help="An operation of the operations catalogue.",
+    choices=v.slugs(tuple(OPERATION_KINDS), tuple(OPERATION_KINDS.values())),
+)
+BATCH = v.BATCH
+DEVICES = v.DEVICES
 #: Cached tokens per sequence, where none is a valid choice.
-CACHED_TOKENS = WholeNumber(minimum=0, maximum=10_485_760, example="32k", tokens=True)
+CACHED_TOKENS = v.CONTEXT_TOKENS
 #: A context length of a sweep (at least one token).
-CONTEXT_TOKENS = WholeNumber(minimum=1, maximum=10_485_760, example="32k", tokens=True)
-PROMPT_TOKENS = WholeNumber(minimum=1, maximum=10_485_760, example="2048", tokens=True)
+CONTEXT_TOKENS = v.CONTEXT_TOKENS.variant(minimum=1)
+PROMPT_TOKENS = v.PROMPT_TOKENS
 
 DTYPE = FigureParameter("dtype", "dtype", COMPUTE_FORMAT, "number format of the math", "fp16")
-WEIGHT_DTYPE = FigureParameter("weight-dtype", "weight_dtype", STORAGE_FORMAT, "storage format of the weights", "fp16")
-KV_DTYPE = FigureParameter("kv-dtype", "kv_dtype", STORAGE_FORMAT, "storage format of the KV cache", "fp16")
+WEIGHT_DTYPE = FigureParameter("weight-dtype", "weight_dtype", v.WEIGHT_DTYPE, "storage format of the weights", "fp16")
+KV_DTYPE = FigureParameter("kv-dtype", "kv_dtype", v.KV_DTYPE, "storage format of the KV cache", "fp16")
 DEVICES_SPLIT = FigureParameter(
     "devices", "devices", DEVICES, "devices the model is split over (tensor parallelism)", 1
 )

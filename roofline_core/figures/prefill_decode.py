@@ -32,7 +32,6 @@ from roofline_core.figures.parameters import (
     WEIGHT_DTYPE,
     FigureKind,
     FigureParameter,
-    ListOf,
     defaults,
     format_has_a_peak,
 )
@@ -42,6 +41,7 @@ from roofline_core.hardware import get_accelerator
 from roofline_core.inference import estimate_prefill
 from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE
+from roofline_core.vocabulary import ListOf
 
 
 #: What an author can set, in the order the docs list it.

@@ -33,7 +33,6 @@ from roofline_core.figures.parameters import (
     WEIGHT_DTYPE,
     FigureKind,
     FigureParameter,
-    ListOf,
     defaults,
     format_has_a_peak,
 )
@@ -43,6 +42,7 @@ from roofline_core.hardware import Accelerator, get_accelerator
 from roofline_core.inference import estimate_prefill
 from roofline_core.models import Model, get_model
 from roofline_core.roofline import COMPUTE, attainable_flop_per_s, bound, ridge_point
+from roofline_core.vocabulary import ListOf
 
 
 def roofline_curve(

@@ -64,7 +64,10 @@ class CalculatorFences:
             assets = self.assets()
         except LookupError:
             raise FenceError(
-                page.path, fence.line, "a calculator needs the self-hosted Pyodide, which no hook prepared", "hooks/pyodide_assets.py in the hooks of mkdocs.yml"
+                page.path,
+                fence.line,
+                "a calculator needs the self-hosted Pyodide, which no hook prepared",
+                "hooks/pyodide_assets.py in the hooks of mkdocs.yml",
             ) from None
         return AssetUrls(
             pyodide_index=page.url_to(assets.runtime_dir),

@@ -121,7 +121,14 @@ class FenceBuild:
         self._waiting: dict[tuple[str, str], deque[int]] = {}
         self._inserted: list[str] = []
 
-    def prepare_page(self, markdown: str, *, path: str, source: str | None = None, url_to: Callable[[str], str] = lambda site_path: site_path) -> int:
+    def prepare_page(
+        self,
+        markdown: str,
+        *,
+        path: str,
+        source: str | None = None,
+        url_to: Callable[[str], str] = lambda site_path: site_path,
+    ) -> int:
         """Find, validate and render every fence of one page.
 
         Args:
@@ -200,7 +207,12 @@ class FenceBuild:
                     "the fence at the top level or in a list, block quote, admonition or content tab",
                 )
             if count > 1:
-                raise LocatedError(path, item.fence.line, f"the page holds {count} copies of this {language}'s marker {item.prepared.marker!r}", "only the build to write it, once")
+                raise LocatedError(
+                    path,
+                    item.fence.line,
+                    f"the page holds {count} copies of this {language}'s marker {item.prepared.marker!r}",
+                    "only the build to write it, once",
+                )
         _refuse_fences_shown_as_code(html, path, self.kinds.values())
         for item in self._placed:
             if item.prepared.deferred:
@@ -215,12 +227,16 @@ class FenceBuild:
 def _check_opening_and_closing(fence: Fence, path: str) -> None:
     opening = fence.fence + fence.language
     if fence.info:
-        raise LocatedError(path, fence.line, f"{fence.info!r} after {opening}", f"nothing after {opening}: parameters go inside the block, one 'key: value' per line")
+        raise LocatedError(
+            path, fence.line, f"{fence.info!r} after {opening}", f"nothing after {opening}: parameters go inside the block, one 'key: value' per line"
+        )
     if not fence.closed:
-        raise LocatedError(path, fence.line, f"{fence.language} block is never closed", f"a closing {fence.fence} fence, indented like the opening one")
+        raise LocatedError(
+            path, fence.line, f"{fence.language} block is never closed", f"a closing {fence.fence} fence, indented like the opening one"
+        )
 
 
-_CODE_ELEMENT = re.compile(r"<(?P<tag>pre|code)\b(?P<attributes>[^>]*)>(?P<inner>.*?)</(?P=tag)>", re.DOTALL | re.IGNORECASE)
+_CODE_ELEMENT = re.compile(r"<(?P<tag>pre|code)\b[^>]*>(?P<inner>.*?)</(?P=tag)>", re.DOTALL | re.IGNORECASE)
 _CLASS_ATTRIBUTE = re.compile(r"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]*>")
 _KEY_VALUE_LINES = r"[ \t]*:[^\n]*(?:\n[ \t]*(?:[\w-]+[ \t]*:[^\n]*)?)*"
@@ -234,7 +250,7 @@ def _refuse_fences_shown_as_code(html: str, path: str, kinds: Iterable[FenceKind
     as a span)."""
     for match in _CODE_ELEMENT.finditer(html):
         # The classes of the element and of any inside (``<pre><code class="language-x">``).
-        classes = {name for found in _CLASS_ATTRIBUTE.finditer(match.group(0)) for name in (found.group(1) or found.group(2)).split()}
+        classes = {name for found in _CLASS_ATTRIBUTE.finditer(match.group(0)) for name in (found[1] or found[2] or "").split()}
         text = unescape(_TAG.sub("", match.group("inner"))).strip()
         block = match.group("tag").lower() == "pre"
         for kind in kinds:
@@ -248,7 +264,8 @@ def _refuse_fences_shown_as_code(html: str, path: str, kinds: Iterable[FenceKind
                     path,
                     None,
                     f"a {kind.language} fence reached the page as code ({shown!r})",
-                    f"every {kind.language} fence to render: a fence of its own, not inside an indented code block or inline code",
+                    f"every {kind.language} fence to render: a fence of its own, "
+                    "not inside an indented code block or inline code",
                 )
 
 
@@ -297,6 +314,16 @@ def current_build() -> FenceBuild:
     if _build is None:
         raise FenceFormatError("fence outside a site build; expected hooks/fences.py in the hooks of mkdocs.yml")
     return _build
+
+
+def inserted_html() -> list[str]:
+    """HTML the fence formatters put into the page being rendered (figures), in document order,
+    or ``[]`` when no fence build is running: build output a sanitiser must keep as it is.
+
+    Calculators are not in it: their HTML goes in after every other page hook (``deferred``),
+    through a placeholder ``<div class="roofline-calculator-slot" data-slot="N"></div>``.
+    """
+    return _build.inserted_html() if _build is not None else []
 
 
 def format_fence(src: str, language: str, class_name: str, options: dict, md: Any, **kwargs: Any) -> str:

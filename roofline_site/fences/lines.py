@@ -32,7 +32,9 @@ class AuthorSource:
     text: str
 
 
-def author_source(*, src_uri: str, abs_src_path: str | None, generated_by: str | None, content: str, project_root: Path) -> AuthorSource:
+def author_source(
+    *, src_uri: str, abs_src_path: str | None, generated_by: str | None, content: str, project_root: Path
+) -> AuthorSource:
     """The file an author edits to change a page.
 
     A page on disk is its own file. A generated page whose URI is also a file under the project
@@ -69,11 +71,12 @@ def source_lines(markdown: str, source: str) -> Callable[[int], int]:
     ours = source.splitlines()
     theirs = markdown.splitlines()
     mapping: list[int] = []
-    for tag, first_ours, last_ours, first_theirs, last_theirs in difflib.SequenceMatcher(None, ours, theirs, autojunk=False).get_opcodes():
+    matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
+    for tag, first_ours, last_ours, first_theirs, last_theirs in matcher.get_opcodes():
         if tag == "equal":
             mapping += range(first_ours + 1, last_ours + 1)
         elif tag != "delete":
-            mapping += [_most_similar(text, ours, first_ours, last_ours) + 1 for text in theirs[first_theirs:last_theirs]]
+            mapping += [_most_similar(line, ours, first_ours, last_ours) + 1 for line in theirs[first_theirs:last_theirs]]
     return lambda line: mapping[line - 1] if 0 < line <= len(mapping) else line
 
 

@@ -106,7 +106,9 @@ def find_fences(markdown: str, languages: Collection[str]) -> list[Fence]:
                 body.append((index + 1, text))
             index += 1
         if language in languages:
-            fences.append(Fence(language=language, line=opening + 1, fence=fence, info=info, body=tuple(body), closed=closed))
+            fences.append(
+                Fence(language=language, line=opening + 1, fence=fence, info=info, body=tuple(body), closed=closed)
+            )
     return fences
 
 

@@ -6,6 +6,14 @@ series 1..6, memory-bound, compute-bound). Here each sentinel becomes a CSS cust
 palette variables, with other values under ``[data-md-color-scheme="slate"]``: one inline SVG
 reads well in the light and the dark palette.
 
+No ``style=""`` attribute is left, so the site's Content-Security-Policy needs no
+``style-src-attr 'unsafe-inline'``: each declaration matplotlib writes becomes an SVG
+presentation attribute (``stroke-width="0.8"``), except the sentinel colours, which become
+classes (``rf-fill-fg``, ``rf-stroke-c0``; :func:`colour_class_rules` is their CSS, in
+``site_assets/figures.css``) with the light colour as the attribute underneath, for an SVG
+shown without the site's CSS. matplotlib's global ``*`` rule (round joins, butt caps) becomes
+attributes of the root, which its elements inherit unless they set their own.
+
 It also strips what would leak into the page or break determinism (the XML prolog, metadata, a
 global ``*`` rule in matplotlib's ``<style>``), drops the fixed size so the SVG scales with its
 container, and prefixes every id with :data:`ID_PLACEHOLDER`, which the HTML step replaces with
@@ -70,9 +78,59 @@ def theme_svg(svg: str) -> str:
     left = sorted(set(_HEX.findall(svg)) - sentinels)
     if left:
         raise UnthemedColourError(f"colours without a theme variable: {', '.join(left)}")
-    for sentinel, css in COLOURS.values():
-        svg = svg.replace(sentinel, css)
+    svg = _TAG.sub(_attributes_for_styles, svg)
+    stray = sorted(set(_HEX.findall(svg)) & sentinels)
+    if stray:
+        raise UnthemedColourError(f"theme colours outside a fill or stroke: {', '.join(stray)}")
     return svg.strip() + "\n"
+
+
+#: Properties whose sentinel colours become classes (``rf-<property>-<role>``).
+COLOUR_PROPERTIES = ("fill", "stroke")
+_ROLE_OF_SENTINEL = {sentinel: role for role, (sentinel, _css) in COLOURS.items()}
+_FALLBACK = re.compile(r"var\(--[\w-]+, (#[0-9a-fA-F]{6})\)")
+_TAG = re.compile(r"<([a-zA-Z][\w:-]*)((?:\s+[\w:-]+=\"[^\"]*\")*)(\s*/?)>")
+_ATTRIBUTE = re.compile(r'\s+([\w:-]+)="([^"]*)"')
+# matplotlib's "*{stroke-linejoin: round; stroke-linecap: butt}", as inherited defaults.
+_ROOT_DEFAULTS = (("stroke-linejoin", "round"), ("stroke-linecap", "butt"))
+
+
+def colour_class(prop: str, role: str) -> str:
+    """The class that paints ``prop`` (fill or stroke) in the theme colour ``role``."""
+    return f"rf-{prop}-{role}"
+
+
+def colour_class_rules() -> str:
+    """The CSS of every colour class: ``.roofline-figure__svg .rf-fill-fg { fill: var(--rf-fg, ...) }``."""
+    return "".join(
+        f".roofline-figure__svg .{colour_class(prop, role)} {{ {prop}: {css}; }}\n"
+        for prop in COLOUR_PROPERTIES
+        for role, (_sentinel, css) in COLOURS.items()
+    )
+
+
+def _attributes_for_styles(match: re.Match) -> str:
+    """One tag with its ``style`` declarations as attributes and its sentinel colours as classes."""
+    name, attributes, end = match.group(1), match.group(2), match.group(3)
+    values: dict[str, str] = dict(_ATTRIBUTE.findall(attributes))
+    declarations = values.pop("style", "")
+    for declaration in declarations.split(";"):
+        prop, colon, value = declaration.partition(":")
+        if colon:
+            values[prop.strip()] = value.strip()  # as in CSS, the style attribute wins
+    if name == "svg" and "viewBox" in values:
+        for prop, value in _ROOT_DEFAULTS:
+            values.setdefault(prop, value)
+    classes = values.pop("class", "").split()
+    for prop in COLOUR_PROPERTIES:
+        role = _ROLE_OF_SENTINEL.get(values.get(prop, ""))
+        if role is not None:
+            classes.append(colour_class(prop, role))
+            values[prop] = _FALLBACK.fullmatch(COLOURS[role][1]).group(1)
+    if classes:
+        values["class"] = " ".join(classes)
+    written = "".join(f' {key}="{value}"' for key, value in values.items())
+    return f"<{name}{written}{end}>"
 
 
 def _root_without_size(svg: str) -> str:

@@ -3,7 +3,10 @@
 PyYAML's composer gives each node a start mark; walking the node tree alongside the
 constructed data records where each key and list item sits, so a validator can say
 ``glossary/x.md:7: ...`` about ``sources[1].url`` rather than about the file as a whole.
-Duplicate keys, which YAML loaders silently collapse, are reported here.
+Duplicate keys, which YAML loaders silently collapse, are reported here, and so are anchors and
+aliases (``&a`` / ``*a``): an entry needs neither, and a few lines of nested aliases expand to
+billions of values ("billion laughs"). They are found in the event stream, which is as long as
+the text, before any node is built or any value constructed.
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ def parse(text: str, path: str) -> FrontMatter:
     offset = 2  # YAML line 0 is file line 2
     loader = _LOADER(yaml_text)
     try:
+        _refuse_anchors(yaml_text, path, offset)
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except yaml.MarkedYAMLError as exc:
@@ -110,6 +114,20 @@ def parse(text: str, path: str) -> FrontMatter:
         body="".join(lines[closing + 1 :]),
         body_line=closing + 2,
     )
+
+
+def _refuse_anchors(yaml_text: str, path: str, offset: int) -> None:
+    """Raise :class:`FrontMatterError` at the first anchor or alias in ``yaml_text``."""
+    for event in yaml.parse(yaml_text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            sign = "*" if isinstance(event, yaml.AliasEvent) else "&"
+            kind = "alias" if sign == "*" else "anchor"
+            raise FrontMatterError(
+                Problem(
+                    path, event.start_mark.line + offset, f"YAML {kind} '{sign}{event.anchor}' in the front matter",
+                    "expected plain values written out in full: anchors and aliases are not allowed",
+                )
+            )
 
 
 def _locate(node: yaml.Node, prefix: LinePath, offset: int, out: dict[LinePath, int], path: str) -> None:

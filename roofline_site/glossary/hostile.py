@@ -14,7 +14,16 @@ fenced blocks show hostile markup as text, which is how an entry talks about it)
 * images and other embedded files from another host: the site loads nothing from elsewhere;
 * lists or quotes nested deeper than :data:`MAX_NESTING_DEPTH` (Python-Markdown recurses once
   per level and overflows Python's stack at a few hundred);
-* entries larger than :data:`MAX_ENTRY_BYTES`.
+* entries larger than :data:`MAX_ENTRY_BYTES`;
+* files that are not UTF-8 (UTF-16, a byte-order mark, invalid bytes) or hold control
+  characters or NUL bytes (:func:`decode_entry`);
+* bodies that would make Python-Markdown slow (:func:`find_slow_patterns`): its inline parser
+  goes back over the rest of a paragraph for every unclosed ``[`` or ``<``, so a few thousand of
+  them take minutes; long runs of emphasis markers are refused too.
+
+These checks are the friendly first line, with file and line. They read Markdown source, which
+browsers never see; the guarantee is :mod:`roofline_site.glossary.sanitize`, which rebuilds the
+rendered HTML from an allowlist, so whatever these checks miss is dropped, never published.
 """
 
 from __future__ import annotations
@@ -32,6 +41,30 @@ MAX_ENTRY_BYTES = 100_000
 
 #: Lists and block quotes may nest this many levels, no deeper.
 MAX_NESTING_DEPTH = 20
+
+#: At most this many ``[`` (and, separately, ``<``) outside code in one body. Python-Markdown
+#: takes time quadratic in their number when they are unclosed (2,000 take a second, 8,000 take
+#: seventeen on this project's build machine); real entries have fewer than 40.
+MAX_BRACKETS = 400
+
+#: At most this many unclosed tag-like ``<`` (``<b`` with no ``>`` before the next ``<``) outside
+#: code. Python-Markdown's HTML reader scans to the end of the body for each one, so the cost is
+#: their number times the body's length: 400 in an 87 kB body take 13 s, 20 take a third of one.
+MAX_UNCLOSED_TAGS = 20
+_UNCLOSED_TAG = re.compile(r"<[A-Za-z](?![^<>]*>)")
+
+#: Longest run of ``*``, ``_`` or ``~`` outside code (a line of them alone is a rule, allowed).
+MAX_EMPHASIS_RUN = 6
+
+#: Most emphasis markers (``*``, ``_``) outside code in one paragraph.
+MAX_EMPHASIS_MARKERS_PER_PARAGRAPH = 200
+
+# Control characters other than tab, line feed and carriage return; C1 controls; Unicode line
+# and paragraph separators (line breaks to Python but not to YAML or Markdown, so every line
+# number after them would be wrong); non-characters.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_BOMS = ((b"\xef\xbb\xbf", "a UTF-8 byte-order mark"), (b"\xff\xfe", "a UTF-16 byte-order mark"), (b"\xfe\xff", "a UTF-16 byte-order mark"))
+_ENCODING_EXPECTED = "expected UTF-8 text without a byte-order mark (save the file as 'UTF-8', not 'UTF-8 with BOM' or 'UTF-16')"
 
 #: Raw elements refused in a body: they run code (script, object, embed, applet), restyle the
 #: site (style, link), send the reader or their input elsewhere (meta refresh, base, form) or
@@ -74,6 +107,79 @@ def check_size(text: str, path: str) -> Problem | None:
     return Problem(
         path, 1, f"the entry is {size_bytes / 1000:,.0f} kB", f"expected at most {MAX_ENTRY_BYTES // 1000} kB: one term per entry; split a long one into several terms"
     )
+
+
+def decode_entry(data: bytes, path: str) -> tuple[str | None, Problem | None]:
+    """The text of an entry file, or the problem that stops it being read.
+
+    Returns:
+        ``(text, None)``, or ``(None, problem)`` for a byte-order mark, bytes that are not UTF-8
+        (UTF-16 included: its NUL bytes), or control characters; located by line.
+    """
+    for bom, what in _BOMS:
+        if data.startswith(bom):
+            return None, Problem(path, 1, f"the file starts with {what}", _ENCODING_EXPECTED)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return None, Problem(path, line, f"byte 0x{data[exc.start]:02x} is not UTF-8", _ENCODING_EXPECTED)
+    control = _CONTROL.search(text)
+    if control is not None:
+        line = text.count("\n", 0, control.start()) + 1
+        name = "a NUL byte" if control.group(0) == "\x00" else f"control character U+{ord(control.group(0)):04X}"
+        return None, Problem(path, line, f"{name} in the file", "expected text only: letters, digits, punctuation, spaces, tabs and line breaks")
+    return text, None
+
+
+def find_slow_patterns(text: str, path: str, first_line: int = 1) -> list[Problem]:
+    """Body patterns that would make rendering slow: too many ``[`` or ``<``, emphasis runs.
+
+    Only text outside code counts (code spans and blocks are not parsed for links).
+    """
+    masked = mask_code(text)
+    line_of = LineFinder(masked, first_line)
+    problems = []
+    for char, name in (("[", "square brackets '['"), ("<", "angle brackets '<'")):
+        positions = [m.start() for m in re.finditer(re.escape(char), masked)]
+        if len(positions) > MAX_BRACKETS:
+            problems.append(
+                Problem(
+                    path, line_of(positions[MAX_BRACKETS]), f"more than {MAX_BRACKETS} {name} in the body ({len(positions)})",
+                    f"expected at most {MAX_BRACKETS}: unclosed ones make the Markdown parser slow; put such text in a code block",
+                )
+            )
+    unclosed = [m.start() for m in _UNCLOSED_TAG.finditer(masked)]
+    if len(unclosed) > MAX_UNCLOSED_TAGS:
+        problems.append(
+            Problem(
+                path, line_of(unclosed[MAX_UNCLOSED_TAGS]), f"more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({len(unclosed)})",
+                f"expected at most {MAX_UNCLOSED_TAGS}: each makes the Markdown parser read the rest of the entry again; write '< ' with a space, or use code",
+            )
+        )
+    for run in re.finditer(r"\*{%d,}|_{%d,}|~{%d,}" % ((MAX_EMPHASIS_RUN + 1,) * 3), masked):
+        line_start = masked.rfind("\n", 0, run.start()) + 1
+        line_end = masked.find("\n", run.end())
+        line = masked[line_start : len(masked) if line_end < 0 else line_end]
+        if set(line.strip()) <= {run.group(0)[0], " "}:
+            continue  # a horizontal rule
+        problems.append(
+            Problem(path, line_of(run.start()), f"a run of {len(run.group(0))} '{run.group(0)[0]}' in the body", f"expected at most {MAX_EMPHASIS_RUN} emphasis markers in a row")
+        )
+        break
+    offset = 0
+    for paragraph in re.split(r"(\n[ \t]*\n)", masked):
+        markers = paragraph.count("*") + paragraph.count("_")
+        if markers > MAX_EMPHASIS_MARKERS_PER_PARAGRAPH:
+            problems.append(
+                Problem(
+                    path, line_of(offset + len(paragraph) - len(paragraph.lstrip())), f"a paragraph with {markers} emphasis markers ('*', '_')",
+                    f"expected at most {MAX_EMPHASIS_MARKERS_PER_PARAGRAPH} per paragraph; put such text in a code block",
+                )
+            )
+            break
+        offset += len(paragraph)
+    return problems
 
 
 def find_deep_nesting(text: str, path: str, first_line: int = 1) -> Problem | None:

@@ -1,8 +1,10 @@
 """Turn a validated :class:`~roofline_site.glossary.validator.Glossary` into site content.
 
 Every function here returns text (Markdown, HTML, JSON or XML) and takes the URLs it needs as
-arguments, so MkDocs is not needed to test it. Term pages and the index are Markdown with
-relative ``.md`` links, which MkDocs resolves and checks like any hand-written link.
+arguments, so MkDocs is not needed to test it. The index and a term page's body are Markdown
+with relative ``.md`` links, which MkDocs resolves and checks like any hand-written link; the
+parts of a term page built from front matter are HTML. Front-matter values are text
+everywhere: escaped for HTML, for Markdown (:func:`markdown_text`), for XML and for JSON.
 """
 
 from __future__ import annotations
@@ -11,19 +13,21 @@ import datetime as dt
 import email.utils
 import html
 import json
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable
 from itertools import groupby
 
 import yaml
 
-from roofline_core.sources import Source
 from roofline_site.glossary.entry import Entry
-from roofline_site.glossary.markup import escape_link_text, rewrite
+from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary
 
 #: Replaced, once every page has been read, by the list of pages linking to the term.
 MENTIONED_IN_MARKER = "<!-- glossary:mentioned-in -->"
+#: Class of the element holding an entry's sanitised body on its page.
+BODY_CLASS = "glossary-entry__body"
 #: Term pages rank above pages that merely mention the term in search.
 SEARCH_BOOST = 2
 
@@ -36,11 +40,23 @@ def _date(value: dt.date) -> str:
     return f"{value.day} {value:%B %Y}"
 
 
-def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
-    """The Markdown of ``glossary/<slug>/``: header, body, related terms, sources, mentions.
+def markdown_text(text: str) -> str:
+    """``text`` as Markdown that shows it literally, whatever it holds.
 
-    The body's ``[[...]]`` links and ``{{ ... }}`` quantities are rewritten here; the
-    validator has already checked that they resolve.
+    HTML special characters are escaped, and Markdown's and ``attr_list``'s punctuation becomes
+    numeric character references, which Python-Markdown leaves alone: no front-matter value
+    can open a link, an emphasis, an attribute list or a tag.
+    """
+    return "".join(_MARKDOWN_REFERENCES.get(char, char) for char in html.escape(text, quote=True))
+
+
+# Markdown punctuation (https://daringfireball.net/projects/markdown/syntax#backslash) and
+# attr_list braces; '&', '<', '>' and quotes are already escaped by html.escape.
+_MARKDOWN_REFERENCES = {char: f"&#{ord(char)};" for char in "\\`*_{}[]()#+-.!|~:"}
+
+
+def rewrite_body(entry: Entry, glossary: Glossary) -> Rewritten:
+    """The entry's body with ``[[...]]`` links and ``{{ ... }}`` quantities rewritten.
 
     Raises:
         ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
@@ -50,39 +66,93 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
     )
     if rewritten.problems:
         raise ValueError("; ".join(str(p) for p in rewritten.problems))
+    return rewritten
+
+
+def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
+    """The Markdown of ``glossary/<slug>/``: the page's metadata and the entry's body, alone.
+
+    The body is all a contributor writes into the page, so it is rendered on its own and
+    sanitised (:mod:`roofline_site.glossary.sanitize`); the header and the sections after it
+    (:func:`term_page_header_html`, :func:`term_page_footer_html`) are built as escaped HTML
+    and put around it afterwards, so nothing in the body can change how they are read.
+
+    Raises:
+        ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
+    """
+    rewritten = rewrite_body(entry, glossary)
+    return _front_matter(title=entry.title, description=entry.summary, search={"boost": SEARCH_BOOST}) + rewritten.text.strip("\n") + "\n"
+
+
+#: ``(id, heading)`` of the sections the build adds after the body, in order.
+TERM_PAGE_SECTIONS: tuple[tuple[str, str], ...] = (("related-terms", "Related terms"), ("sources", "Sources"), ("mentioned-in", "Mentioned in"))
+
+
+def _text(text: str) -> str:
+    """``text`` escaped as the content of an HTML element."""
+    return html.escape(text, quote=False)
+
+
+def _heading(level: int, anchor: str, text: str) -> str:
+    anchor = html.escape(anchor, quote=True)
+    return f'<h{level} id="{anchor}">{_text(text)}<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
+
+
+def term_page_header_html(entry: Entry, *, index_href: str) -> str:
+    """The term page above the body: title, category and dates, summary, aliases.
+
+    Args:
+        entry: The term.
+        index_href: URL of the glossary index relative to the term's page.
+    """
+    e, t = html.escape, _text
     dates = f"Added {_date(entry.added)}"
     if entry.updated and entry.updated != entry.added:
         dates += f" · updated {_date(entry.updated)}"
+    category = entry.category
     parts = [
-        _front_matter(title=entry.title, description=entry.summary, search={"boost": SEARCH_BOOST}),
-        f"# {entry.title}\n\n",
-        f'[{entry.category}](index.md#{entry.category}){{ .glossary-tag .glossary-tag--{entry.category} title="Category: {CATEGORIES[entry.category]}" }}'
-        f" {dates}\n{{: .glossary-entry__meta }}\n\n",
-        f"{entry.summary}\n{{: .glossary-entry__summary }}\n\n",
+        _heading(1, entry.slug, entry.title),
+        f'<p class="glossary-entry__meta"><a class="glossary-tag glossary-tag--{e(category)}" href="{e(index_href)}#{e(category)}"'
+        f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
+        f'<p class="glossary-entry__summary">{t(entry.summary)}</p>\n',
     ]
     if entry.aliases:
-        parts.append("Also called: " + ", ".join(f"*{escape_link_text(a)}*" for a in entry.aliases) + ".\n{: .glossary-entry__aliases }\n\n")
-    parts.append(rewritten.text.strip("\n") + "\n\n")
-    if entry.related:
-        parts.append("## Related terms {#related-terms}\n\n")
-        for slug in entry.related:
-            other = glossary.entries[slug]
-            parts.append(f'- [{escape_link_text(other.title)}]({slug}.md){{ data-glossary-role="related" }}: {other.summary}\n')
-        parts.append("\n")
-    parts.append("## Sources {#sources}\n\n")
-    for source in entry.sources:
-        note = f": {source.note}" if source.note else ""
-        parts.append(f"- [{escape_link_text(source.title)}]({source.url}){note}\n")
-    if rewritten.sources:
-        parts.append("\nThe numbers on this page are computed at build time by `roofline_core` from these presets' sources:\n\n")
-        parts.append(preset_sources_markdown(rewritten.sources))
-    parts.append(f"\n## Mentioned in {{#mentioned-in}}\n\n{MENTIONED_IN_MARKER}\n\n")
-    parts.append('[← Back to glossary](index.md){ .glossary-back data-glossary-role="back" }\n')
+        parts.append('<p class="glossary-entry__aliases">Also called: ' + ", ".join(f"<em>{t(a)}</em>" for a in entry.aliases) + ".</p>\n")
     return "".join(parts)
 
 
-def preset_sources_markdown(sources: Iterable[Source]) -> str:
-    return "".join(f"- [{escape_link_text(s.title)}]({s.url})\n" for s in sources)
+def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, term_href: Callable[[str], str]) -> str:
+    """The term page below the body: related terms, sources, "Mentioned in", back link.
+
+    Every front-matter value is escaped text; source addresses are attributes only.
+
+    Args:
+        entry: The term.
+        glossary: Every term (for related terms' titles and summaries).
+        index_href: URL of the glossary index relative to the term's page.
+        term_href: URL of another term's page (by slug) relative to this one.
+    """
+    e, t = html.escape, _text
+    parts = []
+    if entry.related:
+        parts.append(_heading(2, *TERM_PAGE_SECTIONS[0]) + "<ul>\n")
+        for slug in entry.related:
+            other = glossary.entries[slug]
+            parts.append(f'<li><a data-glossary-role="related" href="{e(term_href(slug))}">{t(other.title)}</a>: {t(other.summary)}</li>\n')
+        parts.append("</ul>\n")
+    parts.append(_heading(2, *TERM_PAGE_SECTIONS[1]) + "<ul>\n")
+    for source in entry.sources:
+        note = f": {t(source.note)}" if source.note else ""
+        parts.append(f'<li><a href="{e(source.url)}">{t(source.title)}</a>{note}</li>\n')
+    parts.append("</ul>\n")
+    preset_sources = rewrite_body(entry, glossary).sources
+    if preset_sources:
+        parts.append("<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul>\n")
+        parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in preset_sources]
+        parts.append("</ul>\n")
+    parts.append(_heading(2, *TERM_PAGE_SECTIONS[2]) + f"{MENTIONED_IN_MARKER}\n")
+    parts.append(f'<p><a class="glossary-back" data-glossary-role="back" href="{e(index_href)}">← Back to glossary</a></p>\n')
+    return "".join(parts)
 
 
 def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href: str = "../glossary.json") -> str:
@@ -124,10 +194,10 @@ def _group(heading: str, description: str | None, members: list[Entry]) -> str:
     if description:
         lines.append(f"{description}\n{{: .glossary-group__about }}\n\n")
     for e in members:
-        aliases = f" <span class=\"glossary-index__aliases\">Also: {html.escape(', '.join(e.aliases))}</span>" if e.aliases else ""
+        aliases = f' <span class="glossary-index__aliases">Also: {markdown_text(", ".join(e.aliases))}</span>' if e.aliases else ""
         lines.append(
-            f'- [{escape_link_text(e.title)}]({e.slug}.md){{ data-glossary-role="index" }}'
-            f' <span class="glossary-index__summary">{html.escape(e.summary)}</span>{aliases}\n'
+            f'- [{markdown_text(e.title)}]({e.slug}.md){{ data-glossary-role="index" }}'
+            f' <span class="glossary-index__summary">{markdown_text(e.summary)}</span>{aliases}\n'
         )
     lines.append("\n</section>\n\n")
     return "".join(lines)
@@ -170,7 +240,7 @@ def rss_feed(
     entries = sorted(glossary.entries.values(), key=lambda e: (e.last_changed, e.title), reverse=True)
 
     def esc(text: str) -> str:
-        return html.escape(text, quote=False)
+        return html.escape(_XML_INVALID.sub("", text), quote=False)
 
     newest = max((e.last_changed for e in entries), default=dt.date(1970, 1, 1))
     items = []
@@ -203,20 +273,30 @@ def rss_feed(
     )
 
 
+# Characters XML 1.0 does not allow in a document (https://www.w3.org/TR/xml/#charsets): the
+# validator refuses them in entries; dropping them here keeps the feed well-formed regardless.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _rfc822(day: dt.date) -> str:
     return email.utils.format_datetime(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
 
 
-def redirect_html(*, title: str, target_href: str, canonical_url: str) -> str:
+def redirect_html(*, title: str, target_href: str, canonical_url: str, content_security_policy: str = "") -> str:
     """A page that forwards an old or alias URL to the term's page.
 
     It uses ``<meta http-equiv="refresh">`` and a plain link, not script, so it works under a
     strict Content-Security-Policy and without JavaScript.
+
+    Args:
+        content_security_policy: The policy for a ``<meta http-equiv>`` tag (none if empty).
     """
     href, name, canonical = html.escape(target_href), html.escape(title), html.escape(canonical_url)
+    policy = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(content_security_policy)}">\n' if content_security_policy else ""
     return (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f"{policy}"
         f"<title>{name}</title>\n"
         '<meta name="robots" content="noindex">\n'
         f'<link rel="canonical" href="{canonical}">\n'

@@ -18,7 +18,7 @@ from typing import Any
 from roofline_site.glossary.entry import Entry, SourceRef
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.frontmatter import FrontMatter, FrontMatterError, parse
-from roofline_site.glossary.hostile import check_size, find_deep_nesting, find_hostile_html
+from roofline_site.glossary.hostile import check_size, decode_entry, find_deep_nesting, find_hostile_html, find_slow_patterns
 from roofline_site.glossary.markup import find_markdown_links, rewrite
 from roofline_site.glossary.schema import (
     CATEGORIES,
@@ -43,6 +43,11 @@ _SUMMARY_MARKUP = (
     (re.compile(r"\[[^\]]*\]\(|\[\["), "a link"),
     (re.compile(r"^\s*(#|>|[-+*]\s|\d+\.\s)"), "block markup"),
 )
+#: Lists in the front matter (aliases, related, sources, renamed_from) hold at most this many items.
+MAX_LIST_ITEMS = 20
+# An https address as a source: no whitespace, and none of the characters that end a Markdown
+# link target or an HTML attribute (the page writes it as an attribute, escaped, regardless).
+_SOURCE_URL = re.compile(r"https://[^\s/<>)\"'\\]+\.[^\s<>)\"'\\]+\Z")
 # A straight double quote would end the HTML attribute the summary is written into (the page's
 # description meta); typographic quotes are fine.
 _SUMMARY_QUOTE = re.compile('"')
@@ -120,7 +125,13 @@ def read_entries(directory: Path, *, display_dir: str = "glossary") -> tuple[lis
     if not directory.is_dir():
         return [], [Problem(display_dir, 1, "glossary folder not found", "expected a folder of <slug>.md entries next to mkdocs.yml")]
     for file in sorted(directory.glob("*.md")):
-        entry, found = read_entry(file.read_text(encoding="utf-8"), slug=file.stem, path=f"{display_dir}/{file.name}")
+        path = f"{display_dir}/{file.name}"
+        text, unreadable = decode_entry(file.read_bytes(), path)
+        if unreadable is not None:
+            problems.append(unreadable)
+            entries.append(_stand_in(file.stem, path))
+            continue
+        entry, found = read_entry(text, slug=file.stem, path=path)
         problems += found
         entries.append(entry)
     return entries, problems
@@ -144,6 +155,9 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
     if too_big is not None:
         # Nothing else is read: a huge file is refused before costing the build any more time.
         return _stand_in(slug, path), [*problems, too_big]
+    _text, unreadable = decode_entry(text.encode("utf-8", "surrogatepass"), path)
+    if unreadable is not None:
+        return _stand_in(slug, path), [*problems, unreadable]
     try:
         fm = parse(text, path)
     except FrontMatterError as exc:
@@ -224,8 +238,8 @@ class _FieldChecker:
                 values[spec.name] = checked
         if "category" in values and values["category"] not in CATEGORIES:
             self.problem(self.fm.line_of("category"), f"unknown category '{values['category']}'", "expected one of: " + ", ".join(CATEGORIES))
-        if "title" in values and re.search(r"[<>\[\]`*_\"]", values["title"]):
-            self.problem(self.fm.line_of("title"), f"title '{values['title']}' holds markup characters", "expected plain text without < > [ ] ` * _ or straight double quotes")
+        if "title" in values and re.search(r"[<>\[\]`*_\"]|&#?\w+;", values["title"]):
+            self.problem(self.fm.line_of("title"), f"title '{values['title']}' holds markup characters", "expected plain text without < > [ ] ` * _, HTML entities or straight double quotes")
         if "summary" in values:
             self._check_summary(values["summary"], self.fm.line_of("summary"))
         if values.get("updated") and values.get("added") and values["updated"] < values["added"]:
@@ -244,9 +258,17 @@ class _FieldChecker:
             return None
         return " ".join(raw.split())
 
+    def _too_long(self, name: str, raw: list, line: int) -> bool:
+        if len(raw) <= MAX_LIST_ITEMS:
+            return False
+        self.problem(line, f"field '{name}' has {len(raw)} items", f"expected at most {MAX_LIST_ITEMS}: an entry about one term needs no more")
+        return True
+
     def _list_of_text(self, name: str, raw: Any, line: int) -> list[str] | None:
         if not isinstance(raw, list):
             self.problem(line, f"field '{name}' is a {_kind(raw)}", f"expected a list ('- item' lines): {FIELDS_BY_NAME[name].help}")
+            return None
+        if self._too_long(name, raw, line):
             return None
         items = []
         for index, item in enumerate(raw):
@@ -270,6 +292,8 @@ class _FieldChecker:
         if not isinstance(raw, list):
             self.problem(line, f"field 'sources' is a {_kind(raw)}", "expected a list of sources, each with 'title' and 'url'")
             return None
+        if self._too_long(name, raw, line):
+            return None
         sources = []
         for index, item in enumerate(raw):
             item_line = self.fm.line_of(name, index)
@@ -287,8 +311,11 @@ class _FieldChecker:
             if url is None or (isinstance(url, str) and not url.strip()):
                 self.problem(self.fm.line_of(name, index, "url"), f"source {index + 1} has no address", "expected url: an https:// address")
                 ok = False
-            elif not isinstance(url, str) or not re.match(r"^https://[^\s/]+\.[^\s]+$", url.strip()):
-                self.problem(self.fm.line_of(name, index, "url"), f"source {index + 1} address '{url}' is not an https address", "expected url: an https:// address")
+            elif not isinstance(url, str) or not _SOURCE_URL.match(url.strip()):
+                self.problem(
+                    self.fm.line_of(name, index, "url"), f"source {index + 1} address '{url}' is not an https address",
+                    "expected url: an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'",
+                )
                 ok = False
             if not isinstance(note, str):
                 self.problem(self.fm.line_of(name, index, "note"), f"note of source {index + 1} is a {_kind(note)}", "expected text")
@@ -336,6 +363,11 @@ def _check_body(fm: FrontMatter, path: str) -> list[Problem]:
     too_deep = find_deep_nesting(fm.body, path, fm.body_line)
     if too_deep is not None:
         return [too_deep]
+    # Slow patterns are checked before the other body checks, which use regular expressions
+    # of their own over the same text.
+    slow = find_slow_patterns(fm.body, path, fm.body_line)
+    if slow:
+        return slow
     return find_hostile_html(fm.body, path, fm.body_line)
 
 

@@ -1,6 +1,13 @@
 """Gate: hostile glossary entries are rejected with clear build errors, or neutralised so that
 nothing they carry executes in the browser.
 
+Two builds share the corpus (``tests/fixtures/hostile/``, see its README): ``rejected/`` must stop
+with one located error per entry, fast and in bounded memory; ``neutralised/`` holds entries the
+validator lets through (tricks it cannot see, by class), which must build and reach readers
+inert: one Chromium pass opens every page of that build and finds no dialog, no event handler,
+no script URL, nothing from another host, no element or attribute outside the sanitiser's
+allowlist in an entry body, and the theme's footer and scripts intact.
+
 Fixtures: ``tests/fixtures/hostile/`` (see its README). Builds use the real ``mkdocs.yml``
 through ``tests/support/fixture_project.py``. Skipped until the glossary (``hooks/glossary.py``)
 is part of the site.
@@ -8,7 +15,10 @@ is part of the site.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -47,16 +57,71 @@ REJECTED = [
     ("meta-refresh.md", 13, "raw <meta>"),
     ("remote-image.md", 13, "from another host ('https://example.com/pixel.png')"),
     ("lookalike-title.md", 2, "looks like the title 'Baseline term' of glossary/baseline-term.md"),
+    # YAML bombs: refused before anything is constructed.
+    ("yaml-billion-laughs.md", 2, "YAML anchor '&a' in the front matter"),
+    ("yaml-merge-key.md", 9, "YAML anchor '&base' in the front matter"),
+    # Bodies that would make Python-Markdown quadratic, and emphasis runs.
+    ("quadratic-brackets.md", 13, "more than 400 square brackets '['"),
+    ("quadratic-angles.md", 13, "more than 400 angle brackets '<'"),
+    ("quadratic-images.md", 11, "more than 400 square brackets '['"),
+    ("emphasis-run.md", 11, "a run of 12 '*' in the body"),
+    ("emphasis-paragraph.md", 11, "a paragraph with 480 emphasis markers"),
+    # List lengths, source addresses and titles.
+    ("too-many-aliases.md", 9, "field 'aliases' has 40 items"),
+    ("source-url-paren.md", 7, "is not an https address"),
+    ("source-url-space.md", 7, "is not an https address"),
+    ("title-entity.md", 2, "holds markup characters"),
+    # Bad encodings and control characters.
+    ("encoding-utf16.md", 1, "UTF-16 byte-order mark"),
+    ("encoding-utf8-bom.md", 1, "UTF-8 byte-order mark"),
+    ("encoding-latin1.md", 2, "byte 0xe9 is not UTF-8"),
+    ("nul-byte.md", 11, "a NUL byte in the file"),
+    ("control-character.md", 11, "control character U+001B"),
 ]
+
+#: Both builds must finish within these budgets: the rejected one (its largest entries are 15 kB
+#: bodies of unclosed brackets that would take Python-Markdown most of a minute) and the
+#: neutralised one (with an entry of nearly 100 kB at every body limit at once).
+BUILD_BUDGET_S = 90.0
+BUILD_BUDGET_BYTES = 600 * 1024 * 1024
+
+
+def _at_the_limits() -> str:
+    """A valid entry of nearly 100 kB with as many brackets, unclosed tags and emphasis markers as
+    the validator allows: the slowest body an entry may have."""
+    from roofline_site.glossary.hostile import MAX_BRACKETS, MAX_EMPHASIS_MARKERS_PER_PARAGRAPH, MAX_UNCLOSED_TAGS
+
+    body = (
+        "[a " * MAX_BRACKETS + "\n\n" + "<b " * MAX_UNCLOSED_TAGS + "\n\n" + "*a* " * (MAX_EMPHASIS_MARKERS_PER_PARAGRAPH // 2) + "\n\n"
+        + ("Filler words for a large but legal entry body, read by the parser after every bracket. " * 12 + "\n\n") * 85
+    )
+    return entry("At the limits", "An entry of nearly 100 kB at every body limit at once.", body)
+
+
+def _measured_build(config: Path, site_dir: Path) -> tuple[int, str, float, int]:
+    """``(return code, output, seconds, peak resident bytes)`` of ``mkdocs build --strict``, run in
+    a child process of its own so that its peak memory is its own."""
+    code = (
+        "import resource, subprocess, sys, time\n"
+        "start = time.perf_counter()\n"
+        "result = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "sys.stdout.write(result.stdout + result.stderr)\n"
+        "sys.stderr.write(f'{time.perf_counter() - start} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024}')\n"
+        "sys.exit(result.returncode)\n"
+    )
+    args = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
+    result = subprocess.run([sys.executable, "-c", code, *args], cwd=config.parent, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    seconds, peak_bytes = result.stderr.split()
+    return result.returncode, result.stdout, float(seconds), int(peak_bytes)
 
 
 @pytest.fixture(scope="module")
 def rejected_build(tmp_path_factory):
-    """``(return code, output)`` of building the whole ``rejected/`` fixture glossary."""
+    """The measured build of the whole ``rejected/`` fixture glossary."""
     root = tmp_path_factory.mktemp("hostile-rejected")
     config = make_fixture_project(root, entries_from=FIXTURES / "rejected")
-    result = mkdocs_build(config, root / "site")
-    return result.returncode, result.stdout + result.stderr
+    return _measured_build(config, root / "site")
 
 
 def _error_lines(output: str) -> list[str]:
@@ -65,14 +130,20 @@ def _error_lines(output: str) -> list[str]:
 
 
 def test_hostile_entries_stop_the_build_without_a_traceback(rejected_build):
-    returncode, output = rejected_build
+    returncode, output, _seconds, _peak = rejected_build
     assert returncode != 0, "a glossary of hostile entries built"
     assert "Traceback" not in output, output[-3000:]
 
 
+def test_hostile_entries_stop_the_build_within_time_and_memory(rejected_build):
+    _returncode, _output, seconds, peak_bytes = rejected_build
+    assert seconds < BUILD_BUDGET_S, f"the rejected build took {seconds:.1f} s"
+    assert peak_bytes < BUILD_BUDGET_BYTES, f"the rejected build peaked at {peak_bytes / 1e6:.0f} MB"
+
+
 @pytest.mark.parametrize(("name", "line", "words"), REJECTED, ids=[r[0] for r in REJECTED])
 def test_each_hostile_entry_gets_a_located_error(rejected_build, name, line, words):
-    _returncode, output = rejected_build
+    _returncode, output, _seconds, _peak = rejected_build
     mine = [error for error in _error_lines(output) if error.startswith(f"glossary/{name}:{line}: ")]
     assert any(words in error and "; expected" in error for error in mine), (
         f"no 'glossary/{name}:{line}: ...{words}...; expected ...' error; errors were:\n" + "\n".join(_error_lines(output))
@@ -161,12 +232,25 @@ def _active_markup(html: str) -> _ActiveMarkup:
 
 
 @pytest.fixture(scope="module")
-def neutralised_site(tmp_path_factory):
+def neutralised_build(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile-neutralised")
-    config = make_fixture_project(root, entries_from=FIXTURES / "neutralised")
-    result = mkdocs_build(config, root / "site")
-    assert result.returncode == 0, f"the neutralised fixtures should build:\n{result.stdout}\n{result.stderr}"
-    return root / "site"
+    text = _at_the_limits()
+    assert 90_000 < len(text.encode("utf-8")) < 100_000
+    config = make_fixture_project(root, entries_from=FIXTURES / "neutralised", extra={"at-the-limits.md": text})
+    returncode, output, seconds, peak_bytes = _measured_build(config, root / "site")
+    assert returncode == 0, f"the neutralised fixtures should build:\n{output}"
+    return root / "site", seconds, peak_bytes
+
+
+@pytest.fixture(scope="module")
+def neutralised_site(neutralised_build):
+    return neutralised_build[0]
+
+
+def test_neutralised_entries_build_within_time_and_memory(neutralised_build):
+    _site, seconds, peak_bytes = neutralised_build
+    assert seconds < BUILD_BUDGET_S, f"the neutralised build took {seconds:.1f} s"
+    assert peak_bytes < BUILD_BUDGET_BYTES, f"the neutralised build peaked at {peak_bytes / 1e6:.0f} MB"
 
 
 def test_neutralised_entries_render_no_active_markup(neutralised_site):
@@ -183,32 +267,106 @@ def test_neutralised_entries_render_no_active_markup(neutralised_site):
     assert "onerror" in glossary_json, "the alias should be kept, as data"
 
 
+#: What the browser pass reads from each page: event-handler attributes anywhere, URLs that
+#: run script, and, inside an entry's body (figures and calculators aside, they are the
+#: build's), every element and attribute outside the sanitiser's allowlist.
+_INSPECT = """(allowed) => {
+  const found = [];
+  const urlAttributes = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'srcset', 'values', 'to', 'from', 'by'];
+  for (const el of document.querySelectorAll('*')) {
+    for (const attr of el.attributes) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith('on')) found.push(`<${el.localName} ${name}>`);
+      if (urlAttributes.includes(name) && /^\\s*(javascript|vbscript|data:text)/i.test(attr.value.replace(/[\\x00-\\x20]/g, ''))) found.push(`<${el.localName} ${name}=${attr.value}>`);
+    }
+  }
+  for (const body of document.querySelectorAll('.glossary-entry__body')) {
+    for (const el of body.querySelectorAll('*')) {
+      if (el.closest('figure.roofline-figure, .roofline-calculator')) continue;
+      // Added at run time by the theme (code copy buttons, focus marks) and the previews.
+      if (el.closest('.md-code__nav')) continue;
+      if (!allowed.tags.includes(el.localName)) found.push(`body element <${el.localName}>`);
+      for (const attr of el.attributes) {
+        const runtime = attr.name.startsWith('data-md-') || ['data-focus-visible-added', 'aria-describedby'].includes(attr.name);
+        const ok = runtime || (allowed.attributes[el.localName] || []).includes(attr.name) || allowed.attributes['*'].includes(attr.name) || ['align', 'data-glossary-term'].includes(attr.name);
+        if (!ok) found.push(`body attribute <${el.localName} ${attr.name}>`);
+      }
+      if (el.localName === 'img' && new URL(el.getAttribute('src') || '', location).origin !== location.origin) found.push(`remote image ${el.src}`);
+    }
+  }
+  return {
+    found,
+    footer: !!document.querySelector('footer.md-footer'),
+    themeScripts: typeof __md_get === 'function' && typeof document$ !== 'undefined',
+  };
+}"""
+
+
+def _glossary_pages(site: Path) -> list[str]:
+    return [p for p in html_pages(site) if (p.startswith("glossary/") or p == "index.html") and not is_redirect_stub((site / p).read_text(encoding="utf-8"))]
+
+
 @pytest.mark.browser
 def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
+    from roofline_site.glossary.sanitize import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+
+    allowed = {"tags": sorted(ALLOWED_TAGS), "attributes": {k: sorted(v) for k, v in ALLOWED_ATTRIBUTES.items()}}
     page, watch = page_factory()
-    errors: list[str] = []
+    problems: list[str] = []
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(f"{page.url}: {dialog.message}"), dialog.dismiss()))
+    pages = _glossary_pages(neutralised_site)
+    assert len(pages) > 25, pages
     with StaticServer(neutralised_site) as server:
-        for name in html_pages(neutralised_site):
-            if is_redirect_stub((neutralised_site / name).read_text(encoding="utf-8")):
-                continue
+        for name in pages:
             marker = len(watch.page_errors)
-            page.goto(server.url + url_path(name), wait_until="networkidle")
-            errors += [f"{name}: {e}" for e in watch.page_errors[marker:]]
-            # Previews write aliases and summaries into the page: open each one.
-            for link in page.locator("a[data-glossary-term]").all()[:4]:
-                # Focus opens the same preview as hovering, without the open preview in the way.
+            url = server.url + url_path(name)
+            page.goto(url, wait_until="load")
+            # Hover and focus everything in the body: handlers on those events would fire.
+            page.evaluate(
+                "() => { for (const el of document.querySelectorAll('.glossary-entry__body *')) {"
+                " el.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); if (el.focus) el.focus(); } }"
+            )
+            page.wait_for_timeout(150)
+            result = page.evaluate(_INSPECT, allowed)
+            problems += [f"{name}: {item}" for item in result["found"]]
+            if not result["footer"] or not result["themeScripts"]:
+                problems.append(f"{name}: footer present {result['footer']}, theme scripts running {result['themeScripts']}")
+            if page.url.split("#")[0] != url:
+                problems.append(f"{name}: navigated to {page.url}")
+            problems += [f"{name}: {e}" for e in watch.page_errors[marker:]]
+            # Previews write aliases and summaries into the page: open a few.
+            for link in page.locator("a[data-glossary-term]").all()[:2]:
                 link.focus()
-                page.wait_for_timeout(250)
+                page.wait_for_timeout(150)
         # The index filter and search echo what a reader types.
-        page.goto(server.url + "glossary/", wait_until="networkidle")
+        page.goto(server.url + "glossary/", wait_until="load")
         payload = "<img src=x onerror=alert('typed')>"
         if page.locator("[data-glossary-filter] input").count():
             page.locator("[data-glossary-filter] input").press_sequentially(payload)
         page.keyboard.press("Escape")
         page.locator("input.md-search__input").focus()
         page.locator("input.md-search__input").press_sequentially("onerror")
-        page.wait_for_timeout(1500)
+        page.wait_for_timeout(1000)
     assert dialogs == [], f"hostile content executed: {dialogs}"
-    assert errors == []
+    assert problems == [], "hostile content reached readers live:\n" + "\n".join(problems)
+    assert watch.external_requests == [], watch.external_requests
+
+
+def test_an_entry_over_its_render_time_budget_is_named(tmp_path):
+    # With a budget of zero every entry is over it; the first one rendered is named, by file and line.
+    config = make_fixture_project(tmp_path, extra={"slow-entry.md": entry("Slow entry", "An entry that takes too long to render.", "Body.\n")})
+    result = mkdocs_build(config, tmp_path / "site", env={"ROOFLINE_ENTRY_RENDER_BUDGET_S": "0"})
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output[-2000:]
+    assert re.search(r"glossary/slow-entry\.md:10: rendering the entry took \d+\.\d s; expected under 0 s: ", output), output[-2000:]
+
+
+def test_an_inline_script_outside_the_templates_fails_the_build(tmp_path):
+    # Hand-written pages are not sanitised; a script in one is still not authorised by the CSP.
+    config = make_fixture_project(tmp_path, extra={"plain.md": entry("Plain", "A plain entry.", "Body.\n")})
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n<script>alert('docs')</script>\n", encoding="utf-8")
+    result = mkdocs_build(config, tmp_path / "site")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output, output[-2000:]
+    assert "index.md: inline script \"alert('docs')\" is not one of the theme's or the project's own" in output, output[-2000:]

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roofline_core import batch_sweep, get_model
-from roofline_core.calculators import CALCULATORS, ChoiceInput, NumberInput, compute, definition
+from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.inference import kv_cache_bytes
 from roofline_core.operations import OPERATION_KINDS
+from roofline_core.vocabulary import Number, OneOf
 
 CALCULATOR_IDS = sorted(CALCULATORS)
 
@@ -64,7 +65,7 @@ def _check_result(calc_id: str, result: dict) -> None:
         assert field.label in message
         # Parsing errors state the field's whole accepted range; cross-field checks state the
         # subset that fits the other fields ("choose one of ...").
-        assert field.range_text() in message or "choose one of" in message, message
+        assert field.expected() in message or "choose one of" in message, message
     if result["errors"]:
         assert result["outputs"] == {}
     else:
@@ -91,11 +92,11 @@ def test_definition_is_consistent(calc_id: str) -> None:
     assert len(ids) == len(set(ids))
     for field in calc.inputs:
         assert field.label
-        if isinstance(field, NumberInput):
-            assert field.min <= field.default <= field.max
+        if isinstance(field, Number):
+            assert field.minimum <= field.default <= field.maximum
             assert field.parse(field.default)[1] is None
             if field.log_slider:
-                assert field.min > 0, f"{field.id}: a log slider needs a positive minimum"
+                assert field.minimum > 0, f"{field.id}: a log slider needs a positive minimum"
         else:
             for choice in field.choices:
                 # A preset may only fill fields the calculator has.
@@ -106,7 +107,7 @@ def test_definition_is_consistent(calc_id: str) -> None:
 def test_every_choice_computes(calc_id: str) -> None:
     calc = CALCULATORS[calc_id]
     for field in calc.inputs:
-        if isinstance(field, ChoiceInput):
+        if isinstance(field, OneOf):
             for choice in field.choices:
                 result = compute(calc_id, {field.id: choice.value})
                 _check_result(calc_id, result)
@@ -127,13 +128,13 @@ def test_bad_values_become_field_errors(calc_id: str, bad: object) -> None:
 @pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
 def test_extremes_of_every_range_compute(calc_id: str) -> None:
     """Every number field at its minimum and maximum, alone and all together."""
-    numbers = [f for f in CALCULATORS[calc_id].inputs if isinstance(f, NumberInput)]
+    numbers = [f for f in CALCULATORS[calc_id].inputs if isinstance(f, Number)]
     for bound_name in ("min", "max"):
         together = {}
         for field in numbers:
-            edge = getattr(field, bound_name)
+            edge = field.minimum if bound_name == "min" else field.maximum
             if bound_name == "min" and field.min_exclusive:
-                edge = field.min + field.step
+                edge = field.minimum + field.step
             together[field.id] = edge
             result = compute(calc_id, {field.id: edge})
             _check_result(calc_id, result)
@@ -161,6 +162,32 @@ def test_html_payload_is_echoed_as_plain_text_only_in_the_message() -> None:
     assert result["outputs"] == {}
 
 
+def test_field_errors_are_label_then_problem_then_what_is_expected() -> None:
+    errors = compute(
+        "decode-speed-of-light",
+        {"batch": "0", "accelerator": "h100", "bandwidth_efficiency": "0.75", "context_tokens": "3,5"},
+    )["errors"]
+    assert errors["batch"] == "Batch size: '0' is out of range; expected a whole number from 1 to 65,536 sequences"
+    assert errors["accelerator"].startswith("Accelerator: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of h100-sxm, ")
+    assert errors["bandwidth_efficiency"] == (
+        "Bandwidth efficiency: '0.75' is out of range (did you mean 75%?); expected a number from 1 to 100%"
+    )
+    assert errors["context_tokens"].startswith("Context length: '3,5' has a decimal comma (use a dot: 3.5); expected ")
+
+
+def test_calculators_read_numbers_as_the_vocabulary_does() -> None:
+    """Token counts take k, thousands may be grouped in whole numbers, non-ASCII digits are refused."""
+    k = compute("kv-cache", {"context_tokens": "32k"})
+    grouped = compute("kv-cache", {"context_tokens": "32,768"})
+    assert k["inputs"]["context_tokens"] == grouped["inputs"]["context_tokens"] == 32_768
+    assert k["outputs"] == compute("kv-cache", {"context_tokens": "32768"})["outputs"]
+    assert compute("prefill-ttft", {"prompt_tokens": "8k"})["inputs"]["prompt_tokens"] == 8192
+    refused = compute("roofline-explorer", {"accelerator": "custom", "bandwidth_tb_per_s": "3,35"})["errors"]
+    assert refused["bandwidth_tb_per_s"].startswith("Memory bandwidth: '3,35' has a decimal comma (use a dot: 3.35)")
+    for digits in ("٣٢", "３２"):
+        assert compute("kv-cache", {"batch": digits})["errors"]["batch"].startswith(f"Batch size: {digits!r} has digits other than 0-9")
+
+
 _raw = st.one_of(
     st.none(),
     st.booleans(),
@@ -178,14 +205,14 @@ def test_fuzz_every_calculator(data: st.DataObject) -> None:
     calc = CALCULATORS[calc_id]
     raw = {}
     for field in calc.inputs:
-        if isinstance(field, ChoiceInput):
+        if isinstance(field, OneOf):
             choice_values = [c.value for c in field.choices]
             raw[field.id] = data.draw(st.one_of(st.sampled_from(choice_values), _raw))
         else:
             raw[field.id] = data.draw(
                 st.one_of(
-                    st.integers(min_value=int(field.min), max_value=int(min(field.max, 10**7))),
-                    st.floats(min_value=field.min, max_value=field.max),
+                    st.integers(min_value=int(field.minimum), max_value=int(min(field.maximum, 10**7))),
+                    st.floats(min_value=field.minimum, max_value=field.maximum),
                     _raw,
                 )
             )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from roofline_core import figures
 from roofline_core.figures import schema
-from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter, ListOf, WholeNumber
+from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter
 from roofline_core.formatting import (
     format_bandwidth,
     format_bytes,
@@ -28,6 +28,8 @@ from roofline_core.inference import critical_batch, estimate_decode, estimate_pr
 from roofline_core.models import MODELS, get_model
 from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import op_time_s, ridge_point
+from roofline_core import vocabulary
+from roofline_core.vocabulary import ListOf, WholeNumber
 
 H100 = get_accelerator("h100-sxm")
 A100 = get_accelerator("a100-sxm-80gb")
@@ -334,7 +336,7 @@ def test_a_kind_whose_declarations_disagree_with_its_function_is_refused():
     def data(*, batch: int = 1) -> dict:
         return {}
 
-    small = WholeNumber(minimum=1, maximum=8, example="2")
+    small = WholeNumber(id="batch", label="Batch", default=1, minimum=1, maximum=8)
     batch = FigureParameter("batch", "batch", small, "sequences", 1)
     FigureKind(kind="ok", data=data, parameters=(batch,))
     with pytest.raises(TypeError, match="takes \\['batch'\\]; declared \\['batch', 'devices'\\]"):
@@ -366,12 +368,44 @@ def test_checks_across_values_fill_in_the_defaults():
     figures.FIGURES["kv-cache"].check({})  # no compute format, nothing to check
 
 
+def test_figure_values_are_the_vocabularys_shared_declarations():
+    # One set of limits and choices: a batch or a context length means the same in a figure and
+    # in a calculator.
+    shared = {
+        d.id: d
+        for d in (
+            vocabulary.ACCELERATOR,
+            vocabulary.MODEL,
+            vocabulary.COMPUTE_DTYPE,
+            vocabulary.WEIGHT_DTYPE,
+            vocabulary.KV_DTYPE,
+            vocabulary.BATCH,
+            vocabulary.DEVICES,
+            vocabulary.CONTEXT_TOKENS,
+            vocabulary.PROMPT_TOKENS,
+        )
+    }
+    for kind, figure in figures.FIGURES.items():
+        for parameter in figure.parameters:
+            value = parameter.value.item if isinstance(parameter.value, ListOf) else parameter.value
+            if value.id == "operation":
+                assert value.values() == tuple(op.slug for op in operations_catalogue(accelerator=H100, model=get_model("llama-3-8b")))
+                continue
+            declared = shared[value.id]
+            if isinstance(value, WholeNumber):
+                # A sweep may start higher (a context of a sweep is at least one token), never end elsewhere.
+                assert (value.maximum, value.tokens) == (declared.maximum, declared.tokens), (kind, parameter.key)
+                assert value.minimum >= declared.minimum
+            else:
+                assert value.values() == declared.values(), (kind, parameter.key)
+
+
 @pytest.mark.parametrize(
     ("value", "values", "written"),
     [
-        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1", tokens=True)), (1024, 1536, 131072), "1k, 1536, 128k"),
-        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1")), (1024, 2048), "1024, 2048"),
-        (ListOf(WholeNumber(minimum=1, maximum=2**20, example="1")), tuple(range(1, 8)), "1, 2, 3, ..., 7"),
+        (ListOf(vocabulary.CONTEXT_TOKENS), (1024, 1536, 131072), "1k, 1536, 128k"),
+        (ListOf(vocabulary.BATCH), (1024, 2048), "1024, 2048"),
+        (ListOf(vocabulary.BATCH), tuple(range(1, 8)), "1, 2, 3, ..., 7"),
     ],
 )
 def test_defaults_are_described_as_an_author_writes_them(value, values, written):

@@ -94,7 +94,8 @@ def test_fence_defaults_show_in_the_boxes_and_the_results():
 
 def test_log_sliders_move_by_powers_of_two_for_whole_numbers_and_by_decades_otherwise():
     batch = next(f for f in definition("decode-speed-of-light")["inputs"] if f["id"] == "batch")
-    assert slider_attributes(batch, 16) == {"min": "0", "max": "10", "step": "1", "value": "4"}
+    # 2^0 to 2^16: the shared batch limit (roofline_core.vocabulary.MAX_BATCH = 65,536).
+    assert slider_attributes(batch, 16) == {"min": "0", "max": "16", "step": "1", "value": "4"}
     intensity = next(f for f in definition("roofline-explorer")["inputs"] if f["id"] == "intensity")
     assert slider_attributes(intensity, 100) == {"min": "-2", "max": "4", "step": "0.01", "value": "2"}
     _html, elements, _result = _render("decode-speed-of-light", batch="16")

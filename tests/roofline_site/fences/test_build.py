@@ -15,6 +15,7 @@ from roofline_site.fences import (
     PageContext,
     Prepared,
     format_fence,
+    inserted_html,
     require_custom_fences,
     start_build,
 )
@@ -67,7 +68,7 @@ def test_direct_html_is_formatted_in_place_and_deferred_html_filled_after():
     assert '<p id="echo-1">a &amp; b (../assets/x)</p>' in html
     assert '<li>\n<p>item</p>\n<p id="held-1">later (../assets/x)</p>\n</li>' in html
     assert "data-held" not in html
-    assert build.inserted_html() == ['<p id="echo-1">a &amp; b (../assets/x)</p>']
+    assert build.inserted_html() == inserted_html() == ['<p id="echo-1">a &amp; b (../assets/x)</p>']
 
 
 @pytest.mark.parametrize("language", ["figure", "calculator"])
@@ -142,6 +143,7 @@ def test_a_fence_nobody_prepared_fails_loudly_naming_the_page():
 
 def test_the_formatter_needs_a_build(monkeypatch):
     monkeypatch.setattr(build_module, "_build", None)
+    assert inserted_html() == []
     with pytest.raises(FenceFormatError, match="outside a site build"):
         format_fence("kind: roofline", "figure", "roofline-figure", {}, None)
 

@@ -11,7 +11,8 @@ import pytest
 
 from roofline_core.figures import FIGURE_KINDS, figure_data
 from roofline_site.figures.draw import draw_svg
-from roofline_site.figures.theme import COLOURS, ID_PLACEHOLDER, UnthemedColourError, theme_svg
+from roofline_site.figures.theme import COLOURS, ID_PLACEHOLDER, UnthemedColourError, colour_class_rules, theme_svg
+from tests.support.site_build import PROJECT_ROOT
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +29,11 @@ def test_each_kind_renders_a_themed_scalable_svg(drawings, kind):
     assert svg.rstrip().endswith("</svg>")
     # Drawn: glyphs for text, paths for lines (an empty figure would have neither).
     assert svg.count("<use ") > 20 and svg.count("<path ") > 10
-    # Colours only through the theme's variables; nothing that would leak into the page.
-    assert "var(--rf-fg" in svg and "var(--rf-grid" in svg
-    assert "var(--rf-c0" in svg or "var(--rf-memory" in svg
+    # Colours only through the theme's classes (their CSS reads the variables); no style
+    # attribute, so the page's CSP needs no 'unsafe-inline'; nothing that would leak into the page.
+    assert "rf-fill-fg" in svg and "rf-stroke-grid" in svg
+    assert "rf-stroke-c0" in svg or "rf-fill-c0" in svg or "rf-fill-memory" in svg
+    assert " style=" not in svg
     for sentinel, _ in COLOURS.values():
         assert sentinel not in svg
     assert "<style" not in svg and "<metadata" not in svg and "<?xml" not in svg and "<!--" not in svg
@@ -84,3 +87,21 @@ def test_theme_keeps_only_referenced_ids_and_rounds_coordinates():
     assert f'id="{ID_PLACEHOLDER}0"' in themed and f'href="#{ID_PLACEHOLDER}0"' in themed
     assert 'd="M 1.23 2.5 L 3.14 0"' in themed and 'x="4.57"' in themed
     assert "metadata" not in themed and "<style" not in themed
+
+
+def test_styles_become_attributes_and_colour_classes():
+    svg = (
+        '<svg viewBox="0 0 10 10" width="10pt"><g style="fill: #0f0f01; stroke: #0f0f10; stroke-width: 0.8">'
+        '<path d="M 0 0" style="fill: none; stroke-linecap: square"/></g></svg>'
+    )
+    themed = theme_svg(svg)
+    assert "style=" not in themed
+    assert 'stroke-linejoin="round" stroke-linecap="butt" class="roofline-figure__svg">' in themed
+    assert '<g fill="#1f1f1f" stroke="#0072b2" stroke-width="0.8" class="rf-fill-fg rf-stroke-c0">' in themed
+    assert '<path d="M 0 0" fill="none" stroke-linecap="square"/>' in themed
+
+
+def test_figures_css_holds_every_colour_class_rule():
+    css = (PROJECT_ROOT / "site_assets" / "figures.css").read_text(encoding="utf-8")
+    assert colour_class_rules() in css
+    assert "roofline-figure__svg *" not in css  # a rule on every element would beat the attributes

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from roofline_core.figures import FIGURE_KINDS
-from roofline_core.figures.parameters import MAX_COMPARED, MAX_LIST, FigureParameter, ListOf, OneOf, WholeNumber
+from roofline_core.figures.parameters import MAX_COMPARED, MAX_LIST, FigureParameter
+from roofline_core.vocabulary import ListOf, OneOf, WholeNumber
 from roofline_site.figures.spec import KIND_PARAMS, FigureBlockError, figure_data_for, parse_block
 from tests.support.site_build import PROJECT_ROOT
 
@@ -141,7 +142,7 @@ def test_the_docs_accepted_values_name_every_choice_and_limit():
         for param in params:
             value = param.value.item if isinstance(param.value, ListOf) else param.value
             if isinstance(value, OneOf):
-                for choice in value.choices:
+                for choice in value.values():
                     assert f"`{choice}`" in accepted, (param.key, choice)
             else:
                 assert isinstance(value, WholeNumber)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import json
+import re
 import xml.etree.ElementTree as ET
 
-from roofline_site.glossary import render
+from roofline_site.glossary import SourceRef, render
 from roofline_site.glossary.validator import load_glossary
 from tests.roofline_site.glossary.helpers import entry_text, write_glossary
 
@@ -21,16 +24,60 @@ def _glossary(tmp_path):
     return load_glossary(tmp_path)
 
 
+def _term_page(glossary, slug):
+    """Header HTML, the body's Markdown and the sections' HTML, as the hook puts them together."""
+    entry = glossary.entries[slug]
+    markdown = render.term_page_markdown(entry, glossary)
+    header = render.term_page_header_html(entry, index_href="../")
+    footer = render.term_page_footer_html(entry, glossary, index_href="../", term_href=lambda s: f"../{s}/")
+    return markdown, header + markdown + footer
+
+
 def test_term_page_has_header_body_related_sources_mentions_and_back(tmp_path):
     glossary = _glossary(tmp_path)
-    page = render.term_page_markdown(glossary.entries["alpha"], glossary)
-    assert page.startswith("---\ntitle: Alpha\ndescription: A term used only by the tests.\n")
-    order = ["# Alpha", "[concept](index.md#concept)", "Also called: *First*", "Alpha uses [beta](beta.md): 295 FLOP/byte.",
-             "## Related terms", '[Beta](beta.md){ data-glossary-role="related" }: The second term.',
-             "## Sources", "[A source](https://example.org/source)", "NVIDIA H100 Tensor Core GPU datasheet",
-             "## Mentioned in", render.MENTIONED_IN_MARKER, "[← Back to glossary](index.md)"]
+    markdown, page = _term_page(glossary, "alpha")
+    assert markdown.startswith("---\ntitle: Alpha\ndescription: A term used only by the tests.\n")
+    # The Markdown holds the body alone: the rest is built as HTML around its rendering.
+    assert markdown.split("---\n\n", 1)[1] == "Alpha uses [beta](beta.md): 295 FLOP/byte.\n"
+    order = ['<h1 id="alpha">Alpha', '<a class="glossary-tag glossary-tag--concept" href="../#concept"', "Also called: <em>First</em>",
+             "Alpha uses [beta](beta.md): 295 FLOP/byte.",
+             '<h2 id="related-terms">Related terms', '<a data-glossary-role="related" href="../beta/">Beta</a>: The second term.',
+             '<h2 id="sources">Sources', '<a href="https://example.org/source">A source</a>', "NVIDIA H100 Tensor Core GPU datasheet",
+             '<h2 id="mentioned-in">Mentioned in', render.MENTIONED_IN_MARKER, '<a class="glossary-back" data-glossary-role="back" href="../">← Back to glossary</a>']
     positions = [page.index(piece) for piece in order]
     assert positions == sorted(positions)
+
+
+def test_front_matter_is_escaped_text_in_the_term_page(tmp_path):
+    write_glossary(
+        tmp_path,
+        {
+            "alpha": entry_text(title="Alpha", aliases=["<img src=x onerror=alert(1)>"]),
+        },
+    )
+    glossary = load_glossary(tmp_path)
+    entry = glossary.entries["alpha"]
+    hostile = dataclasses.replace(
+        entry,
+        summary='A "quoted" <b>summary</b> & more.',
+        sources=(SourceRef(title="<script>alert(1)</script>", url='https://example.org/a"onmouseover="x', note="<i>note</i>"),),
+    )
+    header = render.term_page_header_html(hostile, index_href="../")
+    footer = render.term_page_footer_html(hostile, glossary, index_href="../", term_href=lambda s: f"../{s}/")
+    assert "<em>&lt;img src=x onerror=alert(1)&gt;</em>" in header
+    assert "A \"quoted\" &lt;b&gt;summary&lt;/b&gt; &amp; more." in header
+    assert '<a href="https://example.org/a&quot;onmouseover=&quot;x">&lt;script&gt;alert(1)&lt;/script&gt;</a>: &lt;i&gt;note&lt;/i&gt;' in footer
+    assert "<script" not in header + footer and "<img" not in header + footer
+
+
+def test_markdown_text_shows_any_text_literally():
+    import markdown as python_markdown
+
+    hostile = "[x](javascript:alert(1)) *em* `code` <b> &amp; {: onclick=x } ![i](y) \\ # _u_"
+    rendered = python_markdown.markdown(f"- [{render.markdown_text(hostile)}](x.md)", extensions=["attr_list"])
+    # One list item holding one link whose text is the input, character for character.
+    assert re.findall(r"<[a-z]+", rendered) == ["<ul", "<li", "<a"]
+    assert html.unescape(re.fullmatch(r'<ul>\n<li><a href="x.md">(.*)</a></li>\n</ul>', rendered).group(1)) == hostile
 
 
 def test_index_lists_every_term_by_category_and_a_to_z(tmp_path):
@@ -81,3 +128,36 @@ def test_redirects_cover_aliases_and_old_slugs(tmp_path):
 def test_mentions_html_escapes_titles():
     assert render.mentions_html([("A <b>", "../a/")]) == '<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>'
     assert "No other page" in render.mentions_html([])
+
+
+def test_feed_and_json_are_well_formed_whatever_the_front_matter_holds(tmp_path):
+    glossary = _glossary(tmp_path)
+    hostile = "A <b>bold</b> & ]]> <![CDATA[ </description></item> \x01\x0b\ud800 title"
+    glossary.entries["alpha"] = dataclasses.replace(glossary.entries["alpha"], title=hostile, summary=hostile, aliases=(hostile,))
+    xml = render.rss_feed(glossary, site_name="Site <&>", site_url="https://example.org/", path_of=lambda s: f"glossary/{s}/",
+                          index_path="glossary/", feed_path="glossary/feed.xml")
+    channel = ET.fromstring(xml).find("channel")
+    shown = "A <b>bold</b> & ]]> <![CDATA[ </description></item>  title"
+    assert [i.findtext("title") for i in channel.findall("item")][1] == shown
+    assert channel.findall("item")[1].findtext("description") == shown
+    data = json.loads(render.glossary_json(glossary, path_of=lambda s: f"glossary/{s}/", site_url=None))
+    assert data["terms"][0]["aliases"] == [hostile]
+
+
+def test_index_shows_front_matter_as_text(tmp_path):
+    import markdown as python_markdown
+
+    glossary = _glossary(tmp_path)
+    hostile = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> {: onclick=alert(1) }"
+    glossary.entries["alpha"] = dataclasses.replace(glossary.entries["alpha"], title="Alpha " + hostile, summary=hostile, aliases=(hostile,))
+    rendered = python_markdown.markdown(render.index_markdown(glossary).split("---\n\n", 1)[1], extensions=["attr_list", "md_in_html", "toc"])
+    from html.parser import HTMLParser
+
+    found = []
+    parser = HTMLParser()
+    parser.handle_starttag = lambda tag, attrs: found.append((tag, dict(attrs)))
+    parser.feed(rendered)
+    assert {tag for tag, _ in found} <= {"h1", "h2", "h3", "p", "div", "label", "input", "section", "ul", "li", "a", "span", "code"}
+    assert not [(tag, a) for tag, a in found if any(name.startswith("on") for name in a) or "javascript" in a.get("href", "")]
+    # As text: title, summary and alias, each by category and A to Z.
+    assert html.unescape(rendered).count("<img src=x onerror=alert(1)>") == 6
