@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from roofline_site.fences import Fence, LocatedError
+from roofline_site.fences import Fence, LocatedError, key_values
 
 FENCE_LANGUAGE = "calculator"
 KNOWN_KEYS = ("id", "defaults")
@@ -48,29 +48,19 @@ def parse_placement(fence: Fence, *, path: str) -> Placement:
     """The calculator and defaults a ``calculator`` fence asks for.
 
     Raises:
-        FenceError: for an unknown or repeated key, a line that is not ``key: value``, a missing
+        FenceError: for a line that is not ``key: value``, a repeated or unknown key, a missing
             ``id`` or a malformed ``defaults`` list.
     """
-    seen: dict[str, tuple[str, int]] = {}
-    for line, text in fence.body:
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        key, colon, value = stripped.partition(":")
-        key = key.strip()
-        if not colon or not key:
-            raise FenceError(path, line, f"calculator fence line {stripped!r} is not 'key: value'", f"one of {', '.join(k + ':' for k in KNOWN_KEYS)}")
+    found = key_values(fence.body, path=path, example="id: roofline-explorer", error=FenceError)
+    for key, (line, _value) in found.items():
         if key not in KNOWN_KEYS:
             raise FenceError(path, line, f"unknown calculator fence key {key!r}", f"one of {', '.join(KNOWN_KEYS)}")
-        if key in seen:
-            raise FenceError(path, line, f"calculator fence key {key!r} is repeated (first on line {seen[key][1]})", "it once")
-        seen[key] = (value.strip(), line)
-    if "id" not in seen or not seen["id"][0]:
-        where = seen["id"][1] if "id" in seen else fence.line
+    if not found.get("id", (0, ""))[1]:
+        where = found["id"][0] if "id" in found else fence.line
         raise FenceError(path, where, "calculator fence has no id", "a line 'id: <calculator>' such as 'id: roofline-explorer'")
-    defaults_text, defaults_line = seen.get("defaults", ("", fence.line))
+    defaults_line, defaults_text = found.get("defaults", (fence.line, ""))
     return Placement(
-        calculator_id=seen["id"][0],
+        calculator_id=found["id"][1],
         defaults=_parse_defaults(defaults_text, path=path, line=defaults_line),
         line=fence.line,
         defaults_line=defaults_line,

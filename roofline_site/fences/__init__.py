@@ -3,6 +3,7 @@
 One toolkit for every kind:
 
 * :mod:`.scan` finds fences of given languages and their lines, by superfences' rules;
+* :mod:`.body` reads a body's ``key: value`` lines;
 * :mod:`.lines` maps lines back to the file the author edits (front matter, rewritten and
   generated pages);
 * :mod:`.errors` holds :class:`LocatedError`, ``<path>:<line>: <problem>; expected <what>``;
@@ -16,6 +17,7 @@ Nothing here imports MkDocs.
 
 from __future__ import annotations
 
+from roofline_site.fences.body import key_values
 from roofline_site.fences.build import (
     FORMATTER,
     FenceBuild,
@@ -49,6 +51,7 @@ __all__ = [
     "find_fences",
     "format_fence",
     "inserted_html",
+    "key_values",
     "require_custom_fences",
     "source_lines",
     "start_build",

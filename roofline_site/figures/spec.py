@@ -15,7 +15,6 @@ so the data function fills in its declared default.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from roofline_core.dtypes import COMPUTE_DTYPES
 from roofline_core.figures import FIGURE_FUNCTIONS, FIGURE_KINDS, FIGURES
 from roofline_core.figures.parameters import BadValue, FigureParameter, suggestion
+from roofline_site.fences.body import key_values
 from roofline_site.fences.errors import LocatedError
 
 __all__ = [
@@ -95,18 +95,7 @@ def parse_block(lines: Sequence[tuple[int, str]], *, path: str, fence_line: int)
     Raises:
         FigureBlockError: at the first mistake.
     """
-    found: dict[str, tuple[int, str]] = {}
-    for number, raw in lines:
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        key, colon, value = text.partition(":")
-        key = key.strip().lower()
-        if not colon or not re.fullmatch(r"[a-z][a-z-]*", key):
-            raise FigureBlockError(path, number, f"{text!r} is not a 'key: value' line", "one 'key: value' per line, e.g. 'kind: roofline'")
-        if key in found:
-            raise FigureBlockError(path, number, f"{key} is given twice (first on line {found[key][0]})", "each key once")
-        found[key] = (number, value.strip())
+    found = key_values(lines, path=path, example="kind: roofline", error=FigureBlockError)
 
     if "kind" not in found:
         raise FigureBlockError(path, fence_line, "figure block has no kind", f"a line 'kind: <kind>' with one of {', '.join(FIGURE_KINDS)}")

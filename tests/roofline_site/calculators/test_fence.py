@@ -45,8 +45,8 @@ def test_several_fences_and_tildes():
     assert [p.calculator_id for p in _placements(text)] == ["kv-cache", "roofline-explorer"]
 
 
-def test_comments_and_blank_lines_are_skipped():
-    (placement,) = _placements("```calculator\n# the KV cache\n\nid: kv-cache\n```\n")
+def test_comments_and_blank_lines_are_skipped_and_keys_read_as_figures_read_them():
+    (placement,) = _placements("```calculator\n# the KV cache\n\nID: kv-cache\n```\n")
     assert placement.calculator_id == "kv-cache" and placement.defaults == {}
 
 
@@ -54,11 +54,11 @@ def test_comments_and_blank_lines_are_skipped():
     ("body", "line", "message"),
     [
         ("```calculator\nid: kv-cache\ncolour: red\n```\n", 3, "unknown calculator fence key 'colour'; expected one of id, defaults"),
-        ("```calculator\nid: kv-cache\nid: kv-cache\n```\n", 3, "calculator fence key 'id' is repeated (first on line 12); expected it once"),
+        ("```calculator\nid: kv-cache\nid: kv-cache\n```\n", 3, "id is given twice (first on line 12); expected each key once"),
         ("```calculator\ndefaults: batch=2\n```\n", 1, "calculator fence has no id; expected a line 'id: <calculator>'"),
         ("```calculator\nid: kv-cache\ndefaults: batch 2\n```\n", 3, "calculator default 'batch 2' is not 'name=value'"),
         ("```calculator\nid: kv-cache\ndefaults: batch=2, batch=4\n```\n", 3, "calculator default 'batch' is given twice"),
-        ("```calculator\nkv-cache\n```\n", 2, "calculator fence line 'kv-cache' is not 'key: value'"),
+        ("```calculator\nkv-cache\n```\n", 2, "'kv-cache' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'id: roofline-explorer'"),
     ],
 )
 def test_each_mistake_names_file_line_and_expectation(body, line, message):
