@@ -47,6 +47,12 @@ MAX_NESTING_DEPTH = 20
 #: seventeen on this project's build machine); real entries have fewer than 40.
 MAX_BRACKETS = 400
 
+#: At most this many unclosed tag-like ``<`` (``<b`` with no ``>`` before the next ``<``) outside
+#: code. Python-Markdown's HTML reader scans to the end of the body for each one, so the cost is
+#: their number times the body's length: 400 in an 87 kB body take 13 s, 20 take a third of one.
+MAX_UNCLOSED_TAGS = 20
+_UNCLOSED_TAG = re.compile(r"<[A-Za-z](?![^<>]*>)")
+
 #: Longest run of ``*``, ``_`` or ``~`` outside code (a line of them alone is a rule, allowed).
 MAX_EMPHASIS_RUN = 6
 
@@ -143,6 +149,14 @@ def find_slow_patterns(text: str, path: str, first_line: int = 1) -> list[Proble
                     f"expected at most {MAX_BRACKETS}: unclosed ones make the Markdown parser slow; put such text in a code block",
                 )
             )
+    unclosed = [m.start() for m in _UNCLOSED_TAG.finditer(masked)]
+    if len(unclosed) > MAX_UNCLOSED_TAGS:
+        problems.append(
+            Problem(
+                path, line_of(unclosed[MAX_UNCLOSED_TAGS]), f"more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({len(unclosed)})",
+                f"expected at most {MAX_UNCLOSED_TAGS}: each makes the Markdown parser read the rest of the entry again; write '< ' with a space, or use code",
+            )
+        )
     for run in re.finditer(r"\*{%d,}|_{%d,}|~{%d,}" % ((MAX_EMPHASIS_RUN + 1,) * 3), masked):
         line_start = masked.rfind("\n", 0, run.start()) + 1
         line_end = masked.find("\n", run.end())

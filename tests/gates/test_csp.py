@@ -88,3 +88,28 @@ def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory
     assert not any(violations.values()), violations
     assert hosted_site.csp_reports() == []
     assert watch.console_errors == [] and themed_errors == [] and watch.external_requests == []
+
+
+def test_every_page_carries_the_policy_as_a_meta_tag_before_any_script(built_site, site_headers):
+    import html as html_module
+    import re
+
+    from tests.support.site_pages import html_pages
+
+    shipped = _directives(site_headers["Content-Security-Policy"])
+    missing, different = [], []
+    for name in html_pages(built_site):
+        text = (built_site / name).read_text(encoding="utf-8")
+        match = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text)
+        if match is None or ("<script" in text and text.index("<script") < match.start()):
+            missing.append(name)
+            continue
+        meta = _directives(html_module.unescape(match.group(1)))
+        # The same policy, minus what a meta tag cannot carry; its hashes cover the page's scripts.
+        if {k: v for k, v in meta.items() if k != "script-src"} != {k: v for k, v in shipped.items() if k not in csp.META_UNSUPPORTED and k != "script-src"}:
+            different.append(f"{name}: {sorted(meta)}")
+        page_hashes = {csp.sha256_source(s) for s in csp.inline_code(text).scripts}
+        if not page_hashes <= set(meta["script-src"]) or meta["script-src"][:2] != ["'self'", "'wasm-unsafe-eval'"]:
+            different.append(f"{name}: script-src {meta['script-src'][:3]}... does not cover the page's scripts")
+    assert not missing, f"pages without a meta policy ahead of their scripts: {missing[:10]}"
+    assert not different, different[:10]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +78,57 @@ def test_every_directive_is_documented_in_hosting_page():
     assert documented == {d.name for d in csp.DIRECTIVES} | {csp.STYLE_ATTRIBUTES.name}
     for name, value, _reason in csp.EXTRA_HEADERS:
         assert f"{name}: {value}" in doc.replace("\n", " ")
+
+
+# Known inline scripts and the meta policy ------------------------------------------------
+
+
+def _templates(tmp_path):
+    (tmp_path / "partials").mkdir()
+    (tmp_path / "partials" / "scope.html").write_text(
+        '<script>__md_scope=new URL("{{ config.extra.scope | d(base_url) }}",location)</script>\n'
+        '<script src="{{ x }}"></script><script type="application/json">{"a": 1}</script>',
+        encoding="utf-8",
+    )
+    (tmp_path / "base.html").write_text("<head><script>var palette=1</script></head>", encoding="utf-8")
+    return csp.known_inline_scripts([tmp_path])
+
+
+def test_known_scripts_come_from_the_templates_with_a_url_path_slot(tmp_path):
+    known = _templates(tmp_path)
+    assert sorted(k.template for k in known) == ["base.html", "partials/scope.html"]
+    scope = next(k for k in known if k.template == "partials/scope.html")
+    assert scope.instance("../..") == '__md_scope=new URL("../..",location)'
+    with pytest.raises(ValueError, match="not a plain URL path"):
+        scope.instance('",alert(1),"')
+
+
+def test_only_known_scripts_are_authorised(tmp_path):
+    known = _templates(tmp_path)
+    ok = csp.authorise_scripts(['__md_scope=new URL("..",location)', "var palette=1"], known, page="a/index.html")
+    assert ok == tuple(sorted({csp.sha256_source('__md_scope=new URL("..",location)'), csp.sha256_source("var palette=1")}))
+    for hostile in ("alert(1)", '__md_scope=new URL("",alert(1),"",location)', "var palette=1;alert(1)"):
+        with pytest.raises(csp.UnknownInlineScript, match=r"^a/index.html: inline script .* is not one of the theme's or the project's own"):
+            csp.authorise_scripts([hostile], known, page="a/index.html")
+
+
+def test_known_script_hashes_for_a_base_url(tmp_path):
+    known = _templates(tmp_path)
+    assert csp.known_script_hashes(known, base_url=".") == tuple(
+        sorted({csp.sha256_source('__md_scope=new URL(".",location)'), csp.sha256_source("var palette=1")})
+    )
+
+
+def test_the_real_theme_provides_materials_bootstrap_scripts():
+    import material
+
+    known = csp.known_inline_scripts([Path(material.__file__).parent / "templates", PROJECT_ROOT / "site_assets" / "overrides"])
+    assert any(k.template == "partials/javascripts/base.html" for k in known)
+    assert any(k.template == "partials/javascripts/palette.html" for k in known)
+
+
+def test_meta_policy_drops_what_a_meta_tag_cannot_carry():
+    full = csp.policy(script_hashes=("'sha256-abc='",)) + "; frame-ancestors 'none'; report-uri /r; sandbox"
+    meta = csp.meta_policy(full)
+    assert meta == csp.policy(script_hashes=("'sha256-abc='",))
+    assert not {"frame-ancestors", "report-uri", "sandbox"} & {part.split()[0] for part in meta.split("; ")}

@@ -6,6 +6,7 @@ import re
 from html import unescape
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from roofline_core.dtypes import STORAGE_DTYPES
 from roofline_core.figures import FIGURE_KINDS
@@ -47,7 +48,14 @@ def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, scr
     for scheme, width in (("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)):
         page, watch = page_factory(color_scheme=scheme, width=width)
         page.goto(site_server + "figures/", wait_until="networkidle")
-        assert page.evaluate("document.body.dataset.mdColorScheme") == ("slate" if scheme == "dark" else "default")
+        # Material's bundle applies the palette once it runs, which on a busy machine can be after
+        # the network went idle: wait for it (a wrong scheme still fails, after the timeout).
+        expected_scheme = "slate" if scheme == "dark" else "default"
+        try:
+            page.wait_for_function("(s) => document.body.dataset.mdColorScheme === s", arg=expected_scheme, timeout=5000)
+        except PlaywrightTimeout:
+            pass  # the assertion below reports what the page has
+        assert page.evaluate("document.body.dataset.mdColorScheme") == expected_scheme
         figures = page.locator("figure.roofline-figure")
         kinds = figures.evaluate_all("els => els.map(e => e.dataset.figureKind)")
         assert set(kinds) == set(FIGURE_KINDS)

@@ -48,3 +48,19 @@ def test_quantity_examples_render_as_documented():
     assert evaluate_reference("ridge_point accelerator=h100-sxm").text == "295 FLOP/byte"
     assert "The H100's ridge point is 295 FLOP/byte." in TEXT
     assert "takes 4.78 ms." in TEXT
+
+
+def test_documents_the_parser_limits_and_the_allowlist():
+    from roofline_site.glossary.hostile import MAX_BRACKETS, MAX_EMPHASIS_MARKERS_PER_PARAGRAPH, MAX_EMPHASIS_RUN
+    from roofline_site.glossary.sanitize import ALLOWED_TAGS
+    from roofline_site.glossary.validator import MAX_LIST_ITEMS
+
+    refused = TEXT.split("### What the build refuses", 1)[1].split("\n## ", 1)[0]
+    assert f"more than {MAX_BRACKETS} `[` or {MAX_BRACKETS} `<`" in refused
+    assert f"a run of more than {MAX_EMPHASIS_RUN} `*`" in refused
+    assert f"more than {MAX_EMPHASIS_MARKERS_PER_PARAGRAPH} emphasis markers" in refused
+    assert f"More than {MAX_LIST_ITEMS} items" in refused
+    allowed = TEXT.split("### What an entry may contain", 1)[1].split("\n## ", 1)[0]
+    for tag in ALLOWED_TAGS - {"h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote", "ul", "ol", "li", "dl", "dt", "dd",
+                               "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "a", "img"}:
+        assert f"`{tag}`" in allowed, tag

@@ -64,3 +64,27 @@ def test_repeated_key():
     assert _problem("---\ntitle: X\nsummary: A.\ntitle: Y\n---\nBody\n") == (
         "glossary/x.md:4: field 'title' is given twice (first on line 2); expected each field once"
     )
+
+
+@pytest.mark.parametrize(
+    ("yaml_lines", "line", "what"),
+    [
+        ('a: &a ["lol","lol"]\nb: [*a,*a]\n', 2, "YAML anchor '&a' in the front matter"),
+        ("title: X\nsources: &s\n  - title: S\n", 3, "YAML anchor '&s' in the front matter"),
+        ("title: X\nextra:\n  <<: *base\n", 4, "YAML alias '*base' in the front matter"),
+    ],
+)
+def test_anchors_and_aliases_are_refused_before_anything_is_built(yaml_lines, line, what):
+    assert _problem("---\n" + yaml_lines + "---\nBody.\n") == (
+        f"{PATH}:{line}: {what}; expected plain values written out in full: anchors and aliases are not allowed"
+    )
+
+
+def test_a_billion_laughs_is_refused_at_once():
+    import time
+
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    levels += [f"{chr(98 + i)}: &{chr(98 + i)} [{','.join(['*' + chr(97 + i)] * 9)}]" for i in range(8)]
+    start = time.perf_counter()
+    assert "YAML anchor '&a'" in _problem("---\n" + "\n".join(levels) + "\n---\nBody.\n")
+    assert time.perf_counter() - start < 1.0

@@ -128,3 +128,36 @@ def test_redirects_cover_aliases_and_old_slugs(tmp_path):
 def test_mentions_html_escapes_titles():
     assert render.mentions_html([("A <b>", "../a/")]) == '<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>'
     assert "No other page" in render.mentions_html([])
+
+
+def test_feed_and_json_are_well_formed_whatever_the_front_matter_holds(tmp_path):
+    glossary = _glossary(tmp_path)
+    hostile = "A <b>bold</b> & ]]> <![CDATA[ </description></item> \x01\x0b\ud800 title"
+    glossary.entries["alpha"] = dataclasses.replace(glossary.entries["alpha"], title=hostile, summary=hostile, aliases=(hostile,))
+    xml = render.rss_feed(glossary, site_name="Site <&>", site_url="https://example.org/", path_of=lambda s: f"glossary/{s}/",
+                          index_path="glossary/", feed_path="glossary/feed.xml")
+    channel = ET.fromstring(xml).find("channel")
+    shown = "A <b>bold</b> & ]]> <![CDATA[ </description></item>  title"
+    assert [i.findtext("title") for i in channel.findall("item")][1] == shown
+    assert channel.findall("item")[1].findtext("description") == shown
+    data = json.loads(render.glossary_json(glossary, path_of=lambda s: f"glossary/{s}/", site_url=None))
+    assert data["terms"][0]["aliases"] == [hostile]
+
+
+def test_index_shows_front_matter_as_text(tmp_path):
+    import markdown as python_markdown
+
+    glossary = _glossary(tmp_path)
+    hostile = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> {: onclick=alert(1) }"
+    glossary.entries["alpha"] = dataclasses.replace(glossary.entries["alpha"], title="Alpha " + hostile, summary=hostile, aliases=(hostile,))
+    rendered = python_markdown.markdown(render.index_markdown(glossary).split("---\n\n", 1)[1], extensions=["attr_list", "md_in_html", "toc"])
+    from html.parser import HTMLParser
+
+    found = []
+    parser = HTMLParser()
+    parser.handle_starttag = lambda tag, attrs: found.append((tag, dict(attrs)))
+    parser.feed(rendered)
+    assert {tag for tag, _ in found} <= {"h1", "h2", "h3", "p", "div", "label", "input", "section", "ul", "li", "a", "span", "code"}
+    assert not [(tag, a) for tag, a in found if any(name.startswith("on") for name in a) or "javascript" in a.get("href", "")]
+    # As text: title, summary and alias, each by category and A to Z.
+    assert html.unescape(rendered).count("<img src=x onerror=alert(1)>") == 6

@@ -489,3 +489,91 @@ def test_a_broken_entry_still_counts_as_a_link_target():
 
 def test_valid_body_has_no_cross_problem():
     assert cross_problems({"alpha": entry_text(title="Alpha", body=VALID_BODY + "Ridge {{ ridge_point accelerator=h100-sxm }}.\n")}) == []
+
+
+# Encodings, control characters, list lengths and slow bodies ----------------------------
+
+from roofline_site.glossary.hostile import MAX_BRACKETS, MAX_EMPHASIS_RUN, decode_entry  # noqa: E402
+from roofline_site.glossary.validator import MAX_LIST_ITEMS, read_entries  # noqa: E402
+
+_ENCODING = "expected UTF-8 text without a byte-order mark (save the file as 'UTF-8', not 'UTF-8 with BOM' or 'UTF-16')"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ("---\ntitle: X\n".encode("utf-16"), f"glossary/x.md:1: the file starts with a UTF-16 byte-order mark; {_ENCODING}"),
+        ("---\ntitle: X\n".encode("utf-16-le"), "glossary/x.md:1: a NUL byte in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks"),
+        (b"\xef\xbb\xbf---\n", f"glossary/x.md:1: the file starts with a UTF-8 byte-order mark; {_ENCODING}"),
+        (b"---\ntitle: Caf\xe9\n", f"glossary/x.md:2: byte 0xe9 is not UTF-8; {_ENCODING}"),
+        (b"---\n\ntitle: A\x1b[31m\n", "glossary/x.md:3: control character U+001B in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks"),
+        ("a\u2028b".encode(), "glossary/x.md:1: control character U+2028 in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks"),
+    ],
+)
+def test_unreadable_files_are_located_errors(data, expected):
+    text, problem = decode_entry(data, "glossary/x.md")
+    assert text is None and str(problem) == expected
+
+
+def test_unreadable_files_in_a_glossary_are_reported_without_a_traceback(tmp_path):
+    (tmp_path / "wide.md").write_bytes(entry_text().encode("utf-16"))
+    (tmp_path / "fine.md").write_text(entry_text(title="Fine term"), encoding="utf-8")
+    _entries, found = read_entries(tmp_path)
+    assert [str(p) for p in found] == [f"glossary/wide.md:1: the file starts with a UTF-16 byte-order mark; {_ENCODING}"]
+
+
+def test_a_nul_byte_given_as_text_is_refused_too():
+    assert only_problem(entry_text(body="Body.\x00\n")) == (
+        f"glossary/example-term.md:{line_of(entry_text(body='Body.X'), 'Body.')}: a NUL byte in the file; "
+        "expected text only: letters, digits, punctuation, spaces, tabs and line breaks"
+    )
+
+
+@pytest.mark.parametrize("field", ["aliases", "related", "renamed_from"])
+def test_lists_longer_than_the_limit(field):
+    items = [f"item-{i}" for i in range(MAX_LIST_ITEMS + 1)]
+    text = entry_text(**{field: items})
+    assert f"glossary/example-term.md:{line_of(text, field + ':')}: field '{field}' has {MAX_LIST_ITEMS + 1} items; expected at most {MAX_LIST_ITEMS}" in "\n".join(problems(text))
+
+
+def test_sources_longer_than_the_limit():
+    text = entry_text(sources=[{"title": f"S{i}", "url": f"https://example.org/{i}"} for i in range(MAX_LIST_ITEMS + 1)])
+    assert f"field 'sources' has {MAX_LIST_ITEMS + 1} items" in only_problem(text)
+
+
+@pytest.mark.parametrize("url", ["https://example.org/a b", "https://example.org/a)b", "https://example.org/<x>", 'https://example.org/"x', "https://example.org/\\x"])
+def test_source_addresses_that_could_break_out_are_refused(url):
+    assert "is not an https address" in only_problem(entry_text(sources=[{"title": "A page", "url": url}]))
+
+
+def test_many_unclosed_brackets_are_a_located_error():
+    body = "Intro.\n\n" + "[a " * (MAX_BRACKETS + 1) + "\n"
+    text = entry_text(body=body)
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, '[a ')}: more than {MAX_BRACKETS} square brackets '[' in the body ({MAX_BRACKETS + 1}); "
+        f"expected at most {MAX_BRACKETS}: unclosed ones make the Markdown parser slow; put such text in a code block"
+    )
+
+
+def test_brackets_in_code_do_not_count():
+    assert problems(entry_text(body="```\n" + "[" * (MAX_BRACKETS * 2) + "\n```\n")) == []
+
+
+def test_a_long_emphasis_run_is_refused_but_a_rule_is_not():
+    text = entry_text(body="Some " + "*" * (MAX_EMPHASIS_RUN + 1) + " text.\n")
+    assert f"a run of {MAX_EMPHASIS_RUN + 1} '*' in the body" in only_problem(text)
+    assert problems(entry_text(body="Above.\n\n" + "_" * 30 + "\n\nBelow.\n")) == []
+
+
+def test_a_title_with_an_entity_is_refused():
+    assert "holds markup characters" in only_problem(entry_text(title="&lt;b&gt;Bold"))
+
+
+def test_many_unclosed_tags_are_a_located_error():
+    from roofline_site.glossary.hostile import MAX_UNCLOSED_TAGS
+
+    text = entry_text(body="Fine <b>bold</b> and a < b.\n\n" + "<b " * (MAX_UNCLOSED_TAGS + 1) + "\n")
+    assert only_problem(text).startswith(
+        f"glossary/example-term.md:{line_of(text, '<b <b')}: more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({MAX_UNCLOSED_TAGS + 1}); "
+    )
+    assert problems(entry_text(body="A <b>closed</b> tag and a < b comparison, " * 40 + "\n")) == []
