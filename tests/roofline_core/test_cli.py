@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from roofline_core.cli import COMMANDS, main
 
@@ -254,3 +256,23 @@ def test_a_full_disk_is_one_line_and_a_failing_status() -> None:
     assert child.returncode == 1
     assert child.stderr.startswith("roofline: error: cannot write the output: No space left on device")
     assert child.stderr.count("\n") == 1 and "Traceback" not in child.stderr
+
+
+_NASTY = ["", " ", "0", "-1", "1", "8e9", "1e308", "nan", "inf", "abc", "custom", "mla", "gqa", "h100-sxm", "llama-3-8b", "1,x", "<b>", "1_000"]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_arguments_give_a_result_or_one_error_line(capsys, data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(list(COMMANDS)))
+    every_option = sorted({option for command in COMMANDS.values() for option in command.options})
+    options = data.draw(st.lists(st.sampled_from(every_option), max_size=4, unique=True))
+    argv = [name]
+    for option in options:
+        argv += [option, data.draw(st.sampled_from(_NASTY))]
+    code, out, err = run(capsys, *argv)
+    if code == 0:
+        assert err == "" and out.strip()
+    else:
+        assert code == 2 and out == ""
+        assert err.count("\n") == 1 and err.startswith("roofline: error: "), (argv, err)
