@@ -13,13 +13,14 @@ from typing import Any
 
 from roofline_core.dtypes import DTYPES, bytes_per_element
 from roofline_core.hardware import Accelerator
-from roofline_core.inference import DEFAULT_SWEEP_BATCHES, DecodeEstimate, StepEstimate, critical_batch, estimate_decode
+from roofline_core.inference import DECODE_TABLE_BATCHES, DecodeEstimate, StepEstimate, critical_batch, estimate_decode
 from roofline_core.figures.schema import Region, Tick
+from roofline_core.formatting import SI_PREFIXES, bound_phrase
 from roofline_core.models import Model
 from roofline_core.roofline import COMPUTE, MEMORY
 
 #: Decode batches of the batch figure: the seed-004 table (1 to 256) continued past the H100 ridge.
-DEFAULT_BATCHES: tuple[int, ...] = (*DEFAULT_SWEEP_BATCHES, 512, 1024)
+DEFAULT_BATCHES: tuple[int, ...] = DECODE_TABLE_BATCHES
 #: Context lengths (tokens) of the KV-cache and decode-split figures: 1K to 128K.
 DEFAULT_CONTEXTS: tuple[int, ...] = (1024, 4096, 16384, 32768, 65536, 131072)
 #: Prompt lengths (tokens) of the prefill-decode figure: 1 to 16K in powers of two.
@@ -90,17 +91,17 @@ def plain_tick(value: float) -> str:
 
 def compact_tick(value: float) -> str:
     """A short decade tick label: ``100000`` -> ``"100k"``, ``0.01`` -> ``"0.01"`` (k = 1,000)."""
-    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if value >= scale:
-            return f"{plain_tick(value / scale)}{suffix}"
+    for exponent in (9, 6, 3):
+        if value >= 10.0**exponent:
+            return f"{plain_tick(value / 10.0**exponent)}{SI_PREFIXES[exponent]}"
     return plain_tick(value)
 
 
 def prefixed_tick(value: float, unit: str) -> str:
     """A decade tick with a decimal prefix: ``1e10, "B"`` -> ``"10 GB"``."""
     exponent = round(math.log10(value))
-    group = max(0, min(5, exponent // 3))
-    return f"{10 ** (exponent - 3 * group):,} {('', 'k', 'M', 'G', 'T', 'P')[group]}{unit}"
+    group = max(0, min(15, 3 * (exponent // 3)))
+    return f"{10 ** (exponent - group):,} {SI_PREFIXES[group]}{unit}"
 
 
 def time_tick(value_s: float) -> str:
@@ -185,8 +186,8 @@ def decode_at(
 def bound_regions(x_lo: float, crossing: float, x_hi: float, *, prefix: str = "") -> list[Region]:
     """The memory-bound band left of ``crossing`` and the compute-bound band right of it."""
     return [
-        {"x0": x_lo, "x1": crossing, "label": f"{prefix}memory-bound", "bound": MEMORY},
-        {"x0": crossing, "x1": x_hi, "label": f"{prefix}compute-bound", "bound": COMPUTE},
+        {"x0": x_lo, "x1": crossing, "label": f"{prefix}{bound_phrase(MEMORY)}", "bound": MEMORY},
+        {"x0": crossing, "x1": x_hi, "label": f"{prefix}{bound_phrase(COMPUTE)}", "bound": COMPUTE},
     ]
 
 

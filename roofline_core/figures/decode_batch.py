@@ -36,7 +36,7 @@ from roofline_core.figures.parameters import (
     format_has_a_peak,
 )
 from roofline_core.figures.schema import Figure, Point
-from roofline_core.formatting import format_intensity, format_number, format_time, format_tokens_per_s
+from roofline_core.formatting import bound_phrase, format_intensity, format_number, format_time, format_tokens_per_s
 from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE, MEMORY
@@ -159,7 +159,7 @@ def decode_batch_figure(
         [
             f"{e.batch:,}",
             format_intensity(e.step.intensity_flop_per_byte),
-            f"{e.step.bound}-bound",
+            bound_phrase(e.step.bound),
             format_time(e.step_time_s),
             format_tokens_per_s(e.tokens_per_s),
         ]

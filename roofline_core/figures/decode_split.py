@@ -29,7 +29,7 @@ from roofline_core.figures.parameters import (
     format_has_a_peak,
 )
 from roofline_core.figures.schema import Figure
-from roofline_core.formatting import format_bytes, format_number, format_time
+from roofline_core.formatting import bound_phrase, format_bytes, format_number, format_time
 from roofline_core.hardware import get_accelerator
 from roofline_core.inference import DecodeEstimate, context_for_kv_bytes
 from roofline_core.models import get_model
@@ -145,7 +145,7 @@ def decode_split_figure(
             format_time(kv_s[i]),
             format_time(compute_s[i]),
             format_time(step_s[i]),
-            f"{estimates[i].step.bound}-bound",
+            bound_phrase(estimates[i].step.bound),
             "yes" if fits[i] else "no",
         ]
         for i in range(len(sweep))

@@ -29,7 +29,7 @@ from roofline_core.figures.parameters import (
     format_has_a_peak,
 )
 from roofline_core.figures.schema import Figure
-from roofline_core.formatting import format_bytes, format_flops, format_intensity
+from roofline_core.formatting import bound_phrase, format_bytes, format_flops, format_intensity
 from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.operations import operations_catalogue
@@ -151,7 +151,7 @@ def intensity_figure(
             format_intensity(op.intensity_flop_per_byte),
             format_flops(op.flops),
             format_bytes(op.bytes_moved),
-            *(f"{per_chip[i][op.slug].bound}-bound" for i in range(len(chips))),
+            *(bound_phrase(per_chip[i][op.slug].bound) for i in range(len(chips))),
         ]
         for op in chosen
     ]

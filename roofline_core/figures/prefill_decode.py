@@ -36,7 +36,7 @@ from roofline_core.figures.parameters import (
     format_has_a_peak,
 )
 from roofline_core.figures.schema import Figure
-from roofline_core.formatting import format_number, format_time
+from roofline_core.formatting import bound_phrase, format_number, format_time
 from roofline_core.hardware import get_accelerator
 from roofline_core.inference import estimate_prefill
 from roofline_core.models import get_model
@@ -148,7 +148,7 @@ def prefill_decode_figure(
     else:
         alt += f" and {format_time(prefill_per_token[-1])} at {tokens_label(sweep[-1])} tokens, memory-bound throughout"
     decode_bounds = {s.bound for s in decode}
-    decode_regime = f"{decode_bounds.pop()}-bound" if len(decode_bounds) == 1 else "crossing the ridge"
+    decode_regime = bound_phrase(decode_bounds.pop()) if len(decode_bounds) == 1 else "crossing the ridge"
     alt += (
         f"; decode at batch {batch:,} takes {format_time(decode_per_token[0])} per token with "
         f"{tokens_phrase(sweep[0])} of context and {format_time(decode_per_token[-1])} with "
@@ -158,9 +158,9 @@ def prefill_decode_figure(
         [
             tokens_label(t),
             format_time(p),
-            f"{ps.bound}-bound",
+            bound_phrase(ps.bound),
             format_time(d),
-            f"{ds.bound}-bound",
+            bound_phrase(ds.bound),
         ]
         for t, p, ps, d, ds in zip(sweep, prefill_per_token, prefill, decode_per_token, decode)
     ]

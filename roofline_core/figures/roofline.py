@@ -37,7 +37,7 @@ from roofline_core.figures.parameters import (
     format_has_a_peak,
 )
 from roofline_core.figures.schema import Figure, RooflineCurve
-from roofline_core.formatting import format_bandwidth, format_flop_per_s, format_intensity
+from roofline_core.formatting import bound_phrase, format_bandwidth, format_flop_per_s, format_intensity
 from roofline_core.hardware import Accelerator, get_accelerator
 from roofline_core.inference import estimate_prefill
 from roofline_core.models import Model, get_model
@@ -312,7 +312,7 @@ def roofline_figure(
     for index, workload in enumerate(workloads):
         bounds = [curve["points"][index]["bound"] for curve in curves]
         if len(chips) == 1:
-            where = f"{bounds[0]}-bound"
+            where = bound_phrase(bounds[0])
         elif len(set(bounds)) == 1:
             where = f"{bounds[0]}-bound {on_all(len(chips))}"
         else:
@@ -333,7 +333,7 @@ def roofline_figure(
             [
                 f"{the_model.name} {workload['label']} at {format_intensity(workload['intensity_flop_per_byte'])}",
                 *(
-                    f"{format_flop_per_s(c['points'][index]['y'])}, {c['points'][index]['bound']}-bound"
+                    f"{format_flop_per_s(c['points'][index]['y'])}, {bound_phrase(c['points'][index]['bound'])}"
                     for c in curves
                 ),
             ]
