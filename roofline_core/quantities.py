@@ -18,12 +18,11 @@ Standard library only, like the rest of ``roofline_core``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from roofline_core.dtypes import DTYPES, STORAGE_DTYPES, bytes_per_element
+from roofline_core.dtypes import DTYPES, bytes_per_element
 from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
@@ -47,6 +46,27 @@ from roofline_core.models import MODELS, AnyModel, CustomModel, Model
 from roofline_core.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
 from roofline_core.sources import Source
+from roofline_core.vocabulary import (
+    ACCELERATOR,
+    BANDWIDTH_EFFICIENCY,
+    BATCH,
+    COMPUTE_DTYPE,
+    CONTEXT_TOKENS,
+    DEVICES,
+    INTENSITY,
+    KV_DTYPE,
+    MAX_MATRIX_DIM,
+    MODEL,
+    PARAMS,
+    PROMPT_TOKENS,
+    WEIGHT_DTYPE,
+    Declaration,
+    Number,
+    OneOf,
+    WholeNumber,
+    slugs,
+    suggestion,
+)
 
 #: Operation slugs of :func:`roofline_core.operations.operations_catalogue`, in table order.
 OPERATION_SLUGS: tuple[str, ...] = tuple(OPERATION_KINDS)
@@ -73,82 +93,8 @@ class Value:
     sources: tuple[Source, ...] = ()
 
 
-@dataclass(frozen=True)
-class Parameter:
-    """One parameter of a quantity.
-
-    Attributes:
-        name: Key in the reference (``accelerator``).
-        kind: ``"accelerator"``, ``"model"``, ``"dtype"``, ``"int"``, ``"float"`` or ``"choice"``.
-        default: Value used when the reference leaves it out, as typed text; ``None`` = required.
-        help: What it is, with its unit.
-        choices: Accepted values of a ``"choice"`` parameter.
-        minimum: Smallest accepted number (``int`` and ``float`` kinds).
-        maximum: Largest accepted number (``int`` and ``float`` kinds).
-    """
-
-    name: str
-    kind: str
-    default: str | None = None
-    help: str = ""
-    choices: tuple[str, ...] = ()
-    minimum: float | None = None
-    maximum: float | None = None
-
-    def expected(self) -> str:
-        """What the parameter accepts, in words (for error messages and the docs)."""
-        if self.kind == "accelerator":
-            return "an accelerator slug: " + ", ".join(ACCELERATORS)
-        if self.kind == "model":
-            return "a model slug: " + ", ".join(MODELS)
-        if self.kind == "dtype":
-            return "a number format: " + ", ".join(self.choices or tuple(DTYPES))
-        if self.kind == "choice":
-            return "one of: " + ", ".join(self.choices)
-        what = "a whole number" if self.kind == "int" else "a number"
-        if self.minimum is not None and self.maximum is not None:
-            return f"{what} from {_plain(self.minimum)} to {_plain(self.maximum)}"
-        if self.minimum is not None:
-            return f"{what} of at least {_plain(self.minimum)}"
-        return what
-
-    def parse(self, raw: str) -> Any:
-        """Turn the typed text into the value the compute function takes.
-
-        Raises:
-            QuantityError: naming the parameter and what it accepts.
-        """
-        problem = f"bad value {raw!r} for parameter '{self.name}'; expected {self.expected()}"
-        if self.kind == "accelerator":
-            if raw not in ACCELERATORS:
-                raise QuantityError(problem)
-            return ACCELERATORS[raw]
-        if self.kind == "model":
-            if raw not in MODELS:
-                raise QuantityError(problem)
-            return MODELS[raw]
-        if self.kind in ("dtype", "choice"):
-            allowed = self.choices or tuple(DTYPES)
-            if raw not in allowed:
-                raise QuantityError(problem)
-            return raw
-        try:
-            number = float(raw.replace("_", ""))
-        except ValueError:
-            raise QuantityError(problem) from None
-        if not math.isfinite(number):
-            raise QuantityError(problem)
-        if self.kind == "int":
-            if number != int(number):
-                raise QuantityError(problem)
-            number = int(number)
-        if (self.minimum is not None and number < self.minimum) or (self.maximum is not None and number > self.maximum):
-            raise QuantityError(problem)
-        return number
-
-
 def _plain(value: float) -> str:
-    """A limit as a person would type it: ``1``, ``1,000,000``, ``0.125``."""
+    """A size as a person would type it: ``1``, ``1,000,000``, ``0.125``."""
     return f"{int(value):,}" if value == int(value) else f"{value:g}"
 
 
@@ -159,44 +105,80 @@ class Quantity:
     Attributes:
         name: Name used in references (``ridge_point``).
         description: What it is, in one sentence, with its unit.
-        parameters: What it takes.
-        compute: Called with the parsed parameters as keywords; returns a :class:`Value`.
-        requires_one_of: Groups of parameters of which exactly one must be given
-            (``("model", "params")``: a preset model or a raw parameter count).
+        parameters: What it takes: :mod:`roofline_core.vocabulary` declarations, whose ``id`` is
+            the key written in a reference. A declaration without a default is required.
+        compute: Called with the parsed parameters as keywords (presets as their objects);
+            returns a :class:`Value`.
+        requires_one_of: Parameters of which exactly one must be given (``("model", "params")``:
+            a preset model or a raw parameter count); the other arrives as None.
+        example: A reference the docs show with its output.
     """
 
     name: str
     description: str
-    parameters: tuple[Parameter, ...]
+    parameters: tuple[Declaration, ...]
     compute: Callable[..., Value]
     requires_one_of: tuple[str, ...] = ()
+    example: str = ""
 
     def signature(self) -> str:
         """The reference with every parameter, for docs and error messages."""
         parts = [self.name]
         for p in self.parameters:
-            parts.append(f"{p.name}=<{p.kind}>" if p.default is None else f"{p.name}={p.default or '<' + p.kind + '>'}")
+            parts.append(f"{p.id}=<{p.id}>" if p.default is None else f"{p.id}={p.write(p.default)}")
         return " ".join(parts)
 
 
-# Parameters shared by several quantities ------------------------------------------------
+# Parameters ------------------------------------------------------------------------------
+# The vocabulary's standard declarations, so a batch or a context length means the same here
+# as in the calculators and figures; a reference key is the declaration's id.
 
-_ACCELERATOR = Parameter("accelerator", "accelerator", help="accelerator preset slug")
-_COMPUTE_DTYPE = Parameter("dtype", "dtype", default="fp16", help="format of the matrix math")
-_MODEL_REQUIRED = Parameter("model", "model", help="model preset slug")
+_ACCELERATOR = ACCELERATOR.variant(default=None)
+_MODEL_REQUIRED = MODEL.variant(default=None)
 _MODEL_OR_PARAMS = (
-    Parameter("model", "model", default="", help="model preset slug (or give params)"),
-    Parameter("params", "float", default="", minimum=1, help="parameters streamed per token (or give model)"),
+    MODEL.variant(default=None, help="A model preset (or give params)."),
+    PARAMS.variant(help="Parameters streamed per generated token, e.g. 8e9 (or give model)."),
 )
-_WEIGHT_DTYPE = Parameter("weight_dtype", "dtype", default="fp16", choices=STORAGE_DTYPES, help="storage format of the weights")
-_KV_DTYPE = Parameter("kv_dtype", "dtype", default="fp16", choices=STORAGE_DTYPES, help="storage format of the KV cache")
-_BATCH = Parameter("batch", "int", default="1", minimum=1, maximum=1_000_000, help="sequences processed together")
-_DEVICES = Parameter("devices", "int", default="1", minimum=1, maximum=1024, help="devices the work is split over")
-_EFFICIENCY = Parameter(
-    "efficiency", "float", default="1", minimum=0.01, maximum=1, help="share of peak bandwidth sustained (0 to 1)"
+_STORAGE_DTYPE = OneOf(
+    id="dtype",
+    label="Storage format",
+    default="fp16",
+    help="How the weights are stored.",
+    choices=WEIGHT_DTYPE.choices,
+    noun_text=WEIGHT_DTYPE.noun_text,
 )
-_CONTEXT = Parameter("context", "int", default="0", minimum=0, maximum=10_000_000, help="cached tokens per sequence")
-_PROMPT = Parameter("prompt", "int", minimum=1, maximum=10_000_000, help="prompt tokens per sequence")
+_ANY_DTYPE = OneOf(
+    id="dtype",
+    label="Number format",
+    default=None,
+    help="A number format.",
+    choices=tuple(slugs(tuple(DTYPES), [d.label for d in DTYPES.values()])),
+    noun_text="number format",
+)
+def _whole_dim(key: str, label: str, unit: str) -> WholeNumber:
+    """A matrix dimension: a whole number from 1 to the vocabulary's largest matrix size."""
+    return WholeNumber(id=key, label=label, unit=unit, default=None, minimum=1, maximum=MAX_MATRIX_DIM, help=f"{label}.")
+
+
+#: Tokens a matrix product processes, and features in and out.
+_MATRIX_DIMS = (
+    _whole_dim("m", "Tokens (rows of the activations)", "tokens"),
+    _whole_dim("n", "Output features", "features"),
+    _whole_dim("k", "Input features", "features"),
+)
+_ELEMENT_BYTES = Number(
+    id="bytes_per_element",
+    label="Bytes per element",
+    unit="bytes",
+    default=2,
+    minimum=0.125,
+    maximum=8,
+    help="Storage size of one element (2 for fp16, 0.5 for int4).",
+)
+
+
+def _choice(key: str, values: tuple[str, ...], default: str | None, help: str) -> OneOf:
+    return OneOf(id=key, label=key.capitalize(), default=default, help=help, choices=slugs(values))
 
 
 def _sources(*items: Accelerator | Model | None) -> tuple[Source, ...]:
@@ -291,19 +273,21 @@ def _kv_bytes_per_token(*, model: Model, kv_dtype: str) -> Value:
     return Value(format_bytes(model.kv_bytes_per_token(kv_dtype)), _sources(model))
 
 
-def _kv_cache_bytes(*, model: Model, context: int, batch: int, kv_dtype: str) -> Value:
-    return Value(format_bytes(model.kv_bytes_per_token(kv_dtype) * context * batch), _sources(model))
+def _kv_cache_bytes(*, model: Model, context_tokens: int, batch: int, kv_dtype: str) -> Value:
+    return Value(format_bytes(model.kv_bytes_per_token(kv_dtype) * context_tokens * batch), _sources(model))
 
 
 # Decode and prefill ---------------------------------------------------------------------
 
 
-def _model_or_params(model: Model | None, params: float | None, context: int = 0) -> AnyModel:
+def _model_or_params(model: Model | None, params: float | None, context_tokens: int = 0) -> AnyModel:
     """The preset, or a :class:`CustomModel` of ``params`` streamed parameters (weights only)."""
     if model is not None:
         return model
-    if context:
-        raise QuantityError("parameter 'context' needs a model preset; expected model=<slug> with context=")
+    if context_tokens:
+        raise QuantityError(
+            "parameter 'context_tokens' needs a model preset; expected model=<slug> with context_tokens="
+        )
     return CustomModel(streamed_params_per_token=params)
 
 
@@ -313,22 +297,25 @@ def _decode(
     model: Model | None,
     params: float | None,
     batch: int,
-    context: int,
+    context_tokens: int,
     devices: int,
     weight_dtype: str,
     kv_dtype: str,
-    efficiency: float,
+    bandwidth_efficiency: float,
 ):
-    """A decode step of a preset model, or of a model known only by its size (weights only)."""
+    """A decode step of a preset model, or of a model known only by its size (weights only).
+
+    ``bandwidth_efficiency`` is in percent, as typed (the calculators' unit).
+    """
     return estimate_decode(
-        model=_model_or_params(model, params, context),
+        model=_model_or_params(model, params, context_tokens),
         accelerator=accelerator,
         weight_dtype=weight_dtype,
         kv_dtype=kv_dtype,
         batch=batch,
-        context_tokens=context,
+        context_tokens=context_tokens,
         devices=devices,
-        bandwidth_efficiency=efficiency,
+        bandwidth_efficiency=bandwidth_efficiency / 100,
     ).step
 
 
@@ -337,20 +324,21 @@ def _prefill(
     accelerator: Accelerator,
     model: Model | None,
     params: float | None,
-    prompt: int,
+    prompt_tokens: int,
     batch: int,
     devices: int,
     weight_dtype: str,
-    efficiency: float,
+    bandwidth_efficiency: float,
 ):
+    """A prefill pass; ``bandwidth_efficiency`` in percent, as typed."""
     return estimate_prefill(
         model=_model_or_params(model, params),
         accelerator=accelerator,
-        prompt_tokens=prompt,
+        prompt_tokens=prompt_tokens,
         weight_dtype=weight_dtype,
         batch=batch,
         devices=devices,
-        bandwidth_efficiency=efficiency,
+        bandwidth_efficiency=bandwidth_efficiency / 100,
     )
 
 
@@ -374,15 +362,17 @@ def _tokens_per_s(step, *, per: str = "batch") -> str:
 
 
 def _matmul(what: str) -> Callable[..., Value]:
-    def compute(*, m: int, n: int, k: int, bytes: float) -> Value:  # noqa: A002 - the reference's key
-        cost = matmul_cost(m=m, n=n, k=k, weight_bytes_per_element=bytes, activation_bytes_per_element=bytes)
+    def compute(*, m: int, n: int, k: int, bytes_per_element: float) -> Value:
+        cost = matmul_cost(
+            m=m, n=n, k=k, weight_bytes_per_element=bytes_per_element, activation_bytes_per_element=bytes_per_element
+        )
         return Value(_cost_text(cost, what, exact=False))
 
     return compute
 
 
-def _matvec_exact(*, rows: int, cols: int, bytes: float, what: str) -> Value:  # noqa: A002
-    cost = matvec_exact_cost(rows=rows, cols=cols, bytes_per_element=bytes)
+def _matvec_exact(*, rows: int, cols: int, bytes_per_element: float, what: str) -> Value:
+    cost = matvec_exact_cost(rows=rows, cols=cols, bytes_per_element=bytes_per_element)
     # Hand-sized examples read best as plain counts ("9 FLOPs", "16 bytes"), not "9.00 FLOP".
     if what == "flops" and cost.flops < 1000 and cost.flops == int(cost.flops):
         return Value(f"{int(cost.flops)} FLOPs")
@@ -404,9 +394,11 @@ def _cost_text(cost, what: str, *, exact: bool) -> str:
     return format_intensity(value)
 
 
-def _operation(*, operation: str, model: Model, accelerator: Accelerator, what: str, batch: int, prompt: int, context: int) -> Value:
+def _operation(
+    *, operation: str, model: Model, accelerator: Accelerator, what: str, batch: int, prompt_tokens: int, context_tokens: int
+) -> Value:
     ops = operations_catalogue(
-        accelerator=accelerator, model=model, batch=batch, prompt_tokens=prompt, context_tokens=context
+        accelerator=accelerator, model=model, batch=batch, prompt_tokens=prompt_tokens, context_tokens=context_tokens
     )
     op = next(o for o in ops if o.slug == operation)
     if what == "bound":
@@ -420,22 +412,51 @@ def _operation(*, operation: str, model: Model, accelerator: Accelerator, what: 
     return Value(text, _sources(accelerator, model))
 
 
-def _step_parameters(*extra: Parameter) -> tuple[Parameter, ...]:
-    return (_ACCELERATOR, *_MODEL_OR_PARAMS, *extra, _DEVICES, _WEIGHT_DTYPE, _EFFICIENCY)
+def _step_parameters(*extra: Declaration) -> tuple[Declaration, ...]:
+    return (_ACCELERATOR, *_MODEL_OR_PARAMS, *extra, DEVICES, WEIGHT_DTYPE, BANDWIDTH_EFFICIENCY)
 
 
-_DECODE_PARAMETERS = _step_parameters(_BATCH, _CONTEXT, _KV_DTYPE)
-_PREFILL_PARAMETERS = _step_parameters(_PROMPT, _BATCH)
-_COST_PARAMETERS = (
-    Parameter("m", "int", minimum=1, help="tokens (rows of the activations)"),
-    Parameter("n", "int", minimum=1, help="output features"),
-    Parameter("k", "int", minimum=1, help="input features"),
-    Parameter("bytes", "float", default="2", minimum=0.125, maximum=8, help="bytes per element"),
-)
+_DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE)
+_PREFILL_PARAMETERS = _step_parameters(PROMPT_TOKENS.variant(default=None), BATCH)
+_COST_PARAMETERS = (*_MATRIX_DIMS, _ELEMENT_BYTES)
 
 
-def _q(name: str, description: str, parameters: tuple[Parameter, ...], compute, requires_one_of=()) -> Quantity:
-    return Quantity(name, description, parameters, compute, requires_one_of)
+def _q(name: str, description: str, parameters: tuple[Declaration, ...], compute, requires_one_of=()) -> Quantity:
+    return Quantity(name, description, parameters, compute, requires_one_of, _EXAMPLES[name])
+
+
+#: The reference the docs show for each quantity, with its output computed.
+_EXAMPLES: dict[str, str] = {
+    "peak_flop_per_s": "peak_flop_per_s accelerator=h100-sxm",
+    "sparse_peak_flop_per_s": "sparse_peak_flop_per_s accelerator=h100-sxm",
+    "bandwidth": "bandwidth accelerator=h100-sxm",
+    "memory_capacity": "memory_capacity accelerator=h100-sxm",
+    "memory_kind": "memory_kind accelerator=h100-sxm",
+    "accelerator_name": "accelerator_name accelerator=h100-sxm",
+    "ridge_point": "ridge_point accelerator=h100-sxm",
+    "critical_batch": "critical_batch accelerator=h100-sxm",
+    "attainable_flop_per_s": "attainable_flop_per_s accelerator=h100-sxm intensity=1",
+    "bytes_per_element": "bytes_per_element dtype=fp16",
+    "params": "params model=llama-3-8b",
+    "weight_bytes": "weight_bytes model=llama-3-8b",
+    "kv_bytes_per_token": "kv_bytes_per_token model=llama-3-8b",
+    "kv_cache_bytes": "kv_cache_bytes model=llama-3-70b context_tokens=32k",
+    "decode_step_time": "decode_step_time params=8e9 accelerator=h100-sxm",
+    "decode_tokens_per_s": "decode_tokens_per_s params=8e9 accelerator=h100-sxm",
+    "decode_intensity": "decode_intensity params=8e9 accelerator=h100-sxm",
+    "decode_bound": "decode_bound params=8e9 accelerator=h100-sxm",
+    "decode_utilisation": "decode_utilisation params=8e9 accelerator=h100-sxm",
+    "prefill_time": "prefill_time params=8e9 accelerator=h100-sxm prompt_tokens=2048",
+    "prefill_tokens_per_s": "prefill_tokens_per_s params=8e9 accelerator=h100-sxm prompt_tokens=2048",
+    "prefill_intensity": "prefill_intensity params=8e9 accelerator=h100-sxm prompt_tokens=2048",
+    "prefill_bound": "prefill_bound params=8e9 accelerator=h100-sxm prompt_tokens=2048",
+    "prefill_utilisation": "prefill_utilisation params=8e9 accelerator=h100-sxm prompt_tokens=2048",
+    "matmul_flops": "matmul_flops m=1 n=8192 k=8192",
+    "matmul_bytes": "matmul_bytes m=1 n=8192 k=8192",
+    "matmul_intensity": "matmul_intensity m=1 n=8192 k=8192",
+    "matvec_exact": "matvec_exact rows=3 cols=2",
+    "operation": "operation operation=decode-gemm-batched model=llama-3-70b accelerator=h100-sxm",
+}
 
 
 _MODEL_OR_PARAMS_NAMES = ("model", "params")
@@ -443,48 +464,48 @@ _MODEL_OR_PARAMS_NAMES = ("model", "params")
 QUANTITIES: dict[str, Quantity] = {
     q.name: q
     for q in (
-        _q("peak_flop_per_s", "Dense peak compute of an accelerator, in FLOP/s.", (_ACCELERATOR, _COMPUTE_DTYPE), _peak),
+        _q("peak_flop_per_s", "Dense peak compute of an accelerator, in FLOP/s.", (_ACCELERATOR, COMPUTE_DTYPE), _peak),
         _q(
             "sparse_peak_flop_per_s",
             "The 'with sparsity' peak a spec sheet quotes: twice the dense peak, in FLOP/s.",
-            (_ACCELERATOR, _COMPUTE_DTYPE),
+            (_ACCELERATOR, COMPUTE_DTYPE),
             _sparse_peak,
         ),
         _q("bandwidth", "Peak memory bandwidth of an accelerator, in bytes/s.", (_ACCELERATOR,), _bandwidth),
         _q("memory_capacity", "Memory capacity of an accelerator, in bytes.", (_ACCELERATOR,), _memory_capacity),
         _q("memory_kind", "What an accelerator's memory is (HBM3, GDDR6X...).", (_ACCELERATOR,), _memory_kind),
         _q("accelerator_name", "Display name of an accelerator preset.", (_ACCELERATOR,), _accelerator_name),
-        _q("ridge_point", "Peak compute over bandwidth, in FLOP/byte.", (_ACCELERATOR, _COMPUTE_DTYPE), _ridge_point),
+        _q("ridge_point", "Peak compute over bandwidth, in FLOP/byte.", (_ACCELERATOR, COMPUTE_DTYPE), _ridge_point),
         _q(
             "critical_batch",
             "Decode batch at which weight streaming reaches the ridge point (sequences).",
-            (_ACCELERATOR, _WEIGHT_DTYPE),
+            (_ACCELERATOR, WEIGHT_DTYPE),
             _critical_batch,
         ),
         _q(
             "attainable_flop_per_s",
             "The roofline: min(peak, bandwidth x intensity) at a given intensity, in FLOP/s.",
-            (_ACCELERATOR, Parameter("intensity", "float", minimum=0, help="FLOP/byte"), _COMPUTE_DTYPE),
+            (_ACCELERATOR, INTENSITY.variant(default=None), COMPUTE_DTYPE),
             _attainable,
         ),
-        _q("bytes_per_element", "Storage size of one element of a number format.", (Parameter("dtype", "dtype"),), _bytes_per_element),
+        _q("bytes_per_element", "Storage size of one element of a number format.", (_ANY_DTYPE,), _bytes_per_element),
         _q(
             "params",
             "Parameter count of a model: total, active per token, or streamed per decode token.",
-            (_MODEL_REQUIRED, Parameter("kind", "choice", default="total", choices=("total", "active", "streamed"))),
+            (_MODEL_REQUIRED, _choice("kind", ("total", "active", "streamed"), "total", "Which count.")),
             _params,
         ),
         _q(
             "weight_bytes",
             "Bytes to hold every weight of a model, in bytes.",
-            (_MODEL_REQUIRED, Parameter("dtype", "dtype", default="fp16", choices=STORAGE_DTYPES)),
+            (_MODEL_REQUIRED, _STORAGE_DTYPE),
             _weight_bytes,
         ),
-        _q("kv_bytes_per_token", "KV-cache bytes one token adds, in bytes.", (_MODEL_REQUIRED, _KV_DTYPE), _kv_bytes_per_token),
+        _q("kv_bytes_per_token", "KV-cache bytes one token adds, in bytes.", (_MODEL_REQUIRED, KV_DTYPE), _kv_bytes_per_token),
         _q(
             "kv_cache_bytes",
             "KV cache of a batch of sequences at a context length, in bytes.",
-            (_MODEL_REQUIRED, Parameter("context", "int", minimum=1, maximum=10_000_000, help="tokens"), _BATCH, _KV_DTYPE),
+            (_MODEL_REQUIRED, CONTEXT_TOKENS.variant(default=None, minimum=1), BATCH, KV_DTYPE),
             _kv_cache_bytes,
         ),
         _q(
@@ -497,7 +518,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "decode_tokens_per_s",
             "Decode throughput, in tokens/s: over the batch (per=batch) or as one sequence sees it (per=sequence).",
-            (*_DECODE_PARAMETERS, Parameter("per", "choice", default="batch", choices=("batch", "sequence"))),
+            (*_DECODE_PARAMETERS, _choice("per", ("batch", "sequence"), "batch", "Whose rate: the whole batch or one sequence.")),
             _step_quantity(_decode, _tokens_per_s),
             _MODEL_OR_PARAMS_NAMES,
         ),
@@ -564,10 +585,10 @@ QUANTITIES: dict[str, Quantity] = {
             "matvec_exact",
             "A small matrix-vector product counted exactly (2k - 1 FLOPs per output, loads only).",
             (
-                Parameter("rows", "int", minimum=1),
-                Parameter("cols", "int", minimum=1),
-                Parameter("what", "choice", default="intensity", choices=("flops", "bytes", "intensity")),
-                Parameter("bytes", "float", default="2", minimum=0.125, maximum=8),
+                _whole_dim("rows", "Rows of the matrix (outputs)", "rows"),
+                _whole_dim("cols", "Columns of the matrix (inputs)", "columns"),
+                _choice("what", ("flops", "bytes", "intensity"), "intensity", "Which figure."),
+                _ELEMENT_BYTES,
             ),
             _matvec_exact,
         ),
@@ -575,13 +596,13 @@ QUANTITIES: dict[str, Quantity] = {
             "operation",
             "FLOPs, bytes, intensity or bound of one LLM operation from the operations table.",
             (
-                Parameter("operation", "choice", choices=OPERATION_SLUGS),
+                _choice("operation", OPERATION_SLUGS, None, "An operation of the operations table."),
                 _MODEL_REQUIRED,
                 _ACCELERATOR,
-                Parameter("what", "choice", default="intensity", choices=("intensity", "bound", "flops", "bytes")),
-                Parameter("batch", "int", default="64", minimum=1, maximum=1_000_000),
-                Parameter("prompt", "int", default="2048", minimum=1, maximum=10_000_000),
-                Parameter("context", "int", default="4096", minimum=1, maximum=10_000_000),
+                _choice("what", ("intensity", "bound", "flops", "bytes"), "intensity", "Which figure."),
+                BATCH.variant(default=64),
+                PROMPT_TOKENS,
+                CONTEXT_TOKENS.variant(default=4096, minimum=1),
             ),
             _operation,
         ),
@@ -594,7 +615,7 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
 
     Args:
         name: A key of :data:`QUANTITIES`.
-        arguments: Parameter name to the text typed for it.
+        arguments: Parameter key (a declaration's id) to the text typed for it.
 
     Returns:
         The formatted :class:`Value`.
@@ -605,12 +626,13 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
     """
     quantity = QUANTITIES.get(name)
     if quantity is None:
-        raise QuantityError(f"unknown quantity '{name}'; expected one of: {', '.join(QUANTITIES)}")
-    known = {p.name: p for p in quantity.parameters}
+        raise QuantityError(f"unknown quantity '{name}'{suggestion(name, tuple(QUANTITIES))}; expected one of: {', '.join(QUANTITIES)}")
+    known = {p.id: p for p in quantity.parameters}
     unknown = [key for key in arguments if key not in known]
     if unknown:
         raise QuantityError(
-            f"unknown parameter '{unknown[0]}' for quantity '{name}'; expected: {quantity.signature()}"
+            f"unknown parameter '{unknown[0]}' for quantity '{name}'{suggestion(unknown[0], tuple(known))};"
+            f" expected: {quantity.signature()}"
         )
     if quantity.requires_one_of:
         given = [key for key in quantity.requires_one_of if key in arguments]
@@ -619,16 +641,17 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
             raise QuantityError(f"quantity '{name}' needs exactly one of {options}; expected: {quantity.signature()}")
     values: dict[str, Any] = {}
     for parameter in quantity.parameters:
-        if parameter.name in arguments:
-            values[parameter.name] = parameter.parse(arguments[parameter.name])
+        if parameter.id in arguments:
+            parsed, invalid = parameter.parse(arguments[parameter.id])
+            if invalid is not None:
+                raise QuantityError(f"parameter '{parameter.id}' of quantity '{name}': {invalid}")
+            values[parameter.id] = _PRESETS.get(parameter.id, _same)(parsed)
+        elif parameter.id in quantity.requires_one_of:
+            values[parameter.id] = None  # the alternative given instead (model= or params=)
         elif parameter.default is None:
-            raise QuantityError(
-                f"missing parameter '{parameter.name}' for quantity '{name}'; expected: {quantity.signature()}"
-            )
-        elif parameter.default == "":
-            values[parameter.name] = None  # an optional alternative (model= or params=)
+            raise QuantityError(f"missing parameter '{parameter.id}' for quantity '{name}'; expected: {quantity.signature()}")
         else:
-            values[parameter.name] = parameter.parse(parameter.default)
+            values[parameter.id] = _PRESETS.get(parameter.id, _same)(parameter.default)
     try:
         return quantity.compute(**values)
     except QuantityError:
@@ -637,6 +660,14 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
         # The formula layer validates its inputs; repeat its reason in the reference's terms.
         reason = exc.args[0] if exc.args else type(exc).__name__
         raise QuantityError(f"quantity '{name}' cannot be computed ({reason}); expected parameters the formulas accept") from None
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+#: Parameters whose slug the compute functions take as the preset itself.
+_PRESETS: dict[str, Callable[[str], Any]] = {"accelerator": ACCELERATORS.__getitem__, "model": MODELS.__getitem__}
 
 
 def parse_reference(text: str) -> tuple[str, dict[str, str]]:
@@ -663,3 +694,46 @@ def evaluate_reference(text: str) -> Value:
     """Evaluate a whole reference such as ``"ridge_point accelerator=h100-sxm"``."""
     name, arguments = parse_reference(text)
     return evaluate(name, arguments)
+
+
+# Documentation --------------------------------------------------------------------------
+
+
+def reference_table() -> str:
+    """The Markdown table of every quantity, its parameters and an example with its output.
+
+    CONTRIBUTING.md holds this table; a test fails when the two disagree.
+    """
+    rows = ["| quantity | what it is | parameters (defaults after `=`) | example | gives |", "|---|---|---|---|---|"]
+    for q in QUANTITIES.values():
+        parts, alternatives = [], [f"`{key}`" for key in q.requires_one_of]
+        for p in q.parameters:
+            if p.id in q.requires_one_of:
+                if p.id == q.requires_one_of[0]:
+                    parts.append(" or ".join(alternatives))
+            elif p.default is None:
+                parts.append(f"`{p.id}`")
+            else:
+                parts.append(f"`{p.id}={p.write(p.default)}`")
+        example = "{{ " + q.example + " }}"
+        rows.append(f"| `{q.name}` | {q.description} | {', '.join(parts)} | `{example}` | {evaluate_reference(q.example).text} |")
+    return "\n".join(rows) + "\n"
+
+
+def parameters_table() -> str:
+    """The Markdown table of every parameter key: what it accepts and which quantities take it."""
+    seen: dict[tuple[str, str], tuple[Declaration, list[str]]] = {}
+    for q in QUANTITIES.values():
+        for p in q.parameters:
+            seen.setdefault((p.id, p.expected()), (p, []))[1].append(q.name)
+    rows = ["| key | accepts | what it is | quantities |", "|---|---|---|---|"]
+    for (key, accepts), (p, names) in sorted(seen.items()):
+        alone = sum(1 for k, _ in seen if k == key) == 1
+        where = "every quantity with this key" if alone and len(names) > 3 else ", ".join(f"`{n}`" for n in names)
+        rows.append(f"| `{key}` | {accepts} | {p.help} | {where} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the tables CONTRIBUTING.md holds
+    print(reference_table())
+    print(parameters_table())

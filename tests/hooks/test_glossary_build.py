@@ -206,8 +206,9 @@ BROKEN = {
     "bad-quantity": (
         {"alpha": entry("Alpha", body="Ridge: {{ ridge_point accelerator=h1000 }}.\n")},
         "# Home\n",
-        "glossary/alpha.md:10: in {{ ridge_point accelerator=h1000 }}: bad value 'h1000' for parameter 'accelerator'; expected an "
-        "accelerator slug: h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e",
+        "glossary/alpha.md:10: in {{ ridge_point accelerator=h1000 }}: parameter 'accelerator' of quantity 'ridge_point': unknown "
+        "accelerator 'h1000' (did you mean h200?); expected one of h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, "
+        "l40s, rtx-4090, mi300x, tpu-v5e",
     ),
     "duplicate-alias": (
         {"alpha": entry("Alpha", extra="aliases:\n  - Same\n"), "beta": entry("Beta", extra="aliases:\n  - same\n")},

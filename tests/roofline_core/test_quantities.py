@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from roofline_core.quantities import QUANTITIES, QuantityError, evaluate, evaluate_reference, parse_reference
+from roofline_core.quantities import (
+    QUANTITIES,
+    QuantityError,
+    evaluate,
+    evaluate_reference,
+    parameters_table,
+    parse_reference,
+    reference_table,
+)
 
 
 @pytest.mark.parametrize(
@@ -29,13 +39,18 @@ from roofline_core.quantities import QUANTITIES, QuantityError, evaluate, evalua
         ("bandwidth accelerator=h100-sxm", "3.35 TB/s"),
         ("memory_kind accelerator=h100-sxm", "HBM3"),
         ("critical_batch accelerator=h100-sxm weight_dtype=int8", "148"),
-        ("prefill_intensity params=8e9 accelerator=h100-sxm prompt=2048", "2,048 FLOP/byte"),
-        ("prefill_bound params=8e9 accelerator=h100-sxm prompt=64", "memory-bound"),
+        ("prefill_intensity params=8e9 accelerator=h100-sxm prompt_tokens=2048", "2,048 FLOP/byte"),
+        ("prefill_bound params=8e9 accelerator=h100-sxm prompt_tokens=64", "memory-bound"),
         ("attainable_flop_per_s accelerator=h100-sxm intensity=1", "3.35 TFLOP/s"),
         ("matmul_intensity m=1 n=8192 k=8192", "1.00 FLOP/byte"),
         ("weight_bytes model=llama-3-8b", "16.1 GB"),
         ("params model=deepseek-v3 kind=active", "37.6B"),
-        ("kv_cache_bytes model=llama-3-70b context=32768", "10.7 GB"),
+        ("kv_cache_bytes model=llama-3-70b context_tokens=32768", "10.7 GB"),
+        # Token counts take k = 1,024 here as in figures and calculators; whole numbers may group thousands.
+        ("kv_cache_bytes model=llama-3-70b context_tokens=32k", "10.7 GB"),
+        ("kv_cache_bytes model=llama-3-70b context_tokens=32,768", "10.7 GB"),
+        # Bandwidth efficiency in percent, as in the decode calculator: 75% of 3.35 TB/s.
+        ("decode_step_time params=8e9 accelerator=h100-sxm bandwidth_efficiency=75", "6.37 ms"),
         ("bytes_per_element dtype=int8", "1 byte"),
         ("operation operation=prefill-attention-fused model=llama-3-70b accelerator=h100-sxm what=bound", "compute-bound"),
     ],
@@ -57,21 +72,70 @@ def test_every_quantity_documents_itself():
     for quantity in QUANTITIES.values():
         assert quantity.description.endswith(".")
         assert quantity.signature().startswith(quantity.name)
+        assert evaluate_reference(quantity.example).text
         for parameter in quantity.parameters:
             assert parameter.expected()
+            assert parameter.help.endswith("."), (quantity.name, parameter.id)
 
 
 @pytest.mark.parametrize(
     ("reference", "message"),
     [
-        ("ridge accelerator=h100-sxm", "unknown quantity 'ridge'; expected one of: peak_flop_per_s, "),
+        ("ridge accelerator=h100-sxm", "unknown quantity 'ridge' (did you mean ridge_point?); expected one of: peak_flop_per_s, "),
         ("ridge_point", "missing parameter 'accelerator' for quantity 'ridge_point'; expected: ridge_point accelerator=<accelerator> dtype=fp16"),
         ("ridge_point accelerator=h100-sxm colour=red", "unknown parameter 'colour' for quantity 'ridge_point'; expected: "),
-        ("ridge_point accelerator=h1000", "bad value 'h1000' for parameter 'accelerator'; expected an accelerator slug: h100-sxm, "),
+        (
+            "ridge_point accelerator=h1000",
+            "parameter 'accelerator' of quantity 'ridge_point': unknown accelerator 'h1000' (did you mean h200?);"
+            " expected one of h100-sxm, ",
+        ),
         ("decode_step_time accelerator=h100-sxm", "quantity 'decode_step_time' needs exactly one of model= or params=; expected: "),
-        ("decode_step_time accelerator=h100-sxm params=8e9 batch=0", "bad value '0' for parameter 'batch'; expected a whole number from 1 to 1,000,000"),
-        ("decode_step_time accelerator=h100-sxm params=8e9 batch=2.5", "bad value '2.5' for parameter 'batch'; expected a whole number"),
-        ("decode_step_time accelerator=h100-sxm params=8e9 context=100", "parameter 'context' needs a model preset; expected model=<slug> with context="),
+        (
+            "decode_step_time accelerator=h100-sxm params=8e9 batch=0",
+            "parameter 'batch' of quantity 'decode_step_time': '0' is out of range; expected a whole number from 1 to 65,536 sequences",
+        ),
+        (
+            "decode_step_time accelerator=h100-sxm params=8e9 batch=2.5",
+            "parameter 'batch' of quantity 'decode_step_time': '2.5' is not a whole number; expected a whole number",
+        ),
+        (
+            "decode_step_time accelerator=h100-sxm params=8e9 context_tokens=100",
+            "parameter 'context_tokens' needs a model preset; expected model=<slug> with context_tokens=",
+        ),
+        # The keys before units joined them get a suggestion.
+        (
+            "kv_cache_bytes model=llama-3-70b context=32768",
+            "unknown parameter 'context' for quantity 'kv_cache_bytes' (did you mean context_tokens?); expected: kv_cache_bytes",
+        ),
+        (
+            "prefill_time params=8e9 accelerator=h100-sxm prompt=2048",
+            "unknown parameter 'prompt' for quantity 'prefill_time' (did you mean prompt_tokens?); expected: prefill_time",
+        ),
+        (
+            "decode_step_time params=8e9 accelerator=h100-sxm efficiency=0.75",
+            "unknown parameter 'efficiency' for quantity 'decode_step_time' (did you mean bandwidth_efficiency?); expected: ",
+        ),
+        (
+            "decode_step_time params=8e9 accelerator=h100-sxm bandwidth_efficiency=0.75",
+            "parameter 'bandwidth_efficiency' of quantity 'decode_step_time': '0.75' is out of range (did you mean 75%?);"
+            " expected a number from 1 to 100%",
+        ),
+        (
+            "kv_cache_bytes model=llama-3-70b context_tokens=3,5",
+            "parameter 'context_tokens' of quantity 'kv_cache_bytes': '3,5' has a decimal comma (use a dot: 3.5); expected ",
+        ),
+        (
+            "kv_cache_bytes model=llama-3-70b context_tokens=٣٢",
+            "parameter 'context_tokens' of quantity 'kv_cache_bytes': '٣٢' has digits other than 0-9; expected ",
+        ),
+        (
+            "kv_cache_bytes model=llama-3-70b context_tokens=inf",
+            "parameter 'context_tokens' of quantity 'kv_cache_bytes': 'inf' is not a number; expected ",
+        ),
+        (
+            "params model=llama-3-8b kind=totl",
+            "parameter 'kind' of quantity 'params': unknown kind 'totl' (did you mean total?); expected one of total, active, streamed",
+        ),
         ("peak_flop_per_s accelerator=tpu-v5e dtype=fp8", "Google TPU v5e has no fp8 peak; supported: bf16, int8; expected a dtype the accelerator supports"),
         ("ridge_point accelerator", "'accelerator' in quantity 'ridge_point' is not key=value; expected e.g. accelerator=h100-sxm"),
         ("ridge_point accelerator=h100-sxm accelerator=h200", "parameter 'accelerator' is given twice in quantity 'ridge_point'; expected each parameter once"),
@@ -112,4 +176,28 @@ def test_operation_choices_are_the_operations_catalogue() -> None:
     catalogue = operations_catalogue(accelerator=next(iter(ACCELERATORS.values())), model=next(iter(MODELS.values())))
     assert OPERATION_SLUGS == tuple(OPERATION_KINDS) == tuple(op.slug for op in catalogue)
     operation = QUANTITIES["operation"].parameters[0]
-    assert operation.choices == OPERATION_SLUGS
+    assert operation.values() == OPERATION_SLUGS
+
+
+CONTRIBUTING = (Path(__file__).resolve().parents[2] / "CONTRIBUTING.md").read_text(encoding="utf-8")
+
+
+def _between(start: str, end: str) -> str:
+    return CONTRIBUTING.split(start + "\n", 1)[1].split(end, 1)[0]
+
+
+def test_contributing_tables_are_the_declarations():
+    """CONTRIBUTING.md's quantity and parameter tables are generated; refresh with python -m roofline_core.quantities."""
+    assert _between("<!-- quantities table: generated by roofline_core.quantities.reference_table() -->", "<!-- end") == reference_table()
+    assert _between("<!-- parameters table: generated by roofline_core.quantities.parameters_table() -->", "<!-- end") == parameters_table()
+
+
+def test_reference_table_lists_every_quantity_parameter_and_example():
+    table = reference_table()
+    for quantity in QUANTITIES.values():
+        (row,) = [line for line in table.splitlines() if line.startswith(f"| `{quantity.name}` |")]
+        for parameter in quantity.parameters:
+            assert f"`{parameter.id}" in row, (quantity.name, parameter.id)
+        assert f"| {evaluate_reference(quantity.example).text} |" in row
+    keys = {p.id for q in QUANTITIES.values() for p in q.parameters}
+    assert {line.split("`")[1] for line in parameters_table().splitlines()[2:]} == keys

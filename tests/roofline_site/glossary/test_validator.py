@@ -465,14 +465,15 @@ def test_plain_relative_link_to_unknown_term():
 def test_unknown_quantity():
     text = entry_text(title="Alpha", body="Intro.\nIt is {{ ridge accelerator=h100-sxm }}.\n")
     (message,) = cross_problems({"alpha": text})
-    assert message.startswith(f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge accelerator=h100-sxm }}}}: unknown quantity 'ridge'; expected one of: ")
+    assert message.startswith(f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge accelerator=h100-sxm }}}}: unknown quantity 'ridge' (did you mean ridge_point?); expected one of: ")
 
 
 def test_quantity_with_bad_parameter():
     text = entry_text(title="Alpha", body="It is {{ ridge_point accelerator=h1000 }}.\n")
     assert cross_problems({"alpha": text}) == [
-        f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge_point accelerator=h1000 }}}}: bad value 'h1000' for parameter 'accelerator'; "
-        "expected an accelerator slug: h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e"
+        f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge_point accelerator=h1000 }}}}: parameter 'accelerator' of quantity"
+        " 'ridge_point': unknown accelerator 'h1000' (did you mean h200?); "
+        "expected one of h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e"
     ]
 
 
