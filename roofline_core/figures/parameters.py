@@ -8,12 +8,10 @@ accelerator mean the same in a figure, a calculator and the command line). The f
 the site (``roofline_site.figures.spec``) reads these declarations to parse what an author
 wrote; its docs tables of parameters are checked against them.
 
-A fence is read by its own rules, which are stricter than a form's: a whole number is digits
-with an optional ``k`` (times 1,024) and ``_`` separators, never a thousands comma (a comma
-separates the items of a list), and each message keeps the wording authors already see
-(``'0' is out of range; expected a whole number from 1 to 65,536 (k = 1,024), e.g. 64``). A
-rejected value raises :class:`BadValue` with what is wrong and what is expected; the caller adds
-where it was written.
+A fence's values are read by the vocabulary's rules, as a form's or a prose quantity's are (in a
+list, commas separate the items, so ``1,024`` there is refused as ambiguous). A rejected value
+raises :class:`BadValue` with what is wrong and what is expected; the caller adds where it was
+written.
 """
 
 from __future__ import annotations
@@ -52,14 +50,8 @@ class BadValue(ValueError):
         self.argument = argument
 
 
-def suggestion(text: str, choices: Sequence[str]) -> str:
-    """`` (did you mean x?)`` for the likeliest of ``choices``, or ``""``.
-
-    A choice that begins with the text (``h100`` -> ``h100-sxm``) wins over the closest spelling.
-    """
-    starts = [c for c in choices if c.startswith(text.lower())]
-    close = starts or difflib.get_close_matches(text.lower(), choices, n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+#: `` (did you mean x?)`` for a near miss: the vocabulary's one rule.
+suggestion = v.suggestion
 
 
 # --- Reading a fence's text -----------------------------------------------------------------
@@ -67,53 +59,16 @@ def suggestion(text: str, choices: Sequence[str]) -> str:
 Value = Union[v.OneOf, v.WholeNumber, v.ListOf]
 """The kind of a figure parameter's value: a shared declaration, or a list of one."""
 
-_WHOLE = re.compile(r"^(\d+)([kK]?)$")
-
-#: A value to show in messages, by the declaration's id.
-_EXAMPLES = {v.BATCH.id: "64", v.DEVICES.id: "2", v.CONTEXT_TOKENS.id: "32k", v.PROMPT_TOKENS.id: "2048"}
-
-
 def read(value: Value, text: str) -> Any:
-    """The value an author wrote as ``text`` in a figure fence.
+    """The value an author wrote as ``text`` in a figure fence, read by the vocabulary's rules.
 
     Raises:
         BadValue: if ``text`` is not an accepted value.
     """
-    if isinstance(value, v.ListOf):
-        return _read_list(value, text)
-    if isinstance(value, v.OneOf):
-        return _read_slug(value, text)
-    return _read_whole(value, text)
-
-
-def _read_slug(value: v.OneOf, text: str) -> str:
-    choices = value.values()
-    if text not in choices:
-        raise BadValue(f"unknown {value.noun()} {text!r}{suggestion(text, choices)}", f"one of {', '.join(choices)}")
-    return text
-
-
-def _read_whole(value: v.WholeNumber, text: str) -> int:
-    expected = f"a whole number from {value.minimum:,} to {value.maximum:,} (k = 1,024), e.g. {_EXAMPLES[value.id]}"
-    match = _WHOLE.match(text.replace("_", ""))
-    if not match:
-        raise BadValue(f"{text!r} is not a whole number", expected)
-    number = int(match.group(1)) * (v.TOKENS_PER_K if match.group(2) else 1)
-    if not value.minimum <= number <= value.maximum:
-        raise BadValue(f"{text!r} is out of range", expected)
-    return number
-
-
-def _read_list(value: v.ListOf, text: str) -> list[Any]:
-    items = [item.strip() for item in text.split(",")]
-    if any(item == "" for item in items):
-        raise BadValue(f"{text!r} has an empty item", "values separated by single commas")
-    values = [read(value.item, item) for item in items]
-    if len(values) > value.most:
-        raise BadValue(f"{len(values)} values", f"at most {value.most}")
-    if value.unique and len(set(values)) != len(values):
-        raise BadValue(f"{text!r} repeats a value", "each value once")
-    return values
+    parsed, invalid = value.parse(text)
+    if invalid is not None:
+        raise BadValue(invalid.problem, invalid.expected)
+    return parsed
 
 
 # --- Parameters and kinds -----------------------------------------------------------------

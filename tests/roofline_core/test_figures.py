@@ -351,7 +351,7 @@ def test_declared_values_parse_an_authors_text_without_the_site():
     with pytest.raises(BadValue) as caught:
         context.parse("0")
     assert caught.value.problem == "'0' is out of range"
-    assert caught.value.expected == "a whole number from 1 to 10,485,760 (k = 1,024), e.g. 32k"
+    assert caught.value.expected == "a whole number from 1 to 10,485,760 tokens (32k = 32,768)"
     models = figures.FIGURES["kv-cache"].by_key["models"]
     with pytest.raises(BadValue, match=r"unknown model 'llama-3' \(did you mean llama-3-8b\?\)"):
         models.parse("llama-3")

@@ -100,7 +100,7 @@ def test_bad_block_in_a_docs_page_fails_with_file_and_line(tmp_path, cache_env):
     assert result.returncode != 0
     assert (
         "ERROR   -  docs/bad.md:7: batch: '0' is out of range; "
-        "expected a whole number from 1 to 65,536 (k = 1,024), e.g. 64\n"
+        "expected a whole number from 1 to 65,536 sequences\n"
     ) in output
     assert "Traceback" not in output
     assert not cache_env.exists()  # nothing was drawn before the mistake was found

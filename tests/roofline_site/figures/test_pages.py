@@ -40,7 +40,7 @@ def test_lines_count_the_front_matter(build):
     markdown = source[len(FRONT_MATTER):].lstrip("\n")  # what MkDocs hands the hook
     with pytest.raises(FigureBlockError) as caught:
         build.prepare_page(markdown, path="glossary/roofline.md", source=source)
-    assert str(caught.value).startswith("glossary/roofline.md:10: batch: 'one' is not a whole number; expected ")
+    assert str(caught.value).startswith("glossary/roofline.md:10: batch: 'one' is not a number; expected ")
 
 
 def test_lines_found_in_the_source_when_another_hook_rewrote_the_page(build):
