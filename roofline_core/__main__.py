@@ -6,4 +6,5 @@ import sys
 
 from roofline_core.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # also imported by pytest's doctest collection
+    sys.exit(main())

@@ -34,6 +34,11 @@ def ridge_point(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float) -> floa
 
     Returns:
         The ridge point, in FLOP/byte.
+
+    The H100 SXM's dense FP16 peak over its HBM3 bandwidth:
+
+    >>> round(ridge_point(peak_flop_per_s=989e12, bandwidth_bytes_per_s=3.35e12), 1)
+    295.2
     """
     _require_positive("peak_flop_per_s", peak_flop_per_s)
     _require_positive("bandwidth_bytes_per_s", bandwidth_bytes_per_s)
@@ -52,6 +57,13 @@ def attainable_flop_per_s(
 
     Returns:
         The highest throughput the operation can reach, in FLOP/s.
+
+    Below the ridge the bandwidth roof limits; above it, the peak:
+
+    >>> attainable_flop_per_s(intensity_flop_per_byte=1, peak_flop_per_s=989e12, bandwidth_bytes_per_s=3.35e12)
+    3350000000000.0
+    >>> attainable_flop_per_s(intensity_flop_per_byte=1000, peak_flop_per_s=989e12, bandwidth_bytes_per_s=3.35e12)
+    989000000000000.0
     """
     _require_non_negative("intensity_flop_per_byte", intensity_flop_per_byte)
     _require_positive("peak_flop_per_s", peak_flop_per_s)

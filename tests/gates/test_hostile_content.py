@@ -291,6 +291,9 @@ _INSPECT = """(allowed) => {
         const ok = runtime || (allowed.attributes[el.localName] || []).includes(attr.name) || allowed.attributes['*'].includes(attr.name) || ['align', 'data-glossary-term'].includes(attr.name);
         if (!ok) found.push(`body attribute <${el.localName} ${attr.name}>`);
       }
+      for (const name of el.classList) {
+        if (!allowed.classes.includes(name) && !name.startsWith('language-') && name !== 'focus-visible') found.push(`body class <${el.localName} class=${name}>`);
+      }
       if (el.localName === 'img' && new URL(el.getAttribute('src') || '', location).origin !== location.origin) found.push(`remote image ${el.src}`);
     }
   }
@@ -308,9 +311,9 @@ def _glossary_pages(site: Path) -> list[str]:
 
 @pytest.mark.browser
 def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
-    from roofline_site.glossary.sanitize import ALLOWED_ATTRIBUTES, ALLOWED_TAGS
+    from roofline_site.glossary.sanitize import ALLOWED_ATTRIBUTES, ALLOWED_CLASSES, ALLOWED_TAGS
 
-    allowed = {"tags": sorted(ALLOWED_TAGS), "attributes": {k: sorted(v) for k, v in ALLOWED_ATTRIBUTES.items()}}
+    allowed = {"tags": sorted(ALLOWED_TAGS), "attributes": {k: sorted(v) for k, v in ALLOWED_ATTRIBUTES.items()}, "classes": sorted(ALLOWED_CLASSES)}
     page, watch = page_factory()
     problems: list[str] = []
     dialogs: list[str] = []
