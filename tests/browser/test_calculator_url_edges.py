@@ -89,13 +89,22 @@ def twice_site(tmp_path_factory) -> str:
             hooks:
               - {PROJECT_ROOT / "hooks" / "site_assets.py"}
               - {PROJECT_ROOT / "hooks" / "pyodide_assets.py"}
+              - {PROJECT_ROOT / "hooks" / "fences.py"}
               - {PROJECT_ROOT / "hooks" / "calculators.py"}
+              - {PROJECT_ROOT / "hooks" / "security_headers.py"}
             extra_css:
               - assets/roofline/calculators/calculators.css
             extra_javascript:
               - assets/roofline/calculators/loader.mjs
             markdown_extensions:
-              - pymdownx.superfences
+              - pymdownx.superfences:
+                  custom_fences:
+                    - name: figure
+                      class: roofline-figure
+                      format: !!python/name:roofline_site.fences.format_fence
+                    - name: calculator
+                      class: roofline-calculator
+                      format: !!python/name:roofline_site.fences.format_fence
             """
         ),
         encoding="utf-8",
