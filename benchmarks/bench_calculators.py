@@ -29,11 +29,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from roofline_site.calculators.assets import pyodide_site_assets
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 from tests.support.static_server import StaticServer
-
-from roofline_site.calculators.assets import pyodide_site_assets
 
 CALCULATOR_PAGE = "calculators/roofline-explorer/"
 BARE_DIR = "bench-bare"
@@ -195,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         bare.mkdir()
         (bare / "index.html").write_text(BARE_HTML, encoding="utf-8")
         (bare / "bare.mjs").write_text(
-            BARE_MODULE.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip), encoding="utf-8"
+            BARE_MODULE.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip),
+            encoding="utf-8",
         )
         with StaticServer(site) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

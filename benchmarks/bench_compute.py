@@ -40,7 +40,13 @@ def _pyodide_timings(calls: int) -> dict:
         zip_path = Path(tmp) / "roofline_core.zip"
         zip_path.write_bytes(core_zip_bytes())
         result = subprocess.run(
-            [node, str(RUNNER), str(zip_path), str(PROJECT_ROOT / "tests" / "pyodide" / "key_numbers.py"), f"bench_json({calls})"],
+            [
+                node,
+                str(RUNNER),
+                str(zip_path),
+                str(PROJECT_ROOT / "tests" / "pyodide" / "key_numbers.py"),
+                f"bench_json({calls})",
+            ],
             capture_output=True,
             text=True,
             check=False,

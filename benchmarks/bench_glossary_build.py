@@ -97,7 +97,9 @@ def make_projects(root: Path, n: int) -> tuple[Path, Path]:
     (glossary_project / "glossary").mkdir()
     (plain_project / "docs" / "glossary").mkdir()
     for i in range(n):
-        (glossary_project / "glossary" / f"term-{i}.md").write_text(_front(i, n) + _body(i, n, glossary=True), encoding="utf-8")
+        (glossary_project / "glossary" / f"term-{i}.md").write_text(
+            _front(i, n) + _body(i, n, glossary=True), encoding="utf-8"
+        )
         (plain_project / "docs" / "glossary" / f"term-{i}.md").write_text(
             _front(i, n) + _body(i, n, glossary=False) + _plain_extras(i, n), encoding="utf-8"
         )
@@ -113,7 +115,17 @@ def time_build(project: Path) -> float:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(project / "site")],
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--quiet",
+            "--config-file",
+            str(project / "mkdocs.yml"),
+            "--site-dir",
+            str(project / "site"),
+        ],
         env=env,
         capture_output=True,
         text=True,

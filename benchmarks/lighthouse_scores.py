@@ -53,8 +53,14 @@ def ensure_lighthouse() -> None:
 def run_lighthouse(url: str, preset: str, out_dir: Path) -> dict:
     output = out_dir / "report.json"
     args = [
-        "node", str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={output}",
-        f"--chrome-flags={CHROME_FLAGS}", "--only-categories=" + ",".join(CATEGORIES),
+        "node",
+        str(LIGHTHOUSE),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={output}",
+        f"--chrome-flags={CHROME_FLAGS}",
+        "--only-categories=" + ",".join(CATEGORIES),
     ]
     if preset == "desktop":
         args.append("--preset=desktop")
@@ -68,9 +74,13 @@ def run_lighthouse(url: str, preset: str, out_dir: Path) -> dict:
     scores = {name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES}
     timings = {key: report["audits"][audit]["numericValue"] for key, audit in AUDITS.items()}
     failing = sorted(
-        f"{audit_id}" for cat in CATEGORIES for ref in report["categories"][cat]["auditRefs"]
-        if ref["weight"] > 0 and (audit_id := ref["id"]) in report["audits"]
-        and report["audits"][audit_id].get("score") is not None and report["audits"][audit_id]["score"] < 0.9
+        f"{audit_id}"
+        for cat in CATEGORIES
+        for ref in report["categories"][cat]["auditRefs"]
+        if ref["weight"] > 0
+        and (audit_id := ref["id"]) in report["audits"]
+        and report["audits"][audit_id].get("score") is not None
+        and report["audits"][audit_id]["score"] < 0.9
     )
     return {"scores": scores, "timings": timings, "failing": failing}
 
@@ -85,16 +95,25 @@ def main() -> None:
         site_dir = Path(tmp) / "site"
         build_site(site_dir)
         pages = representative_pages(site_dir)
-        print(f"Lighthouse 12.8.2 ({options.preset}), median of {options.runs} runs, Chrome at {os.environ.get('CHROME_PATH', '/usr/bin/chromium')}")
-        header = f"{'page':<16} {'path':<34} " + " ".join(f"{c[:4]:>5}" for c in CATEGORIES) + f" {'FCP ms':>7} {'LCP ms':>7} {'TBT ms':>7} {'CLS':>6}"
+        print(
+            f"Lighthouse 12.8.2 ({options.preset}), median of {options.runs} runs, Chrome at {os.environ.get('CHROME_PATH', '/usr/bin/chromium')}"
+        )
+        header = (
+            f"{'page':<16} {'path':<34} "
+            + " ".join(f"{c[:4]:>5}" for c in CATEGORIES)
+            + f" {'FCP ms':>7} {'LCP ms':>7} {'TBT ms':>7} {'CLS':>6}"
+        )
         print(header)
         with StaticServer(site_dir) as server:
             for kind, page in pages.items():
-                runs = [run_lighthouse(server.url + url_path(page), options.preset, Path(tmp)) for _ in range(options.runs)]
+                runs = [
+                    run_lighthouse(server.url + url_path(page), options.preset, Path(tmp)) for _ in range(options.runs)
+                ]
                 scores = {c: statistics.median(r["scores"][c] for r in runs) for c in CATEGORIES}
                 timings = {k: statistics.median(r["timings"][k] for r in runs) for k in AUDITS}
                 print(
-                    f"{kind:<16} {url_path(page) or '/':<34} " + " ".join(f"{scores[c]:>5.0f}" for c in CATEGORIES)
+                    f"{kind:<16} {url_path(page) or '/':<34} "
+                    + " ".join(f"{scores[c]:>5.0f}" for c in CATEGORIES)
                     + f" {timings['FCP']:>7.0f} {timings['LCP']:>7.0f} {timings['TBT']:>7.0f} {timings['CLS']:>6.3f}"
                 )
                 below = sorted(set().union(*(r["failing"] for r in runs)))

@@ -21,7 +21,10 @@ def build_site(site_dir: Path) -> None:
     """``mkdocs build --strict`` of the project into ``site_dir``; exits with its output on failure."""
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)],
-        cwd=PROJECT_ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        cwd=PROJECT_ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     if result.returncode != 0:
         raise SystemExit(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
@@ -62,7 +65,9 @@ def representative_pages(site_dir: Path) -> dict[str, str]:
     chosen = {"home": "index.html"}
     terms = kinds.get("glossary term", [])
     if terms:
-        chosen["glossary term"] = "glossary/roofline/index.html" if "glossary/roofline/index.html" in terms else terms[0]
+        chosen["glossary term"] = (
+            "glossary/roofline/index.html" if "glossary/roofline/index.html" in terms else terms[0]
+        )
     if kinds.get("calculator page"):
         chosen["calculator page"] = kinds["calculator page"][0]
     return chosen

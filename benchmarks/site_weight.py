@@ -23,7 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from site_pages import PROJECT_ROOT, build_site, page_types
+from site_pages import build_site, page_types
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.calculator_driver import make_live
@@ -55,7 +55,7 @@ class Meter:
     def on_response(self, response) -> None:
         if not response.url.startswith(self.base_url) or response.status != 200:
             return
-        relative = unquote(urlsplit(response.url).path)[len(urlsplit(self.base_url).path):]
+        relative = unquote(urlsplit(response.url).path)[len(urlsplit(self.base_url).path) :]
         path = self.site_dir / relative
         if relative == "" or relative.endswith("/"):
             path = path / "index.html"
@@ -116,10 +116,21 @@ def main() -> None:
                         runtime = (meter.runtime_raw, meter.runtime_gzipped, meter.runtime_requests)
                         live_rows.append((kind, page_name, before, tuple(a + b for a, b in zip(before, runtime))))
                     context.close()
-                rows.append((kind, len(pages), statistics.median(first_raw), statistics.median(first_gz), max(first_raw), statistics.median(counts)))
+                rows.append(
+                    (
+                        kind,
+                        len(pages),
+                        statistics.median(first_raw),
+                        statistics.median(first_gz),
+                        max(first_raw),
+                        statistics.median(counts),
+                    )
+                )
             browser.close()
 
-        print("\nFirst load per page type, without the calculators' runtime (empty cache, until network idle; median over the type's pages)")
+        print(
+            "\nFirst load per page type, without the calculators' runtime (empty cache, until network idle; median over the type's pages)"
+        )
         print(f"  {'page type':<16} {'pages':>5} {'requests':>8} {'bytes':>14} {'gzipped':>14} {'largest':>14}")
         for kind, count, raw, gz, largest, requests in rows:
             print(f"  {kind:<16} {count:>5} {requests:>8.0f} {_kb(raw):>14} {_kb(gz):>14} {_kb(largest):>14}")

@@ -123,7 +123,9 @@ def on_serve(server, config: MkDocsConfig, builder):
 
 def _current() -> _State:
     if _state is None:
-        raise PluginError("hooks/glossary.py: on_config did not run; expected the hook to be listed under 'hooks:' in mkdocs.yml")
+        raise PluginError(
+            "hooks/glossary.py: on_config did not run; expected the hook to be listed under 'hooks:' in mkdocs.yml"
+        )
     return _state
 
 
@@ -167,7 +169,12 @@ def _check_pages(files: Files, config: MkDocsConfig, state: _State) -> None:
         text = file.content_string
         path = _display_path(config, state, file.src_uri)
         problems += rewrite(
-            text, path=path, src_uri=file.src_uri, first_line=1, titles=state.glossary.titles, suggest=state.glossary.suggest
+            text,
+            path=path,
+            src_uri=file.src_uri,
+            first_line=1,
+            titles=state.glossary.titles,
+            suggest=state.glossary.suggest,
         ).problems
         problems += check_relative_links(text, path=path, src_uri=file.src_uri, first_line=1, slugs=slugs)
     if problems:
@@ -200,7 +207,9 @@ def _add_index_feed_and_json(files: Files, config: MkDocsConfig, state: _State) 
         File.generated(
             config,
             JSON_URI,
-            content=render.glossary_json(glossary, path_of=lambda slug: _term_url(files, slug), site_url=config.site_url),
+            content=render.glossary_json(
+                glossary, path_of=lambda slug: _term_url(files, slug), site_url=config.site_url
+            ),
         )
     )
     files.append(
@@ -222,9 +231,13 @@ def _add_index_feed_and_json(files: Files, config: MkDocsConfig, state: _State) 
 def _add_redirects(files: Files, config: MkDocsConfig, state: _State) -> None:
     base = (config.site_url or "").rstrip("/") + "/" if config.site_url else ""
     for old, slug in state.glossary.redirects().items():
-        src_uri = f"{GLOSSARY_DIR_NAME}/{old}/index.html" if config.use_directory_urls else f"{GLOSSARY_DIR_NAME}/{old}.html"
+        src_uri = (
+            f"{GLOSSARY_DIR_NAME}/{old}/index.html" if config.use_directory_urls else f"{GLOSSARY_DIR_NAME}/{old}.html"
+        )
         if files.get_file_from_path(src_uri) is not None:
-            raise PluginError(f"{state.glossary.entries[slug].path}:1: redirect '{old}' would replace {src_uri}; expected a free slug")
+            raise PluginError(
+                f"{state.glossary.entries[slug].path}:1: redirect '{old}' would replace {src_uri}; expected a free slug"
+            )
         target_url = _term_url(files, slug)
         redirect_url = src_uri[: -len("index.html")] if config.use_directory_urls else src_uri
         html = render.redirect_html(
@@ -258,7 +271,9 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
     try:
         body = sanitise_entry_html(body_html, trusted=_fence_html())
     except SanitiseError as exc:
-        raise PluginError(f"{entry.path}:{entry.body_line}: {exc}; expected each figure fence at the top level of the body") from None
+        raise PluginError(
+            f"{entry.path}:{entry.body_line}: {exc}; expected each figure fence at the top level of the body"
+        ) from None
     index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)
     html = (
         render.term_page_header_html(entry, index_href=index_href)

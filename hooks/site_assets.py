@@ -32,7 +32,5 @@ def _asset_paths() -> list[Path]:
     if not SOURCE_DIR.is_dir():
         return []
     return sorted(
-        p
-        for p in SOURCE_DIR.rglob("*")
-        if p.is_file() and p.relative_to(SOURCE_DIR).parts[0] not in SKIPPED_DIRS
+        p for p in SOURCE_DIR.rglob("*") if p.is_file() and p.relative_to(SOURCE_DIR).parts[0] not in SKIPPED_DIRS
     )

@@ -346,7 +346,8 @@ def _ridge_accelerator(command: Command, args: argparse.Namespace, dtype: str) -
     if raw.get("accelerator") != CUSTOM:
         return ACCELERATORS[values["accelerator"]]
     return CustomAccelerator(
-        peak_flop_per_s={dtype: values["peak_tflop_per_s"] * TERA}, bandwidth_bytes_per_s=values["bandwidth_tb_per_s"] * TERA
+        peak_flop_per_s={dtype: values["peak_tflop_per_s"] * TERA},
+        bandwidth_bytes_per_s=values["bandwidth_tb_per_s"] * TERA,
     )
 
 
@@ -393,7 +394,13 @@ _DECODE_REST = ("--weight-dtype", "--kv-dtype", "--context", "--devices", "--eff
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
-        Command("ridge", "ridge point of one accelerator, or of every preset", "roofline-explorer", (*_HARDWARE, "--dtype"), cmd_ridge),
+        Command(
+            "ridge",
+            "ridge point of one accelerator, or of every preset",
+            "roofline-explorer",
+            (*_HARDWARE, "--dtype"),
+            cmd_ridge,
+        ),
         Command(
             "decode",
             "one decode step: time per token, tokens/s, bound, memory fit",
@@ -494,7 +501,10 @@ def render_text(result: dict[str, Any]) -> str:
         widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
         for index, row in enumerate(cells):
             # The first column (a name) reads left-aligned, numbers right-aligned.
-            parts = [c.ljust(w) if i == 0 and not c[:1].isdigit() else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
+            parts = [
+                c.ljust(w) if i == 0 and not c[:1].isdigit() else c.rjust(w)
+                for i, (c, w) in enumerate(zip(row, widths))
+            ]
             lines.append("  ".join(parts).rstrip())
             if index == 0:
                 lines.append("  ".join("-" * w for w in widths))

@@ -143,7 +143,9 @@ def format_memory_fit(fit: MemoryFit) -> str:
 
 def format_memory_use(fit: MemoryFit) -> str:
     """Weights plus KV cache against capacity: ``"20.4 GB (25.4% of 80.0 GB)"``."""
-    return f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})"
+    return (
+        f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})"
+    )
 
 
 def format_max_batch(fit: MemoryFit) -> str:

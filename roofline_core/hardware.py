@@ -9,7 +9,6 @@ can reach.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from roofline_core.dtypes import DTYPES
 from roofline_core.roofline import _require_positive, ridge_point
@@ -124,7 +123,7 @@ class CustomAccelerator(_PeakLookup):
 
 
 #: Anything the estimates accept as hardware.
-AnyAccelerator = Union[Accelerator, CustomAccelerator]
+AnyAccelerator = Accelerator | CustomAccelerator
 
 
 _NVIDIA_H100 = Source(

@@ -223,7 +223,9 @@ def prefill_step(
     )
 
 
-def critical_batch(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float, weight_bytes_per_element: float = 2) -> float:
+def critical_batch(
+    *, peak_flop_per_s: float, bandwidth_bytes_per_s: float, weight_bytes_per_element: float = 2
+) -> float:
     """Decode batch at which weight streaming reaches the ridge point.
 
     Decode intensity is ``2 * batch / weight_bytes_per_element`` (KV reads ignored), so the

@@ -16,7 +16,6 @@ Three counts matter for inference:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.roofline import _require_positive
@@ -320,7 +319,7 @@ class CustomModel:
 
 
 #: Anything the estimates accept as a model.
-AnyModel = Union[Model, CustomModel]
+AnyModel = Model | CustomModel
 
 
 def _hf_config(repo: str, states: str, title: str | None = None) -> Source:

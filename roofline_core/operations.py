@@ -14,7 +14,6 @@ from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
 from roofline_core.roofline import MatmulCost, _require_positive, bound, matmul_cost, ridge_point
 
-
 #: Every operation of :func:`operations_catalogue`, in table order, with a title that holds for
 #: any sizes (the catalogue's own names state the sizes used).
 OPERATION_KINDS: dict[str, str] = {
@@ -157,7 +156,11 @@ def operations_catalogue(
             "Decode attention, GQA (QK^T and AV)",
             f"{model.heads} query heads, {gqa_kv_heads} KV heads, {context_tokens} cached tokens, head dim {model.head_dim}",
             _attention_decode_cost(
-                heads=model.heads, kv_heads=gqa_kv_heads, head_dim=model.head_dim, context_tokens=context_tokens, bpe=bpe
+                heads=model.heads,
+                kv_heads=gqa_kv_heads,
+                head_dim=model.head_dim,
+                context_tokens=context_tokens,
+                bpe=bpe,
             ),
             f"each cached key and value serves {model.heads // gqa_kv_heads} query heads, multiplying intensity by that group size",
         ),
@@ -185,13 +188,17 @@ def operations_catalogue(
     ]
     operations = []
     for slug, name, shape, cost, reason in entries:
-        which = bound(intensity_flop_per_byte=cost.intensity_flop_per_byte, peak_flop_per_s=peak, bandwidth_bytes_per_s=bw)
+        which = bound(
+            intensity_flop_per_byte=cost.intensity_flop_per_byte, peak_flop_per_s=peak, bandwidth_bytes_per_s=bw
+        )
         side = "below" if which == "memory" else "at or above"
         why = (
             f"{reason[0].upper()}{reason[1:]}: {format_intensity(cost.intensity_flop_per_byte)} is {side} "
             f"the {accelerator.name} ridge of {format_intensity(ridge)}, so it is {bound_phrase(which)}."
         )
         operations.append(
-            Operation(slug=slug, name=name, shape=shape, flops=cost.flops, bytes_moved=cost.bytes_moved, bound=which, why=why)
+            Operation(
+                slug=slug, name=name, shape=shape, flops=cost.flops, bytes_moved=cost.bytes_moved, bound=which, why=why
+            )
         )
     return operations

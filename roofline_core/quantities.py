@@ -155,9 +155,13 @@ _ANY_DTYPE = OneOf(
     choices=tuple(slugs(tuple(DTYPES), [d.label for d in DTYPES.values()])),
     noun_text="number format",
 )
+
+
 def _whole_dim(key: str, label: str, unit: str) -> WholeNumber:
     """A matrix dimension: a whole number from 1 to the vocabulary's largest matrix size."""
-    return WholeNumber(id=key, label=label, unit=unit, default=None, minimum=1, maximum=MAX_MATRIX_DIM, help=f"{label}.")
+    return WholeNumber(
+        id=key, label=label, unit=unit, default=None, minimum=1, maximum=MAX_MATRIX_DIM, help=f"{label}."
+    )
 
 
 #: Tokens a matrix product processes, and features in and out.
@@ -345,7 +349,9 @@ def _prefill(
 def _step_quantity(step_of: Callable[..., Any], render: Callable[..., str]) -> Callable[..., Value]:
     """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``render``)."""
 
-    def compute(*, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any) -> Value:
+    def compute(
+        *, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any
+    ) -> Value:
         extra = {k: rest.pop(k) for k in ("per",) if k in rest}
         step = step_of(accelerator=accelerator, model=model, params=params, **rest)
         return Value(render(step, **extra), _sources(accelerator, model))
@@ -395,7 +401,14 @@ def _cost_text(cost, what: str, *, exact: bool) -> str:
 
 
 def _operation(
-    *, operation: str, model: Model, accelerator: Accelerator, what: str, batch: int, prompt_tokens: int, context_tokens: int
+    *,
+    operation: str,
+    model: Model,
+    accelerator: Accelerator,
+    what: str,
+    batch: int,
+    prompt_tokens: int,
+    context_tokens: int,
 ) -> Value:
     ops = operations_catalogue(
         accelerator=accelerator, model=model, batch=batch, prompt_tokens=prompt_tokens, context_tokens=context_tokens
@@ -501,7 +514,12 @@ QUANTITIES: dict[str, Quantity] = {
             (_MODEL_REQUIRED, _STORAGE_DTYPE),
             _weight_bytes,
         ),
-        _q("kv_bytes_per_token", "KV-cache bytes one token adds, in bytes.", (_MODEL_REQUIRED, KV_DTYPE), _kv_bytes_per_token),
+        _q(
+            "kv_bytes_per_token",
+            "KV-cache bytes one token adds, in bytes.",
+            (_MODEL_REQUIRED, KV_DTYPE),
+            _kv_bytes_per_token,
+        ),
         _q(
             "kv_cache_bytes",
             "KV cache of a batch of sequences at a context length, in bytes.",
@@ -518,7 +536,10 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "decode_tokens_per_s",
             "Decode throughput, in tokens/s: over the batch (per=batch) or as one sequence sees it (per=sequence).",
-            (*_DECODE_PARAMETERS, _choice("per", ("batch", "sequence"), "batch", "Whose rate: the whole batch or one sequence.")),
+            (
+                *_DECODE_PARAMETERS,
+                _choice("per", ("batch", "sequence"), "batch", "Whose rate: the whole batch or one sequence."),
+            ),
             _step_quantity(_decode, _tokens_per_s),
             _MODEL_OR_PARAMS_NAMES,
         ),
@@ -579,8 +600,18 @@ QUANTITIES: dict[str, Quantity] = {
             _MODEL_OR_PARAMS_NAMES,
         ),
         _q("matmul_flops", "FLOPs of an m x k by k x n product (2mnk).", _COST_PARAMETERS, _matmul("flops")),
-        _q("matmul_bytes", "Bytes an m x k by k x n product moves (weights, input, output).", _COST_PARAMETERS, _matmul("bytes")),
-        _q("matmul_intensity", "Arithmetic intensity of an m x k by k x n product, in FLOP/byte.", _COST_PARAMETERS, _matmul("intensity")),
+        _q(
+            "matmul_bytes",
+            "Bytes an m x k by k x n product moves (weights, input, output).",
+            _COST_PARAMETERS,
+            _matmul("bytes"),
+        ),
+        _q(
+            "matmul_intensity",
+            "Arithmetic intensity of an m x k by k x n product, in FLOP/byte.",
+            _COST_PARAMETERS,
+            _matmul("intensity"),
+        ),
         _q(
             "matvec_exact",
             "A small matrix-vector product counted exactly (2k - 1 FLOPs per output, loads only).",
@@ -626,7 +657,9 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
     """
     quantity = QUANTITIES.get(name)
     if quantity is None:
-        raise QuantityError(f"unknown quantity '{name}'{suggestion(name, tuple(QUANTITIES))}; expected one of: {', '.join(QUANTITIES)}")
+        raise QuantityError(
+            f"unknown quantity '{name}'{suggestion(name, tuple(QUANTITIES))}; expected one of: {', '.join(QUANTITIES)}"
+        )
     known = {p.id: p for p in quantity.parameters}
     unknown = [key for key in arguments if key not in known]
     if unknown:
@@ -649,7 +682,9 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
         elif parameter.id in quantity.requires_one_of:
             values[parameter.id] = None  # the alternative given instead (model= or params=)
         elif parameter.default is None:
-            raise QuantityError(f"missing parameter '{parameter.id}' for quantity '{name}'; expected: {quantity.signature()}")
+            raise QuantityError(
+                f"missing parameter '{parameter.id}' for quantity '{name}'; expected: {quantity.signature()}"
+            )
         else:
             values[parameter.id] = _PRESETS.get(parameter.id, _same)(parameter.default)
     try:
@@ -659,7 +694,9 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
     except (ValueError, KeyError) as exc:
         # The formula layer validates its inputs; repeat its reason in the reference's terms.
         reason = exc.args[0] if exc.args else type(exc).__name__
-        raise QuantityError(f"quantity '{name}' cannot be computed ({reason}); expected parameters the formulas accept") from None
+        raise QuantityError(
+            f"quantity '{name}' cannot be computed ({reason}); expected parameters the formulas accept"
+        ) from None
 
 
 def _same(value: Any) -> Any:
@@ -716,7 +753,9 @@ def reference_table() -> str:
             else:
                 parts.append(f"`{p.id}={p.write(p.default)}`")
         example = "{{ " + q.example + " }}"
-        rows.append(f"| `{q.name}` | {q.description} | {', '.join(parts)} | `{example}` | {evaluate_reference(q.example).text} |")
+        rows.append(
+            f"| `{q.name}` | {q.description} | {', '.join(parts)} | `{example}` | {evaluate_reference(q.example).text} |"
+        )
     return "\n".join(rows) + "\n"
 
 

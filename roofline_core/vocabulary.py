@@ -44,7 +44,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 # --- Shared limits -------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class Invalid:
 
 
 #: What :meth:`parse` returns: ``(value, None)`` or ``(None, Invalid)``.
-Parsed = tuple[Any, Union[Invalid, None]]
+Parsed = tuple[Any, Invalid | None]
 
 
 def suggestion(text: str, choices: Sequence[str]) -> str:
@@ -458,7 +458,9 @@ class OneOf(_Declared):
             if text in self.values():
                 return text, None
             if len(text) <= MAX_TYPED_CHARS:
-                return None, Invalid(f"unknown {self.noun()} {shown(text)}{suggestion(text, self.values())}", self.expected())
+                return None, Invalid(
+                    f"unknown {self.noun()} {shown(text)}{suggestion(text, self.values())}", self.expected()
+                )
         return None, Invalid(f"unknown {self.noun()} {shown(raw)}", self.expected())
 
     def write(self, value: str) -> str:
@@ -560,7 +562,7 @@ class ListOf:
         return ", ".join(words)
 
 
-Declaration = Union[Number, WholeNumber, OneOf, ListOf]
+Declaration = Number | WholeNumber | OneOf | ListOf
 
 
 # --- Standard declarations -----------------------------------------------------------------
@@ -600,7 +602,9 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
         choices=dtype_choices(STORAGE_DTYPES),
         noun_text="storage format",
     )
-    kv = dataclasses.replace(weights, id="kv_dtype", label="KV cache format", help="How cached keys and values are stored.")
+    kv = dataclasses.replace(
+        weights, id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."
+    )
     compute = OneOf(
         id="dtype",
         label="Precision",
@@ -742,5 +746,11 @@ KV_HEADS = WholeNumber(
     help="Key/value heads per layer (all heads for MHA, fewer for GQA).",
 )
 HEAD_DIM = WholeNumber(
-    id="head_dim", label="Head width", unit="elements", default=128, minimum=1, maximum=4096, help="Width of one attention head."
+    id="head_dim",
+    label="Head width",
+    unit="elements",
+    default=128,
+    minimum=1,
+    maximum=4096,
+    help="Width of one attention head.",
 )

@@ -47,7 +47,9 @@ def site_server(built_site: Path):
 def _chromium_or_skip() -> str:
     if Path(CHROMIUM).exists():
         return CHROMIUM
-    message = f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium) to run browser tests"
+    message = (
+        f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium) to run browser tests"
+    )
     if IN_CI:
         pytest.fail(message + " (CI=true: browser tests may not be skipped)")
     pytest.skip(message)

@@ -46,6 +46,12 @@ def test_eslint_finds_nothing(eslint):
 def test_eslint_lints_the_site_scripts_and_reports_a_finding(eslint):
     # The same config applied to a browser module with an unused variable and an undefined name:
     # proves the files are covered and that a finding fails the run.
-    result = _run(eslint, "--stdin", "--stdin-filename", "site_assets/calculators/example.mjs", stdin="const unused = 1;\nnotDefined();\n")
+    result = _run(
+        eslint,
+        "--stdin",
+        "--stdin-filename",
+        "site_assets/calculators/example.mjs",
+        stdin="const unused = 1;\nnotDefined();\n",
+    )
     assert result.returncode == 1, result.stdout + result.stderr
     assert "no-unused-vars" in result.stdout and "no-undef" in result.stdout

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from roofline_core.calculators.base import CUSTOM
 from roofline_core.dtypes import DTYPES
@@ -16,6 +17,7 @@ from roofline_core.vocabulary import (
     CONTEXT_TOKENS,
     DEVICES,
     HEAD_DIM,
+    KV_DTYPE,
     KV_HEADS,
     LAYERS,
     MEMORY_GB,
@@ -23,7 +25,6 @@ from roofline_core.vocabulary import (
     PARAMS_BILLION,
     PEAK_TFLOP_PER_S,
     PROMPT_TOKENS,
-    KV_DTYPE,
     WEIGHT_DTYPE,
     Choice,
     Number,
@@ -73,7 +74,9 @@ def custom_accelerator_inputs(*custom_fields: str) -> tuple[Number, ...]:
     """The custom-accelerator fields named (defaults: the H100 SXM's numbers)."""
     fields = {
         "peak_tflop_per_s": PEAK_TFLOP_PER_S.variant(help="Dense peak, used with the Custom accelerator."),
-        "bandwidth_tb_per_s": BANDWIDTH_TB_PER_S.variant(help="Peak memory bandwidth, used with the Custom accelerator."),
+        "bandwidth_tb_per_s": BANDWIDTH_TB_PER_S.variant(
+            help="Peak memory bandwidth, used with the Custom accelerator."
+        ),
         "memory_gb": MEMORY_GB.variant(help="Memory of one accelerator, used with the Custom accelerator."),
     }
     return tuple(fields[key] for key in custom_fields)
@@ -138,7 +141,10 @@ def model_input(*, default: str, custom_fields: tuple[str, ...] = ()) -> OneOf:
 def dtype_input(*, id: str, label: str, default: str = "fp16", help: str = "") -> OneOf:
     """A storage-format select (``weight_dtype`` or ``kv_dtype``), each option with its size."""
     declared = {d.id: d for d in (WEIGHT_DTYPE, KV_DTYPE)}[id]
-    choices = [Choice(value=c.value, label=f"{c.label} ({_bytes_text(DTYPES[c.value].bytes_per_element)})") for c in declared.choices]
+    choices = [
+        Choice(value=c.value, label=f"{c.label} ({_bytes_text(DTYPES[c.value].bytes_per_element)})")
+        for c in declared.choices
+    ]
     return declared.with_choices(choices, label=label, default=default, help=help)
 
 
@@ -185,7 +191,9 @@ def custom_kv_inputs() -> tuple[WholeNumber, ...]:
     )
 
 
-def roofline_chart(*, peak_flop_per_s: float, bandwidth_bytes_per_s: float, points: list[dict[str, Any]]) -> dict[str, Any]:
+def roofline_chart(
+    *, peak_flop_per_s: float, bandwidth_bytes_per_s: float, points: list[dict[str, Any]]
+) -> dict[str, Any]:
     """The chart of a calculator's roofline with its points.
 
     A fixed frame (0.1 to 10,000 FLOP/byte, widened only when a point falls outside it) keeps

@@ -27,9 +27,9 @@ from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import (
     bound_phrase,
     format_bytes,
+    format_intensity,
     format_memory_fit,
     format_memory_use,
-    format_intensity,
     format_percent,
     format_time,
     format_tokens_per_s,
@@ -96,11 +96,19 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             }
         )
         points.append(
-            {"label": f"batch {b}", "intensity_flop_per_byte": row_step.intensity_flop_per_byte, "highlight": b == batch}
+            {
+                "label": f"batch {b}",
+                "intensity_flop_per_byte": row_step.intensity_flop_per_byte,
+                "highlight": b == batch,
+            }
         )
     if batch not in DECODE_TABLE_BATCHES:
-        points.append({"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True})
-    chart = roofline_chart(peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s, points=points)
+        points.append(
+            {"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True}
+        )
+    chart = roofline_chart(
+        peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s, points=points
+    )
     return {"outputs": outputs, "table": table, "chart": chart}
 
 
@@ -117,7 +125,11 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         model_input(default=CUSTOM, custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
         params_input(default=70),
         *custom_kv_inputs(),
-        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
+        dtype_input(
+            id="weight_dtype",
+            label="Weight format",
+            help="How the weights are stored; it sets the bytes read per parameter.",
+        ),
         accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         batch_input(default=1),

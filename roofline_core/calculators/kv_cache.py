@@ -12,8 +12,8 @@ from roofline_core.calculators._common import (
     custom_kv_inputs,
     devices_input,
     dtype_input,
-    model_input,
     memory_bytes_of,
+    model_input,
     model_of,
     params_input,
 )
@@ -57,7 +57,15 @@ KV_CACHE = Calculator(
     inputs=(
         model_input(
             default="llama-3-70b",
-            custom_fields=("params_billion", "attention", "layers", "kv_heads", "head_dim", "mla_latent_dim", "mla_rope_dim"),
+            custom_fields=(
+                "params_billion",
+                "attention",
+                "layers",
+                "kv_heads",
+                "head_dim",
+                "mla_latent_dim",
+                "mla_rope_dim",
+            ),
         ),
         params_input(default=70),
         OneOf(
@@ -95,7 +103,9 @@ KV_CACHE = Calculator(
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
         accelerator_input(custom_fields=("memory_gb",)),
         *custom_accelerator_inputs("memory_gb"),
-        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."),
+        dtype_input(
+            id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."
+        ),
         devices_input(),
     ),
     outputs=(

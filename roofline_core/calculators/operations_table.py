@@ -13,7 +13,14 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.formatting import bound_phrase, format_bytes, format_flop_per_s, format_flops, format_intensity, format_time
+from roofline_core.formatting import (
+    bound_phrase,
+    format_bytes,
+    format_flop_per_s,
+    format_flops,
+    format_intensity,
+    format_time,
+)
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
@@ -46,7 +53,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     peak = accelerator.peak_for("fp16")
     bandwidth = accelerator.bandwidth_bytes_per_s
     chosen = next(op for op in operations if op.slug == values["operation"])
-    time_s = op_time_s(flops=chosen.flops, bytes_moved=chosen.bytes_moved, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    time_s = op_time_s(
+        flops=chosen.flops, bytes_moved=chosen.bytes_moved, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
+    )
     attainable = attainable_flop_per_s(
         intensity_flop_per_byte=chosen.intensity_flop_per_byte, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
     )

@@ -39,7 +39,11 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     ridge = prefill.ridge_point_flop_per_byte
     tokens = prefill.tokens
     points = [
-        {"label": f"prefill · {tokens:,} tokens", "intensity_flop_per_byte": prefill.intensity_flop_per_byte, "highlight": True},
+        {
+            "label": f"prefill · {tokens:,} tokens",
+            "intensity_flop_per_byte": prefill.intensity_flop_per_byte,
+            "highlight": True,
+        },
         {"label": "decode · batch 1", "intensity_flop_per_byte": decode.intensity_flop_per_byte},
     ]
     return {
@@ -68,7 +72,11 @@ PREFILL_TTFT = Calculator(
     inputs=(
         model_input(default="llama-3-8b", custom_fields=("params_billion",)),
         params_input(default=8),
-        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored; it sets the bytes read per parameter."),
+        dtype_input(
+            id="weight_dtype",
+            label="Weight format",
+            help="How the weights are stored; it sets the bytes read per parameter.",
+        ),
         accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         prompt_input(help="Tokens in each prompt, processed together in one forward pass."),

@@ -26,7 +26,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     # every preset, TPUs included; a custom peak is the rate of the chosen precision.
     peak, bandwidth = accelerator.peak_for(values["dtype"]), accelerator.bandwidth_bytes_per_s
     intensity = values["intensity"]
-    attainable = attainable_flop_per_s(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    attainable = attainable_flop_per_s(
+        intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
+    )
     ridge = ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
     which = bound(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
     share = attainable / peak

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from roofline_core.dtypes import DTYPES, bytes_per_element
-from roofline_core.hardware import Accelerator
-from roofline_core.inference import DECODE_TABLE_BATCHES, DecodeEstimate, StepEstimate, critical_batch, estimate_decode
 from roofline_core.figures.schema import Region, Tick
 from roofline_core.formatting import SI_PREFIXES, bound_phrase
+from roofline_core.hardware import Accelerator
+from roofline_core.inference import DECODE_TABLE_BATCHES, DecodeEstimate, StepEstimate, critical_batch, estimate_decode
 from roofline_core.models import Model
 from roofline_core.roofline import COMPUTE, MEMORY
 

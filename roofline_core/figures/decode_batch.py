@@ -42,7 +42,6 @@ from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE, MEMORY
 from roofline_core.vocabulary import ListOf
 
-
 #: What an author can set, in the order the docs list it.
 PARAMETERS: tuple[FigureParameter, ...] = (
     THE_ACCELERATOR,
@@ -99,7 +98,10 @@ def decode_batch_figure(
     st_lo, st_hi = decade_range(min(t for _, t in step_times) / 1.5, max(t for _, t in step_times) * 1.5)
 
     def marks(values: list[list[float]]) -> list[Point]:
-        return [{"label": "", "x": b, "y": v, "bound": e.step.bound, "role": "sample"} for (b, v), e in zip(values, estimates)]
+        return [
+            {"label": "", "x": b, "y": v, "bound": e.step.bound, "role": "sample"}
+            for (b, v), e in zip(values, estimates)
+        ]
 
     panels = [
         {
@@ -185,4 +187,6 @@ def decode_batch_figure(
     }
 
 
-DECODE_BATCH = FigureKind(kind="decode-batch", data=decode_batch_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))
+DECODE_BATCH = FigureKind(
+    kind="decode-batch", data=decode_batch_figure, parameters=PARAMETERS, checks=(format_has_a_peak,)
+)

@@ -36,7 +36,6 @@ from roofline_core.models import get_model
 from roofline_core.roofline import op_time_s
 from roofline_core.vocabulary import ListOf
 
-
 #: What an author can set, in the order the docs list it.
 PARAMETERS: tuple[FigureParameter, ...] = (
     THE_ACCELERATOR,
@@ -125,7 +124,9 @@ def decode_split_figure(
     where = devices_label(chip, devices)
     # The context at which the batch's cache bytes equal the weight bytes read per step.
     equal_tokens = context_for_kv_bytes(
-        kv_bytes=estimates[0].weight_bytes_streamed, kv_bytes_per_token=the_model.kv_bytes_per_token(kv_dtype), batch=batch
+        kv_bytes=estimates[0].weight_bytes_streamed,
+        kv_bytes_per_token=the_model.kv_bytes_per_token(kv_dtype),
+        batch=batch,
     )
     alt = (
         f"One decode step of {the_model.name} at batch {batch:,} on {where}: reading the weights takes "
@@ -173,4 +174,6 @@ def decode_split_figure(
     }
 
 
-DECODE_SPLIT = FigureKind(kind="decode-split", data=decode_split_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))
+DECODE_SPLIT = FigureKind(
+    kind="decode-split", data=decode_split_figure, parameters=PARAMETERS, checks=(format_has_a_peak,)
+)

@@ -36,7 +36,6 @@ from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import MEMORY, ridge_point
 from roofline_core.vocabulary import ListOf
 
-
 #: What an author can set, in the order the docs list it.
 PARAMETERS: tuple[FigureParameter, ...] = (
     FigureParameter(
@@ -115,7 +114,13 @@ def intensity_figure(
     x_lo, x_hi = decade_range(min(values), max(values))
     rows_count = len(chosen)
     points = [
-        {"label": op.name, "x": op.intensity_flop_per_byte, "y": float(rows_count - 1 - index), "bound": op.bound, "role": "operation"}
+        {
+            "label": op.name,
+            "x": op.intensity_flop_per_byte,
+            "y": float(rows_count - 1 - index),
+            "bound": op.bound,
+            "role": "operation",
+        }
         for index, op in enumerate(chosen)
     ]
     vlines = [{"x": r, "label": f"{chip.name} ridge {format_intensity(r)}"} for chip, r in zip(chips, ridges)]

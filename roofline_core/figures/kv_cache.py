@@ -39,7 +39,6 @@ from roofline_core.models import get_model
 from roofline_core.roofline import MEMORY
 from roofline_core.vocabulary import ListOf
 
-
 #: What an author can set, in the order the docs list it.
 PARAMETERS: tuple[FigureParameter, ...] = (
     FigureParameter("accelerator", "accelerator", ACCELERATOR, "accelerator whose memory is drawn", "h100-sxm"),
@@ -67,7 +66,8 @@ def kv_cache_figure(
     sweep = sorted_unique(contexts)
     sizes = {
         m.slug: [
-            memory_fit(model=m, accelerator=chip, kv_dtype=kv_dtype, batch=batch, context_tokens=c).kv_bytes for c in sweep
+            memory_fit(model=m, accelerator=chip, kv_dtype=kv_dtype, batch=batch, context_tokens=c).kv_bytes
+            for c in sweep
         ]
         for m in the_models
     }
@@ -113,7 +113,9 @@ def kv_cache_figure(
         + "."
     )
     rows = [[tokens_label(c), *(format_bytes(sizes[m.slug][i]) for m in the_models)] for i, c in enumerate(sweep)]
-    rows.append([f"fills {format_bytes(capacity)} at", *(f"{format_number(fill_tokens[m.slug])} tokens" for m in the_models)])
+    rows.append(
+        [f"fills {format_bytes(capacity)} at", *(f"{format_number(fill_tokens[m.slug])} tokens" for m in the_models)]
+    )
     return {
         "kind": "kv-cache",
         "title": f"KV cache against context length ({dtype_label(kv_dtype)}, batch {batch:,})",

@@ -16,12 +16,10 @@ written.
 
 from __future__ import annotations
 
-import difflib
 import inspect
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from roofline_core import vocabulary as v
 from roofline_core.hardware import ACCELERATORS
@@ -56,8 +54,9 @@ suggestion = v.suggestion
 
 # --- Reading a fence's text -----------------------------------------------------------------
 
-Value = Union[v.OneOf, v.WholeNumber, v.ListOf]
+Value = v.OneOf | v.WholeNumber | v.ListOf
 """The kind of a figure parameter's value: a shared declaration, or a list of one."""
+
 
 def read(value: Value, text: str) -> Any:
     """The value an author wrote as ``text`` in a figure fence, read by the vocabulary's rules.

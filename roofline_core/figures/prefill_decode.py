@@ -43,13 +43,16 @@ from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE
 from roofline_core.vocabulary import ListOf
 
-
 #: What an author can set, in the order the docs list it.
 PARAMETERS: tuple[FigureParameter, ...] = (
     THE_ACCELERATOR,
     FigureParameter("model", "model", MODEL, "the model", "llama-3-8b"),
     FigureParameter(
-        "prompt", "prompts", ListOf(PROMPT_TOKENS), "prompt lengths of the sweep (decode uses each as its context)", DEFAULT_PROMPTS
+        "prompt",
+        "prompts",
+        ListOf(PROMPT_TOKENS),
+        "prompt lengths of the sweep (decode uses each as its context)",
+        DEFAULT_PROMPTS,
     ),
     FigureParameter("batch", "batch", BATCH, "decode batch size", 1),
     DTYPE,
@@ -187,4 +190,6 @@ def prefill_decode_figure(
     }
 
 
-PREFILL_DECODE = FigureKind(kind="prefill-decode", data=prefill_decode_figure, parameters=PARAMETERS, checks=(format_has_a_peak,))
+PREFILL_DECODE = FigureKind(
+    kind="prefill-decode", data=prefill_decode_figure, parameters=PARAMETERS, checks=(format_has_a_peak,)
+)

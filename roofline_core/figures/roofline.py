@@ -77,7 +77,14 @@ def roofline_curve(
     high = max([ridge * 10, *(x * 10 for x in xs)]) if x_max_flop_per_byte is None else x_max_flop_per_byte
     x_lo, x_hi = decade_range(low, high)
     roof = [
-        [x_lo, attainable_flop_per_s(intensity_flop_per_byte=x_lo, peak_flop_per_s=peak_flop_per_s, bandwidth_bytes_per_s=bandwidth_bytes_per_s)],
+        [
+            x_lo,
+            attainable_flop_per_s(
+                intensity_flop_per_byte=x_lo,
+                peak_flop_per_s=peak_flop_per_s,
+                bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            ),
+        ],
         [ridge, peak_flop_per_s],
         [x_hi, peak_flop_per_s],
     ]
@@ -265,7 +272,9 @@ def roofline_figure(
                 "text": format_bandwidth(chips[0].bandwidth_bytes_per_s),
                 "x": slope_x,
                 "y": attainable_flop_per_s(
-                    intensity_flop_per_byte=slope_x, peak_flop_per_s=peaks[0], bandwidth_bytes_per_s=chips[0].bandwidth_bytes_per_s
+                    intensity_flop_per_byte=slope_x,
+                    peak_flop_per_s=peaks[0],
+                    bandwidth_bytes_per_s=chips[0].bandwidth_bytes_per_s,
                 ),
                 "slope": True,
             },
@@ -306,7 +315,9 @@ def roofline_figure(
         alt = f"Roofline of {chips[0].name} ({fmt}): {roof_clauses[0]}"
         title = f"Roofline of {chips[0].name} ({fmt})"
     else:
-        alt = f"Rooflines in {fmt}: " + "; ".join(f"on {chip.name} {clause}" for chip, clause in zip(chips, roof_clauses))
+        alt = f"Rooflines in {fmt}: " + "; ".join(
+            f"on {chip.name} {clause}" for chip, clause in zip(chips, roof_clauses)
+        )
         title = f"Rooflines of {join_words([chip.name for chip in chips])} ({fmt})"
     point_clauses = []
     for index, workload in enumerate(workloads):
@@ -317,7 +328,9 @@ def roofline_figure(
             where = f"{bounds[0]}-bound {on_all(len(chips))}"
         else:
             where = ", ".join(f"{b}-bound on {chip.name}" for b, chip in zip(bounds, chips))
-        point_clauses.append(f"{workload['phrase']} sits at {format_intensity(workload['intensity_flop_per_byte'])}, {where}")
+        point_clauses.append(
+            f"{workload['phrase']} sits at {format_intensity(workload['intensity_flop_per_byte'])}, {where}"
+        )
     if point_clauses:
         lead = f"; for {the_model.name}" + (f", on the {chips[0].name} roof," if len(chips) > 1 else ",")
         alt += f"{lead} " + "; ".join(point_clauses)

@@ -61,7 +61,10 @@ def calculator_view(calculator_id: str, result: dict[str, Any], *, dom_id: str) 
         )
     return {
         "errors": dict(result["errors"]),
-        "outputs": {key: {"text": str(shown["text"]), "prose": is_prose(shown["text"])} for key, shown in result["outputs"].items()},
+        "outputs": {
+            key: {"text": str(shown["text"]), "prose": is_prose(shown["text"])}
+            for key, shown in result["outputs"].items()
+        },
         "table": table_tree(calc, result["table"], result["inputs"]) if result.get("table") else None,
         "chart": roofline_drawing(chart, element_id=f"{dom_id}-chart") if chart else None,
     }
@@ -113,7 +116,12 @@ def table_tree(calc: Calculator, table: list[dict[str, Any]], inputs: dict[str, 
         for column in columns:
             text = str(row[column.id]["text"])
             if column.id == chooser:
-                button = {"type": "button", "data-choose": chooser, "data-value": box_text(row[column.id]["value"]), "aria-pressed": "true" if current else "false"}
+                button = {
+                    "type": "button",
+                    "data-choose": chooser,
+                    "data-value": box_text(row[column.id]["value"]),
+                    "aria-pressed": "true" if current else "false",
+                }
                 cells.append(node("td", {}, node("button", button, text)))
             else:
                 cells.append(node("td", {}, text))

@@ -89,14 +89,26 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     for exponent in axes.decades(axes.x_lo, axes.x_hi):
         x = _n(axes.x_px(10.0**exponent))
         grid["children"].append(node("line", {"x1": x, "y1": TOP_PX, "x2": x, "y2": bottom}))
-        ticks.append(node("text", {"class": "roofline-chart__tick", "x": x, "y": bottom + 18, "text-anchor": "middle"}, tick_label(exponent)))
+        ticks.append(
+            node(
+                "text",
+                {"class": "roofline-chart__tick", "x": x, "y": bottom + 18, "text-anchor": "middle"},
+                tick_label(exponent),
+            )
+        )
     for exponent in axes.decades(axes.y_lo, axes.y_hi):
         y = _n(axes.y_px(10.0**exponent))
         grid["children"].append(node("line", {"x1": LEFT_PX, "y1": y, "x2": right, "y2": y}))
         ticks.append(
             node(
                 "text",
-                {"class": "roofline-chart__tick", "x": LEFT_PX - 8, "y": y, "text-anchor": "end", "dominant-baseline": "middle"},
+                {
+                    "class": "roofline-chart__tick",
+                    "x": LEFT_PX - 8,
+                    "y": y,
+                    "text-anchor": "end",
+                    "dominant-baseline": "middle",
+                },
                 tick_label(exponent),
             )
         )
@@ -114,21 +126,60 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         },
         node("title", {"id": f"{element_id}-title"}, chart_title(chart)),
         grid,
-        node("rect", {"class": "roofline-chart__frame", "x": LEFT_PX, "y": TOP_PX, "width": PLOT_WIDTH_PX, "height": PLOT_HEIGHT_PX}),
+        node(
+            "rect",
+            {
+                "class": "roofline-chart__frame",
+                "x": LEFT_PX,
+                "y": TOP_PX,
+                "width": PLOT_WIDTH_PX,
+                "height": PLOT_HEIGHT_PX,
+            },
+        ),
         *ticks,
-        node("text", {"class": "roofline-chart__axis-title", "x": _n(LEFT_PX + PLOT_WIDTH_PX / 2), "y": HEIGHT_PX - 8, "text-anchor": "middle"}, X_TITLE),
         node(
             "text",
-            {"class": "roofline-chart__axis-title", "x": 14, "y": middle, "text-anchor": "middle", "transform": f"rotate(-90 14 {middle})"},
+            {
+                "class": "roofline-chart__axis-title",
+                "x": _n(LEFT_PX + PLOT_WIDTH_PX / 2),
+                "y": HEIGHT_PX - 8,
+                "text-anchor": "middle",
+            },
+            X_TITLE,
+        ),
+        node(
+            "text",
+            {
+                "class": "roofline-chart__axis-title",
+                "x": 14,
+                "y": middle,
+                "text-anchor": "middle",
+                "transform": f"rotate(-90 14 {middle})",
+            },
             Y_TITLE,
         ),
         node("path", {"class": "roofline-chart__roof", "d": f"M {roof}"}),
         node(
             "line",
-            {"class": "roofline-chart__ridge", "x1": _n(ridge_x), "y1": _n(axes.y_px(chart["peak_flop_per_s"])), "x2": _n(ridge_x), "y2": bottom},
+            {
+                "class": "roofline-chart__ridge",
+                "x1": _n(ridge_x),
+                "y1": _n(axes.y_px(chart["peak_flop_per_s"])),
+                "x2": _n(ridge_x),
+                "y2": bottom,
+            },
         ),
         # At the foot of the ridge line: points and their labels sit up on the roof.
-        node("text", {"class": "roofline-chart__ridge-label", "x": _n(float(_n(ridge_x)) + 4), "y": bottom - 6, "text-anchor": "start"}, "ridge"),
+        node(
+            "text",
+            {
+                "class": "roofline-chart__ridge-label",
+                "x": _n(float(_n(ridge_x)) + 4),
+                "y": bottom - 6,
+                "text-anchor": "start",
+            },
+            "ridge",
+        ),
         node("g", {"class": "roofline-chart__points"}, *_points(chart["points"], axes)),
     )
 
@@ -141,11 +192,21 @@ def _points(points: list[dict[str, Any]], axes: _Axes) -> list[Node]:
         classes = f"roofline-chart__point roofline-chart__point--{point['bound']}"
         if point.get("highlight"):
             classes += " roofline-chart__point--highlight"
-        marker = node("circle", {"cx": _n(x), "cy": _n(y), "r": 7 if point.get("highlight") else 5}, node("title", {}, point["label"]))
+        marker = node(
+            "circle",
+            {"cx": _n(x), "cy": _n(y), "r": 7 if point.get("highlight") else 5},
+            node("title", {}, point["label"]),
+        )
         group = node("g", {"class": classes}, marker)
         if index in labelled:
             lx, ly, anchor = label_position(x, y)
-            group["children"].append(node("text", {"class": "roofline-chart__label", "x": _n(lx), "y": _n(ly), "text-anchor": anchor}, point["label"]))
+            group["children"].append(
+                node(
+                    "text",
+                    {"class": "roofline-chart__label", "x": _n(lx), "y": _n(ly), "text-anchor": anchor},
+                    point["label"],
+                )
+            )
         drawn.append(group)
     return drawn
 

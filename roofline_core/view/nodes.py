@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
-from typing import Any, TypedDict, Union
+from typing import Any, TypedDict
 
 
 class Node(TypedDict):
@@ -17,7 +17,7 @@ class Node(TypedDict):
 
     tag: str
     attrs: dict[str, str]
-    children: list[Union["Node", str]]
+    children: list[Node | str]
 
 
 def node(tag: str, attrs: dict[str, Any] | None = None, *children: Node | str) -> Node:

@@ -53,7 +53,9 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
     for name in PYODIDE_RUNTIME_FILES:
         source = package / name
         if not source.is_file():
-            raise FileNotFoundError(f"{source}: missing from the npm package 'pyodide' {version}; run scripts/setup (npm ci)")
+            raise FileNotFoundError(
+                f"{source}: missing from the npm package 'pyodide' {version}; run scripts/setup (npm ci)"
+            )
         runtime_files[runtime_dir + name] = source
     data = core_zip_bytes()
     return PyodideSiteAssets(

@@ -57,7 +57,9 @@ def parse_placement(fence: Fence, *, path: str) -> Placement:
             raise FenceError(path, line, f"unknown calculator fence key {key!r}", f"one of {', '.join(KNOWN_KEYS)}")
     if not found.get("id", (0, ""))[1]:
         where = found["id"][0] if "id" in found else fence.line
-        raise FenceError(path, where, "calculator fence has no id", "a line 'id: <calculator>' such as 'id: roofline-explorer'")
+        raise FenceError(
+            path, where, "calculator fence has no id", "a line 'id: <calculator>' such as 'id: roofline-explorer'"
+        )
     defaults_line, defaults_text = found.get("defaults", (fence.line, ""))
     return Placement(
         calculator_id=found["id"][1],
@@ -75,7 +77,12 @@ def _parse_defaults(text: str, *, path: str, line: int) -> dict[str, str]:
         name, equals, value = item.strip().partition("=")
         name, value = name.strip(), value.strip()
         if not equals or not name or not value:
-            raise FenceError(path, line, f"calculator default {item.strip()!r} is not 'name=value'", "e.g. 'defaults: batch=16, model=llama-3-70b'")
+            raise FenceError(
+                path,
+                line,
+                f"calculator default {item.strip()!r} is not 'name=value'",
+                "e.g. 'defaults: batch=16, model=llama-3-70b'",
+            )
         if name in defaults:
             raise FenceError(path, line, f"calculator default {name!r} is given twice", "each input once")
         defaults[name] = value

@@ -58,7 +58,12 @@ def resolve(placement: Placement, *, path: str) -> Resolved:
     result = compute(placement.calculator_id, inputs)
     if result["errors"]:
         problems = "; ".join(f"{name}: {message}" for name, message in result["errors"].items())
-        raise FenceError(path, placement.defaults_line, f"calculator {placement.calculator_id!r} rejects its defaults ({problems})", "values it accepts")
+        raise FenceError(
+            path,
+            placement.defaults_line,
+            f"calculator {placement.calculator_id!r} rejects its defaults ({problems})",
+            "values it accepts",
+        )
     return Resolved(definition=spec, inputs=inputs, result=result)
 
 

@@ -68,7 +68,12 @@ def slider_attributes(field: dict[str, Any], value: float) -> dict[str, str]:
         low, high = round(math.log10(smallest), 2), round(math.log10(field["max"]), 2)
         position = min(high, max(low, round(math.log10(value), 2)))
         return {"min": box_text(low), "max": box_text(high), "step": "0.01", "value": box_text(position)}
-    return {"min": box_text(field["min"]), "max": box_text(field["max"]), "step": box_text(field["step"]), "value": box_text(value)}
+    return {
+        "min": box_text(field["min"]),
+        "max": box_text(field["max"]),
+        "step": box_text(field["step"]),
+        "value": box_text(value),
+    }
 
 
 def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> str:
@@ -135,7 +140,9 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
             f'<option value="{escape(choice["value"])}"{" selected" if choice["value"] == value else ""}>{escape(choice["label"])}</option>'
             for choice in field["choices"]
         )
-        parts.append(f'<select id="{field_id}" name="{escape(field["id"])}" aria-describedby="{described}">{options}</select>')
+        parts.append(
+            f'<select id="{field_id}" name="{escape(field["id"])}" aria-describedby="{described}">{options}</select>'
+        )
     else:
         parts.append('<div class="roofline-calc__control">')
         parts.append(
@@ -148,7 +155,8 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
             parts.append(
                 f'<input type="range" class="roofline-calc__slider" data-slider-for="{escape(field["id"])}" data-scale="{slider_scale(field)}"'
                 f' min="{attrs["min"]}" max="{attrs["max"]}" step="{attrs["step"]}" value="{attrs["value"]}"'
-                f' aria-labelledby="{label_id}" aria-valuetext="{escape(value_text)}"' + (f' aria-describedby="{help_id}">' if help_text else ">")
+                f' aria-labelledby="{label_id}" aria-valuetext="{escape(value_text)}"'
+                + (f' aria-describedby="{help_id}">' if help_text else ">")
             )
         parts.append("</div>")
     if help_text:
@@ -165,7 +173,7 @@ def _outputs_html(spec: dict[str, Any], view: CalculatorView) -> str:
         prose = " roofline-calc__output--prose" if shown["prose"] else ""
         items.append(
             f'<div class="roofline-calc__output{prose}">'
-            f'<dt>{escape(output["label"])}</dt>'
+            f"<dt>{escape(output['label'])}</dt>"
             f'<dd data-output="{escape(output["id"])}">{escape(shown["text"])}</dd>'
             "</div>"
         )

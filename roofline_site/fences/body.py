@@ -36,7 +36,9 @@ def key_values(
         key, colon, value = text.partition(":")
         key = key.strip().lower()
         if not colon or not _KEY.fullmatch(key):
-            raise error(path, line, f"{text!r} is not a 'key: value' line", f"one 'key: value' per line, e.g. {example!r}")
+            raise error(
+                path, line, f"{text!r} is not a 'key: value' line", f"one 'key: value' per line, e.g. {example!r}"
+            )
         if key in found:
             raise error(path, line, f"{key} is given twice (first on line {found[key][0]})", "each key once")
         found[key] = (line, value.strip())

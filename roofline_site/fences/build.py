@@ -228,11 +228,17 @@ def _check_opening_and_closing(fence: Fence, path: str) -> None:
     opening = fence.fence + fence.language
     if fence.info:
         raise LocatedError(
-            path, fence.line, f"{fence.info!r} after {opening}", f"nothing after {opening}: parameters go inside the block, one 'key: value' per line"
+            path,
+            fence.line,
+            f"{fence.info!r} after {opening}",
+            f"nothing after {opening}: parameters go inside the block, one 'key: value' per line",
         )
     if not fence.closed:
         raise LocatedError(
-            path, fence.line, f"{fence.language} block is never closed", f"a closing {fence.fence} fence, indented like the opening one"
+            path,
+            fence.line,
+            f"{fence.language} block is never closed",
+            f"a closing {fence.fence} fence, indented like the opening one",
         )
 
 
@@ -250,7 +256,9 @@ def _refuse_fences_shown_as_code(html: str, path: str, kinds: Iterable[FenceKind
     as a span)."""
     for match in _CODE_ELEMENT.finditer(html):
         # The classes of the element and of any inside (``<pre><code class="language-x">``).
-        classes = {name for found in _CLASS_ATTRIBUTE.finditer(match.group(0)) for name in (found[1] or found[2] or "").split()}
+        classes = {
+            name for found in _CLASS_ATTRIBUTE.finditer(match.group(0)) for name in (found[1] or found[2] or "").split()
+        }
         text = unescape(_TAG.sub("", match.group("inner"))).strip()
         block = match.group("tag").lower() == "pre"
         for kind in kinds:

@@ -76,7 +76,9 @@ def source_lines(markdown: str, source: str) -> Callable[[int], int]:
         if tag == "equal":
             mapping += range(first_ours + 1, last_ours + 1)
         elif tag != "delete":
-            mapping += [_most_similar(line, ours, first_ours, last_ours) + 1 for line in theirs[first_theirs:last_theirs]]
+            mapping += [
+                _most_similar(line, ours, first_ours, last_ours) + 1 for line in theirs[first_theirs:last_theirs]
+            ]
     return lambda line: mapping[line - 1] if 0 < line <= len(mapping) else line
 
 

@@ -211,12 +211,24 @@ def _draw_region_labels(ax, panel: dict[str, Any], renderer, placed: list) -> No
     regions = [r for r in panel.get("regions", []) if r.get("label")]
     if len(regions) != 2:
         for region in regions:
-            ax.text(_middle(panel, region["x0"], region["x1"]), 0.03, region["label"], transform=ax.get_xaxis_transform(),
-                    ha="center", va="bottom", color=BOUND_COLOUR[region["bound"]], fontsize=9, fontstyle="italic", zorder=4)
+            ax.text(
+                _middle(panel, region["x0"], region["x1"]),
+                0.03,
+                region["label"],
+                transform=ax.get_xaxis_transform(),
+                ha="center",
+                va="bottom",
+                color=BOUND_COLOUR[region["bound"]],
+                fontsize=9,
+                fontstyle="italic",
+                zorder=4,
+            )
         return
     left, right = sorted(regions, key=lambda r: r["x0"])
     axes_box = ax.get_window_extent(renderer)
-    curves = [line.get_transform().transform_path(line.get_path()) for line in ax.get_lines() if line.get_gid() == "series"]
+    curves = [
+        line.get_transform().transform_path(line.get_path()) for line in ax.get_lines() if line.get_gid() == "series"
+    ]
     for region, x, ha, dx in ((left, left["x1"], "right", -4), (right, right["x0"], "left", 4)):
         # At the bottom of the panel unless a curve runs through the label there; then at the top.
         for y, va in ((0.03, "bottom"), (0.97, "top")):
@@ -237,7 +249,9 @@ def _draw_region_labels(ax, panel: dict[str, Any], renderer, placed: list) -> No
             if box.x0 < axes_box.x0 or box.x1 > axes_box.x1:
                 text.set_text(region["label"].replace("-", "-\n", 1))
                 box = text.get_window_extent(renderer)
-            clear = not any(curve.intersects_bbox(box, filled=False) for curve in curves) and not any(box.overlaps(b) for b in placed)
+            clear = not any(curve.intersects_bbox(box, filled=False) for curve in curves) and not any(
+                box.overlaps(b) for b in placed
+            )
             if clear or va == "top":
                 break
             text.remove()
@@ -312,7 +326,14 @@ def _draw_point(ax, panel: dict[str, Any], point: dict[str, Any]) -> PendingLabe
     bound = point.get("bound", "memory")
     if role == "ridge":
         ax.plot([point["x"]], [point["y"]], marker="D", markersize=6, color=FG, zorder=6, linestyle="none")
-        ax.plot([point["x"], point["x"]], [panel["y_range"][0], point["y"]], color=MUTED, linewidth=1, linestyle=(0, (2, 2)), zorder=2)
+        ax.plot(
+            [point["x"], point["x"]],
+            [panel["y_range"][0], point["y"]],
+            color=MUTED,
+            linewidth=1,
+            linestyle=(0, (2, 2)),
+            zorder=2,
+        )
         if not point.get("label"):
             return None
         return PendingLabel(point["x"], point["y"], point["label"], _RIDGE_SPOTS, dict(_POINT_LABEL, zorder=7))
@@ -357,7 +378,13 @@ def _legend_bounds(handles: dict[str, Any], panel: dict[str, Any]) -> None:
     where = f" on {panel['bound_on']}" if panel.get("bound_on") else ""
     for bound in bounds:
         handles[f"{bound}-bound{where}"] = Line2D(
-            [], [], marker=BOUND_MARKER[bound], markersize=8, markerfacecolor=BOUND_COLOUR[bound], markeredgecolor=BG, linestyle="none"
+            [],
+            [],
+            marker=BOUND_MARKER[bound],
+            markersize=8,
+            markerfacecolor=BOUND_COLOUR[bound],
+            markeredgecolor=BG,
+            linestyle="none",
         )
 
 
@@ -408,7 +435,9 @@ def _draw_fixed_labels(ax, panel: dict[str, Any], renderer) -> list:
 def _note_labels(panel: dict[str, Any]) -> list[PendingLabel]:
     """Notes on a flat line (the compute roof): above it, or below when that is crowded."""
     return [
-        PendingLabel(note["x"], note["y"], note["text"], (ABOVE, BELOW, ABOVE_LEFT, BELOW_LEFT), dict(_POINT_LABEL, zorder=7))
+        PendingLabel(
+            note["x"], note["y"], note["text"], (ABOVE, BELOW, ABOVE_LEFT, BELOW_LEFT), dict(_POINT_LABEL, zorder=7)
+        )
         for note in panel.get("notes", [])
         if not note.get("slope")
     ]

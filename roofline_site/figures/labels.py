@@ -50,7 +50,9 @@ def place_labels(ax, labels: list[PendingLabel], renderer, *, obstacles: list[Bb
     axes_box = ax.get_window_extent(renderer)
     points_to_pixels = renderer.points_to_pixels(1.0)
     markers = _marker_boxes(ax, points_to_pixels)
-    curves = [line.get_transform().transform_path(line.get_path()) for line in ax.get_lines() if line.get_gid() == "series"]
+    curves = [
+        line.get_transform().transform_path(line.get_path()) for line in ax.get_lines() if line.get_gid() == "series"
+    ]
     for label in labels:
         anchor = ax.transData.transform((label.x, label.y))
         own_marker = Bbox.from_bounds(anchor[0] - 1, anchor[1] - 1, 2, 2)

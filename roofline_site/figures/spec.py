@@ -98,11 +98,16 @@ def parse_block(lines: Sequence[tuple[int, str]], *, path: str, fence_line: int)
     found = key_values(lines, path=path, example="kind: roofline", error=FigureBlockError)
 
     if "kind" not in found:
-        raise FigureBlockError(path, fence_line, "figure block has no kind", f"a line 'kind: <kind>' with one of {', '.join(FIGURE_KINDS)}")
+        raise FigureBlockError(
+            path, fence_line, "figure block has no kind", f"a line 'kind: <kind>' with one of {', '.join(FIGURE_KINDS)}"
+        )
     kind_line, kind = found["kind"]
     if kind not in FIGURES:
         raise FigureBlockError(
-            path, kind_line, f"kind: unknown figure kind {kind!r}{suggestion(kind, FIGURE_KINDS)}", f"one of {', '.join(FIGURE_KINDS)}"
+            path,
+            kind_line,
+            f"kind: unknown figure kind {kind!r}{suggestion(kind, FIGURE_KINDS)}",
+            f"one of {', '.join(FIGURE_KINDS)}",
         )
 
     figure = FIGURES[kind]
@@ -115,7 +120,10 @@ def parse_block(lines: Sequence[tuple[int, str]], *, path: str, fence_line: int)
             continue
         if key not in params:
             raise FigureBlockError(
-                path, number, f"unknown key {key!r} for kind {kind}{suggestion(key, accepted)}", f"one of {', '.join(accepted)}"
+                path,
+                number,
+                f"unknown key {key!r} for kind {kind}{suggestion(key, accepted)}",
+                f"one of {', '.join(accepted)}",
             )
         if not value:
             raise FigureBlockError(path, number, f"{key} has no value", f"{key}: {params[key].help}")
@@ -150,7 +158,9 @@ def parse_block(lines: Sequence[tuple[int, str]], *, path: str, fence_line: int)
     except BadValue as bad:
         # A check across values names the argument at fault; report it at that argument's line.
         key = next(p.key for p in figure.parameters if p.argument == bad.argument)
-        raise FigureBlockError(path, argument_lines.get(bad.argument, fence_line), f"{key}: {bad.problem}", bad.expected) from None
+        raise FigureBlockError(
+            path, argument_lines.get(bad.argument, fence_line), f"{key}: {bad.problem}", bad.expected
+        ) from None
     return spec
 
 
@@ -164,7 +174,9 @@ def figure_data_for(spec: FigureSpec) -> dict[str, Any]:
         data = FIGURE_FUNCTIONS[spec.kind](**spec.arguments)
     except (ValueError, KeyError) as error:
         message = error.args[0] if error.args else str(error)
-        raise FigureBlockError(spec.path, spec.line, f"roofline_core rejects this figure: {message}", "parameters it accepts") from None
+        raise FigureBlockError(
+            spec.path, spec.line, f"roofline_core rejects this figure: {message}", "parameters it accepts"
+        ) from None
     if spec.title:
         data = {**data, "title": spec.title}
     if spec.caption:

@@ -145,7 +145,7 @@ def _root_without_size(svg: str) -> str:
         '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
         f'viewBox="{view_box.group(1)}" class="roofline-figure__svg">'
     )
-    return svg[: match.start()] + new_root + svg[match.end():]
+    return svg[: match.start()] + new_root + svg[match.end() :]
 
 
 _LONG_DECIMAL = re.compile(r"-?\d+\.\d{3,}")

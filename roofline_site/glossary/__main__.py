@@ -18,7 +18,9 @@ from roofline_site.glossary.validator import load_glossary
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m roofline_site.glossary", description=__doc__.splitlines()[0])
-    parser.add_argument("--glossary-dir", type=Path, default=Path("glossary"), help="the glossary folder (default: ./glossary)")
+    parser.add_argument(
+        "--glossary-dir", type=Path, default=Path("glossary"), help="the glossary folder (default: ./glossary)"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     new = commands.add_parser("new", help="create a new entry")
     new.add_argument("title", help='the term, e.g. "Paged attention"')

@@ -74,7 +74,12 @@ def parse(text: str, path: str) -> FrontMatter:
     lines = text.splitlines(keepends=True)
     if not lines or lines[0].rstrip("\r\n").rstrip() != FENCE:
         raise FrontMatterError(
-            Problem(path, 1, "no front matter", "expected the file to start with a '---' line, the YAML fields, and another '---' line")
+            Problem(
+                path,
+                1,
+                "no front matter",
+                "expected the file to start with a '---' line, the YAML fields, and another '---' line",
+            )
         )
     closing = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r\n").rstrip() == FENCE), None)
     if closing is None:
@@ -93,7 +98,12 @@ def parse(text: str, path: str) -> FrontMatter:
         line = mark.line + offset if mark is not None else 1
         reason = " ".join(str(exc.problem or exc.context or "unreadable").split())
         raise FrontMatterError(
-            Problem(path, line, f"front matter is not valid YAML ({reason})", "expected 'key: value' lines (quote values that contain ': ' or start with a symbol)")
+            Problem(
+                path,
+                line,
+                f"front matter is not valid YAML ({reason})",
+                "expected 'key: value' lines (quote values that contain ': ' or start with a symbol)",
+            )
         ) from None
     except yaml.YAMLError as exc:
         raise FrontMatterError(
@@ -103,7 +113,12 @@ def parse(text: str, path: str) -> FrontMatter:
         loader.dispose()
     if not isinstance(node, yaml.MappingNode) or not isinstance(data, dict):
         raise FrontMatterError(
-            Problem(path, 2 if node is None else node.start_mark.line + offset, "front matter is not a mapping of fields", "expected 'key: value' lines such as 'title: KV cache'")
+            Problem(
+                path,
+                2 if node is None else node.start_mark.line + offset,
+                "front matter is not a mapping of fields",
+                "expected 'key: value' lines such as 'title: KV cache'",
+            )
         )
     located: dict[LinePath, int] = {}
     _locate(node, (), offset, located, path)
@@ -124,7 +139,9 @@ def _refuse_anchors(yaml_text: str, path: str, offset: int) -> None:
             kind = "alias" if sign == "*" else "anchor"
             raise FrontMatterError(
                 Problem(
-                    path, event.start_mark.line + offset, f"YAML {kind} '{sign}{event.anchor}' in the front matter",
+                    path,
+                    event.start_mark.line + offset,
+                    f"YAML {kind} '{sign}{event.anchor}' in the front matter",
                     "expected plain values written out in full: anchors and aliases are not allowed",
                 )
             )
@@ -140,7 +157,12 @@ def _locate(node: yaml.Node, prefix: LinePath, offset: int, out: dict[LinePath, 
             if key in seen:
                 where = ".".join(str(p) for p in (*prefix, key))
                 raise FrontMatterError(
-                    Problem(path, line, f"field '{where}' is given twice (first on line {seen[key]})", "expected each field once")
+                    Problem(
+                        path,
+                        line,
+                        f"field '{where}' is given twice (first on line {seen[key]})",
+                        "expected each field once",
+                    )
                 )
             seen[key] = line
             out[(*prefix, key)] = line

@@ -63,30 +63,85 @@ MAX_EMPHASIS_MARKERS_PER_PARAGRAPH = 200
 # and paragraph separators (line breaks to Python but not to YAML or Markdown, so every line
 # number after them would be wrong); non-characters.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
-_BOMS = ((b"\xef\xbb\xbf", "a UTF-8 byte-order mark"), (b"\xff\xfe", "a UTF-16 byte-order mark"), (b"\xfe\xff", "a UTF-16 byte-order mark"))
-_ENCODING_EXPECTED = "expected UTF-8 text without a byte-order mark (save the file as 'UTF-8', not 'UTF-8 with BOM' or 'UTF-16')"
+_BOMS = (
+    (b"\xef\xbb\xbf", "a UTF-8 byte-order mark"),
+    (b"\xff\xfe", "a UTF-16 byte-order mark"),
+    (b"\xfe\xff", "a UTF-16 byte-order mark"),
+)
+_ENCODING_EXPECTED = (
+    "expected UTF-8 text without a byte-order mark (save the file as 'UTF-8', not 'UTF-8 with BOM' or 'UTF-16')"
+)
 
 #: Raw elements refused in a body: they run code (script, object, embed, applet), restyle the
 #: site (style, link), send the reader or their input elsewhere (meta refresh, base, form) or
 #: embed another site (iframe, frame, frameset).
-REFUSED_TAGS = ("script", "iframe", "style", "object", "embed", "meta", "base", "form", "link", "frame", "frameset", "applet")
+REFUSED_TAGS = (
+    "script",
+    "iframe",
+    "style",
+    "object",
+    "embed",
+    "meta",
+    "base",
+    "form",
+    "link",
+    "frame",
+    "frameset",
+    "applet",
+)
 
 #: Schemes whose URLs run code or carry a whole document.
 DANGEROUS_SCHEMES = ("javascript:", "vbscript:", "data:")
 
 # Attributes holding a URL the browser may follow or load.
 _URL_ATTRIBUTES = frozenset(
-    {"href", "src", "srcset", "action", "formaction", "xlink:href", "data", "poster", "background", "cite", "longdesc", "lowsrc", "dynsrc", "ping", "manifest", "codebase", "archive", "icon"}
+    {
+        "href",
+        "src",
+        "srcset",
+        "action",
+        "formaction",
+        "xlink:href",
+        "data",
+        "poster",
+        "background",
+        "cite",
+        "longdesc",
+        "lowsrc",
+        "dynsrc",
+        "ping",
+        "manifest",
+        "codebase",
+        "archive",
+        "icon",
+    }
 )
 # Of those, the ones the browser fetches by itself, without a click.
-_LOADING_ATTRIBUTES = frozenset({"src", "srcset", "data", "poster", "background", "lowsrc", "dynsrc", "ping", "manifest", "codebase", "archive", "icon"})
+_LOADING_ATTRIBUTES = frozenset(
+    {
+        "src",
+        "srcset",
+        "data",
+        "poster",
+        "background",
+        "lowsrc",
+        "dynsrc",
+        "ping",
+        "manifest",
+        "codebase",
+        "archive",
+        "icon",
+    }
+)
 
 _REFUSED_TAG = re.compile(r"<\s*/?\s*(" + "|".join(REFUSED_TAGS) + r")\b", re.IGNORECASE)
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:")
 _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]*)", re.IGNORECASE)
 # Python-Markdown's reference definition, made lenient about the quote and list markers in
 # front of it (a definition inside a quote or list item counts too).
-_REFERENCE_DEFINITION = re.compile(r"^[ \t>]*(?:(?:[-+*]|\d+[.)])[ \t]+)*\[([^\[\]\n]*)\]:[ \t]*\n?[ \t>]*(\S+)", re.MULTILINE)
+_REFERENCE_DEFINITION = re.compile(
+    r"^[ \t>]*(?:(?:[-+*]|\d+[.)])[ \t]+)*\[([^\[\]\n]*)\]:[ \t]*\n?[ \t>]*(\S+)", re.MULTILINE
+)
 _IMAGE_REFERENCE = re.compile(r"!\[((?:[^\[\]]|\[[^\[\]]*\])*)\](?:[ ]?\[([^\[\]]*)\])?")
 # attr_list's braces (``{: #id .class key=value }``), as its scanner reads key=value pairs.
 _ATTR_LIST = re.compile(r"\{:?[ ]*([^}\n ][^}\n]*)\}")
@@ -105,7 +160,10 @@ def check_size(text: str, path: str) -> Problem | None:
     if size_bytes <= MAX_ENTRY_BYTES:
         return None
     return Problem(
-        path, 1, f"the entry is {size_bytes / 1000:,.0f} kB", f"expected at most {MAX_ENTRY_BYTES // 1000} kB: one term per entry; split a long one into several terms"
+        path,
+        1,
+        f"the entry is {size_bytes / 1000:,.0f} kB",
+        f"expected at most {MAX_ENTRY_BYTES // 1000} kB: one term per entry; split a long one into several terms",
     )
 
 
@@ -128,7 +186,12 @@ def decode_entry(data: bytes, path: str) -> tuple[str | None, Problem | None]:
     if control is not None:
         line = text.count("\n", 0, control.start()) + 1
         name = "a NUL byte" if control.group(0) == "\x00" else f"control character U+{ord(control.group(0)):04X}"
-        return None, Problem(path, line, f"{name} in the file", "expected text only: letters, digits, punctuation, spaces, tabs and line breaks")
+        return None, Problem(
+            path,
+            line,
+            f"{name} in the file",
+            "expected text only: letters, digits, punctuation, spaces, tabs and line breaks",
+        )
     return text, None
 
 
@@ -145,7 +208,9 @@ def find_slow_patterns(text: str, path: str, first_line: int = 1) -> list[Proble
         if len(positions) > MAX_BRACKETS:
             problems.append(
                 Problem(
-                    path, line_of(positions[MAX_BRACKETS]), f"more than {MAX_BRACKETS} {name} in the body ({len(positions)})",
+                    path,
+                    line_of(positions[MAX_BRACKETS]),
+                    f"more than {MAX_BRACKETS} {name} in the body ({len(positions)})",
                     f"expected at most {MAX_BRACKETS}: unclosed ones make the Markdown parser slow; put such text in a code block",
                 )
             )
@@ -153,18 +218,27 @@ def find_slow_patterns(text: str, path: str, first_line: int = 1) -> list[Proble
     if len(unclosed) > MAX_UNCLOSED_TAGS:
         problems.append(
             Problem(
-                path, line_of(unclosed[MAX_UNCLOSED_TAGS]), f"more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({len(unclosed)})",
+                path,
+                line_of(unclosed[MAX_UNCLOSED_TAGS]),
+                f"more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({len(unclosed)})",
                 f"expected at most {MAX_UNCLOSED_TAGS}: each makes the Markdown parser read the rest of the entry again; write '< ' with a space, or use code",
             )
         )
-    for run in re.finditer(r"\*{%d,}|_{%d,}|~{%d,}" % ((MAX_EMPHASIS_RUN + 1,) * 3), masked):
+    for run in re.finditer(
+        rf"\*{{{MAX_EMPHASIS_RUN + 1},}}|_{{{MAX_EMPHASIS_RUN + 1},}}|~{{{MAX_EMPHASIS_RUN + 1},}}", masked
+    ):
         line_start = masked.rfind("\n", 0, run.start()) + 1
         line_end = masked.find("\n", run.end())
         line = masked[line_start : len(masked) if line_end < 0 else line_end]
         if set(line.strip()) <= {run.group(0)[0], " "}:
             continue  # a horizontal rule
         problems.append(
-            Problem(path, line_of(run.start()), f"a run of {len(run.group(0))} '{run.group(0)[0]}' in the body", f"expected at most {MAX_EMPHASIS_RUN} emphasis markers in a row")
+            Problem(
+                path,
+                line_of(run.start()),
+                f"a run of {len(run.group(0))} '{run.group(0)[0]}' in the body",
+                f"expected at most {MAX_EMPHASIS_RUN} emphasis markers in a row",
+            )
         )
         break
     offset = 0
@@ -173,7 +247,9 @@ def find_slow_patterns(text: str, path: str, first_line: int = 1) -> list[Proble
         if markers > MAX_EMPHASIS_MARKERS_PER_PARAGRAPH:
             problems.append(
                 Problem(
-                    path, line_of(offset + len(paragraph) - len(paragraph.lstrip())), f"a paragraph with {markers} emphasis markers ('*', '_')",
+                    path,
+                    line_of(offset + len(paragraph) - len(paragraph.lstrip())),
+                    f"a paragraph with {markers} emphasis markers ('*', '_')",
                     f"expected at most {MAX_EMPHASIS_MARKERS_PER_PARAGRAPH} per paragraph; put such text in a code block",
                 )
             )
@@ -211,7 +287,8 @@ def find_hostile_html(text: str, path: str, first_line: int = 1) -> list[Problem
     masked = mask_code(text)
     line_of = LineFinder(masked, first_line)
     problems = [
-        Problem(path, line_of(m.start()), f"raw <{m.group(1).lower()}> in the body", _CODE_EXPECTED) for m in _REFUSED_TAG.finditer(masked)
+        Problem(path, line_of(m.start()), f"raw <{m.group(1).lower()}> in the body", _CODE_EXPECTED)
+        for m in _REFUSED_TAG.finditer(masked)
     ]
     problems += _HtmlAttributes.check(masked, path, first_line)
     problems += _check_markdown_targets(masked, path, line_of)
@@ -234,7 +311,9 @@ def url_problem(raw: str, path: str, line: int, *, loads: bool) -> Problem | Non
         if url.startswith(scheme):
             return Problem(path, line, f"a {scheme} address in the body", _URL_EXPECTED)
     if loads and (_SCHEME.match(url) or url.startswith("//")):
-        return Problem(path, line, f"an image or other embedded file from another host ('{raw.strip()}')", _REMOTE_EXPECTED)
+        return Problem(
+            path, line, f"an image or other embedded file from another host ('{raw.strip()}')", _REMOTE_EXPECTED
+        )
     return None
 
 
@@ -304,13 +383,22 @@ def _check_attr_lists(masked: str, path: str, line_of: LineFinder) -> list[Probl
 
 def _attribute_problems(name: str, value: str, path: str, line: int) -> list[Problem]:
     if name.startswith("on"):
-        return [Problem(path, line, f"event-handler attribute '{name}=' in the body", "expected no scripting in entries; page behaviour lives in site_assets/")]
+        return [
+            Problem(
+                path,
+                line,
+                f"event-handler attribute '{name}=' in the body",
+                "expected no scripting in entries; page behaviour lives in site_assets/",
+            )
+        ]
     if name == "style":
         urls = _CSS_URL.findall(html.unescape(value))
         return [p for p in (url_problem(url, path, line, loads=True) for url in urls) if p]
     if name not in _URL_ATTRIBUTES:
         return []
-    candidates = [c.strip().split(" ")[0] for c in value.split(",")] if name in ("srcset", "ping", "archive") else [value]
+    candidates = (
+        [c.strip().split(" ")[0] for c in value.split(",")] if name in ("srcset", "ping", "archive") else [value]
+    )
     found = (url_problem(c, path, line, loads=name in _LOADING_ATTRIBUTES) for c in candidates)
     return [p for p in found if p][:1]
 

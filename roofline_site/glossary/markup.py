@@ -32,6 +32,7 @@ MARKDOWN_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?([^)\s>]*
 _FENCE_OPEN = re.compile(r"^(\s*)(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 
+
 def mask_code(text: str) -> str:
     """``text`` with fenced code blocks and inline code spans blanked out.
 
@@ -114,7 +115,10 @@ def find_term_links(text: str, first_line: int = 1) -> list[TermLink]:
 def find_quantities(text: str, first_line: int = 1) -> list[QuantityRef]:
     masked = mask_code(text)
     line_of = LineFinder(text, first_line)
-    return [QuantityRef(text[m.start(1) : m.end(1)].strip(), line_of(m.start()), m.start(), m.end()) for m in QUANTITY.finditer(masked)]
+    return [
+        QuantityRef(text[m.start(1) : m.end(1)].strip(), line_of(m.start()), m.start(), m.end())
+        for m in QUANTITY.finditer(masked)
+    ]
 
 
 def find_markdown_links(text: str, first_line: int = 1) -> list[LinkRef]:
@@ -212,7 +216,11 @@ def rewrite(
     for link in find_term_links(text, first_line):
         if link.slug not in titles:
             hint = suggest(link.slug)
-            expected = f"expected the slug of an entry in glossary/ (did you mean [[{hint}]]?)" if hint else "expected the slug of an entry in glossary/ (its file name without .md)"
+            expected = (
+                f"expected the slug of an entry in glossary/ (did you mean [[{hint}]]?)"
+                if hint
+                else "expected the slug of an entry in glossary/ (its file name without .md)"
+            )
             shown = link.slug or "(empty)"
             result.problems.append(Problem(path, link.line, f"link to unknown term [[{shown}]]", expected))
             continue
@@ -221,13 +229,19 @@ def rewrite(
         else:
             label = running_text(titles[link.slug], sentence_start=starts_sentence(text, link.start))
         result.linked_slugs.append(link.slug)
-        replacements.append((link.start, link.end, f"[{escape_link_text(label)}]({term_href(link.slug, link.anchor, src_uri)})"))
+        replacements.append(
+            (link.start, link.end, f"[{escape_link_text(label)}]({term_href(link.slug, link.anchor, src_uri)})")
+        )
     for ref in find_quantities(text, first_line):
         try:
             value: Value = evaluate_reference(ref.reference)
         except QuantityError as exc:
             what, _, expected = str(exc).partition("; ")
-            result.problems.append(Problem(path, ref.line, f"in {{{{ {ref.reference} }}}}: {what}", expected or "expected a valid quantity"))
+            result.problems.append(
+                Problem(
+                    path, ref.line, f"in {{{{ {ref.reference} }}}}: {what}", expected or "expected a valid quantity"
+                )
+            )
             continue
         for source in value.sources:
             seen_sources.setdefault((source.title, source.url), source)

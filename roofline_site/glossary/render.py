@@ -62,7 +62,11 @@ def rewrite_body(entry: Entry, glossary: Glossary) -> Rewritten:
         ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
     """
     rewritten = rewrite(
-        entry.body, path=entry.path, src_uri=f"glossary/{entry.slug}.md", first_line=entry.body_line, titles=glossary.titles
+        entry.body,
+        path=entry.path,
+        src_uri=f"glossary/{entry.slug}.md",
+        first_line=entry.body_line,
+        titles=glossary.titles,
     )
     if rewritten.problems:
         raise ValueError("; ".join(str(p) for p in rewritten.problems))
@@ -81,11 +85,19 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
         ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
     """
     rewritten = rewrite_body(entry, glossary)
-    return _front_matter(title=entry.title, description=entry.summary, search={"boost": SEARCH_BOOST}) + rewritten.text.strip("\n") + "\n"
+    return (
+        _front_matter(title=entry.title, description=entry.summary, search={"boost": SEARCH_BOOST})
+        + rewritten.text.strip("\n")
+        + "\n"
+    )
 
 
 #: ``(id, heading)`` of the sections the build adds after the body, in order.
-TERM_PAGE_SECTIONS: tuple[tuple[str, str], ...] = (("related-terms", "Related terms"), ("sources", "Sources"), ("mentioned-in", "Mentioned in"))
+TERM_PAGE_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("related-terms", "Related terms"),
+    ("sources", "Sources"),
+    ("mentioned-in", "Mentioned in"),
+)
 
 
 def _text(text: str) -> str:
@@ -117,7 +129,11 @@ def term_page_header_html(entry: Entry, *, index_href: str) -> str:
         f'<p class="glossary-entry__summary">{t(entry.summary)}</p>\n',
     ]
     if entry.aliases:
-        parts.append('<p class="glossary-entry__aliases">Also called: ' + ", ".join(f"<em>{t(a)}</em>" for a in entry.aliases) + ".</p>\n")
+        parts.append(
+            '<p class="glossary-entry__aliases">Also called: '
+            + ", ".join(f"<em>{t(a)}</em>" for a in entry.aliases)
+            + ".</p>\n"
+        )
     return "".join(parts)
 
 
@@ -138,7 +154,9 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
         parts.append(_heading(2, *TERM_PAGE_SECTIONS[0]) + "<ul>\n")
         for slug in entry.related:
             other = glossary.entries[slug]
-            parts.append(f'<li><a data-glossary-role="related" href="{e(term_href(slug))}">{t(other.title)}</a>: {t(other.summary)}</li>\n')
+            parts.append(
+                f'<li><a data-glossary-role="related" href="{e(term_href(slug))}">{t(other.title)}</a>: {t(other.summary)}</li>\n'
+            )
         parts.append("</ul>\n")
     parts.append(_heading(2, *TERM_PAGE_SECTIONS[1]) + "<ul>\n")
     for source in entry.sources:
@@ -147,11 +165,15 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
     parts.append("</ul>\n")
     preset_sources = rewrite_body(entry, glossary).sources
     if preset_sources:
-        parts.append("<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul>\n")
+        parts.append(
+            "<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul>\n"
+        )
         parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in preset_sources]
         parts.append("</ul>\n")
     parts.append(_heading(2, *TERM_PAGE_SECTIONS[2]) + f"{MENTIONED_IN_MARKER}\n")
-    parts.append(f'<p><a class="glossary-back" data-glossary-role="back" href="{e(index_href)}">← Back to glossary</a></p>\n')
+    parts.append(
+        f'<p><a class="glossary-back" data-glossary-role="back" href="{e(index_href)}">← Back to glossary</a></p>\n'
+    )
     return "".join(parts)
 
 
@@ -162,7 +184,10 @@ def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href
     """
     entries = glossary.sorted_entries()
     parts = [
-        _front_matter(title="Glossary", description=f"All {len(entries)} terms of LLM-inference performance, by category and A to Z."),
+        _front_matter(
+            title="Glossary",
+            description=f"All {len(entries)} terms of LLM-inference performance, by category and A to Z.",
+        ),
         "# Glossary\n\n",
         f"{len(entries)} terms, each with a definition, why it matters, numbers computed by `roofline_core`, and sources. "
         f"New and updated terms: [RSS feed]({feed_href}). Every term as data: [glossary.json]({json_href}).\n\n",
@@ -180,7 +205,9 @@ def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href
         parts.append(_group(f"{category.capitalize()} {{#{category}}}", description, members))
     parts.append("## A–Z {#a-z}\n\n")
     for letter, members in groupby(entries, key=lambda e: _initial(e.title)):
-        parts.append(_group(f"{letter} {{#letter-{letter.lower() if letter.isalpha() else 'other'}}}", None, list(members)))
+        parts.append(
+            _group(f"{letter} {{#letter-{letter.lower() if letter.isalpha() else 'other'}}}", None, list(members))
+        )
     return "".join(parts)
 
 
@@ -194,7 +221,11 @@ def _group(heading: str, description: str | None, members: list[Entry]) -> str:
     if description:
         lines.append(f"{description}\n{{: .glossary-group__about }}\n\n")
     for e in members:
-        aliases = f' <span class="glossary-index__aliases">Also: {markdown_text(", ".join(e.aliases))}</span>' if e.aliases else ""
+        aliases = (
+            f' <span class="glossary-index__aliases">Also: {markdown_text(", ".join(e.aliases))}</span>'
+            if e.aliases
+            else ""
+        )
         lines.append(
             f'- [{markdown_text(e.title)}]({e.slug}.md){{ data-glossary-role="index" }}'
             f' <span class="glossary-index__summary">{markdown_text(e.summary)}</span>{aliases}\n'
@@ -229,7 +260,13 @@ def glossary_json(glossary: Glossary, *, path_of: Callable[[str], str], site_url
 
 
 def rss_feed(
-    glossary: Glossary, *, site_name: str, site_url: str | None, path_of: Callable[[str], str], index_path: str, feed_path: str
+    glossary: Glossary,
+    *,
+    site_name: str,
+    site_url: str | None,
+    path_of: Callable[[str], str],
+    index_path: str,
+    feed_path: str,
 ) -> str:
     """RSS 2.0 feed of new and updated terms, newest first.
 
@@ -257,7 +294,11 @@ def rss_feed(
             f"      <description>{esc(e.summary)}</description>\n"
             "    </item>\n"
         )
-    self_link = f'    <atom:link href="{html.escape(base + feed_path)}" rel="self" type="application/rss+xml"/>\n' if base else ""
+    self_link = (
+        f'    <atom:link href="{html.escape(base + feed_path)}" rel="self" type="application/rss+xml"/>\n'
+        if base
+        else ""
+    )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">\n'
@@ -267,9 +308,7 @@ def rss_feed(
         f"    <description>New and updated entries of the {esc(site_name)} glossary.</description>\n"
         "    <language>en</language>\n"
         f"    <lastBuildDate>{_rfc822(newest)}</lastBuildDate>\n"
-        f"{self_link}"
-        + "".join(items)
-        + "  </channel>\n</rss>\n"
+        f"{self_link}" + "".join(items) + "  </channel>\n</rss>\n"
     )
 
 
@@ -279,7 +318,7 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 
 
 def _rfc822(day: dt.date) -> str:
-    return email.utils.format_datetime(dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc))
+    return email.utils.format_datetime(dt.datetime(day.year, day.month, day.day, tzinfo=dt.UTC))
 
 
 def redirect_html(*, title: str, target_href: str, canonical_url: str, content_security_policy: str = "") -> str:
@@ -292,7 +331,11 @@ def redirect_html(*, title: str, target_href: str, canonical_url: str, content_s
         content_security_policy: The policy for a ``<meta http-equiv>`` tag (none if empty).
     """
     href, name, canonical = html.escape(target_href), html.escape(title), html.escape(canonical_url)
-    policy = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(content_security_policy)}">\n' if content_security_policy else ""
+    policy = (
+        f'<meta http-equiv="Content-Security-Policy" content="{html.escape(content_security_policy)}">\n'
+        if content_security_policy
+        else ""
+    )
     return (
         "<!doctype html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

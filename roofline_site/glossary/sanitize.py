@@ -35,12 +35,55 @@ from pygments.token import STANDARD_TYPES
 #: Elements an entry may contain once rendered.
 ALLOWED_TAGS: frozenset[str] = frozenset(
     {
-        "h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote", "div", "span",
-        "ul", "ol", "li", "dl", "dt", "dd",
-        "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td",
-        "pre", "code", "kbd", "samp", "var",
-        "em", "strong", "b", "i", "s", "del", "ins", "mark", "sub", "sup", "small", "abbr", "q", "cite",
-        "a", "img", "details", "summary",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "p",
+        "br",
+        "hr",
+        "blockquote",
+        "div",
+        "span",
+        "ul",
+        "ol",
+        "li",
+        "dl",
+        "dt",
+        "dd",
+        "table",
+        "caption",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "th",
+        "td",
+        "pre",
+        "code",
+        "kbd",
+        "samp",
+        "var",
+        "em",
+        "strong",
+        "b",
+        "i",
+        "s",
+        "del",
+        "ins",
+        "mark",
+        "sub",
+        "sup",
+        "small",
+        "abbr",
+        "q",
+        "cite",
+        "a",
+        "img",
+        "details",
+        "summary",
     }
 )
 
@@ -64,8 +107,21 @@ ALIGN_VALUES: dict[str, dict[str, set[str]]] = {cell: {"align": {"left", "center
 #: elements, foreign content (SVG, MathML) and embedded documents.
 DROPPED_WITH_CONTENT: frozenset[str] = frozenset(
     {
-        "script", "style", "template", "textarea", "title", "xmp", "noscript", "noembed", "noframes",
-        "iframe", "object", "svg", "math", "select", "frameset",
+        "script",
+        "style",
+        "template",
+        "textarea",
+        "title",
+        "xmp",
+        "noscript",
+        "noembed",
+        "noframes",
+        "iframe",
+        "object",
+        "svg",
+        "math",
+        "select",
+        "frameset",
     }
 )
 
@@ -75,9 +131,33 @@ URL_SCHEMES: frozenset[str] = frozenset({"http", "https"})
 # Admonition types Material for MkDocs styles (https://squidfunk.github.io/mkdocs-material/reference/admonitions/).
 _ADMONITION_TYPES = frozenset(
     {
-        "note", "abstract", "summary", "tldr", "info", "todo", "tip", "hint", "important", "success", "check", "done",
-        "question", "help", "faq", "warning", "caution", "attention", "failure", "fail", "missing", "danger", "error",
-        "bug", "example", "quote", "cite",
+        "note",
+        "abstract",
+        "summary",
+        "tldr",
+        "info",
+        "todo",
+        "tip",
+        "hint",
+        "important",
+        "success",
+        "check",
+        "done",
+        "question",
+        "help",
+        "faq",
+        "warning",
+        "caution",
+        "attention",
+        "failure",
+        "fail",
+        "missing",
+        "danger",
+        "error",
+        "bug",
+        "example",
+        "quote",
+        "cite",
     }
 )
 #: Class names the site's Markdown extensions produce: highlighting (Pygments token classes),
@@ -85,7 +165,17 @@ _ADMONITION_TYPES = frozenset(
 ALLOWED_CLASSES: frozenset[str] = frozenset(
     {c for c in STANDARD_TYPES.values() if c}
     | _ADMONITION_TYPES
-    | {"highlight", "highlighttable", "linenos", "linenodiv", "filename", "admonition", "admonition-title", "headerlink", "roofline-calculator-slot"}
+    | {
+        "highlight",
+        "highlighttable",
+        "linenos",
+        "linenodiv",
+        "filename",
+        "admonition",
+        "admonition-title",
+        "headerlink",
+        "roofline-calculator-slot",
+    }
 )
 _LANGUAGE_CLASS = re.compile(r"language-[a-z0-9_+-]{1,40}\Z")
 
@@ -150,7 +240,13 @@ def sanitise_entry_html(html: str, *, trusted: Sequence[str] = ()) -> str:
 def _filter_attribute(tag: str, name: str, value: str) -> str | None:
     """Narrow allowed attributes further: classes and ids from fixed sets, images from the site."""
     if name == "class":
-        kept = [c for c in value.split() if c in ALLOWED_CLASSES or (tag == "code" and _LANGUAGE_CLASS.match(c)) or (tag == "div" and _LANGUAGE_CLASS.match(c))]
+        kept = [
+            c
+            for c in value.split()
+            if c in ALLOWED_CLASSES
+            or (tag == "code" and _LANGUAGE_CLASS.match(c))
+            or (tag == "div" and _LANGUAGE_CLASS.match(c))
+        ]
         if "roofline-calculator-slot" in kept and tag != "div":
             kept.remove("roofline-calculator-slot")
         return " ".join(kept) or None

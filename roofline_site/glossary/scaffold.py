@@ -19,7 +19,9 @@ class ScaffoldError(Exception):
     """The entry cannot be created; the message says why and what to do."""
 
 
-def new_entry(directory: Path, title: str, category: str, *, summary: str | None = None, today: dt.date | None = None) -> Path:
+def new_entry(
+    directory: Path, title: str, category: str, *, summary: str | None = None, today: dt.date | None = None
+) -> Path:
     """Write ``<directory>/<slug>.md`` for a new term.
 
     Args:
@@ -62,7 +64,9 @@ def new_entry(directory: Path, title: str, category: str, *, summary: str | None
         "summary": summary or f"Replace this with one plain sentence that defines {title.lower()}.",
         "aliases": [],
         "related": [],
-        "sources": [{"title": "Replace with the document you took the facts from", "url": "https://example.org/replace-me"}],
+        "sources": [
+            {"title": "Replace with the document you took the facts from", "url": "https://example.org/replace-me"}
+        ],
         "added": (today or dt.date.today()),
     }
     body = (

@@ -18,7 +18,13 @@ from typing import Any
 from roofline_site.glossary.entry import Entry, SourceRef
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.frontmatter import FrontMatter, FrontMatterError, parse
-from roofline_site.glossary.hostile import check_size, decode_entry, find_deep_nesting, find_hostile_html, find_slow_patterns
+from roofline_site.glossary.hostile import (
+    check_size,
+    decode_entry,
+    find_deep_nesting,
+    find_hostile_html,
+    find_slow_patterns,
+)
 from roofline_site.glossary.markup import find_markdown_links, rewrite
 from roofline_site.glossary.schema import (
     CATEGORIES,
@@ -123,7 +129,11 @@ def read_entries(directory: Path, *, display_dir: str = "glossary") -> tuple[lis
     """Read each file on its own; cross-file checks are :func:`check_cross_references`."""
     entries, problems = [], []
     if not directory.is_dir():
-        return [], [Problem(display_dir, 1, "glossary folder not found", "expected a folder of <slug>.md entries next to mkdocs.yml")]
+        return [], [
+            Problem(
+                display_dir, 1, "glossary folder not found", "expected a folder of <slug>.md entries next to mkdocs.yml"
+            )
+        ]
     for file in sorted(directory.glob("*.md")):
         path = f"{display_dir}/{file.name}"
         text, unreadable = decode_entry(file.read_bytes(), path)
@@ -149,7 +159,12 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
     if not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
         reason = "is reserved" if slug in RESERVED_SLUGS else "is not a valid slug"
         problems.append(
-            Problem(path, 1, f"file name '{slug}.md' {reason}", f"expected lowercase letters, digits and single hyphens, e.g. '{slugify(slug) or 'kv-cache'}.md'")
+            Problem(
+                path,
+                1,
+                f"file name '{slug}.md' {reason}",
+                f"expected lowercase letters, digits and single hyphens, e.g. '{slugify(slug) or 'kv-cache'}.md'",
+            )
         )
     too_big = check_size(text, path)
     if too_big is not None:
@@ -187,8 +202,20 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
 
 def _stand_in(slug: str, path: str) -> Entry:
     return Entry(
-        slug=slug, path=path, title=slug, category="", summary="", aliases=(), related=(), sources=(),
-        added=dt.date(1970, 1, 1), updated=None, renamed_from=(), body="", body_line=1, lines={},
+        slug=slug,
+        path=path,
+        title=slug,
+        category="",
+        summary="",
+        aliases=(),
+        related=(),
+        sources=(),
+        added=dt.date(1970, 1, 1),
+        updated=None,
+        renamed_from=(),
+        body="",
+        body_line=1,
+        lines={},
     )
 
 
@@ -219,11 +246,17 @@ class _FieldChecker:
             if key not in FIELDS_BY_NAME:
                 close = difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.problem(self.fm.line_of(key), f"unknown field '{key}'{hint}", "expected only: " + ", ".join(FIELDS_BY_NAME))
+                self.problem(
+                    self.fm.line_of(key), f"unknown field '{key}'{hint}", "expected only: " + ", ".join(FIELDS_BY_NAME)
+                )
         for spec in FIELDS:
             if spec.name not in data:
                 if spec.required:
-                    self.problem(self.fm.first_line, f"missing required field '{spec.name}'", f"expected {spec.name}: {spec.help}")
+                    self.problem(
+                        self.fm.first_line,
+                        f"missing required field '{spec.name}'",
+                        f"expected {spec.name}: {spec.help}",
+                    )
                 continue
             raw = data[spec.name]
             line = self.fm.line_of(spec.name)
@@ -237,17 +270,33 @@ class _FieldChecker:
             if checked is not None:
                 values[spec.name] = checked
         if "category" in values and values["category"] not in CATEGORIES:
-            self.problem(self.fm.line_of("category"), f"unknown category '{values['category']}'", "expected one of: " + ", ".join(CATEGORIES))
+            self.problem(
+                self.fm.line_of("category"),
+                f"unknown category '{values['category']}'",
+                "expected one of: " + ", ".join(CATEGORIES),
+            )
         if "title" in values and re.search(r"[<>\[\]`*_\"]|&#?\w+;", values["title"]):
-            self.problem(self.fm.line_of("title"), f"title '{values['title']}' holds markup characters", "expected plain text without < > [ ] ` * _, HTML entities or straight double quotes")
+            self.problem(
+                self.fm.line_of("title"),
+                f"title '{values['title']}' holds markup characters",
+                "expected plain text without < > [ ] ` * _, HTML entities or straight double quotes",
+            )
         if "summary" in values:
             self._check_summary(values["summary"], self.fm.line_of("summary"))
         if values.get("updated") and values.get("added") and values["updated"] < values["added"]:
-            self.problem(self.fm.line_of("updated"), f"'updated' ({values['updated']}) is before 'added' ({values['added']})", "expected updated on or after added")
+            self.problem(
+                self.fm.line_of("updated"),
+                f"'updated' ({values['updated']}) is before 'added' ({values['added']})",
+                "expected updated on or after added",
+            )
         if "aliases" in values and "title" in values:
             for index, alias in enumerate(values["aliases"]):
                 if name_key(alias) == name_key(values["title"]):
-                    self.problem(self.fm.line_of("aliases", index), f"alias '{alias}' repeats the title", "expected other names only")
+                    self.problem(
+                        self.fm.line_of("aliases", index),
+                        f"alias '{alias}' repeats the title",
+                        "expected other names only",
+                    )
         return values
 
     # One method per field kind ---------------------------------------------------------
@@ -261,12 +310,20 @@ class _FieldChecker:
     def _too_long(self, name: str, raw: list, line: int) -> bool:
         if len(raw) <= MAX_LIST_ITEMS:
             return False
-        self.problem(line, f"field '{name}' has {len(raw)} items", f"expected at most {MAX_LIST_ITEMS}: an entry about one term needs no more")
+        self.problem(
+            line,
+            f"field '{name}' has {len(raw)} items",
+            f"expected at most {MAX_LIST_ITEMS}: an entry about one term needs no more",
+        )
         return True
 
     def _list_of_text(self, name: str, raw: Any, line: int) -> list[str] | None:
         if not isinstance(raw, list):
-            self.problem(line, f"field '{name}' is a {_kind(raw)}", f"expected a list ('- item' lines): {FIELDS_BY_NAME[name].help}")
+            self.problem(
+                line,
+                f"field '{name}' is a {_kind(raw)}",
+                f"expected a list ('- item' lines): {FIELDS_BY_NAME[name].help}",
+            )
             return None
         if self._too_long(name, raw, line):
             return None
@@ -274,7 +331,11 @@ class _FieldChecker:
         for index, item in enumerate(raw):
             item_line = self.fm.line_of(name, index)
             if not isinstance(item, str) or not item.strip():
-                self.problem(item_line, f"item {index + 1} of '{name}' is {'empty' if item in (None, '') else 'a ' + _kind(item)}", "expected non-empty text")
+                self.problem(
+                    item_line,
+                    f"item {index + 1} of '{name}' is {'empty' if item in (None, '') else 'a ' + _kind(item)}",
+                    "expected non-empty text",
+                )
                 continue
             items.append(" ".join(item.split()))
         return items
@@ -285,12 +346,18 @@ class _FieldChecker:
             return None
         for index, item in enumerate(items):
             if not SLUG_PATTERN.match(item):
-                self.problem(self.fm.line_of(name, index), f"'{item}' in '{name}' is not a slug", f"expected a file name without .md, e.g. '{slugify(item)}'")
+                self.problem(
+                    self.fm.line_of(name, index),
+                    f"'{item}' in '{name}' is not a slug",
+                    f"expected a file name without .md, e.g. '{slugify(item)}'",
+                )
         return items
 
     def _list_of_sources(self, name: str, raw: Any, line: int) -> list[SourceRef] | None:
         if not isinstance(raw, list):
-            self.problem(line, f"field 'sources' is a {_kind(raw)}", "expected a list of sources, each with 'title' and 'url'")
+            self.problem(
+                line, f"field 'sources' is a {_kind(raw)}", "expected a list of sources, each with 'title' and 'url'"
+            )
             return None
         if self._too_long(name, raw, line):
             return None
@@ -298,27 +365,48 @@ class _FieldChecker:
         for index, item in enumerate(raw):
             item_line = self.fm.line_of(name, index)
             if not isinstance(item, dict):
-                self.problem(item_line, f"source {index + 1} is a {_kind(item)}", "expected a mapping with 'title' and 'url' (an https address)")
+                self.problem(
+                    item_line,
+                    f"source {index + 1} is a {_kind(item)}",
+                    "expected a mapping with 'title' and 'url' (an https address)",
+                )
                 continue
             for key in item:
                 if key not in SOURCE_KEYS:
-                    self.problem(self.fm.line_of(name, index, key), f"unknown key '{key}' in source {index + 1}", "expected only: " + ", ".join(SOURCE_KEYS))
+                    self.problem(
+                        self.fm.line_of(name, index, key),
+                        f"unknown key '{key}' in source {index + 1}",
+                        "expected only: " + ", ".join(SOURCE_KEYS),
+                    )
             title, url, note = item.get("title"), item.get("url"), item.get("note", "")
             ok = True
             if not isinstance(title, str) or not title.strip():
-                self.problem(self.fm.line_of(name, index, "title"), f"source {index + 1} has no title", "expected title: the document's name")
+                self.problem(
+                    self.fm.line_of(name, index, "title"),
+                    f"source {index + 1} has no title",
+                    "expected title: the document's name",
+                )
                 ok = False
             if url is None or (isinstance(url, str) and not url.strip()):
-                self.problem(self.fm.line_of(name, index, "url"), f"source {index + 1} has no address", "expected url: an https:// address")
+                self.problem(
+                    self.fm.line_of(name, index, "url"),
+                    f"source {index + 1} has no address",
+                    "expected url: an https:// address",
+                )
                 ok = False
             elif not isinstance(url, str) or not _SOURCE_URL.match(url.strip()):
                 self.problem(
-                    self.fm.line_of(name, index, "url"), f"source {index + 1} address '{url}' is not an https address",
+                    self.fm.line_of(name, index, "url"),
+                    f"source {index + 1} address '{url}' is not an https address",
                     "expected url: an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'",
                 )
                 ok = False
             if not isinstance(note, str):
-                self.problem(self.fm.line_of(name, index, "note"), f"note of source {index + 1} is a {_kind(note)}", "expected text")
+                self.problem(
+                    self.fm.line_of(name, index, "note"),
+                    f"note of source {index + 1} is a {_kind(note)}",
+                    "expected text",
+                )
                 ok = False
             if ok:
                 sources.append(SourceRef(" ".join(title.split()), url.strip(), " ".join(note.split())))
@@ -339,13 +427,25 @@ class _FieldChecker:
 
     def _check_summary(self, summary: str, line: int) -> None:
         if len(summary) > SUMMARY_MAX_CHARS:
-            self.problem(line, f"summary is {len(summary)} characters long", f"expected at most {SUMMARY_MAX_CHARS}: one sentence; put the rest in the body")
+            self.problem(
+                line,
+                f"summary is {len(summary)} characters long",
+                f"expected at most {SUMMARY_MAX_CHARS}: one sentence; put the rest in the body",
+            )
         for pattern, what in _SUMMARY_MARKUP:
             if pattern.search(summary):
-                self.problem(line, f"summary holds {what}", "expected plain text (it is shown in previews, search results and link unfurls)")
+                self.problem(
+                    line,
+                    f"summary holds {what}",
+                    "expected plain text (it is shown in previews, search results and link unfurls)",
+                )
                 break
         if _SUMMARY_QUOTE.search(summary):
-            self.problem(line, 'summary holds a straight double quote (")', "expected typographic quotes (“ ”) or none; it is written into HTML attributes")
+            self.problem(
+                line,
+                'summary holds a straight double quote (")',
+                "expected typographic quotes (“ ”) or none; it is written into HTML attributes",
+            )
         if not summary.endswith((".", "?", "!")):
             self.problem(line, "summary does not end with a full stop", "expected one complete sentence")
 
@@ -358,7 +458,14 @@ def _kind(value: Any) -> str:
 
 def _check_body(fm: FrontMatter, path: str) -> list[Problem]:
     if not fm.body.strip():
-        return [Problem(path, fm.body_line, "the body is empty", "expected Markdown after the front matter: the definition first, then why it matters, then numbers with sources")]
+        return [
+            Problem(
+                path,
+                fm.body_line,
+                "the body is empty",
+                "expected Markdown after the front matter: the definition first, then why it matters, then numbers with sources",
+            )
+        ]
     # Nesting is checked first and alone: a body nested too deep would crash the renderer.
     too_deep = find_deep_nesting(fm.body, path, fm.body_line)
     if too_deep is not None:
@@ -387,7 +494,14 @@ def check_cross_references(entries: list[Entry]) -> list[Problem]:
             key = name_key(name)
             owner = names.get(key)
             if owner is not None and owner[0].slug != e.slug:
-                problems.append(Problem(e.path, line, f"{kind} '{name}' is already used by {owner[0].path}", f"expected a title or alias no other entry uses"))
+                problems.append(
+                    Problem(
+                        e.path,
+                        line,
+                        f"{kind} '{name}' is already used by {owner[0].path}",
+                        "expected a title or alias no other entry uses",
+                    )
+                )
             elif owner is None:
                 names[key] = (e, kind)
     problems += _check_lookalikes(entries)
@@ -396,30 +510,66 @@ def check_cross_references(entries: list[Entry]) -> list[Problem]:
         for old in e.renamed_from:
             owner = slugs.get(old)
             if owner is not None and owner.slug != e.slug:
-                problems.append(Problem(e.path, _item_line(e, "renamed_from", e.renamed_from.index(old)), f"duplicate slug '{old}': already used by {owner.path}", "expected an old slug no other entry uses"))
+                problems.append(
+                    Problem(
+                        e.path,
+                        _item_line(e, "renamed_from", e.renamed_from.index(old)),
+                        f"duplicate slug '{old}': already used by {owner.path}",
+                        "expected an old slug no other entry uses",
+                    )
+                )
             slugs.setdefault(old, e)
         for index, alias in enumerate(e.aliases):
             alias_slug = slugify(alias)
             owner = slugs.get(alias_slug)
-            if owner is not None and owner.slug != e.slug and not any(p.path == e.path and f"'{alias}'" in p.what for p in problems):
-                problems.append(Problem(e.path, _item_line(e, "aliases", index), f"alias '{alias}' is already used by {owner.path} (duplicate slug '{alias_slug}')", "expected an alias whose slug no other entry uses"))
+            if (
+                owner is not None
+                and owner.slug != e.slug
+                and not any(p.path == e.path and f"'{alias}'" in p.what for p in problems)
+            ):
+                problems.append(
+                    Problem(
+                        e.path,
+                        _item_line(e, "aliases", index),
+                        f"alias '{alias}' is already used by {owner.path} (duplicate slug '{alias_slug}')",
+                        "expected an alias whose slug no other entry uses",
+                    )
+                )
             slugs.setdefault(alias_slug, e)
 
     for e in entries:
         for index, slug in enumerate(e.related):
             if slug == e.slug:
-                problems.append(Problem(e.path, _item_line(e, "related", index), f"'related' lists the entry itself ('{slug}')", "expected other entries"))
+                problems.append(
+                    Problem(
+                        e.path,
+                        _item_line(e, "related", index),
+                        f"'related' lists the entry itself ('{slug}')",
+                        "expected other entries",
+                    )
+                )
             elif slug not in by_slug:
                 hint = suggest_slug(slug, entries)
                 problems.append(
-                    Problem(e.path, _item_line(e, "related", index), f"'related' names unknown term '{slug}'", f"expected the slug of an entry in glossary/{f' (did you mean {hint!r}?)' if hint else ''}")
+                    Problem(
+                        e.path,
+                        _item_line(e, "related", index),
+                        f"'related' names unknown term '{slug}'",
+                        f"expected the slug of an entry in glossary/{f' (did you mean {hint!r}?)' if hint else ''}",
+                    )
                 )
         rewritten = rewrite(
-            e.body, path=e.path, src_uri=f"glossary/{e.slug}.md", first_line=e.body_line, titles=titles,
+            e.body,
+            path=e.path,
+            src_uri=f"glossary/{e.slug}.md",
+            first_line=e.body_line,
+            titles=titles,
             suggest=lambda s: suggest_slug(s, entries),
         )
         problems += rewritten.problems
-        problems += check_relative_links(e.body, path=e.path, src_uri=f"glossary/{e.slug}.md", first_line=e.body_line, slugs=set(by_slug))
+        problems += check_relative_links(
+            e.body, path=e.path, src_uri=f"glossary/{e.slug}.md", first_line=e.body_line, slugs=set(by_slug)
+        )
     return problems
 
 
@@ -433,7 +583,9 @@ def _check_lookalikes(entries: list[Entry]) -> list[Problem]:
         claims.append((e, "title", e.title, e.lines.get("title", 1)))
         claims += [(e, "alias", alias, _item_line(e, "aliases", i)) for i, alias in enumerate(e.aliases)]
     rank = {"title": 0, "alias": 1, "slug": 2}
-    claims.sort(key=lambda c: (lookalike_key(c[2], confusables=False) != lookalike_key(c[2]), c[0].path, rank[c[1]], c[3]))
+    claims.sort(
+        key=lambda c: (lookalike_key(c[2], confusables=False) != lookalike_key(c[2]), c[0].path, rank[c[1]], c[3])
+    )
     owners: dict[str, tuple[Entry, str, str]] = {}
     problems = []
     for e, kind, name, line in claims:
@@ -446,7 +598,9 @@ def _check_lookalikes(entries: list[Entry]) -> list[Problem]:
         if owner[0].slug != e.slug and name_key(name) != name_key(owner[2]):
             problems.append(
                 Problem(
-                    e.path, line, f"{kind} '{name}' looks like the {owner[1]} '{owner[2]}' of {owner[0].path}: they differ only by look-alike letters",
+                    e.path,
+                    line,
+                    f"{kind} '{name}' looks like the {owner[1]} '{owner[2]}' of {owner[0].path}: they differ only by look-alike letters",
                     "expected a name no other entry uses, written in the letters readers type",
                 )
             )
@@ -471,5 +625,12 @@ def check_relative_links(text: str, *, path: str, src_uri: str, first_line: int,
             continue
         slug = name[:-3]
         if slug != "index" and slug not in slugs:
-            problems.append(Problem(path, link.line, f"link to unknown term '{link.target}'", "expected a link to an existing glossary/<slug>.md (or use [[slug]])"))
+            problems.append(
+                Problem(
+                    path,
+                    link.line,
+                    f"link to unknown term '{link.target}'",
+                    "expected a link to an existing glossary/<slug>.md (or use [[slug]])",
+                )
+            )
     return problems

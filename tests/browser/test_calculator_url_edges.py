@@ -11,7 +11,13 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from roofline_core.calculators import compute
-from tests.browser.test_calculators_browser import BOOT_TIMEOUT_MS, ROOT, form_inputs, real_errors, shown_outputs, wait_until_matches_cpython
+from tests.browser.test_calculators_browser import (
+    BOOT_TIMEOUT_MS,
+    ROOT,
+    form_inputs,
+    real_errors,
+    wait_until_matches_cpython,
+)
 from tests.conftest import PageWatch
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 from tests.support.static_server import StaticServer
@@ -127,7 +133,10 @@ def _nth(page, index: int, what: str) -> dict[str, str]:
 def _wait_both_match_cpython(page, timeout_s: float = 15) -> None:
     deadline = time.monotonic() + timeout_s
     while True:
-        expected = [{k: str(v["text"]) for k, v in compute("kv-cache", _nth(page, i, "inputs"))["outputs"].items()} for i in (0, 1)]
+        expected = [
+            {k: str(v["text"]) for k, v in compute("kv-cache", _nth(page, i, "inputs"))["outputs"].items()}
+            for i in (0, 1)
+        ]
         shown = [_nth(page, i, "outputs") for i in (0, 1)]
         if shown == expected or time.monotonic() > deadline:
             assert shown == expected

@@ -9,8 +9,8 @@ order. Only the URL round trip (a fresh page by design) and the blocked-Pyodide 
 from __future__ import annotations
 
 import re
-import urllib.request
 import time
+import urllib.request
 from types import SimpleNamespace
 from urllib.parse import parse_qs, urlparse
 
@@ -19,7 +19,6 @@ import pytest
 from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_site.calculators.render import PRECOMPUTED_STATUS
 from tests.conftest import PageWatch
-from tests.support.site_build import PROJECT_ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -32,22 +31,36 @@ ROOT = "[data-calculator]"
 
 def form_inputs(page) -> dict[str, str]:
     """What the form holds: ``{input id: value}`` of every named control of the calculator."""
-    return page.eval_on_selector(ROOT, "root => Object.fromEntries([...root.querySelectorAll('[name]')].map(c => [c.name, c.value]))")
+    return page.eval_on_selector(
+        ROOT, "root => Object.fromEntries([...root.querySelectorAll('[name]')].map(c => [c.name, c.value]))"
+    )
 
 
 def shown_outputs(page) -> dict[str, str]:
-    return page.eval_on_selector(ROOT, "root => Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))")
+    return page.eval_on_selector(
+        ROOT,
+        "root => Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))",
+    )
 
 
 def shown_table(page) -> list[list[str]]:
-    return page.eval_on_selector(ROOT, "root => [...root.querySelectorAll('[data-table] tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+    return page.eval_on_selector(
+        ROOT,
+        "root => [...root.querySelectorAll('[data-table] tbody tr')].map(r => [...r.cells].map(c => c.textContent))",
+    )
 
 
 def prose_columns(page) -> list[str]:
-    return (page.get_attribute(f"{ROOT} [data-table]", "data-prose-columns") or "").split() if page.locator(f"{ROOT} [data-table]").count() else []
+    return (
+        (page.get_attribute(f"{ROOT} [data-table]", "data-prose-columns") or "").split()
+        if page.locator(f"{ROOT} [data-table]").count()
+        else []
+    )
 
 
-def expected_texts(calculator_id: str, inputs: dict[str, str], prose: list[str] = ()) -> tuple[dict[str, str], list[list[str]]]:
+def expected_texts(
+    calculator_id: str, inputs: dict[str, str], prose: list[str] = ()
+) -> tuple[dict[str, str], list[list[str]]]:
     """roofline_core's results in CPython for these inputs: output texts and table rows' texts
     (a sentence column's cell on its own row under its row, as the page lays it out)."""
     result = compute(calculator_id, inputs)
@@ -98,7 +111,11 @@ def screenshot_calculator(page, path) -> None:
     """The calculator as laid out on the full page (an element shot would catch the sticky header)."""
     box = page.locator(ROOT).bounding_box()
     scroll_y = page.evaluate("window.scrollY")
-    page.screenshot(path=str(path), full_page=True, clip={"x": box["x"], "y": box["y"] + scroll_y, "width": box["width"], "height": box["height"]})
+    page.screenshot(
+        path=str(path),
+        full_page=True,
+        clip={"x": box["x"], "y": box["y"] + scroll_y, "width": box["width"], "height": box["height"]},
+    )
 
 
 def set_scheme(page, color_scheme: str) -> None:
@@ -280,7 +297,7 @@ def test_bad_input_is_marked_and_other_outputs_keep_their_values(live):
     assert page.evaluate("window.__pwned") is None
     assert page.locator(f"{ROOT} img").count() == 0
     page.fill(box, good["intensity"])
-    page.wait_for_selector(f'{box}:not([aria-invalid])')
+    page.wait_for_selector(f"{box}:not([aria-invalid])")
 
 
 def test_copy_link_copies_the_url_of_the_inputs(live):
@@ -350,11 +367,19 @@ def test_url_round_trip_restores_inputs_and_never_shows_contradicting_values(bro
         page = context.new_page()
         watch = PageWatch()
         watch.attach(page)
-        url = site_server + "calculators/decode-speed-of-light/?model=llama-3-8b&batch=16&context_tokens=4096&bandwidth_efficiency=75"
+        url = (
+            site_server
+            + "calculators/decode-speed-of-light/?model=llama-3-8b&batch=16&context_tokens=4096&bandwidth_efficiency=75"
+        )
         page.goto(url)
         page.wait_for_selector(f"{ROOT}[data-engine]")
         inputs = form_inputs(page)
-        assert (inputs["model"], inputs["batch"], inputs["context_tokens"], inputs["bandwidth_efficiency"]) == ("llama-3-8b", "16", "4096", "75")
+        assert (inputs["model"], inputs["batch"], inputs["context_tokens"], inputs["bandwidth_efficiency"]) == (
+            "llama-3-8b",
+            "16",
+            "4096",
+            "75",
+        )
         # The Llama-3-8B preset filled the fields the link leaves to it.
         assert inputs["layers"] == "32"
         # Before Python answers, the outputs say so instead of showing the defaults' values;
@@ -412,6 +437,8 @@ def test_prerendered_values_without_javascript(page_factory, site_server):
         assert shown_outputs(page) == outputs
         assert shown_table(page) == table
         assert page.text_content(f"{ROOT} [data-status]") == PRECOMPUTED_STATUS
-        assert page.locator(f"{ROOT} svg.roofline-chart").count() == (1 if compute(calculator_id, {}).get("chart") else 0)
+        assert page.locator(f"{ROOT} svg.roofline-chart").count() == (
+            1 if compute(calculator_id, {}).get("chart") else 0
+        )
         assert page.is_hidden(f"{ROOT} [data-copy-link]")
     assert watch.external_requests == []

@@ -99,7 +99,9 @@ def test_previews_fetch_the_data_the_page_names(sub_site, built_site, page_facto
 
 
 def test_touch_first_tap_previews_second_tap_follows(sub_site, browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, service_workers="block")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, service_workers="block"
+    )
     try:
         page = context.new_page()
         watch = PageWatch()
@@ -130,8 +132,13 @@ def test_index_filter_narrows_the_list_as_you_type(sub_site, page_factory):
     texts = visible.all_text_contents()
     assert 0 < len(texts) < total
     assert all("cache" in t.lower() for t in texts)
-    matching = {slug for slug, e in GLOSSARY.entries.items() if "cache" in " ".join((e.title, e.summary, *e.aliases)).lower()}
-    assert page.locator(".glossary-filter__status").text_content() == f"{len(matching)} of {len(GLOSSARY.entries)} terms match."
+    matching = {
+        slug for slug, e in GLOSSARY.entries.items() if "cache" in " ".join((e.title, e.summary, *e.aliases)).lower()
+    }
+    assert (
+        page.locator(".glossary-filter__status").text_content()
+        == f"{len(matching)} of {len(GLOSSARY.entries)} terms match."
+    )
     # Groups with nothing left are hidden.
     assert page.locator(".glossary-group:visible").count() < page.locator(".glossary-group").count()
 

@@ -115,7 +115,9 @@ def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
     assert set(entry["dense_halved_from_sparse"]) <= set(peaks)
     for dtype, value in peaks.items():
         halved = dtype in entry["dense_halved_from_sparse"]
-        assert _is_stated(value, stated, halved=halved), f"{slug}.{dtype}={value} is not in the quote{' (halved)' if halved else ''}"
+        assert _is_stated(value, stated, halved=halved), (
+            f"{slug}.{dtype}={value} is not in the quote{' (halved)' if halved else ''}"
+        )
     figures = {
         "memory_bandwidth": (entry["memory_bandwidth"] or {}).get("value"),
         "memory_capacity": (entry["memory_capacity"] or {}).get("value"),

@@ -173,8 +173,10 @@ def site_visits(browser, built_site: Path, hosted_site: HostedSite) -> list[Visi
     """Open every page in light and dark palettes, run axe-core, and record what happened."""
     axe_source = AXE_SCRIPT.read_text(encoding="utf-8")
     visits: list[Visit] = []
-    for palette, scheme in PALETTES.items():
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=palette, service_workers="block")
+    for palette, _scheme in PALETTES.items():
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, color_scheme=palette, service_workers="block"
+        )
         page = context.new_page()
         current = [Visit("", palette)]
         watch, in_flight = attach_recorders(page, current)
@@ -195,9 +197,9 @@ def _visit(page, url: str, visit: Visit, watch: PageWatch, in_flight: InFlight, 
     in_flight.wait_settled(page, visit)
     visit.scheme_seen = page.evaluate("() => document.body.getAttribute('data-md-color-scheme') || ''")
     visit.csp_violations = page.evaluate("() => window.__cspViolations || []")
-    visit.external_requests = watch.external_requests[marks[0]:]
-    visit.console_errors = watch.console_errors[marks[1]:]
-    visit.page_errors = watch.page_errors[marks[2]:]
+    visit.external_requests = watch.external_requests[marks[0] :]
+    visit.console_errors = watch.console_errors[marks[1] :]
+    visit.page_errors = watch.page_errors[marks[2] :]
     # Injected through the DevTools protocol (page.evaluate), not as a <script> tag: the page is
     # served under the strict CSP, which would (rightly) block an injected inline script.
     page.evaluate(axe_source)
@@ -215,4 +217,8 @@ def format_visits(visits: list[Visit], attribute: str) -> str:
 
 def axe_findings(visit: Visit) -> list[str]:
     """One ``rule at ['target']`` line per violating node of a visit."""
-    return [f"{item['id']} at ['{target}'] ({item['impact']}: {item['help']})" for item in visit.axe_violations for target in item["targets"]]
+    return [
+        f"{item['id']} at ['{target}'] ({item['impact']}: {item['help']})"
+        for item in visit.axe_violations
+        for target in item["targets"]
+    ]

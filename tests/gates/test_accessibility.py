@@ -22,7 +22,13 @@ def test_every_page_passes_axe_in_both_palettes(site_visits):
     findings = []
     for v in site_visits:
         if v.scheme_seen != PALETTES[v.palette]:
-            findings.append((v, "palette", f"palette not applied (body shows '{v.scheme_seen}' for prefers-color-scheme: {v.palette})"))
+            findings.append(
+                (
+                    v,
+                    "palette",
+                    f"palette not applied (body shows '{v.scheme_seen}' for prefers-color-scheme: {v.palette})",
+                )
+            )
         findings += [(v, "axe", finding) for finding in axe_findings(v)]
     lines = [f"{v.page} [{v.palette}]: {text}" for v, _kind, text in findings]
     assert not lines, f"{len(lines)} serious/critical axe-core violations or unapplied palettes:\n" + "\n".join(lines)
@@ -47,7 +53,9 @@ def test_a_calculator_is_usable_by_keyboard_alone(built_site, hosted_site, page_
     states = wait_until_live(page)
     assert "failed" not in states, f"{pages[0]}: calculator states after a keyboard change: {states}"
     assert calculator_states(page)[0] == "live", f"{pages[0]}: first calculator not live after {tabs} Tabs and a key"
-    assert page.evaluate("() => document.activeElement.closest('[data-calculator]') !== null"), "focus left the calculator"
+    assert page.evaluate("() => document.activeElement.closest('[data-calculator]') !== null"), (
+        "focus left the calculator"
+    )
     assert watch.page_errors == [] and watch.console_errors == []
 
 

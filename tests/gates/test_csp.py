@@ -32,7 +32,9 @@ def test_shipped_policy_is_strict(built_site, site_headers):
     found = csp.scan_site(built_site)
     assert directives["script-src"][2:] == list(found.script_hashes)
     # Style attributes are allowed only for the inline SVG figures; HTML itself carries none.
-    assert not found.style_attributes_outside_svg, f"style attributes outside inline SVG: {found.style_attributes_outside_svg[:10]}"
+    assert not found.style_attributes_outside_svg, (
+        f"style attributes outside inline SVG: {found.style_attributes_outside_svg[:10]}"
+    )
     assert ("style-src-attr" in directives) == bool(found.style_attributes)
     assert site_headers["X-Content-Type-Options"] == "nosniff"
 
@@ -81,7 +83,7 @@ def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory
         page.goto(hosted_site.url + url_path(name), wait_until="load")
         _change, states[name] = make_live(page)
         violations[name] = page.evaluate("() => window.__cspViolations")
-        embed_errors = watch.page_errors[len(themed_errors):]
+        embed_errors = watch.page_errors[len(themed_errors) :]
         assert embed_errors == [], f"{name}: {embed_errors}"
     not_live = {name: s for name, s in states.items() if any(state != "live" for state in s)}
     assert not not_live, f"calculators not live under the CSP: {not_live}"
@@ -106,7 +108,9 @@ def test_every_page_carries_the_policy_as_a_meta_tag_before_any_script(built_sit
             continue
         meta = _directives(html_module.unescape(match.group(1)))
         # The same policy, minus what a meta tag cannot carry; its hashes cover the page's scripts.
-        if {k: v for k, v in meta.items() if k != "script-src"} != {k: v for k, v in shipped.items() if k not in csp.META_UNSUPPORTED and k != "script-src"}:
+        if {k: v for k, v in meta.items() if k != "script-src"} != {
+            k: v for k, v in shipped.items() if k not in csp.META_UNSUPPORTED and k != "script-src"
+        }:
             different.append(f"{name}: {sorted(meta)}")
         page_hashes = {csp.sha256_source(s) for s in csp.inline_code(text).scripts}
         if not page_hashes <= set(meta["script-src"]) or meta["script-src"][:2] != ["'self'", "'wasm-unsafe-eval'"]:

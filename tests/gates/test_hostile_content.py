@@ -92,7 +92,12 @@ def _at_the_limits() -> str:
     from roofline_site.glossary.hostile import MAX_BRACKETS, MAX_EMPHASIS_MARKERS_PER_PARAGRAPH, MAX_UNCLOSED_TAGS
 
     body = (
-        "[a " * MAX_BRACKETS + "\n\n" + "<b " * MAX_UNCLOSED_TAGS + "\n\n" + "*a* " * (MAX_EMPHASIS_MARKERS_PER_PARAGRAPH // 2) + "\n\n"
+        "[a " * MAX_BRACKETS
+        + "\n\n"
+        + "<b " * MAX_UNCLOSED_TAGS
+        + "\n\n"
+        + "*a* " * (MAX_EMPHASIS_MARKERS_PER_PARAGRAPH // 2)
+        + "\n\n"
         + ("Filler words for a large but legal entry body, read by the parser after every bracket. " * 12 + "\n\n") * 85
     )
     return entry("At the limits", "An entry of nearly 100 kB at every body limit at once.", body)
@@ -109,9 +114,25 @@ def _measured_build(config: Path, site_dir: Path) -> tuple[int, str, float, int]
         "sys.stderr.write(f'{time.perf_counter() - start} {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024}')\n"
         "sys.exit(result.returncode)\n"
     )
-    args = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
-    result = subprocess.run([sys.executable, "-c", code, *args], cwd=config.parent, capture_output=True, text=True, timeout=600,
-                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    args = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--strict",
+        "--config-file",
+        str(config),
+        "--site-dir",
+        str(site_dir),
+    ]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=config.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     seconds, peak_bytes = result.stderr.split()
     return result.returncode, result.stdout, float(seconds), int(peak_bytes)
 
@@ -126,7 +147,11 @@ def rejected_build(tmp_path_factory):
 
 def _error_lines(output: str) -> list[str]:
     # The first line of a build error carries MkDocs' "Error: ..." prefix; keep what follows.
-    return [line[line.index("glossary/"):].strip() for line in output.splitlines() if re.search(r"glossary/\S+\.md:\d+: ", line)]
+    return [
+        line[line.index("glossary/") :].strip()
+        for line in output.splitlines()
+        if re.search(r"glossary/\S+\.md:\d+: ", line)
+    ]
 
 
 def test_hostile_entries_stop_the_build_without_a_traceback(rejected_build):
@@ -146,7 +171,8 @@ def test_each_hostile_entry_gets_a_located_error(rejected_build, name, line, wor
     _returncode, output, _seconds, _peak = rejected_build
     mine = [error for error in _error_lines(output) if error.startswith(f"glossary/{name}:{line}: ")]
     assert any(words in error and "; expected" in error for error in mine), (
-        f"no 'glossary/{name}:{line}: ...{words}...; expected ...' error; errors were:\n" + "\n".join(_error_lines(output))
+        f"no 'glossary/{name}:{line}: ...{words}...; expected ...' error; errors were:\n"
+        + "\n".join(_error_lines(output))
     )
 
 
@@ -159,9 +185,13 @@ def _single_entry_build(tmp_path: Path, name: str, text: str) -> tuple[int, str]
 def test_a_lookalike_file_name_is_rejected(tmp_path):
     # Alone in its build: beside it, links to its Cyrillic slug would resolve.
     name = f"baseline-t{CYRILLIC_E}rm.md"
-    returncode, output = _single_entry_build(tmp_path, name, (FIXTURES / "lookalike-file-name.md").read_text(encoding="utf-8"))
+    returncode, output = _single_entry_build(
+        tmp_path, name, (FIXTURES / "lookalike-file-name.md").read_text(encoding="utf-8")
+    )
     assert returncode != 0 and "Traceback" not in output, output[-2000:]
-    assert any(e.startswith(f"glossary/{name}:1: ") and "not a valid slug" in e for e in _error_lines(output)), output[-2000:]
+    assert any(e.startswith(f"glossary/{name}:1: ") and "not a valid slug" in e for e in _error_lines(output)), output[
+        -2000:
+    ]
 
 
 def test_a_list_nested_three_hundred_levels_is_a_located_error(tmp_path):
@@ -169,23 +199,33 @@ def test_a_list_nested_three_hundred_levels_is_a_located_error(tmp_path):
     # validator stops at the first line deeper than 20 levels (body from line 11; level 21 is
     # the line after 20 tabs: 11 + 2 + 20).
     body = "Deep.\n\n" + "".join("\t" * depth + "- level\n" for depth in range(300))
-    returncode, output = _single_entry_build(tmp_path, "deep-list.md", entry("Deep list", "An entry with a list nested three hundred levels deep.", body))
+    returncode, output = _single_entry_build(
+        tmp_path, "deep-list.md", entry("Deep list", "An entry with a list nested three hundred levels deep.", body)
+    )
     assert returncode != 0
     assert "Traceback" not in output and "RecursionError" not in output, output[-2000:]
-    assert "glossary/deep-list.md:33: lists or quotes nested 21 levels deep; expected at most 20 levels" in "\n".join(_error_lines(output)), output[-2000:]
+    assert "glossary/deep-list.md:33: lists or quotes nested 21 levels deep; expected at most 20 levels" in "\n".join(
+        _error_lines(output)
+    ), output[-2000:]
 
 
 def test_a_huge_entry_is_a_located_error(tmp_path):
     # A megabyte: a hundred times a long real entry, and slow to render on every build.
     body = ("Padding words that make this entry far larger than any real definition needs. " * 16 + "\n\n") * 820
     assert len(body) > 1_000_000
-    returncode, output = _single_entry_build(tmp_path, "huge-entry.md", entry("Huge entry", "An entry of a megabyte.", body))
+    returncode, output = _single_entry_build(
+        tmp_path, "huge-entry.md", entry("Huge entry", "An entry of a megabyte.", body)
+    )
     assert returncode != 0
     assert "Traceback" not in output, output[-2000:]
-    assert any(re.fullmatch(r"glossary/huge-entry\.md:1: the entry is 1,\d{3} kB; expected at most 100 kB: .*", e) for e in _error_lines(output)), output[-2000:]
+    assert any(
+        re.fullmatch(r"glossary/huge-entry\.md:1: the entry is 1,\d{3} kB; expected at most 100 kB: .*", e)
+        for e in _error_lines(output)
+    ), output[-2000:]
 
 
 # Neutralised: valid entries whose hostile-looking text must stay text -------------------
+
 
 class _ActiveMarkup(HTMLParser):
     """Elements and attributes that would run code: event handlers, javascript: URLs, scripts."""
@@ -202,7 +242,9 @@ class _ActiveMarkup(HTMLParser):
             compact = re.sub(r"[\x00-\x20]", "", value or "").lower()
             if name.startswith("on"):
                 self.found.append(f"<{tag} {name}=...> at line {self.getpos()[0]}")
-            elif name in ("href", "src", "action", "formaction", "xlink:href", "data") and compact.startswith(("javascript:", "vbscript:", "data:text/html")):
+            elif name in ("href", "src", "action", "formaction", "xlink:href", "data") and compact.startswith(
+                ("javascript:", "vbscript:", "data:text/html")
+            ):
                 self.found.append(f"<{tag} {name}={value!r}> at line {self.getpos()[0]}")
         kind = (dict(attrs).get("type") or "").lower()
         if tag == "script" and "src" not in dict(attrs) and kind in ("", "module", "text/javascript"):
@@ -221,7 +263,7 @@ class _ActiveMarkup(HTMLParser):
 
 
 def _unbased(script: str) -> str:
-    return re.sub(r'new URL\("[./]*",location\)', 'new URL(BASE,location)', script)
+    return re.sub(r'new URL\("[./]*",location\)', "new URL(BASE,location)", script)
 
 
 def _active_markup(html: str) -> _ActiveMarkup:
@@ -256,12 +298,19 @@ def test_neutralised_entries_build_within_time_and_memory(neutralised_build):
 def test_neutralised_entries_render_no_active_markup(neutralised_site):
     # The theme's own inline scripts (as on the home page, up to the relative base URL in
     # Material's storage-scope script) are the only ones allowed.
-    theme_scripts = {_unbased(t) for t in _active_markup((neutralised_site / "index.html").read_text(encoding="utf-8")).inline_scripts}
+    theme_scripts = {
+        _unbased(t)
+        for t in _active_markup((neutralised_site / "index.html").read_text(encoding="utf-8")).inline_scripts
+    }
     offenders = []
     for page in html_pages(neutralised_site):
         found = _active_markup((neutralised_site / page).read_text(encoding="utf-8"))
         offenders += [f"{page}: {item}" for item in found.found]
-        offenders += [f"{page}: inline script {text[:80]!r}" for text in found.inline_scripts if _unbased(text) not in theme_scripts]
+        offenders += [
+            f"{page}: inline script {text[:80]!r}"
+            for text in found.inline_scripts
+            if _unbased(text) not in theme_scripts
+        ]
     assert not offenders, "hostile markup reached the pages as markup:\n" + "\n".join(offenders)
     glossary_json = (neutralised_site / "glossary.json").read_text(encoding="utf-8")
     assert "onerror" in glossary_json, "the alias should be kept, as data"
@@ -306,14 +355,23 @@ _INSPECT = """(allowed) => {
 
 
 def _glossary_pages(site: Path) -> list[str]:
-    return [p for p in html_pages(site) if (p.startswith("glossary/") or p == "index.html") and not is_redirect_stub((site / p).read_text(encoding="utf-8"))]
+    return [
+        p
+        for p in html_pages(site)
+        if (p.startswith("glossary/") or p == "index.html")
+        and not is_redirect_stub((site / p).read_text(encoding="utf-8"))
+    ]
 
 
 @pytest.mark.browser
 def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
     from roofline_site.glossary.sanitize import ALLOWED_ATTRIBUTES, ALLOWED_CLASSES, ALLOWED_TAGS
 
-    allowed = {"tags": sorted(ALLOWED_TAGS), "attributes": {k: sorted(v) for k, v in ALLOWED_ATTRIBUTES.items()}, "classes": sorted(ALLOWED_CLASSES)}
+    allowed = {
+        "tags": sorted(ALLOWED_TAGS),
+        "attributes": {k: sorted(v) for k, v in ALLOWED_ATTRIBUTES.items()},
+        "classes": sorted(ALLOWED_CLASSES),
+    }
     page, watch = page_factory()
     problems: list[str] = []
     dialogs: list[str] = []
@@ -334,7 +392,9 @@ def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
             result = page.evaluate(_INSPECT, allowed)
             problems += [f"{name}: {item}" for item in result["found"]]
             if not result["footer"] or not result["themeScripts"]:
-                problems.append(f"{name}: footer present {result['footer']}, theme scripts running {result['themeScripts']}")
+                problems.append(
+                    f"{name}: footer present {result['footer']}, theme scripts running {result['themeScripts']}"
+                )
             if page.url.split("#")[0] != url:
                 problems.append(f"{name}: navigated to {page.url}")
             problems += [f"{name}: {e}" for e in watch.page_errors[marker:]]
@@ -358,11 +418,15 @@ def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
 
 def test_an_entry_over_its_render_time_budget_is_named(tmp_path):
     # With a budget of zero every entry is over it; the first one rendered is named, by file and line.
-    config = make_fixture_project(tmp_path, extra={"slow-entry.md": entry("Slow entry", "An entry that takes too long to render.", "Body.\n")})
+    config = make_fixture_project(
+        tmp_path, extra={"slow-entry.md": entry("Slow entry", "An entry that takes too long to render.", "Body.\n")}
+    )
     result = mkdocs_build(config, tmp_path / "site", env={"ROOFLINE_ENTRY_RENDER_BUDGET_S": "0"})
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in output, output[-2000:]
-    assert re.search(r"glossary/slow-entry\.md:10: rendering the entry took \d+\.\d s; expected under 0 s: ", output), output[-2000:]
+    assert re.search(r"glossary/slow-entry\.md:10: rendering the entry took \d+\.\d s; expected under 0 s: ", output), (
+        output[-2000:]
+    )
 
 
 def test_an_inline_script_outside_the_templates_fails_the_build(tmp_path):
@@ -372,4 +436,6 @@ def test_an_inline_script_outside_the_templates_fails_the_build(tmp_path):
     result = mkdocs_build(config, tmp_path / "site")
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "Traceback" not in output, output[-2000:]
-    assert "index.md: inline script \"alert('docs')\" is not one of the theme's or the project's own" in output, output[-2000:]
+    assert "index.md: inline script \"alert('docs')\" is not one of the theme's or the project's own" in output, output[
+        -2000:
+    ]

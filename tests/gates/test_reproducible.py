@@ -20,6 +20,12 @@ def test_two_clean_builds_are_byte_identical(built_site, tmp_path):
     result = build_elsewhere(project, tmp_path / "site")
     assert result.returncode == 0, f"second build failed:\n{result.stdout}\n{result.stderr}"
     first, second = tree_bytes(built_site), tree_bytes(tmp_path / "site")
-    assert sorted(first) == sorted(second), f"file lists differ: only first {sorted(set(first) - set(second))}, only second {sorted(set(second) - set(first))}"
-    differing = [f"{name}: {first_difference(first[name], second[name])}" for name in sorted(first) if first[name] != second[name]]
+    assert sorted(first) == sorted(second), (
+        f"file lists differ: only first {sorted(set(first) - set(second))}, only second {sorted(set(second) - set(first))}"
+    )
+    differing = [
+        f"{name}: {first_difference(first[name], second[name])}"
+        for name in sorted(first)
+        if first[name] != second[name]
+    ]
     assert not differing, f"{len(differing)} files differ between two clean builds:\n" + "\n".join(differing[:30])

@@ -74,8 +74,12 @@ def test_every_reference_resolves_under_the_prefix(subpath_site):
 
     outside = [f"{where}: {url}" for url, where in references.items() if not urlsplit(url).path.startswith(PREFIX)]
     assert not outside, "references that leave the prefix (root-absolute URLs?):\n" + "\n".join(outside)
-    broken = [f"{where}: {url} -> HTTP {status}" for url, where in references.items() if (status := _status(url)) != 200]
-    assert not broken, f"{len(broken)} of {len(references)} references fail under the prefix:\n" + "\n".join(broken[:50])
+    broken = [
+        f"{where}: {url} -> HTTP {status}" for url, where in references.items() if (status := _status(url)) != 200
+    ]
+    assert not broken, f"{len(broken)} of {len(references)} references fail under the prefix:\n" + "\n".join(
+        broken[:50]
+    )
 
 
 @pytest.mark.browser
@@ -85,7 +89,10 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
     failed: list[str] = []
     outside: list[str] = []
     page.on("response", lambda r: r.status >= 400 and failed.append(f"{r.status} {r.url}"))
-    page.on("request", lambda r: r.url.startswith("http") and not urlsplit(r.url).path.startswith(PREFIX) and outside.append(r.url))
+    page.on(
+        "request",
+        lambda r: r.url.startswith("http") and not urlsplit(r.url).path.startswith(PREFIX) and outside.append(r.url),
+    )
 
     # Home page, then instant navigation through a visible link to another page of the site.
     page.goto(base_url, wait_until="networkidle")
@@ -135,4 +142,3 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
     assert failed == [], f"failed requests under the prefix: {failed}"
     assert outside == [], f"requests outside the prefix: {outside}"
     assert watch.external_requests == [] and watch.page_errors == [] and watch.console_errors == []
-

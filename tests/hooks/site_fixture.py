@@ -54,7 +54,9 @@ def make_site(root: Path, pages: dict[str, str], *, glossary: dict[str, str] | N
     for name, text in pages.items():
         (root / "docs" / name).write_text(textwrap.dedent(text), encoding="utf-8")
     for slug, body in (glossary or {"fixture-term": "Defined here.\n"}).items():
-        (root / "glossary" / f"{slug}.md").write_text(ENTRY.format(title=slug.replace("-", " "), body=body), encoding="utf-8")
+        (root / "glossary" / f"{slug}.md").write_text(
+            ENTRY.format(title=slug.replace("-", " "), body=body), encoding="utf-8"
+        )
     hooks = "".join(f"  - {hook.as_posix()}\n" for hook in site_hooks())
     config = (
         "site_name: Fixture\n"

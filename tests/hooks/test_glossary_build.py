@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -20,11 +19,31 @@ GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
 FLAGSHIPS = ("roofline", "arithmetic-intensity", "prefill", "decode", "memory-bandwidth")
 # Every term the issue asks the glossary to cover, by slug.
 REQUIRED = FLAGSHIPS + (
-    "ridge-point", "memory-bound", "compute-bound", "hbm", "sram", "peak-flops", "tensor-cores", "kv-cache",
-    "batching", "continuous-batching", "critical-batch-size", "speed-of-light", "tokens-per-second",
-    "time-to-first-token", "inter-token-latency", "gemv", "gemm", "quantization", "speculative-decoding",
-    "flashattention", "grouped-query-attention", "multi-head-latent-attention", "tensor-parallelism",
-    "prefill-decode-disaggregation", "model-flops-utilisation",
+    "ridge-point",
+    "memory-bound",
+    "compute-bound",
+    "hbm",
+    "sram",
+    "peak-flops",
+    "tensor-cores",
+    "kv-cache",
+    "batching",
+    "continuous-batching",
+    "critical-batch-size",
+    "speed-of-light",
+    "tokens-per-second",
+    "time-to-first-token",
+    "inter-token-latency",
+    "gemv",
+    "gemm",
+    "quantization",
+    "speculative-decoding",
+    "flashattention",
+    "grouped-query-attention",
+    "multi-head-latent-attention",
+    "tensor-parallelism",
+    "prefill-decode-disaggregation",
+    "model-flops-utilisation",
 )
 
 
@@ -50,9 +69,13 @@ def test_a_page_per_term_with_all_its_sections(built_site):
         article = _article(_page(built_site, slug))
         heading = article.split("<h1", 1)[1].split("</h1>", 1)[0]
         assert f">{html.escape(e.title, quote=False)}<" in heading, slug
-        for piece in (f"glossary-tag--{e.category}",
-                      f'<p class="glossary-entry__summary">{html.escape(e.summary, quote=False)}</p>',
-                      'id="sources"', 'id="mentioned-in"', "Back to glossary"):
+        for piece in (
+            f"glossary-tag--{e.category}",
+            f'<p class="glossary-entry__summary">{html.escape(e.summary, quote=False)}</p>',
+            'id="sources"',
+            'id="mentioned-in"',
+            "Back to glossary",
+        ):
             assert piece in article, (slug, piece)
         assert MENTIONED_IN_MARKER not in article
         # Every [[link]] and {{ quantity }} was rewritten.
@@ -82,11 +105,11 @@ def test_mentioned_in_lists_pages_that_link_in_body_only(built_site):
 @pytest.mark.slow
 def test_index_lists_terms_by_category_and_a_to_z(built_site):
     index = _article((built_site / "glossary" / "index.html").read_text(encoding="utf-8"))
-    for slug, e in GLOSSARY.entries.items():
+    for slug, _e in GLOSSARY.entries.items():
         assert index.count(f'href="{slug}/"') == 2, slug
     for category in {e.category for e in GLOSSARY.entries.values()}:
         assert f'id="{category}"' in index
-    assert 'data-glossary-filter hidden' in index
+    assert "data-glossary-filter hidden" in index
 
 
 @pytest.mark.slow
@@ -153,7 +176,11 @@ def test_links_to_terms_carry_preview_markup(built_site):
 
 
 def _tree_digest(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_build_never_writes_into_docs_or_glossary(tmp_path):
@@ -167,16 +194,25 @@ def test_build_never_writes_into_docs_or_glossary(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert {name: _tree_digest(root / name) for name in ("docs", "glossary")} == before
     site = root / "site"
-    assert (site / "glossary" / "alpha" / "index.html").exists() and (site / "glossary" / "first" / "index.html").exists()
+    assert (site / "glossary" / "alpha" / "index.html").exists() and (
+        site / "glossary" / "first" / "index.html"
+    ).exists()
     assert "295 FLOP/byte" in (site / "index.html").read_text(encoding="utf-8")
 
 
 def test_file_style_urls(tmp_path):
-    root = make_project(tmp_path, {"alpha": entry("Alpha", extra="aliases:\n  - First\n")}, home="[[alpha]]\n", config="use_directory_urls: false\n")
+    root = make_project(
+        tmp_path,
+        {"alpha": entry("Alpha", extra="aliases:\n  - First\n")},
+        home="[[alpha]]\n",
+        config="use_directory_urls: false\n",
+    )
     result = build(root)
     assert result.returncode == 0, result.stdout + result.stderr
     site = root / "site"
-    assert '<a data-glossary-term="alpha" href="glossary/alpha.html">' in (site / "index.html").read_text(encoding="utf-8")
+    assert '<a data-glossary-term="alpha" href="glossary/alpha.html">' in (site / "index.html").read_text(
+        encoding="utf-8"
+    )
     assert 'url=alpha.html">' in (site / "glossary" / "first.html").read_text(encoding="utf-8")
     assert json.loads((site / "glossary.json").read_text(encoding="utf-8"))["terms"][0]["path"] == "glossary/alpha.html"
 

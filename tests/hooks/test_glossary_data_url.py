@@ -14,7 +14,13 @@ META = re.compile(r'<meta name="roofline:glossary-json" content="([^"]+)">')
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "page",
-    ["index.html", "glossary/index.html", "glossary/roofline/index.html", "calculators/kv-cache/index.html", "embed/kv-cache/index.html"],
+    [
+        "index.html",
+        "glossary/index.html",
+        "glossary/roofline/index.html",
+        "calculators/kv-cache/index.html",
+        "embed/kv-cache/index.html",
+    ],
 )
 def test_each_page_names_the_sites_glossary_json(built_site, page):
     html = (built_site / page).read_text(encoding="utf-8")

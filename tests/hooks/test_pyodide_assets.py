@@ -50,7 +50,11 @@ def test_roofline_core_is_packed_once_per_build(tmp_path):
     config = make_site(tmp_path / "project", {"index.md": page, "other.md": page})
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
-        [sys.executable, "-c", COUNT_PACKING, str(config), str(tmp_path / "site")], capture_output=True, text=True, env=env, cwd=config.parent
+        [sys.executable, "-c", COUNT_PACKING, str(config), str(tmp_path / "site")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=config.parent,
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "1"

@@ -39,7 +39,9 @@ def _seed_numbers() -> dict:
     llama70 = get_model("llama-3-70b")
     fp16 = matmul_cost(m=1, n=8192, k=8192)
     int8 = matmul_cost(m=1, n=8192, k=8192, weight_bytes_per_element=1, activation_bytes_per_element=1)
-    mixtral = estimate_decode(model=get_model("mixtral-8x7b"), accelerator=get_accelerator("h100-sxm"), batch=16, context_tokens=4096)
+    mixtral = estimate_decode(
+        model=get_model("mixtral-8x7b"), accelerator=get_accelerator("h100-sxm"), batch=16, context_tokens=4096
+    )
     return {
         "ridge_h100": ridge_point(**H100),
         "ridge_a100_80gb": get_accelerator("a100-sxm-80gb").ridge_point(),
@@ -57,7 +59,9 @@ def _seed_numbers() -> dict:
         "int8_intensity_ratio": int8.intensity_flop_per_byte / fp16.intensity_flop_per_byte,
         "prefill_8b_2048": prefill_step(params=8e9, prompt_tokens=2048, **H100).step_time_s,
         "mixtral_decode_16": [mixtral.step_time_s, mixtral.weight_bytes_streamed],
-        "params": {slug: [m.total_params, m.active_params_per_token, m.streamed_params_per_token] for slug, m in _models()},
+        "params": {
+            slug: [m.total_params, m.active_params_per_token, m.streamed_params_per_token] for slug, m in _models()
+        },
         "operations": [
             [op.slug, op.flops, op.bytes_moved, op.bound, op.why]
             for op in operations_catalogue(accelerator=get_accelerator("h100-sxm"), model=llama70)
@@ -97,8 +101,8 @@ def bench_json(calls: int) -> str:
     timings = {}
     view_timings = {}
     for calc_id in sorted(CALCULATORS):
-        timings[calc_id] = _timed(lambda: compute(calc_id, {}), calls)
-        view_timings[calc_id] = _timed(lambda: compute_view_json(calc_id, {}, "calculator"), calls)
+        timings[calc_id] = _timed(lambda calc_id=calc_id: compute(calc_id, {}), calls)
+        view_timings[calc_id] = _timed(lambda calc_id=calc_id: compute_view_json(calc_id, {}, "calculator"), calls)
     runtime = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
     return json.dumps({"runtime": runtime, "timings_s": timings, "view_timings_s": view_timings})
 

@@ -168,7 +168,9 @@ def test_field_errors_are_label_then_problem_then_what_is_expected() -> None:
         {"batch": "0", "accelerator": "h100", "bandwidth_efficiency": "0.75", "context_tokens": "3,5"},
     )["errors"]
     assert errors["batch"] == "Batch size: '0' is out of range; expected a whole number from 1 to 65,536 sequences"
-    assert errors["accelerator"].startswith("Accelerator: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of h100-sxm, ")
+    assert errors["accelerator"].startswith(
+        "Accelerator: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of h100-sxm, "
+    )
     assert errors["bandwidth_efficiency"] == (
         "Bandwidth efficiency: '0.75' is out of range (did you mean 75%?); expected a number from 1 to 100%"
     )
@@ -185,7 +187,9 @@ def test_calculators_read_numbers_as_the_vocabulary_does() -> None:
     refused = compute("roofline-explorer", {"accelerator": "custom", "bandwidth_tb_per_s": "3,35"})["errors"]
     assert refused["bandwidth_tb_per_s"].startswith("Memory bandwidth: '3,35' has a decimal comma (use a dot: 3.35)")
     for digits in ("٣٢", "３２"):
-        assert compute("kv-cache", {"batch": digits})["errors"]["batch"].startswith(f"Batch size: {digits!r} has digits other than 0-9")
+        assert compute("kv-cache", {"batch": digits})["errors"]["batch"].startswith(
+            f"Batch size: {digits!r} has digits other than 0-9"
+        )
 
 
 _raw = st.one_of(
@@ -282,7 +286,8 @@ def test_kv_cache_llama_3_70b_at_32k() -> None:
 def test_kv_cache_custom_mla_matches_deepseek_preset() -> None:
     preset = compute("kv-cache", {"model": "deepseek-v3"})["outputs"]
     custom = compute(
-        "kv-cache", {"model": "custom", "attention": "mla", "layers": "61", "mla_latent_dim": "512", "mla_rope_dim": "64"}
+        "kv-cache",
+        {"model": "custom", "attention": "mla", "layers": "61", "mla_latent_dim": "512", "mla_rope_dim": "64"},
     )["outputs"]
     assert custom["kv_bytes_per_token"]["value"] == preset["kv_bytes_per_token"]["value"] == 61 * 576 * 2
 

@@ -75,17 +75,26 @@ def test_prefill_and_kv_cache(capsys) -> None:
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["decode", "--model", "llama-3-8b", "--batch", "0"], "--batch: Batch size: '0' is out of range; expected a whole number from 1 to 65,536"),
+        (
+            ["decode", "--model", "llama-3-8b", "--batch", "0"],
+            "--batch: Batch size: '0' is out of range; expected a whole number from 1 to 65,536",
+        ),
         (["decode", "--model", "llama-3-8b", "--batch", "nan"], "--batch: Batch size: 'nan' is not a number; expected"),
         (["decode", "--model", "nope"], "--model: Model: unknown model 'nope'; expected one of"),
         (["decode"], "give --model"),
         (["decode", "--model", "llama-3-8b", "--params", "8e9"], "not both"),
         (["decode", "--params", "8e9", "--peak-tflops", "989"], "needs both --peak-tflops and --bandwidth-tbs"),
         (["decode", "--params", "8e9", "--context", "10"], "--context needs --layers"),
-        (["decode", "--params", "8e9", "--peak-tflops", "-1", "--bandwidth-tbs", "3"], "--peak-tflops: Peak compute: '-1' is out of range; expected"),
+        (
+            ["decode", "--params", "8e9", "--peak-tflops", "-1", "--bandwidth-tbs", "3"],
+            "--peak-tflops: Peak compute: '-1' is out of range; expected",
+        ),
         (["ridge", "--accelerator", "a100-sxm-80gb", "--dtype", "fp8"], "has no fp8 peak"),
         (["kv-cache"], "give --model"),
-        (["batch-sweep", "--params", "7e9", "--batches", "1,x"], "--batches: Batch size: 'x' is not a number; expected"),
+        (
+            ["batch-sweep", "--params", "7e9", "--batches", "1,x"],
+            "--batches: Batch size: 'x' is not a number; expected",
+        ),
         (["frobnicate"], "invalid choice"),
         (["decode", "--model", "llama-3-8b", "--bogus"], "unrecognized arguments"),
         ([], "required"),
@@ -101,9 +110,13 @@ def test_errors_are_one_line_with_exit_2(capsys, argv: list[str], expected: str)
 
 
 def test_python_dash_m_runs_and_fails_cleanly() -> None:
-    ok = subprocess.run([sys.executable, "-m", "roofline_core", "ridge", "--accelerator", "h100-sxm"], capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "roofline_core", "ridge", "--accelerator", "h100-sxm"], capture_output=True, text=True
+    )
     assert ok.returncode == 0 and "295 FLOP/byte" in ok.stdout
-    bad = subprocess.run([sys.executable, "-m", "roofline_core", "decode", "--model", "<b>x</b>"], capture_output=True, text=True)
+    bad = subprocess.run(
+        [sys.executable, "-m", "roofline_core", "decode", "--model", "<b>x</b>"], capture_output=True, text=True
+    )
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
 
 
@@ -122,9 +135,13 @@ def test_help_of_every_command(capsys, command: str) -> None:
 def test_decode_prints_the_calculators_outputs_with_its_labels(capsys) -> None:
     from roofline_core.calculators import CALCULATORS, compute
 
-    code, out, _ = run(capsys, "decode", "--model", "llama-3-70b", "--batch", "16", "--context", "8192", "--devices", "4", "--json")
+    code, out, _ = run(
+        capsys, "decode", "--model", "llama-3-70b", "--batch", "16", "--context", "8192", "--devices", "4", "--json"
+    )
     result = json.loads(out)
-    site = compute("decode-speed-of-light", {"model": "llama-3-70b", "batch": "16", "context_tokens": "8192", "devices": "4"})
+    site = compute(
+        "decode-speed-of-light", {"model": "llama-3-70b", "batch": "16", "context_tokens": "8192", "devices": "4"}
+    )
     assert code == 0 and site["errors"] == {}
     labels = {o.id: o.label for o in CALCULATORS["decode-speed-of-light"].outputs}
     assert list(result["outputs"]) == list(labels)
@@ -137,12 +154,29 @@ def test_prefill_custom_hardware_goes_through_the_calculator(capsys) -> None:
     from roofline_core.calculators import compute
 
     code, out, _ = run(
-        capsys, "prefill", "--params", "8e9", "--peak-tflops", "989", "--bandwidth-tbs", "3.35", "--prompt-tokens", "2048", "--json"
+        capsys,
+        "prefill",
+        "--params",
+        "8e9",
+        "--peak-tflops",
+        "989",
+        "--bandwidth-tbs",
+        "3.35",
+        "--prompt-tokens",
+        "2048",
+        "--json",
     )
     outputs = json.loads(out)["outputs"]
     site = compute(
         "prefill-ttft",
-        {"model": "custom", "params_billion": 8, "accelerator": "custom", "peak_tflop_per_s": 989, "bandwidth_tb_per_s": 3.35, "prompt_tokens": 2048},
+        {
+            "model": "custom",
+            "params_billion": 8,
+            "accelerator": "custom",
+            "peak_tflop_per_s": 989,
+            "bandwidth_tb_per_s": 3.35,
+            "prompt_tokens": 2048,
+        },
     )["outputs"]
     assert code == 0
     assert {key: {k: v for k, v in entry.items() if k != "label"} for key, entry in outputs.items()} == site
@@ -152,44 +186,89 @@ def test_prefill_custom_hardware_goes_through_the_calculator(capsys) -> None:
 def test_batch_sweep_rows_are_the_decode_calculators_table(capsys) -> None:
     from roofline_core.calculators import compute
 
-    code, out, _ = run(capsys, "batch-sweep", "--model", "mixtral-8x7b", "--context", "4096", "--batches", "1,64,1024", "--json")
+    code, out, _ = run(
+        capsys, "batch-sweep", "--model", "mixtral-8x7b", "--context", "4096", "--batches", "1,64,1024", "--json"
+    )
     rows = json.loads(out)["rows"]
-    table = {row["batch"]["value"]: row for row in compute("decode-speed-of-light", {"model": "mixtral-8x7b", "context_tokens": 4096})["table"]}
+    table = {
+        row["batch"]["value"]: row
+        for row in compute("decode-speed-of-light", {"model": "mixtral-8x7b", "context_tokens": 4096})["table"]
+    }
     assert code == 0
     assert rows == [table[1], table[64], table[1024]]
 
 
 def test_kv_cache_custom_memory_and_weights(capsys) -> None:
     code, out, _ = run(
-        capsys, "kv-cache", "--layers", "80", "--kv-heads", "8", "--head-dim", "128", "--params", "70e9", "--memory-gb", "320", "--json"
+        capsys,
+        "kv-cache",
+        "--layers",
+        "80",
+        "--kv-heads",
+        "8",
+        "--head-dim",
+        "128",
+        "--params",
+        "70e9",
+        "--memory-gb",
+        "320",
+        "--json",
     )
     outputs = json.loads(out)["outputs"]
     assert code == 0
     assert outputs["weight_bytes"]["value"] == 140e9
     assert outputs["max_batch"]["value"] == (320e9 - 140e9) // 10_737_418_240
     # Without --params the weights are unknown, so nothing that depends on them is shown.
-    code, out, _ = run(capsys, "kv-cache", "--layers", "80", "--kv-heads", "8", "--head-dim", "128", "--memory-gb", "320", "--json")
-    assert code == 0 and set(json.loads(out)["outputs"]) == {"kv_bytes", "kv_bytes_per_token", "kv_bytes_per_sequence", "share_of_memory"}
+    code, out, _ = run(
+        capsys, "kv-cache", "--layers", "80", "--kv-heads", "8", "--head-dim", "128", "--memory-gb", "320", "--json"
+    )
+    assert code == 0 and set(json.loads(out)["outputs"]) == {
+        "kv_bytes",
+        "kv_bytes_per_token",
+        "kv_bytes_per_sequence",
+        "share_of_memory",
+    }
 
 
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["ridge", "--memory-gb", "80"], "--memory-gb does not apply to ridge (it is an option of decode, batch-sweep, kv-cache)"),
+        (
+            ["ridge", "--memory-gb", "80"],
+            "--memory-gb does not apply to ridge (it is an option of decode, batch-sweep, kv-cache)",
+        ),
         (["prefill", "--model", "llama-3-8b", "--context", "5"], "--context does not apply to prefill"),
         (["kv-cache", "--model", "llama-3-8b", "--peak-tflops", "9"], "--peak-tflops does not apply to kv-cache"),
         (["ridge", "--batch=4"], "--batch does not apply to ridge"),
         (["decode", "--model", "custom"], "--model: choose a preset; give your own numbers with --params"),
-        (["ridge", "--accelerator", "custom"], "--accelerator: choose a preset; give your own numbers with --peak-tflops"),
-        (["decode", "--params", "5"], "--params: '5' is out of range; expected a number from 1,000,000 to 1e14 parameters"),
+        (
+            ["ridge", "--accelerator", "custom"],
+            "--accelerator: choose a preset; give your own numbers with --peak-tflops",
+        ),
+        (
+            ["decode", "--params", "5"],
+            "--params: '5' is out of range; expected a number from 1,000,000 to 1e14 parameters",
+        ),
         (["decode", "--params", "8e9", "--layers", "32"], "needs all of --layers, --kv-heads and --head-dim"),
         (["decode", "--model", "llama-3-8b", "--layers", "32"], "--layers describes a custom model"),
         (["decode", "--model", "llama-3-8b", "--memory-gb", "80"], "--memory-gb goes with --peak-tflops"),
-        (["kv-cache", "--model", "llama-3-8b", "--accelerator", "h100-sxm", "--memory-gb", "80"], "give --accelerator or --memory-gb, not both"),
-        (["kv-cache", "--model", "llama-3-8b", "--memory-gb", "0"], "--memory-gb: Memory capacity: '0' is out of range; expected a number from 0.001 to 1,000,000 GB"),
+        (
+            ["kv-cache", "--model", "llama-3-8b", "--accelerator", "h100-sxm", "--memory-gb", "80"],
+            "give --accelerator or --memory-gb, not both",
+        ),
+        (
+            ["kv-cache", "--model", "llama-3-8b", "--memory-gb", "0"],
+            "--memory-gb: Memory capacity: '0' is out of range; expected a number from 0.001 to 1,000,000 GB",
+        ),
         (["kv-cache", "--model", "llama-3-8b", "--params", "8e9"], "give --model or --params, not both"),
-        (["kv-cache", "--model", "llama-3-8b", "--context", "20000000"], "--context: Context length: '20000000' is out of range; expected a whole number from 1 to 10,485,760"),
-        (["prefill", "--model", "llama-3-8b", "--prompt-tokens", "0"], "--prompt-tokens: Prompt length: '0' is out of range; expected"),
+        (
+            ["kv-cache", "--model", "llama-3-8b", "--context", "20000000"],
+            "--context: Context length: '20000000' is out of range; expected a whole number from 1 to 10,485,760",
+        ),
+        (
+            ["prefill", "--model", "llama-3-8b", "--prompt-tokens", "0"],
+            "--prompt-tokens: Prompt length: '0' is out of range; expected",
+        ),
         (["ridge", "--dtype", "fp64"], "--dtype: unknown number format 'fp64' (did you mean fp4?); expected one of"),
     ],
 )
@@ -222,7 +301,10 @@ def test_the_readme_examples_are_the_ones_documented_and_run(capsys) -> None:
         assert code == 0 and err == "" and out.strip()
         code, out, _ = run(capsys, *argv, "--json")
         result = json.loads(out)
-        for entry in [*result.get("outputs", {}).values(), *(cell for row in result.get("rows", []) for cell in row.values())]:
+        for entry in [
+            *result.get("outputs", {}).values(),
+            *(cell for row in result.get("rows", []) for cell in row.values()),
+        ]:
             assert {"value", "unit", "text"} <= set(entry)
 
 
@@ -252,16 +334,39 @@ def test_ridge_piped_to_head_prints_one_line_and_no_error() -> None:
 @pytest.mark.skipif(not __import__("os").path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_disk_is_one_line_and_a_failing_status() -> None:
     with open("/dev/full", "w") as full:
-        child = subprocess.run([sys.executable, "-m", "roofline_core", "ridge"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        child = subprocess.run(
+            [sys.executable, "-m", "roofline_core", "ridge"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
     assert child.returncode == 1
     assert child.stderr.startswith("roofline: error: cannot write the output: No space left on device")
     assert child.stderr.count("\n") == 1 and "Traceback" not in child.stderr
 
 
-_NASTY = ["", " ", "0", "-1", "1", "8e9", "1e308", "nan", "inf", "abc", "custom", "mla", "gqa", "h100-sxm", "llama-3-8b", "1,x", "<b>", "1_000"]
+_NASTY = [
+    "",
+    " ",
+    "0",
+    "-1",
+    "1",
+    "8e9",
+    "1e308",
+    "nan",
+    "inf",
+    "abc",
+    "custom",
+    "mla",
+    "gqa",
+    "h100-sxm",
+    "llama-3-8b",
+    "1,x",
+    "<b>",
+    "1_000",
+]
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_any_arguments_give_a_result_or_one_error_line(capsys, data: st.DataObject) -> None:
     name = data.draw(st.sampled_from(list(COMMANDS)))

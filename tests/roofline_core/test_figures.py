@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core import figures
+from roofline_core import figures, vocabulary
 from roofline_core.figures import schema
 from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter
 from roofline_core.formatting import (
@@ -28,7 +28,6 @@ from roofline_core.inference import critical_batch, estimate_decode, estimate_pr
 from roofline_core.models import MODELS, get_model
 from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import op_time_s, ridge_point
-from roofline_core import vocabulary
 from roofline_core.vocabulary import ListOf, WholeNumber
 
 H100 = get_accelerator("h100-sxm")
@@ -48,11 +47,24 @@ def test_roofline_curve_contract_is_unchanged():
         bandwidth_bytes_per_s=3.35e12,
         points=[{"label": "decode", "intensity_flop_per_byte": 1.0}],
     )
-    assert set(curve) == {"ridge_flop_per_byte", "peak_flop_per_s", "bandwidth_bytes_per_s", "x_range", "y_range", "roof", "points"}
+    assert set(curve) == {
+        "ridge_flop_per_byte",
+        "peak_flop_per_s",
+        "bandwidth_bytes_per_s",
+        "x_range",
+        "y_range",
+        "roof",
+        "points",
+    }
     assert curve["ridge_flop_per_byte"] == pytest.approx(989 / 3.35)
     assert curve["roof"][1] == [curve["ridge_flop_per_byte"], 989e12]
     [point] = curve["points"]
-    assert {k: point[k] for k in ("label", "x", "y", "bound")} == {"label": "decode", "x": 1.0, "y": 3.35e12, "bound": "memory"}
+    assert {k: point[k] for k in ("label", "x", "y", "bound")} == {
+        "label": "decode",
+        "x": 1.0,
+        "y": 3.35e12,
+        "bound": "memory",
+    }
 
 
 # --- Every kind --------------------------------------------------------------------------
@@ -78,7 +90,7 @@ def test_every_kind_is_json_data_with_ranges_that_hold_its_points(kind):
         for series in panel.get("series", []):
             for x, y in series["points"]:
                 assert x_lo <= x <= x_hi and y_lo <= y <= y_hi
-        for value, label in panel["x_ticks"] + panel["y_ticks"]:
+        for _value, label in panel["x_ticks"] + panel["y_ticks"]:
             assert label
     # Same inputs, same data (the SVG cache relies on it).
     assert figures.figure_data(kind) == data
@@ -233,7 +245,10 @@ def test_decode_batch_numbers_and_crossing_are_roofline_core_estimates():
     crossing = critical_batch(peak_flop_per_s=H100.peak_for("fp16"), bandwidth_bytes_per_s=H100.bandwidth_bytes_per_s)
     assert data["facts"]["crossing_batch"] == crossing
     assert throughput["vlines"][0]["x"] == crossing
-    assert f"a step takes {format_time(estimates[0].step_time_s)} at batch 1 ({format_tokens_per_s(estimates[0].tokens_per_s)})" in data["alt"]
+    assert (
+        f"a step takes {format_time(estimates[0].step_time_s)} at batch 1 ({format_tokens_per_s(estimates[0].tokens_per_s)})"
+        in data["alt"]
+    )
     assert f"the ridge is crossed at batch {format_number(crossing)}" in data["alt"]
     assert f"{format_time(estimates[-1].step_time_s)} at batch 1,024" in data["alt"]
     assert data["table"]["rows"][-1][2] == "compute-bound"
@@ -259,7 +274,9 @@ def test_kv_cache_lines_are_memory_fit_bytes_and_the_memory_line():
         ]
         assert series["points"][1][1] == model.kv_bytes_per_token("fp16") * 32768
         assert data["facts"]["fill_tokens"][slug] * model.kv_bytes_per_token("fp16") == pytest.approx(H100.memory_bytes)
-    assert panel["hlines"] == [{"y": H100.memory_bytes, "label": f"NVIDIA H100 SXM memory {format_bytes(H100.memory_bytes)}"}]
+    assert panel["hlines"] == [
+        {"y": H100.memory_bytes, "label": f"NVIDIA H100 SXM memory {format_bytes(H100.memory_bytes)}"}
+    ]
     llama3 = get_model("llama-3-8b").kv_bytes_per_token("fp16") * 32768
     assert f"Llama-3-8B (GQA) holds {format_bytes(llama3)}" in data["alt"]
     assert [s["label"] for s in panel["series"]] == ["Llama-2-7B (MHA)", "Llama-3-8B (GQA)", "DeepSeek-V3 (MLA)"]
@@ -276,7 +293,12 @@ def test_decode_split_parts_add_up_to_the_step_memory_time():
     for index, context in enumerate((1024, 131072)):
         estimate = estimate_decode(model=model, accelerator=H100, batch=8, context_tokens=context)
         step = estimate.step
-        memory_s = op_time_s(flops=0, bytes_moved=step.bytes_moved, peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s)
+        memory_s = op_time_s(
+            flops=0,
+            bytes_moved=step.bytes_moved,
+            peak_flop_per_s=step.peak_flop_per_s,
+            bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
+        )
         assert weights[index] + kv[index] == pytest.approx(memory_s)
         assert estimate.step_time_s == pytest.approx(max(memory_s, step.flops / step.peak_flop_per_s))
         assert bars["hatched"][index] == (not estimate.memory.fits)
@@ -326,7 +348,9 @@ def test_each_kind_declares_exactly_its_data_functions_arguments_and_defaults():
 
     for kind, figure in figures.FIGURES.items():
         signature = inspect.signature(figure.data).parameters
-        assert [p.argument for p in figure.parameters] and set(signature) == {p.argument for p in figure.parameters}, kind
+        assert [p.argument for p in figure.parameters] and set(signature) == {p.argument for p in figure.parameters}, (
+            kind
+        )
         for parameter in figure.parameters:
             assert signature[parameter.argument].default == parameter.default, (kind, parameter.key)
             assert parameter.help and parameter.key == parameter.key.lower()
@@ -340,7 +364,9 @@ def test_a_kind_whose_declarations_disagree_with_its_function_is_refused():
     batch = FigureParameter("batch", "batch", small, "sequences", 1)
     FigureKind(kind="ok", data=data, parameters=(batch,))
     with pytest.raises(TypeError, match="takes \\['batch'\\]; declared \\['batch', 'devices'\\]"):
-        FigureKind(kind="extra", data=data, parameters=(batch, FigureParameter("devices", "devices", small, "devices", 1)))
+        FigureKind(
+            kind="extra", data=data, parameters=(batch, FigureParameter("devices", "devices", small, "devices", 1))
+        )
     with pytest.raises(TypeError, match="batch defaults to 1; declared 2"):
         FigureKind(kind="default", data=data, parameters=(FigureParameter("batch", "batch", small, "sequences", 2),))
 
@@ -389,7 +415,9 @@ def test_figure_values_are_the_vocabularys_shared_declarations():
         for parameter in figure.parameters:
             value = parameter.value.item if isinstance(parameter.value, ListOf) else parameter.value
             if value.id == "operation":
-                assert value.values() == tuple(op.slug for op in operations_catalogue(accelerator=H100, model=get_model("llama-3-8b")))
+                assert value.values() == tuple(
+                    op.slug for op in operations_catalogue(accelerator=H100, model=get_model("llama-3-8b"))
+                )
                 continue
             declared = shared[value.id]
             if isinstance(value, WholeNumber):
@@ -442,24 +470,46 @@ def _assert_points_inside(data):
 )
 def test_roofline_data_for_any_accepted_parameters(chips, model, batches, prompts, context, weights):
     data = figures.roofline_figure(
-        accelerators=chips, model=model, batches=batches, prompt_tokens=prompts, context_tokens=context, weight_dtype=weights, kv_dtype=weights
+        accelerators=chips,
+        model=model,
+        batches=batches,
+        prompt_tokens=prompts,
+        context_tokens=context,
+        weight_dtype=weights,
+        kv_dtype=weights,
     )
     _assert_points_inside(data)
     for chip, curve in zip(chips, data["facts"]["curves"]):
         peak = ACCELERATORS[chip].peak_for("fp16")
-        assert curve["ridge_flop_per_byte"] == ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=ACCELERATORS[chip].bandwidth_bytes_per_s)
+        assert curve["ridge_flop_per_byte"] == ridge_point(
+            peak_flop_per_s=peak, bandwidth_bytes_per_s=ACCELERATORS[chip].bandwidth_bytes_per_s
+        )
         assert format_intensity(curve["ridge_flop_per_byte"]) in data["alt"]
 
 
 @settings(max_examples=40, deadline=None)
-@given(chip=accelerator_slugs, model=model_slugs, batches=sweep, batch=whole, contexts=sweep, devices=st.integers(1, 8), weights=storage)
+@given(
+    chip=accelerator_slugs,
+    model=model_slugs,
+    batches=sweep,
+    batch=whole,
+    contexts=sweep,
+    devices=st.integers(1, 8),
+    weights=storage,
+)
 def test_other_kinds_for_any_accepted_parameters(chip, model, batches, batch, contexts, devices, weights):
     for data in (
-        figures.decode_batch_figure(model=model, accelerator=chip, batches=batches, devices=devices, weight_dtype=weights),
+        figures.decode_batch_figure(
+            model=model, accelerator=chip, batches=batches, devices=devices, weight_dtype=weights
+        ),
         figures.kv_cache_figure(models=[model], accelerator=chip, batch=batch, contexts=contexts, kv_dtype=weights),
-        figures.decode_split_figure(model=model, accelerator=chip, batch=batch, contexts=contexts, devices=devices, weight_dtype=weights),
+        figures.decode_split_figure(
+            model=model, accelerator=chip, batch=batch, contexts=contexts, devices=devices, weight_dtype=weights
+        ),
         figures.prefill_decode_figure(model=model, accelerator=chip, prompts=contexts, batch=batch, devices=devices),
-        figures.intensity_figure(accelerators=[chip], model=model, batch=batch, prompt_tokens=contexts[0], context_tokens=contexts[-1]),
+        figures.intensity_figure(
+            accelerators=[chip], model=model, batch=batch, prompt_tokens=contexts[0], context_tokens=contexts[-1]
+        ),
     ):
         _assert_points_inside(data)
         assert data["alt"].endswith(".")

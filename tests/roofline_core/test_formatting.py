@@ -86,7 +86,9 @@ def test_memory_fit_phrases() -> None:
     from roofline_core.formatting import format_max_batch, format_max_context, format_memory_fit, format_memory_use
     from roofline_core.inference import fit_in_memory
 
-    fits = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131_072, batch=4, context_tokens=8192)
+    fits = fit_in_memory(
+        capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131_072, batch=4, context_tokens=8192
+    )
     assert format_memory_fit(fits) == "Yes: 20.3 GB of 80.0 GB (25.4%)"
     assert format_memory_use(fits) == "20.3 GB (25.4% of 80.0 GB)"
     assert format_max_batch(fits) == "59 sequences"

@@ -8,7 +8,18 @@ import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
 
-REQUIRED = {"h100-sxm", "h100-pcie", "h200", "b200", "a100-sxm-40gb", "a100-sxm-80gb", "l40s", "rtx-4090", "mi300x", "tpu-v5e"}
+REQUIRED = {
+    "h100-sxm",
+    "h100-pcie",
+    "h200",
+    "b200",
+    "a100-sxm-40gb",
+    "a100-sxm-80gb",
+    "l40s",
+    "rtx-4090",
+    "mi300x",
+    "tpu-v5e",
+}
 
 
 def _numbers(text: str) -> set[float]:
@@ -28,10 +39,17 @@ def test_every_preset_has_a_source_quoting_its_figures(slug: str) -> None:
     quoted = _numbers(source.states)
     # The 16-bit peak is quoted either as the dense figure or as the sparse one (twice it).
     peak_tflops = accelerator.peak_for("fp16") / 1e12
-    assert any(abs(q - peak_tflops) < 0.6 or abs(q - 2 * peak_tflops) < 1.2 for q in quoted), (slug, peak_tflops, quoted)
+    assert any(abs(q - peak_tflops) < 0.6 or abs(q - 2 * peak_tflops) < 1.2 for q in quoted), (
+        slug,
+        peak_tflops,
+        quoted,
+    )
     # Bandwidth quoted in TB/s or GB/s.
     bandwidth_tb = accelerator.bandwidth_bytes_per_s / 1e12
-    assert any(abs(q - bandwidth_tb) < 1e-6 or abs(q - bandwidth_tb * 1000) < 1e-3 for q in quoted), (slug, bandwidth_tb)
+    assert any(abs(q - bandwidth_tb) < 1e-6 or abs(q - bandwidth_tb * 1000) < 1e-3 for q in quoted), (
+        slug,
+        bandwidth_tb,
+    )
     positive = all(v > 0 for v in accelerator.peak_flop_per_s.values())
     assert positive and accelerator.memory_bytes > 0
 

@@ -227,16 +227,25 @@ kv_st = st.floats(min_value=0, max_value=1e7)
 @given(params=params_st, a=batch_st, b=batch_st, kv_per_sequence=kv_st)
 def test_decode_time_never_decreases_with_batch(params: float, a: int, b: int, kv_per_sequence: float) -> None:
     low, high = sorted((a, b))
-    t = lambda batch: decode_step(params=params, batch=batch, kv_cache_bytes=kv_per_sequence * batch, **H100).step_time_s
+
+    def t(batch):
+        return decode_step(params=params, batch=batch, kv_cache_bytes=kv_per_sequence * batch, **H100).step_time_s
+
     assert t(low) <= t(high)
 
 
 @given(params=params_st, batch=batch_st, c1=st.integers(0, 1_000_000), c2=st.integers(0, 1_000_000))
 def test_decode_time_never_decreases_with_context(params: float, batch: int, c1: int, c2: int) -> None:
     low, high = sorted((c1, c2))
-    t = lambda context: decode_step(
-        params=params, batch=batch, kv_cache_bytes=kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=context, batch=batch), **H100
-    ).step_time_s
+
+    def t(context):
+        return decode_step(
+            params=params,
+            batch=batch,
+            kv_cache_bytes=kv_cache_bytes(layers=32, kv_heads=8, head_dim=128, tokens=context, batch=batch),
+            **H100,
+        ).step_time_s
+
     assert t(low) <= t(high)
 
 
@@ -247,7 +256,10 @@ DENSE_PRESETS = sorted(slug for slug, model in MODELS.items() if not model.is_mo
 def test_preset_decode_time_never_decreases_with_context(slug: str, batch: int, c1: int, c2: int) -> None:
     low, high = sorted((c1, c2))
     model, h100 = get_model(slug), get_accelerator("h100-sxm")
-    t = lambda context: estimate_decode(model=model, accelerator=h100, batch=batch, context_tokens=context).step_time_s
+
+    def t(context):
+        return estimate_decode(model=model, accelerator=h100, batch=batch, context_tokens=context).step_time_s
+
     assert t(low) <= t(high)
 
 

@@ -21,7 +21,9 @@ from roofline_core.models import MLA, Model
         ("deepseek-v3", 671, 37, 0.02),
     ],
 )
-def test_parameter_counts_match_published_totals(slug: str, total_billion: float, active_billion: float, rel: float) -> None:
+def test_parameter_counts_match_published_totals(
+    slug: str, total_billion: float, active_billion: float, rel: float
+) -> None:
     model = get_model(slug)
     assert model.total_params / 1e9 == pytest.approx(total_billion, rel=rel)
     assert model.active_params_per_token / 1e9 == pytest.approx(active_billion, rel=rel)

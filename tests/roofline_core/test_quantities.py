@@ -52,7 +52,10 @@ from roofline_core.quantities import (
         # Bandwidth efficiency in percent, as in the decode calculator: 75% of 3.35 TB/s.
         ("decode_step_time params=8e9 accelerator=h100-sxm bandwidth_efficiency=75", "6.37 ms"),
         ("bytes_per_element dtype=int8", "1 byte"),
-        ("operation operation=prefill-attention-fused model=llama-3-70b accelerator=h100-sxm what=bound", "compute-bound"),
+        (
+            "operation operation=prefill-attention-fused model=llama-3-70b accelerator=h100-sxm what=bound",
+            "compute-bound",
+        ),
     ],
 )
 def test_known_values(reference, text):
@@ -81,15 +84,27 @@ def test_every_quantity_documents_itself():
 @pytest.mark.parametrize(
     ("reference", "message"),
     [
-        ("ridge accelerator=h100-sxm", "unknown quantity 'ridge' (did you mean ridge_point?); expected one of: peak_flop_per_s, "),
-        ("ridge_point", "missing parameter 'accelerator' for quantity 'ridge_point'; expected: ridge_point accelerator=<accelerator> dtype=fp16"),
-        ("ridge_point accelerator=h100-sxm colour=red", "unknown parameter 'colour' for quantity 'ridge_point'; expected: "),
+        (
+            "ridge accelerator=h100-sxm",
+            "unknown quantity 'ridge' (did you mean ridge_point?); expected one of: peak_flop_per_s, ",
+        ),
+        (
+            "ridge_point",
+            "missing parameter 'accelerator' for quantity 'ridge_point'; expected: ridge_point accelerator=<accelerator> dtype=fp16",
+        ),
+        (
+            "ridge_point accelerator=h100-sxm colour=red",
+            "unknown parameter 'colour' for quantity 'ridge_point'; expected: ",
+        ),
         (
             "ridge_point accelerator=h1000",
             "parameter 'accelerator' of quantity 'ridge_point': unknown accelerator 'h1000' (did you mean h200?);"
             " expected one of h100-sxm, ",
         ),
-        ("decode_step_time accelerator=h100-sxm", "quantity 'decode_step_time' needs exactly one of model= or params=; expected: "),
+        (
+            "decode_step_time accelerator=h100-sxm",
+            "quantity 'decode_step_time' needs exactly one of model= or params=; expected: ",
+        ),
         (
             "decode_step_time accelerator=h100-sxm params=8e9 batch=0",
             "parameter 'batch' of quantity 'decode_step_time': '0' is out of range; expected a whole number from 1 to 65,536 sequences",
@@ -136,9 +151,18 @@ def test_every_quantity_documents_itself():
             "params model=llama-3-8b kind=totl",
             "parameter 'kind' of quantity 'params': unknown kind 'totl' (did you mean total?); expected one of total, active, streamed",
         ),
-        ("peak_flop_per_s accelerator=tpu-v5e dtype=fp8", "Google TPU v5e has no fp8 peak; supported: bf16, int8; expected a dtype the accelerator supports"),
-        ("ridge_point accelerator", "'accelerator' in quantity 'ridge_point' is not key=value; expected e.g. accelerator=h100-sxm"),
-        ("ridge_point accelerator=h100-sxm accelerator=h200", "parameter 'accelerator' is given twice in quantity 'ridge_point'; expected each parameter once"),
+        (
+            "peak_flop_per_s accelerator=tpu-v5e dtype=fp8",
+            "Google TPU v5e has no fp8 peak; supported: bf16, int8; expected a dtype the accelerator supports",
+        ),
+        (
+            "ridge_point accelerator",
+            "'accelerator' in quantity 'ridge_point' is not key=value; expected e.g. accelerator=h100-sxm",
+        ),
+        (
+            "ridge_point accelerator=h100-sxm accelerator=h200",
+            "parameter 'accelerator' is given twice in quantity 'ridge_point'; expected each parameter once",
+        ),
         ("", "empty quantity reference; expected a name such as 'ridge_point accelerator=h100-sxm'"),
     ],
 )
@@ -163,14 +187,16 @@ def test_one_peak_rule_for_every_caller() -> None:
     tpu = "tpu-v5e"
     prose = evaluate_reference(f"ridge_point accelerator={tpu}").text
     explorer = compute("roofline-explorer", {"accelerator": tpu, "dtype": "fp16", "intensity": "1"})
-    assert prose == explorer["outputs"]["ridge_point"]["text"] == evaluate_reference(
-        f"ridge_point accelerator={tpu} dtype=bf16"
-    ).text
+    assert (
+        prose
+        == explorer["outputs"]["ridge_point"]["text"]
+        == evaluate_reference(f"ridge_point accelerator={tpu} dtype=bf16").text
+    )
 
 
 def test_operation_choices_are_the_operations_catalogue() -> None:
-    from roofline_core.operations import OPERATION_KINDS, operations_catalogue
     from roofline_core import ACCELERATORS, MODELS
+    from roofline_core.operations import OPERATION_KINDS, operations_catalogue
     from roofline_core.quantities import OPERATION_SLUGS
 
     catalogue = operations_catalogue(accelerator=next(iter(ACCELERATORS.values())), model=next(iter(MODELS.values())))
@@ -188,8 +214,14 @@ def _between(start: str, end: str) -> str:
 
 def test_contributing_tables_are_the_declarations():
     """CONTRIBUTING.md's quantity and parameter tables are generated; refresh with python -m roofline_core.quantities."""
-    assert _between("<!-- quantities table: generated by roofline_core.quantities.reference_table() -->", "<!-- end") == reference_table()
-    assert _between("<!-- parameters table: generated by roofline_core.quantities.parameters_table() -->", "<!-- end") == parameters_table()
+    assert (
+        _between("<!-- quantities table: generated by roofline_core.quantities.reference_table() -->", "<!-- end")
+        == reference_table()
+    )
+    assert (
+        _between("<!-- parameters table: generated by roofline_core.quantities.parameters_table() -->", "<!-- end")
+        == parameters_table()
+    )
 
 
 def test_reference_table_lists_every_quantity_parameter_and_example():

@@ -75,19 +75,26 @@ def test_op_time_is_the_slower_roof() -> None:
 
 @given(intensity=intensities, peak=peaks, bandwidth=bandwidths)
 def test_attainable_never_exceeds_peak(intensity: float, peak: float, bandwidth: float) -> None:
-    assert attainable_flop_per_s(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth) <= peak
+    assert (
+        attainable_flop_per_s(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+        <= peak
+    )
 
 
 @given(a=intensities, b=intensities, peak=peaks, bandwidth=bandwidths)
 def test_attainable_never_decreases_with_intensity(a: float, b: float, peak: float, bandwidth: float) -> None:
     low, high = sorted((a, b))
     kw = {"peak_flop_per_s": peak, "bandwidth_bytes_per_s": bandwidth}
-    assert attainable_flop_per_s(intensity_flop_per_byte=low, **kw) <= attainable_flop_per_s(intensity_flop_per_byte=high, **kw)
+    assert attainable_flop_per_s(intensity_flop_per_byte=low, **kw) <= attainable_flop_per_s(
+        intensity_flop_per_byte=high, **kw
+    )
 
 
 @given(share=st.floats(min_value=0, max_value=1, exclude_max=True), peak=peaks, bandwidth=bandwidths)
 def test_attainable_is_bandwidth_times_intensity_below_the_ridge(share: float, peak: float, bandwidth: float) -> None:
     intensity = share * ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
-    attained = attainable_flop_per_s(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    attained = attainable_flop_per_s(
+        intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
+    )
     assert attained == pytest.approx(bandwidth * intensity, rel=1e-12)
     assert bound(intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth) == "memory"

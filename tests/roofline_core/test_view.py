@@ -9,7 +9,15 @@ import pytest
 
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.figures import roofline_curve
-from roofline_core.view import PROSE_CHARS, box_text, calculator_view, compute_view_json, node, roofline_drawing, tick_label
+from roofline_core.view import (
+    PROSE_CHARS,
+    box_text,
+    calculator_view,
+    compute_view_json,
+    node,
+    roofline_drawing,
+    tick_label,
+)
 
 
 def _elements(tree, tag=None):
@@ -28,7 +36,11 @@ def _text(tree) -> str:
 
 
 def test_node_turns_attribute_values_into_text():
-    assert node("line", {"x1": 64, "y1": "1.5"}, "t") == {"tag": "line", "attrs": {"x1": "64", "y1": "1.5"}, "children": ["t"]}
+    assert node("line", {"x1": 64, "y1": "1.5"}, "t") == {
+        "tag": "line",
+        "attrs": {"x1": "64", "y1": "1.5"},
+        "children": ["t"],
+    }
 
 
 @pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
@@ -36,7 +48,9 @@ def test_outputs_are_the_results_texts_with_a_prose_flag(calculator_id):
     result = compute(calculator_id, {})
     view = calculator_view(calculator_id, result, dom_id="c")
     assert view["errors"] == {}
-    assert {key: shown["text"] for key, shown in view["outputs"].items()} == {key: str(v["text"]) for key, v in result["outputs"].items()}
+    assert {key: shown["text"] for key, shown in view["outputs"].items()} == {
+        key: str(v["text"]) for key, v in result["outputs"].items()
+    }
     assert all(shown["prose"] == (len(shown["text"]) > PROSE_CHARS) for shown in view["outputs"].values())
     assert (view["table"] is None) == (not result.get("table"))
     assert (view["chart"] is None) == (not result.get("chart"))
@@ -92,7 +106,9 @@ def test_chart_ticks_cover_every_decade_of_both_axes():
     ticks = [_text(t) for t in _elements(svg, "text") if t["attrs"].get("class") == "roofline-chart__tick"]
     # x from 0.1 to 10k FLOP/byte: six decades; then y, a decade per tick in FLOP/s.
     assert ticks[:6] == ["0.1", "1", "10", "100", "1k", "10k"]
-    assert ticks[6:] == [tick_label(e) for e in range(round(math.log10(chart["y_range"][0])), round(math.log10(chart["y_range"][1])) + 1)]
+    assert ticks[6:] == [
+        tick_label(e) for e in range(round(math.log10(chart["y_range"][0])), round(math.log10(chart["y_range"][1])) + 1)
+    ]
     # Every coordinate is a final text with one decimal or a whole number: nothing left to compute.
     for element in _elements(svg):
         for name in ("x", "y", "x1", "y1", "cx", "cy"):
@@ -103,4 +119,6 @@ def test_chart_ticks_cover_every_decade_of_both_axes():
 def test_compute_view_json_is_the_view_of_compute_as_json():
     inputs = {"model": "llama-3-8b", "batch": "8"}
     text = compute_view_json("decode-speed-of-light", inputs, "calc")
-    assert json.loads(text) == calculator_view("decode-speed-of-light", compute("decode-speed-of-light", inputs), dom_id="calc")
+    assert json.loads(text) == calculator_view(
+        "decode-speed-of-light", compute("decode-speed-of-light", inputs), dom_id="calc"
+    )

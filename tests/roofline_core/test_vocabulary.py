@@ -142,7 +142,9 @@ def test_one_error_grammar():
     _, invalid = v.BATCH.parse("0")
     assert str(invalid) == "'0' is out of range; expected a whole number from 1 to 65,536 sequences"
     _, invalid = v.ACCELERATOR.parse("h100")
-    assert str(invalid) == "unknown accelerator 'h100' (did you mean h100-sxm?); expected one of " + ", ".join(ACCELERATORS)
+    assert str(invalid) == "unknown accelerator 'h100' (did you mean h100-sxm?); expected one of " + ", ".join(
+        ACCELERATORS
+    )
 
 
 def test_every_number_declares_a_finite_maximum_and_a_documented_range():

@@ -9,7 +9,9 @@ from tests.support.site_build import PROJECT_ROOT
 
 
 def test_commit_epoch_is_heads_committer_time():
-    expected = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True)
+    expected = subprocess.run(
+        ["git", "log", "-1", "--format=%ct"], cwd=PROJECT_ROOT, capture_output=True, text=True, check=True
+    )
     assert commit_epoch_s(PROJECT_ROOT) == int(expected.stdout)
 
 

@@ -106,9 +106,14 @@ def test_known_scripts_come_from_the_templates_with_a_url_path_slot(tmp_path):
 def test_only_known_scripts_are_authorised(tmp_path):
     known = _templates(tmp_path)
     ok = csp.authorise_scripts(['__md_scope=new URL("..",location)', "var palette=1"], known, page="a/index.html")
-    assert ok == tuple(sorted({csp.sha256_source('__md_scope=new URL("..",location)'), csp.sha256_source("var palette=1")}))
+    assert ok == tuple(
+        sorted({csp.sha256_source('__md_scope=new URL("..",location)'), csp.sha256_source("var palette=1")})
+    )
     for hostile in ("alert(1)", '__md_scope=new URL("",alert(1),"",location)', "var palette=1;alert(1)"):
-        with pytest.raises(csp.UnknownInlineScript, match=r"^a/index.html: inline script .* is not one of the theme's or the project's own"):
+        with pytest.raises(
+            csp.UnknownInlineScript,
+            match=r"^a/index.html: inline script .* is not one of the theme's or the project's own",
+        ):
             csp.authorise_scripts([hostile], known, page="a/index.html")
 
 
@@ -122,7 +127,9 @@ def test_known_script_hashes_for_a_base_url(tmp_path):
 def test_the_real_theme_provides_materials_bootstrap_scripts():
     import material
 
-    known = csp.known_inline_scripts([Path(material.__file__).parent / "templates", PROJECT_ROOT / "site_assets" / "overrides"])
+    known = csp.known_inline_scripts(
+        [Path(material.__file__).parent / "templates", PROJECT_ROOT / "site_assets" / "overrides"]
+    )
     assert any(k.template == "partials/javascripts/base.html" for k in known)
     assert any(k.template == "partials/javascripts/palette.html" for k in known)
 

@@ -26,10 +26,16 @@ def copy_checkout(dest: Path, project_root: Path = PROJECT_ROOT) -> Path:
     ``node_modules`` (installed, ignored) and ``.git`` (the build dates itself by the commit)
     are linked, not copied.
     """
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=project_root, capture_output=True, check=True,
-    ).stdout.decode("utf-8").split("\0")
+    listed = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=project_root,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode("utf-8")
+        .split("\0")
+    )
     for name in filter(None, listed):
         source = project_root / name
         if source.is_file():  # a file deleted in the working tree is still listed by --cached
@@ -51,7 +57,17 @@ def build_elsewhere(project: Path, site_dir: Path) -> subprocess.CompletedProces
         "ROOFLINE_CLOCK_SHIFT_S": str(THREE_DAYS_S),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(CLOCK_SHIFT_DIR), os.environ.get("PYTHONPATH")])),
     }
-    args = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(site_dir)]
+    args = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--strict",
+        "--config-file",
+        str(project / "mkdocs.yml"),
+        "--site-dir",
+        str(site_dir),
+    ]
     return subprocess.run(args, cwd=project, env=env, capture_output=True, text=True, timeout=900)
 
 
@@ -64,4 +80,4 @@ def first_difference(a: bytes, b: bytes, context: int = 60) -> str:
     """A short excerpt of both sides around the first differing byte."""
     index = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     start = max(0, index - context)
-    return f"byte {index}: {a[start:index + context]!r} != {b[start:index + context]!r}"
+    return f"byte {index}: {a[start : index + context]!r} != {b[start : index + context]!r}"

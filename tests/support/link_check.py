@@ -60,7 +60,7 @@ class SiteLinks:
             return None
         if parts.scheme or parts.netloc:
             absolute = url if parts.scheme else "http:" + url
-            resolved = urlsplit(_ORIGIN + absolute[len(self.site_url):])
+            resolved = urlsplit(_ORIGIN + absolute[len(self.site_url) :])
         else:
             resolved = urlsplit(urljoin(_ORIGIN + base, url))
         target = unquote(resolved.path.lstrip("/"))
@@ -105,20 +105,29 @@ def css_refs(text: str) -> list[Ref]:
 
 def sitemap_refs(text: str) -> list[Ref]:
     """``<loc>`` URLs of a sitemap."""
-    return [Ref("loc", "text", m.group(1), text.count("\n", 0, m.start()) + 1) for m in re.finditer(r"<loc>([^<]+)</loc>", text)]
+    return [
+        Ref("loc", "text", m.group(1), text.count("\n", 0, m.start()) + 1)
+        for m in re.finditer(r"<loc>([^<]+)</loc>", text)
+    ]
 
 
 def feed_refs(text: str) -> list[Ref]:
     """Links of an RSS or Atom feed: ``<link>text</link>``, ``<link href>``, permalink ``<guid>``."""
     refs = []
-    patterns = (r"<link>([^<]+)</link>", r"<link[^>]*\bhref=\"([^\"]+)\"", r"<guid(?![^>]*isPermaLink=\"false\")[^>]*>([^<]+)</guid>")
+    patterns = (
+        r"<link>([^<]+)</link>",
+        r"<link[^>]*\bhref=\"([^\"]+)\"",
+        r"<guid(?![^>]*isPermaLink=\"false\")[^>]*>([^<]+)</guid>",
+    )
     for pattern in patterns:
         for match in re.finditer(pattern, text):
             refs.append(Ref("feed", "link", match.group(1).strip(), text.count("\n", 0, match.start()) + 1))
     return refs
 
 
-def json_url_refs(text: str, keys: frozenset[str] = frozenset({"url", "location", "href", "home_page_url", "feed_url"})) -> list[Ref]:
+def json_url_refs(
+    text: str, keys: frozenset[str] = frozenset({"url", "location", "href", "home_page_url", "feed_url"})
+) -> list[Ref]:
     """String values under URL-like keys anywhere in a JSON document (line numbers are 0)."""
     refs: list[Ref] = []
 

@@ -11,7 +11,12 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def mkdocs_build(
-    config_file: Path, site_dir: Path, *, strict: bool = True, cwd: Path | None = None, env: dict[str, str] | None = None
+    config_file: Path,
+    site_dir: Path,
+    *,
+    strict: bool = True,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess:
     """Run ``mkdocs build`` in a subprocess, as a contributor would, and return the result.
 

@@ -13,18 +13,42 @@ from pathlib import Path
 #: ``<link rel>`` values that make the browser fetch something (or open a connection).
 LOADING_LINK_RELS = frozenset(
     {
-        "stylesheet", "icon", "shortcut", "apple-touch-icon", "mask-icon", "manifest",
-        "preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch", "prerender",
+        "stylesheet",
+        "icon",
+        "shortcut",
+        "apple-touch-icon",
+        "mask-icon",
+        "manifest",
+        "preload",
+        "modulepreload",
+        "prefetch",
+        "preconnect",
+        "dns-prefetch",
+        "prerender",
     }
 )
 
 #: ``(tag, attribute)`` pairs whose URL the browser loads as part of the page.
 LOADING_ATTRIBUTES = frozenset(
     {
-        ("script", "src"), ("img", "src"), ("img", "srcset"), ("source", "src"), ("source", "srcset"),
-        ("iframe", "src"), ("frame", "src"), ("video", "src"), ("video", "poster"), ("audio", "src"),
-        ("track", "src"), ("embed", "src"), ("object", "data"), ("input", "src"),
-        ("image", "href"), ("image", "xlink:href"), ("use", "href"), ("use", "xlink:href"),
+        ("script", "src"),
+        ("img", "src"),
+        ("img", "srcset"),
+        ("source", "src"),
+        ("source", "srcset"),
+        ("iframe", "src"),
+        ("frame", "src"),
+        ("video", "src"),
+        ("video", "poster"),
+        ("audio", "src"),
+        ("track", "src"),
+        ("embed", "src"),
+        ("object", "data"),
+        ("input", "src"),
+        ("image", "href"),
+        ("image", "xlink:href"),
+        ("use", "href"),
+        ("use", "xlink:href"),
         ("feimage", "href"),
     }
 )

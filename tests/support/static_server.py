@@ -34,7 +34,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if self.prefix:
             if not path.startswith(self.prefix):
                 return str(Path(self.directory) / "__outside_prefix__")
-            path = "/" + path[len(self.prefix):].lstrip("/")
+            path = "/" + path[len(self.prefix) :].lstrip("/")
         return super().translate_path(path)
 
     def end_headers(self) -> None:
@@ -77,7 +77,7 @@ class StaticServer:
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}{prefix}/"
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
-    def __enter__(self) -> "StaticServer":
+    def __enter__(self) -> StaticServer:
         self._thread.start()
         return self
 

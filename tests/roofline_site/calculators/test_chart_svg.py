@@ -14,7 +14,19 @@ from roofline_site.calculators.chart_svg import roofline_svg
 
 @pytest.mark.parametrize(
     ("exponent", "label"),
-    [(-3, "0.001"), (-2, "0.01"), (0, "1"), (2, "100"), (3, "1k"), (4, "10k"), (12, "1T"), (14, "100T"), (15, "1P"), (-4, "1e-4"), (21, "1e21")],
+    [
+        (-3, "0.001"),
+        (-2, "0.01"),
+        (0, "1"),
+        (2, "100"),
+        (3, "1k"),
+        (4, "10k"),
+        (12, "1T"),
+        (14, "100T"),
+        (15, "1P"),
+        (-4, "1e-4"),
+        (21, "1e21"),
+    ],
 )
 def test_tick_labels(exponent, label):
     assert tick_label(exponent) == label

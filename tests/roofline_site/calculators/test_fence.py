@@ -53,12 +53,36 @@ def test_comments_and_blank_lines_are_skipped_and_keys_read_as_figures_read_them
 @pytest.mark.parametrize(
     ("body", "line", "message"),
     [
-        ("```calculator\nid: kv-cache\ncolour: red\n```\n", 3, "unknown calculator fence key 'colour'; expected one of id, defaults"),
-        ("```calculator\nid: kv-cache\nid: kv-cache\n```\n", 3, "id is given twice (first on line 12); expected each key once"),
-        ("```calculator\ndefaults: batch=2\n```\n", 1, "calculator fence has no id; expected a line 'id: <calculator>'"),
-        ("```calculator\nid: kv-cache\ndefaults: batch 2\n```\n", 3, "calculator default 'batch 2' is not 'name=value'"),
-        ("```calculator\nid: kv-cache\ndefaults: batch=2, batch=4\n```\n", 3, "calculator default 'batch' is given twice"),
-        ("```calculator\nkv-cache\n```\n", 2, "'kv-cache' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'id: roofline-explorer'"),
+        (
+            "```calculator\nid: kv-cache\ncolour: red\n```\n",
+            3,
+            "unknown calculator fence key 'colour'; expected one of id, defaults",
+        ),
+        (
+            "```calculator\nid: kv-cache\nid: kv-cache\n```\n",
+            3,
+            "id is given twice (first on line 12); expected each key once",
+        ),
+        (
+            "```calculator\ndefaults: batch=2\n```\n",
+            1,
+            "calculator fence has no id; expected a line 'id: <calculator>'",
+        ),
+        (
+            "```calculator\nid: kv-cache\ndefaults: batch 2\n```\n",
+            3,
+            "calculator default 'batch 2' is not 'name=value'",
+        ),
+        (
+            "```calculator\nid: kv-cache\ndefaults: batch=2, batch=4\n```\n",
+            3,
+            "calculator default 'batch' is given twice",
+        ),
+        (
+            "```calculator\nkv-cache\n```\n",
+            2,
+            "'kv-cache' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'id: roofline-explorer'",
+        ),
     ],
 )
 def test_each_mistake_names_file_line_and_expectation(body, line, message):

@@ -14,7 +14,11 @@ from roofline_site.fences import start_build
 from tests.roofline_site.fences.markdown_page import convert
 
 ASSETS = PyodideSiteAssets(
-    version="1.0", runtime_dir="assets/pyodide/1.0/", runtime_files={}, core_zip="assets/pyodide/rc.abc.zip", core_zip_bytes=b""
+    version="1.0",
+    runtime_dir="assets/pyodide/1.0/",
+    runtime_files={},
+    core_zip="assets/pyodide/rc.abc.zip",
+    core_zip_bytes=b"",
 )
 
 
@@ -24,7 +28,11 @@ def _url_to(site_path: str) -> str:
 
 def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
     resolved = resolve(Placement(calculator_id=calculator_id, defaults=defaults), path="x.md")
-    urls = AssetUrls(pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed=f"../../embed/{calculator_id}/")
+    urls = AssetUrls(
+        pyodide_index="../../assets/pyodide/1.0/",
+        core_zip="../../assets/pyodide/rc.abc.zip",
+        embed=f"../../embed/{calculator_id}/",
+    )
     return render_calculator(resolved, dom_id=dom_id, assets=urls)
 
 
@@ -61,7 +69,13 @@ def test_calculators_are_placed_exactly_where_their_fences_were():
     listed = _expected_html("roofline-explorer", "calculator-roofline-explorer")
     # Byte for byte what render_calculator made: Markdown never saw it.
     assert html.index("<p>Before.</p>") < html.index(first) < html.index("<blockquote>") < html.index(quoted)
-    assert html.index(quoted) < html.index("</blockquote>") < html.index("<li>") < html.index(listed) < html.index("<p>After.</p>")
+    assert (
+        html.index(quoted)
+        < html.index("</blockquote>")
+        < html.index("<li>")
+        < html.index(listed)
+        < html.index("<p>After.</p>")
+    )
     assert "roofline-calculator-slot" not in html and "id: " not in html
 
 

@@ -19,7 +19,9 @@ def test_unknown_calculator_fails_at_the_fence_line():
 
 
 def test_unknown_input_fails_at_the_defaults_line():
-    with pytest.raises(FenceError, match=r"^docs/a.md:6: calculator 'kv-cache' has no input 'bach'; expected one of .*batch"):
+    with pytest.raises(
+        FenceError, match=r"^docs/a.md:6: calculator 'kv-cache' has no input 'bach'; expected one of .*batch"
+    ):
         resolve(_placement("kv-cache", bach="2"), path="docs/a.md")
 
 

@@ -12,7 +12,9 @@ from roofline_site.calculators.fence import Placement
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes
 
-ASSETS = AssetUrls(pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed="../../embed/x/")
+ASSETS = AssetUrls(
+    pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed="../../embed/x/"
+)
 
 
 class _Tree(HTMLParser):
@@ -89,7 +91,12 @@ def test_fence_defaults_show_in_the_boxes_and_the_results():
     (selected,) = [e for e in elements if e["tag"] == "option" and "selected" in e["attrs"]][:1]
     assert selected["attrs"]["value"] == "a100-sxm-80gb"
     attainable = next(e for e in elements if e["attrs"].get("data-output") == "attainable")
-    assert attainable["text"] == compute("roofline-explorer", {"accelerator": "a100-sxm-80gb", "intensity": "64"})["outputs"]["attainable"]["text"]
+    assert (
+        attainable["text"]
+        == compute("roofline-explorer", {"accelerator": "a100-sxm-80gb", "intensity": "64"})["outputs"]["attainable"][
+            "text"
+        ]
+    )
 
 
 def test_log_sliders_move_by_powers_of_two_for_whole_numbers_and_by_decades_otherwise():
@@ -127,7 +134,9 @@ def test_definition_travels_in_an_escaped_attribute_not_a_script():
     assert data["inputs"]["intensity"] == "1"
 
 
-@pytest.mark.parametrize(("value", "text"), [
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
         (989.0, "989"),
         (3.35, "3.35"),
         (16, "16"),
@@ -138,6 +147,7 @@ def test_definition_travels_in_an_escaped_attribute_not_a_script():
         (1.5e16, "15000000000000000"),
         (1e21, "1e+21"),
         (1.25e-9, "1.25e-9"),
-    ],)
+    ],
+)
 def test_box_text_matches_how_the_browser_prints_numbers(value, text):
     assert box_text(value) == text

@@ -23,9 +23,18 @@ def test_keys_with_their_lines_in_order_comments_and_blanks_skipped():
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        (((3, "kind: roofline"), (4, "roofline")), "docs/p.md:4: 'roofline' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'"),
-        (((3, "batch size: 2"),), "docs/p.md:3: 'batch size: 2' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'"),
-        (((3, "kind: a"), (5, "KIND: b")), "docs/p.md:5: kind is given twice (first on line 3); expected each key once"),
+        (
+            ((3, "kind: roofline"), (4, "roofline")),
+            "docs/p.md:4: 'roofline' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'",
+        ),
+        (
+            ((3, "batch size: 2"),),
+            "docs/p.md:3: 'batch size: 2' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'",
+        ),
+        (
+            ((3, "kind: a"), (5, "KIND: b")),
+            "docs/p.md:5: kind is given twice (first on line 3); expected each key once",
+        ),
     ],
 )
 def test_each_mistake_is_located_and_of_the_kinds_type(body, message):

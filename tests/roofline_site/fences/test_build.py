@@ -38,7 +38,9 @@ class Echo:
             self.seen.append((page.path, fence))
             said = fence.key.partition(":")[2].strip()
             html = f'<p id="{self.language}-{number}">{escape(said)} ({page.url_to("assets/x")})</p>'
-            marker = f'<div data-{self.language}="{number}"></div>' if self.deferred else f'id="{self.language}-{number}"'
+            marker = (
+                f'<div data-{self.language}="{number}"></div>' if self.deferred else f'id="{self.language}-{number}"'
+            )
             prepared.append(Prepared(html=html, marker=marker, deferred=self.deferred))
         return prepared
 
@@ -64,7 +66,11 @@ def test_each_kind_gets_its_own_fences_with_the_authors_lines():
 
 def test_direct_html_is_formatted_in_place_and_deferred_html_filled_after():
     build = start_build([Echo(), Echo(language="held", deferred=True)])
-    html = _page(build, "```echo\nsay: a & b\n```\n\n- item\n\n    ```held\n    say: later\n    ```\n", languages=("echo", "held"))
+    html = _page(
+        build,
+        "```echo\nsay: a & b\n```\n\n- item\n\n    ```held\n    say: later\n    ```\n",
+        languages=("echo", "held"),
+    )
     assert '<p id="echo-1">a &amp; b (../assets/x)</p>' in html
     assert '<li>\n<p>item</p>\n<p id="held-1">later (../assets/x)</p>\n</li>' in html
     assert "data-held" not in html
@@ -75,9 +81,18 @@ def test_direct_html_is_formatted_in_place_and_deferred_html_filled_after():
 @pytest.mark.parametrize(
     ("markdown", "message"),
     [
-        ("```{language} extra\nkey: value\n```\n", "docs/p.md:1: 'extra' after ```{language}; expected nothing after ```{language}: parameters go inside the block, one 'key: value' per line"),
-        ("Text\n\n~~~{language}\nkey: value\n", "docs/p.md:3: {language} block is never closed; expected a closing ~~~ fence, indented like the opening one"),
-        ("- Item\n\n    ```{language}\n    key: value\n```\n", "docs/p.md:3: {language} block is never closed; expected a closing ``` fence, indented like the opening one"),
+        (
+            "```{language} extra\nkey: value\n```\n",
+            "docs/p.md:1: 'extra' after ```{language}; expected nothing after ```{language}: parameters go inside the block, one 'key: value' per line",
+        ),
+        (
+            "Text\n\n~~~{language}\nkey: value\n",
+            "docs/p.md:3: {language} block is never closed; expected a closing ~~~ fence, indented like the opening one",
+        ),
+        (
+            "- Item\n\n    ```{language}\n    key: value\n```\n",
+            "docs/p.md:3: {language} block is never closed; expected a closing ``` fence, indented like the opening one",
+        ),
     ],
 )
 def test_fence_level_mistakes_are_the_same_for_every_kind(language, markdown, message):
@@ -113,9 +128,14 @@ def test_a_forged_marker_is_refused():
     ],
 )
 def test_a_fence_shown_as_code_fails_the_page(html):
-    build = start_build([Echo(language="figure", body_keys=("kind",)), Echo(language="calculator", body_keys=("id", "defaults"))])
+    build = start_build(
+        [Echo(language="figure", body_keys=("kind",)), Echo(language="calculator", body_keys=("id", "defaults"))]
+    )
     build.prepare_page("No fences.\n", path="docs/p.md")
-    with pytest.raises(LocatedError, match=r"^docs/p\.md: a (calculator|figure) fence reached the page as code \('(calculator / )?(id|kind): "):
+    with pytest.raises(
+        LocatedError,
+        match=r"^docs/p\.md: a (calculator|figure) fence reached the page as code \('(calculator / )?(id|kind): ",
+    ):
         build.finish_page(html, path="docs/p.md")
 
 
@@ -129,7 +149,9 @@ def test_a_fence_shown_as_code_fails_the_page(html):
     ],
 )
 def test_examples_and_other_code_are_left_alone(html):
-    build = start_build([Echo(language="figure", body_keys=("kind",)), Echo(language="calculator", body_keys=("id", "defaults"))])
+    build = start_build(
+        [Echo(language="figure", body_keys=("kind",)), Echo(language="calculator", body_keys=("id", "defaults"))]
+    )
     build.prepare_page("No fences.\n", path="docs/p.md")
     assert build.finish_page(html, path="docs/p.md") == html
 
@@ -149,7 +171,11 @@ def test_the_formatter_needs_a_build(monkeypatch):
 
 
 def test_every_language_needs_its_custom_fence():
-    configured = {"pymdownx.superfences": {"custom_fences": [{"name": "figure", "class": "roofline-figure", "format": format_fence}]}}
+    configured = {
+        "pymdownx.superfences": {
+            "custom_fences": [{"name": "figure", "class": "roofline-figure", "format": format_fence}]
+        }
+    }
     require_custom_fences(configured, ["figure"], config_path="mkdocs.yml")
     with pytest.raises(LocatedError) as caught:
         require_custom_fences(configured, ["figure", "calculator"], config_path="mkdocs.yml")

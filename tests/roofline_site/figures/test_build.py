@@ -99,8 +99,7 @@ def test_bad_block_in_a_docs_page_fails_with_file_and_line(tmp_path, cache_env):
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert (
-        "ERROR   -  docs/bad.md:7: batch: '0' is out of range; "
-        "expected a whole number from 1 to 65,536 sequences\n"
+        "ERROR   -  docs/bad.md:7: batch: '0' is out of range; expected a whole number from 1 to 65,536 sequences\n"
     ) in output
     assert "Traceback" not in output
     assert not cache_env.exists()  # nothing was drawn before the mistake was found
@@ -108,12 +107,17 @@ def test_bad_block_in_a_docs_page_fails_with_file_and_line(tmp_path, cache_env):
 
 @pytest.mark.slow
 def test_bad_block_in_a_generated_glossary_page_names_its_source(tmp_path, cache_env):
-    glossary = "---\ntitle: Demo\ncategory: runtime\n---\n\nA term.\n\n```figure\nkind: roofline\naccelerators: h100\n```\n"
+    glossary = (
+        "---\ntitle: Demo\ncategory: runtime\n---\n\nA term.\n\n```figure\nkind: roofline\naccelerators: h100\n```\n"
+    )
     config = make_project(tmp_path / "project", {"index.md": "# Home\n"}, glossary=glossary)
     result = mkdocs_build(config, tmp_path / "site")
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "ERROR   -  glossary/demo.md:10: accelerators: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of " in output
+    assert (
+        "ERROR   -  glossary/demo.md:10: accelerators: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of "
+        in output
+    )
     assert "Traceback" not in output
 
 
@@ -123,7 +127,10 @@ def test_a_missing_fence_configuration_stops_the_build(tmp_path, cache_env):
     result = mkdocs_build(config, tmp_path / "site")
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert f"ERROR   -  {config}: pymdownx.superfences has no 'figure' custom fence; expected under markdown_extensions: " in output
+    assert (
+        f"ERROR   -  {config}: pymdownx.superfences has no 'figure' custom fence; expected under markdown_extensions: "
+        in output
+    )
     assert "Traceback" not in output
 
 
@@ -143,7 +150,11 @@ def build_and_report(config: Path, site: Path) -> dict:
     # A fixed build date: the theme writes it into every page.
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SOURCE_DATE_EPOCH": "0"}
     result = subprocess.run(
-        [sys.executable, "-c", BUILD_AND_REPORT, str(config), str(site)], capture_output=True, text=True, env=env, cwd=config.parent
+        [sys.executable, "-c", BUILD_AND_REPORT, str(config), str(site)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=config.parent,
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout.strip().splitlines()[-1])

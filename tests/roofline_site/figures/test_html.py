@@ -23,8 +23,13 @@ def test_alt_text_caption_and_table_of_the_numbers():
     assert unescape(re.search(r'aria-label="([^"]*)"', svg_root).group(1)) == data["alt"]
     assert f"<desc>{data['alt']}</desc>" in html
     assert '<figure class="roofline-figure" id="roofline-figure-2" data-figure-kind="roofline">' in html
-    assert "<figcaption class=\"roofline-figure__caption\"><strong>Roofline of NVIDIA H100 SXM (FP16)</strong> Decode &lt;b&gt; sits low.</figcaption>" in html
-    assert '<details class="abstract roofline-figure__numbers">' in html and "<summary>Plotted numbers</summary>" in html
+    assert (
+        '<figcaption class="roofline-figure__caption"><strong>Roofline of NVIDIA H100 SXM (FP16)</strong> Decode &lt;b&gt; sits low.</figcaption>'
+        in html
+    )
+    assert (
+        '<details class="abstract roofline-figure__numbers">' in html and "<summary>Plotted numbers</summary>" in html
+    )
     assert html.count("<tr><td>") == len(data["table"]["rows"])
     assert "<td>295 FLOP/byte</td>" in html
 

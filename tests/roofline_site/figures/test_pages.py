@@ -27,7 +27,9 @@ def test_prepare_then_format(build):
     assert build.prepare_page(markdown, path="docs/page.md", source=markdown) == 2
     html = build.format("figure", "kind: kv-cache\ncontext: 1k, 4k\n")
     assert html.startswith('<figure class="roofline-figure" id="roofline-figure-1" data-figure-kind="kv-cache">')
-    assert build.format("figure", "  kind: kv-cache\n\n  context: 1k, 4k").startswith('<figure class="roofline-figure" id="roofline-figure-2"')
+    assert build.format("figure", "  kind: kv-cache\n\n  context: 1k, 4k").startswith(
+        '<figure class="roofline-figure" id="roofline-figure-2"'
+    )
     assert build.kinds["figure"].cache.drawn == 1
     # Each prepared fence is formatted once; a third copy was never prepared.
     with pytest.raises(FenceFormatError, match="docs/page.md: a figure fence was not prepared"):
@@ -37,7 +39,7 @@ def test_prepare_then_format(build):
 def test_lines_count_the_front_matter(build):
     # Lines 1-4 front matter, 5 blank, 6 text, 7 blank, 8 fence, 9 kind, 10 batch.
     source = FRONT_MATTER + "\nText.\n\n```figure\nkind: roofline\nbatch: one\n```\n"
-    markdown = source[len(FRONT_MATTER):].lstrip("\n")  # what MkDocs hands the hook
+    markdown = source[len(FRONT_MATTER) :].lstrip("\n")  # what MkDocs hands the hook
     with pytest.raises(FigureBlockError) as caught:
         build.prepare_page(markdown, path="glossary/roofline.md", source=source)
     assert str(caught.value).startswith("glossary/roofline.md:10: batch: 'one' is not a number; expected ")
@@ -53,8 +55,14 @@ def test_lines_found_in_the_source_when_another_hook_rewrote_the_page(build):
 @pytest.mark.parametrize(
     ("markdown", "message"),
     [
-        ("```figure roofline\nkind: roofline\n```\n", "docs/p.md:1: 'roofline' after ```figure; expected nothing after ```figure: parameters go inside the block, one 'key: value' per line"),
-        ("Text\n\n```figure\nkind: roofline\n", "docs/p.md:3: figure block is never closed; expected a closing ``` fence, indented like the opening one"),
+        (
+            "```figure roofline\nkind: roofline\n```\n",
+            "docs/p.md:1: 'roofline' after ```figure; expected nothing after ```figure: parameters go inside the block, one 'key: value' per line",
+        ),
+        (
+            "Text\n\n```figure\nkind: roofline\n",
+            "docs/p.md:3: figure block is never closed; expected a closing ``` fence, indented like the opening one",
+        ),
     ],
 )
 def test_fence_level_mistakes(build, markdown, message):
@@ -85,7 +93,7 @@ def test_cache_dir_default_and_override(tmp_path, monkeypatch):
 
 
 def test_check_page_passes_when_every_fence_became_a_figure(build):
-    markdown = '```figure\nkind: kv-cache\n```\n\n!!! note\n\n    ```figure\n    kind: kv-cache\n    ```\n\n> ```figure\n> kind: kv-cache\n> ```\n'
+    markdown = "```figure\nkind: kv-cache\n```\n\n!!! note\n\n    ```figure\n    kind: kv-cache\n    ```\n\n> ```figure\n> kind: kv-cache\n> ```\n"
     build.prepare_page(markdown, path="docs/p.md", source=markdown)
     html = convert(markdown)
     assert html.count('<figure class="roofline-figure"') == 3

@@ -78,7 +78,7 @@ def test_an_unthemed_colour_is_refused():
 def test_theme_keeps_only_referenced_ids_and_rounds_coordinates():
     svg = (
         '<?xml version="1.0"?><svg width="1pt" height="1pt" viewBox="0 0 10 10">'
-        '<metadata>x</metadata><defs><style>*{a:b}</style></defs>'
+        "<metadata>x</metadata><defs><style>*{a:b}</style></defs>"
         '<g id="figure_1"><path id="glyph" d="M 1.234567 2.5 L 3.14159 0"/>'
         '<use xlink:href="#glyph" x="4.56789"/></g></svg>'
     )

@@ -36,7 +36,9 @@ def test_gallery_has_every_kind_with_alt_text_and_numbers(built_site):
     assert set(kinds) == set(FIGURE_KINDS)
     labels = [unescape(label) for label in re.findall(r'<svg [^>]*role="img" aria-label="([^"]+)"', html)]
     assert len(labels) == len(kinds)
-    assert labels[0].startswith("Roofline of NVIDIA H100 SXM (FP16): the 3.35 TB/s bandwidth roof meets the 989 TFLOP/s compute roof at 295 FLOP/byte")
+    assert labels[0].startswith(
+        "Roofline of NVIDIA H100 SXM (FP16): the 3.35 TB/s bandwidth roof meets the 989 TFLOP/s compute roof at 295 FLOP/byte"
+    )
     assert html.count("<summary>Plotted numbers</summary>") == len(kinds)
     ids = re.findall(r' id="(rf\d+-[0-9a-f]+)"', html)
     assert len(ids) == len(set(ids))
@@ -52,7 +54,9 @@ def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, scr
         # the network went idle: wait for it (a wrong scheme still fails, after the timeout).
         expected_scheme = "slate" if scheme == "dark" else "default"
         try:
-            page.wait_for_function("(s) => document.body.dataset.mdColorScheme === s", arg=expected_scheme, timeout=5000)
+            page.wait_for_function(
+                "(s) => document.body.dataset.mdColorScheme === s", arg=expected_scheme, timeout=5000
+            )
         except PlaywrightTimeout:
             pass  # the assertion below reports what the page has
         assert page.evaluate("document.body.dataset.mdColorScheme") == expected_scheme
@@ -73,7 +77,9 @@ def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, scr
             }"""
         )
         # Through the CSSOM: the page's Content-Security-Policy (rightly) refuses an injected <style>.
-        page.evaluate("() => document.querySelectorAll('.md-header, .md-tabs').forEach(e => e.style.setProperty('display', 'none', 'important'))")
+        page.evaluate(
+            "() => document.querySelectorAll('.md-header, .md-tabs').forEach(e => e.style.setProperty('display', 'none', 'important'))"
+        )
         for index, kind in enumerate(kinds):
             figures.nth(index).screenshot(path=str(screenshot_dir / f"figure-{index + 1}-{kind}-{scheme}-{width}.png"))
         # The numbers open under the figure.

@@ -61,25 +61,79 @@ def test_every_kind_parses_with_only_its_kind():
 @pytest.mark.parametrize(
     ("lines", "message"),
     [
-        (("model: llama-3-8b",), "docs/page.md:10: figure block has no kind; expected a line 'kind: <kind>' with one of roofline, intensity, decode-batch, kv-cache, decode-split, prefill-decode"),
-        (("kind: rooflin",), "docs/page.md:11: kind: unknown figure kind 'rooflin' (did you mean roofline?); expected one of roofline, intensity, decode-batch, kv-cache, decode-split, prefill-decode"),
-        (("kind: roofline", "acclerators: h100-sxm"), "docs/page.md:12: unknown key 'acclerators' for kind roofline (did you mean accelerators?); expected one of kind, title, caption, accelerators, dtype, model, batch, prompt, context, weight-dtype, kv-dtype"),
-        (("kind: roofline", "accelerators: h100"), f"docs/page.md:12: accelerators: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of {ACCELERATORS}"),
-        (("kind: roofline", "batch: 0"), "docs/page.md:12: batch: '0' is out of range; expected a whole number from 1 to 65,536 sequences"),
-        (("kind: roofline", "context: 4,5"), "docs/page.md:12: context: '4,5' has a decimal comma (use a dot: 4.5); expected a whole number from 0 to 10,485,760 tokens (32k = 32,768)"),
-        (("kind: decode-batch", "batch: 1,024"), "docs/page.md:12: batch: '1,024' is ambiguous: commas separate the values of a list; expected values without thousands separators (1024 or 1k)"),
-        (("kind: roofline", "batch: 1,,64"), "docs/page.md:12: batch: '1,,64' has an empty item; expected values separated by single commas"),
+        (
+            ("model: llama-3-8b",),
+            "docs/page.md:10: figure block has no kind; expected a line 'kind: <kind>' with one of roofline, intensity, decode-batch, kv-cache, decode-split, prefill-decode",
+        ),
+        (
+            ("kind: rooflin",),
+            "docs/page.md:11: kind: unknown figure kind 'rooflin' (did you mean roofline?); expected one of roofline, intensity, decode-batch, kv-cache, decode-split, prefill-decode",
+        ),
+        (
+            ("kind: roofline", "acclerators: h100-sxm"),
+            "docs/page.md:12: unknown key 'acclerators' for kind roofline (did you mean accelerators?); expected one of kind, title, caption, accelerators, dtype, model, batch, prompt, context, weight-dtype, kv-dtype",
+        ),
+        (
+            ("kind: roofline", "accelerators: h100"),
+            f"docs/page.md:12: accelerators: unknown accelerator 'h100' (did you mean h100-sxm?); expected one of {ACCELERATORS}",
+        ),
+        (
+            ("kind: roofline", "batch: 0"),
+            "docs/page.md:12: batch: '0' is out of range; expected a whole number from 1 to 65,536 sequences",
+        ),
+        (
+            ("kind: roofline", "context: 4,5"),
+            "docs/page.md:12: context: '4,5' has a decimal comma (use a dot: 4.5); expected a whole number from 0 to 10,485,760 tokens (32k = 32,768)",
+        ),
+        (
+            ("kind: decode-batch", "batch: 1,024"),
+            "docs/page.md:12: batch: '1,024' is ambiguous: commas separate the values of a list; expected values without thousands separators (1024 or 1k)",
+        ),
+        (
+            ("kind: roofline", "batch: 1,,64"),
+            "docs/page.md:12: batch: '1,,64' has an empty item; expected values separated by single commas",
+        ),
         (("kind: roofline", "batch: 1, 1"), "docs/page.md:12: batch: '1, 1' repeats a value; expected each value once"),
-        (("kind: roofline", "accelerators: h100-sxm, h200, b200, l40s, mi300x"), "docs/page.md:12: accelerators: 5 values; expected at most 4"),
-        (("kind: roofline", "model:"), "docs/page.md:12: model has no value; expected model: model whose decode and prefill steps are marked"),
-        (("kind: roofline", "kind: intensity"), "docs/page.md:12: kind is given twice (first on line 11); expected each key once"),
-        (("kind: roofline", "roofline"), "docs/page.md:12: 'roofline' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'"),
-        (("kind: intensity", "accelerators: h100-sxm, a100-sxm-80gb", "dtype: fp8"), "docs/page.md:13: dtype: NVIDIA A100 SXM 80GB has no fp8 peak; expected one of tf32, bf16, fp16, int8"),
-        (("kind: decode-split", "batch: 1, 64"), "docs/page.md:12: batch: '1, 64' is not a number; expected a whole number from 1 to 65,536 sequences (commas may only group thousands: 32,768)"),
-        (("kind: intensity", "operations: gemv"), "docs/page.md:12: operations: unknown operation 'gemv' (did you mean decode-gemv?); expected one of decode-gemv, decode-gemm-batched, prefill-gemm, decode-attention-mha, decode-attention-gqa, prefill-attention-unfused, prefill-attention-fused, elementwise-add"),
-        (("kind: kv-cache", "models: llama-3"), "docs/page.md:12: models: unknown model 'llama-3' (did you mean llama-3-8b?); expected one of llama-2-7b, llama-3-8b, llama-3-70b, mixtral-8x7b, deepseek-v3"),
-        (("kind: kv-cache", "kv-dtype: fp12"), "docs/page.md:12: kv-dtype: unknown storage format 'fp12' (did you mean fp32?); expected one of fp32, bf16, fp16, fp8, int8, fp4, int4"),
-        (("kind: roofline", "title: " + "x" * 301), "docs/page.md:12: title: a text of 301 characters; expected at most 300 characters"),
+        (
+            ("kind: roofline", "accelerators: h100-sxm, h200, b200, l40s, mi300x"),
+            "docs/page.md:12: accelerators: 5 values; expected at most 4",
+        ),
+        (
+            ("kind: roofline", "model:"),
+            "docs/page.md:12: model has no value; expected model: model whose decode and prefill steps are marked",
+        ),
+        (
+            ("kind: roofline", "kind: intensity"),
+            "docs/page.md:12: kind is given twice (first on line 11); expected each key once",
+        ),
+        (
+            ("kind: roofline", "roofline"),
+            "docs/page.md:12: 'roofline' is not a 'key: value' line; expected one 'key: value' per line, e.g. 'kind: roofline'",
+        ),
+        (
+            ("kind: intensity", "accelerators: h100-sxm, a100-sxm-80gb", "dtype: fp8"),
+            "docs/page.md:13: dtype: NVIDIA A100 SXM 80GB has no fp8 peak; expected one of tf32, bf16, fp16, int8",
+        ),
+        (
+            ("kind: decode-split", "batch: 1, 64"),
+            "docs/page.md:12: batch: '1, 64' is not a number; expected a whole number from 1 to 65,536 sequences (commas may only group thousands: 32,768)",
+        ),
+        (
+            ("kind: intensity", "operations: gemv"),
+            "docs/page.md:12: operations: unknown operation 'gemv' (did you mean decode-gemv?); expected one of decode-gemv, decode-gemm-batched, prefill-gemm, decode-attention-mha, decode-attention-gqa, prefill-attention-unfused, prefill-attention-fused, elementwise-add",
+        ),
+        (
+            ("kind: kv-cache", "models: llama-3"),
+            "docs/page.md:12: models: unknown model 'llama-3' (did you mean llama-3-8b?); expected one of llama-2-7b, llama-3-8b, llama-3-70b, mixtral-8x7b, deepseek-v3",
+        ),
+        (
+            ("kind: kv-cache", "kv-dtype: fp12"),
+            "docs/page.md:12: kv-dtype: unknown storage format 'fp12' (did you mean fp32?); expected one of fp32, bf16, fp16, fp8, int8, fp4, int4",
+        ),
+        (
+            ("kind: roofline", "title: " + "x" * 301),
+            "docs/page.md:12: title: a text of 301 characters; expected at most 300 characters",
+        ),
     ],
 )
 def test_each_mistake_has_its_message(lines, message):

@@ -61,6 +61,32 @@ def test_documents_the_parser_limits_and_the_allowlist():
     assert f"more than {MAX_EMPHASIS_MARKERS_PER_PARAGRAPH} emphasis markers" in refused
     assert f"More than {MAX_LIST_ITEMS} items" in refused
     allowed = TEXT.split("### What an entry may contain", 1)[1].split("\n## ", 1)[0]
-    for tag in ALLOWED_TAGS - {"h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote", "ul", "ol", "li", "dl", "dt", "dd",
-                               "table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td", "a", "img"}:
+    for tag in ALLOWED_TAGS - {
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "p",
+        "br",
+        "hr",
+        "blockquote",
+        "ul",
+        "ol",
+        "li",
+        "dl",
+        "dt",
+        "dd",
+        "table",
+        "caption",
+        "thead",
+        "tbody",
+        "tfoot",
+        "tr",
+        "th",
+        "td",
+        "a",
+        "img",
+    }:
         assert f"`{tag}`" in allowed, tag

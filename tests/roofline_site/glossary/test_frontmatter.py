@@ -11,15 +11,15 @@ PATH = "glossary/x.md"
 
 def test_lines_of_keys_items_and_nested_keys():
     text = (
-        "---\n"                       # 1
-        "title: X\n"                  # 2
-        "aliases:\n"                  # 3
-        "  - Ex\n"                    # 4
-        "sources:\n"                  # 5
-        "  - title: S\n"              # 6
+        "---\n"  # 1
+        "title: X\n"  # 2
+        "aliases:\n"  # 3
+        "  - Ex\n"  # 4
+        "sources:\n"  # 5
+        "  - title: S\n"  # 6
         "    url: https://a.example\n"  # 7
-        "---\n"                       # 8
-        "Body line.\n"                # 9
+        "---\n"  # 8
+        "Body line.\n"  # 9
     )
     fm = parse(text, PATH)
     assert fm.data["title"] == "X"
@@ -45,7 +45,10 @@ def test_no_front_matter():
 
 
 def test_front_matter_not_closed():
-    assert _problem("---\ntitle: X\n") == "glossary/x.md:1: front matter is not closed; expected a '---' line after the YAML fields"
+    assert (
+        _problem("---\ntitle: X\n")
+        == "glossary/x.md:1: front matter is not closed; expected a '---' line after the YAML fields"
+    )
 
 
 def test_broken_yaml_names_the_line():

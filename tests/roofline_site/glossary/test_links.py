@@ -43,7 +43,11 @@ def test_generated_links_are_not_mentions():
 
 def test_link_graph_backlinks_sorted_without_self_mentions():
     graph = LinkGraph()
-    home, zeta, decode = PageRef("Home", "", "index.md"), PageRef("Zeta", "glossary/zeta/", "glossary/zeta.md"), PageRef("Decode", "glossary/decode/", "glossary/decode.md")
+    home, zeta, decode = (
+        PageRef("Home", "", "index.md"),
+        PageRef("Zeta", "glossary/zeta/", "glossary/zeta.md"),
+        PageRef("Decode", "glossary/decode/", "glossary/decode.md"),
+    )
     graph.add(zeta, "decode")
     graph.add(home, "decode")
     graph.add(home, "decode")

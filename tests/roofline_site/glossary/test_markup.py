@@ -26,7 +26,7 @@ def test_mask_code_blanks_fences_and_spans_but_keeps_offsets():
 def test_term_links_forms_and_lines():
     text = "Intro.\nSee [[kv-cache]], [[kv-cache|the cache]]\nand [[ridge-point#numbers|ridge]].\n"
     links = find_term_links(text, first_line=10)
-    assert [(l.slug, l.anchor, l.label, l.line) for l in links] == [
+    assert [(link.slug, link.anchor, link.label, link.line) for link in links] == [
         ("kv-cache", "", None, 11),
         ("kv-cache", "", "the cache", 11),
         ("ridge-point", "numbers", "ridge", 12),
@@ -34,14 +34,26 @@ def test_term_links_forms_and_lines():
 
 
 def test_rewrite_in_an_entry_links_relative_to_glossary():
-    result = rewrite("The [[ridge-point]] and [[kv-cache|cache]].", path="glossary/x.md", src_uri="glossary/x.md", first_line=1, titles=TITLES)
+    result = rewrite(
+        "The [[ridge-point]] and [[kv-cache|cache]].",
+        path="glossary/x.md",
+        src_uri="glossary/x.md",
+        first_line=1,
+        titles=TITLES,
+    )
     assert result.problems == []
     assert result.text == "The [ridge point](ridge-point.md) and [cache](kv-cache.md)."
     assert result.linked_slugs == ["ridge-point", "kv-cache"]
 
 
 def test_rewrite_on_a_docs_page_links_up_into_glossary():
-    result = rewrite("[[speed-of-light#the-numbers]] matters.", path="docs/guide/a.md", src_uri="guide/a.md", first_line=1, titles=TITLES)
+    result = rewrite(
+        "[[speed-of-light#the-numbers]] matters.",
+        path="docs/guide/a.md",
+        src_uri="guide/a.md",
+        first_line=1,
+        titles=TITLES,
+    )
     assert result.text == "[Speed of light](../glossary/speed-of-light.md#the-numbers) matters."
     assert term_href("kv-cache", "", "index.md") == "glossary/kv-cache.md"
 
@@ -53,14 +65,19 @@ def test_link_text_is_escaped():
 def test_rewrite_replaces_quantities_and_collects_preset_sources():
     result = rewrite(
         "Ridge {{ ridge_point accelerator=h100-sxm }}, time {{ decode_step_time params=8e9 accelerator=h100-sxm }}.",
-        path="p", src_uri="index.md", first_line=1, titles=TITLES,
+        path="p",
+        src_uri="index.md",
+        first_line=1,
+        titles=TITLES,
     )
     assert result.text == "Ridge 295 FLOP/byte, time 4.78 ms."
     assert [s.title for s in result.sources] == ["NVIDIA H100 Tensor Core GPU datasheet"]
 
 
 def test_rewrite_reports_every_problem_with_its_line():
-    result = rewrite("ok\n[[nope]]\n{{ nope }}\n", path="docs/index.md", src_uri="index.md", first_line=1, titles=TITLES)
+    result = rewrite(
+        "ok\n[[nope]]\n{{ nope }}\n", path="docs/index.md", src_uri="index.md", first_line=1, titles=TITLES
+    )
     assert [(p.line, p.what.split(";")[0]) for p in result.problems] == [
         (2, "link to unknown term [[nope]]"),
         (3, "in {{ nope }}: unknown quantity 'nope'"),

@@ -17,8 +17,20 @@ def _glossary(tmp_path):
     write_glossary(
         tmp_path,
         {
-            "alpha": entry_text(title="Alpha", aliases=["First"], related=["beta"], body="Alpha uses [[beta]]: {{ ridge_point accelerator=h100-sxm }}.\n"),
-            "beta": entry_text(title="Beta", category="metric", summary="The second term.", added="2026-01-02", updated="2026-01-05", renamed_from=["old-beta"]),
+            "alpha": entry_text(
+                title="Alpha",
+                aliases=["First"],
+                related=["beta"],
+                body="Alpha uses [[beta]]: {{ ridge_point accelerator=h100-sxm }}.\n",
+            ),
+            "beta": entry_text(
+                title="Beta",
+                category="metric",
+                summary="The second term.",
+                added="2026-01-02",
+                updated="2026-01-05",
+                renamed_from=["old-beta"],
+            ),
         },
     )
     return load_glossary(tmp_path)
@@ -39,11 +51,20 @@ def test_term_page_has_header_body_related_sources_mentions_and_back(tmp_path):
     assert markdown.startswith("---\ntitle: Alpha\ndescription: A term used only by the tests.\n")
     # The Markdown holds the body alone: the rest is built as HTML around its rendering.
     assert markdown.split("---\n\n", 1)[1] == "Alpha uses [beta](beta.md): 295 FLOP/byte.\n"
-    order = ['<h1 id="alpha">Alpha', '<a class="glossary-tag glossary-tag--concept" href="../#concept"', "Also called: <em>First</em>",
-             "Alpha uses [beta](beta.md): 295 FLOP/byte.",
-             '<h2 id="related-terms">Related terms', '<a data-glossary-role="related" href="../beta/">Beta</a>: The second term.',
-             '<h2 id="sources">Sources', '<a href="https://example.org/source">A source</a>', "NVIDIA H100 Tensor Core GPU datasheet",
-             '<h2 id="mentioned-in">Mentioned in', render.MENTIONED_IN_MARKER, '<a class="glossary-back" data-glossary-role="back" href="../">← Back to glossary</a>']
+    order = [
+        '<h1 id="alpha">Alpha',
+        '<a class="glossary-tag glossary-tag--concept" href="../#concept"',
+        "Also called: <em>First</em>",
+        "Alpha uses [beta](beta.md): 295 FLOP/byte.",
+        '<h2 id="related-terms">Related terms',
+        '<a data-glossary-role="related" href="../beta/">Beta</a>: The second term.',
+        '<h2 id="sources">Sources',
+        '<a href="https://example.org/source">A source</a>',
+        "NVIDIA H100 Tensor Core GPU datasheet",
+        '<h2 id="mentioned-in">Mentioned in',
+        render.MENTIONED_IN_MARKER,
+        '<a class="glossary-back" data-glossary-role="back" href="../">← Back to glossary</a>',
+    ]
     positions = [page.index(piece) for piece in order]
     assert positions == sorted(positions)
 
@@ -60,13 +81,20 @@ def test_front_matter_is_escaped_text_in_the_term_page(tmp_path):
     hostile = dataclasses.replace(
         entry,
         summary='A "quoted" <b>summary</b> & more.',
-        sources=(SourceRef(title="<script>alert(1)</script>", url='https://example.org/a"onmouseover="x', note="<i>note</i>"),),
+        sources=(
+            SourceRef(
+                title="<script>alert(1)</script>", url='https://example.org/a"onmouseover="x', note="<i>note</i>"
+            ),
+        ),
     )
     header = render.term_page_header_html(hostile, index_href="../")
     footer = render.term_page_footer_html(hostile, glossary, index_href="../", term_href=lambda s: f"../{s}/")
     assert "<em>&lt;img src=x onerror=alert(1)&gt;</em>" in header
-    assert "A \"quoted\" &lt;b&gt;summary&lt;/b&gt; &amp; more." in header
-    assert '<a href="https://example.org/a&quot;onmouseover=&quot;x">&lt;script&gt;alert(1)&lt;/script&gt;</a>: &lt;i&gt;note&lt;/i&gt;' in footer
+    assert 'A "quoted" &lt;b&gt;summary&lt;/b&gt; &amp; more.' in header
+    assert (
+        '<a href="https://example.org/a&quot;onmouseover=&quot;x">&lt;script&gt;alert(1)&lt;/script&gt;</a>: &lt;i&gt;note&lt;/i&gt;'
+        in footer
+    )
     assert "<script" not in header + footer and "<img" not in header + footer
 
 
@@ -91,12 +119,20 @@ def test_index_lists_every_term_by_category_and_a_to_z(tmp_path):
 
 def test_glossary_json_fields(tmp_path):
     glossary = _glossary(tmp_path)
-    data = json.loads(render.glossary_json(glossary, path_of=lambda s: f"glossary/{s}/", site_url="https://example.org/docs/"))
+    data = json.loads(
+        render.glossary_json(glossary, path_of=lambda s: f"glossary/{s}/", site_url="https://example.org/docs/")
+    )
     assert [t["slug"] for t in data["terms"]] == ["alpha", "beta"]
     assert data["terms"][0] == {
-        "slug": "alpha", "title": "Alpha", "category": "concept", "summary": "A term used only by the tests.",
-        "aliases": ["First"], "url": "https://example.org/docs/glossary/alpha/", "path": "glossary/alpha/",
-        "added": "2026-01-01", "updated": "2026-01-01",
+        "slug": "alpha",
+        "title": "Alpha",
+        "category": "concept",
+        "summary": "A term used only by the tests.",
+        "aliases": ["First"],
+        "url": "https://example.org/docs/glossary/alpha/",
+        "path": "glossary/alpha/",
+        "added": "2026-01-01",
+        "updated": "2026-01-01",
     }
     relative = json.loads(render.glossary_json(glossary, path_of=lambda s: f"glossary/{s}/", site_url=None))
     assert relative["terms"][1]["url"] == "glossary/beta/"
@@ -104,8 +140,14 @@ def test_glossary_json_fields(tmp_path):
 
 def test_rss_feed_newest_first_with_updates_marked(tmp_path):
     glossary = _glossary(tmp_path)
-    xml = render.rss_feed(glossary, site_name="Site", site_url="https://example.org/", path_of=lambda s: f"glossary/{s}/",
-                          index_path="glossary/", feed_path="glossary/feed.xml")
+    xml = render.rss_feed(
+        glossary,
+        site_name="Site",
+        site_url="https://example.org/",
+        path_of=lambda s: f"glossary/{s}/",
+        index_path="glossary/",
+        feed_path="glossary/feed.xml",
+    )
     channel = ET.fromstring(xml).find("channel")
     items = channel.findall("item")
     assert [i.findtext("title") for i in items] == ["Beta (updated)", "Alpha"]
@@ -115,7 +157,9 @@ def test_rss_feed_newest_first_with_updates_marked(tmp_path):
 
 
 def test_redirect_page_uses_no_script(tmp_path):
-    html = render.redirect_html(title="Beta", target_href="../beta/", canonical_url="https://example.org/glossary/beta/")
+    html = render.redirect_html(
+        title="Beta", target_href="../beta/", canonical_url="https://example.org/glossary/beta/"
+    )
     assert '<meta http-equiv="refresh" content="0; url=../beta/">' in html
     assert '<link rel="canonical" href="https://example.org/glossary/beta/">' in html
     assert "<script" not in html
@@ -126,16 +170,27 @@ def test_redirects_cover_aliases_and_old_slugs(tmp_path):
 
 
 def test_mentions_html_escapes_titles():
-    assert render.mentions_html([("A <b>", "../a/")]) == '<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>'
+    assert (
+        render.mentions_html([("A <b>", "../a/")])
+        == '<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>'
+    )
     assert "No other page" in render.mentions_html([])
 
 
 def test_feed_and_json_are_well_formed_whatever_the_front_matter_holds(tmp_path):
     glossary = _glossary(tmp_path)
     hostile = "A <b>bold</b> & ]]> <![CDATA[ </description></item> \x01\x0b\ud800 title"
-    glossary.entries["alpha"] = dataclasses.replace(glossary.entries["alpha"], title=hostile, summary=hostile, aliases=(hostile,))
-    xml = render.rss_feed(glossary, site_name="Site <&>", site_url="https://example.org/", path_of=lambda s: f"glossary/{s}/",
-                          index_path="glossary/", feed_path="glossary/feed.xml")
+    glossary.entries["alpha"] = dataclasses.replace(
+        glossary.entries["alpha"], title=hostile, summary=hostile, aliases=(hostile,)
+    )
+    xml = render.rss_feed(
+        glossary,
+        site_name="Site <&>",
+        site_url="https://example.org/",
+        path_of=lambda s: f"glossary/{s}/",
+        index_path="glossary/",
+        feed_path="glossary/feed.xml",
+    )
     channel = ET.fromstring(xml).find("channel")
     shown = "A <b>bold</b> & ]]> <![CDATA[ </description></item>  title"
     assert [i.findtext("title") for i in channel.findall("item")][1] == shown
@@ -149,15 +204,35 @@ def test_index_shows_front_matter_as_text(tmp_path):
 
     glossary = _glossary(tmp_path)
     hostile = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> {: onclick=alert(1) }"
-    glossary.entries["alpha"] = dataclasses.replace(glossary.entries["alpha"], title="Alpha " + hostile, summary=hostile, aliases=(hostile,))
-    rendered = python_markdown.markdown(render.index_markdown(glossary).split("---\n\n", 1)[1], extensions=["attr_list", "md_in_html", "toc"])
+    glossary.entries["alpha"] = dataclasses.replace(
+        glossary.entries["alpha"], title="Alpha " + hostile, summary=hostile, aliases=(hostile,)
+    )
+    rendered = python_markdown.markdown(
+        render.index_markdown(glossary).split("---\n\n", 1)[1], extensions=["attr_list", "md_in_html", "toc"]
+    )
     from html.parser import HTMLParser
 
     found = []
     parser = HTMLParser()
     parser.handle_starttag = lambda tag, attrs: found.append((tag, dict(attrs)))
     parser.feed(rendered)
-    assert {tag for tag, _ in found} <= {"h1", "h2", "h3", "p", "div", "label", "input", "section", "ul", "li", "a", "span", "code"}
-    assert not [(tag, a) for tag, a in found if any(name.startswith("on") for name in a) or "javascript" in a.get("href", "")]
+    assert {tag for tag, _ in found} <= {
+        "h1",
+        "h2",
+        "h3",
+        "p",
+        "div",
+        "label",
+        "input",
+        "section",
+        "ul",
+        "li",
+        "a",
+        "span",
+        "code",
+    }
+    assert not [
+        (tag, a) for tag, a in found if any(name.startswith("on") for name in a) or "javascript" in a.get("href", "")
+    ]
     # As text: title, summary and alias, each by category and A to Z.
     assert html.unescape(rendered).count("<img src=x onerror=alert(1)>") == 6

@@ -53,9 +53,15 @@ def _outside_allowlist(html: str) -> list[str]:
             allowed = ALLOWED_ATTRIBUTES["*"] | ALLOWED_ATTRIBUTES.get(tag, set()) | set(ALIGN_VALUES.get(tag, {}))
             if name not in allowed:
                 bad.append(f"<{tag} {name}>")
-            elif name == "class" and not all(c in ALLOWED_CLASSES or c.startswith("language-") for c in (value or "").split()):
+            elif name == "class" and not all(
+                c in ALLOWED_CLASSES or c.startswith("language-") for c in (value or "").split()
+            ):
                 bad.append(f"<{tag} class={value!r}>")
-            elif name == "href" and (value or "").strip().lower().split(":")[0] not in ("http", "https") and ":" in (value or "").split("/")[0]:
+            elif (
+                name == "href"
+                and (value or "").strip().lower().split(":")[0] not in ("http", "https")
+                and ":" in (value or "").split("/")[0]
+            ):
                 bad.append(f"<{tag} href={value!r}>")
             elif name == "src" and (":" in (value or "").split("/")[0] or (value or "").startswith("//")):
                 bad.append(f"<{tag} src={value!r}>")
@@ -77,13 +83,25 @@ def _outside_allowlist(html: str) -> list[str]:
         ("<script>alert(1)</script>after", "after"),
         ("<style>p{}</style><textarea>t</textarea><noscript>n</noscript>after", "after"),
         ('<span style="background:u\\72l(https://example.com/x.png)">x</span>', "<span>x</span>"),
-        ('<h2 id="__config">h</h2><h2 id="sources">s</h2><h2 id="why-it-matters">w</h2>', '<h2>h</h2><h2>s</h2><h2 id="why-it-matters">w</h2>'),
+        (
+            '<h2 id="__config">h</h2><h2 id="sources">s</h2><h2 id="why-it-matters">w</h2>',
+            '<h2>h</h2><h2>s</h2><h2 id="why-it-matters">w</h2>',
+        ),
         ('<p class="md-header admonition note">x</p>', '<p class="admonition note">x</p>'),
-        ('<div class="highlight"><pre><span></span><code><span class="n">x</span></code></pre></div>', '<div class="highlight"><pre><span></span><code><span class="n">x</span></code></pre></div>'),
-        ('<div class="roofline-calculator-slot" data-slot="0"></div>', '<div class="roofline-calculator-slot" data-slot="0"></div>'),
+        (
+            '<div class="highlight"><pre><span></span><code><span class="n">x</span></code></pre></div>',
+            '<div class="highlight"><pre><span></span><code><span class="n">x</span></code></pre></div>',
+        ),
+        (
+            '<div class="roofline-calculator-slot" data-slot="0"></div>',
+            '<div class="roofline-calculator-slot" data-slot="0"></div>',
+        ),
         ('<p class="roofline-calculator-slot" data-slot="0">x</p>', "<p>x</p>"),
         ('<td align="center" style="text-align: center;">1</td>', "1"),
-        ("<table><tr><td align=center>1</td><td align=evil>2</td></tr></table>", '<table><tbody><tr><td align="center">1</td><td>2</td></tr></tbody></table>'),
+        (
+            "<table><tr><td align=center>1</td><td align=evil>2</td></tr></table>",
+            '<table><tbody><tr><td align="center">1</td><td>2</td></tr></tbody></table>',
+        ),
         ("<!-- --!> <img src=x onerror=alert(1)> -->", ' <img src="x"> --&gt;'),
         ("<div><div>unclosed", "<div><div>unclosed</div></div>"),
         ('<meta http-equiv="refresh" content="0;url=https://example.com"><base href="https://example.com/">x', "x"),
@@ -119,17 +137,118 @@ def test_a_forged_placeholder_is_dropped():
 
 # Property test --------------------------------------------------------------------------
 
-_TAGS = ["p", "div", "span", "a", "img", "svg", "math", "script", "style", "iframe", "textarea", "title", "noscript", "xmp",
-         "object", "embed", "meta", "base", "form", "input", "button", "details", "summary", "table", "td", "h2", "em", "code",
-         "animate", "set", "foreignObject", "template", "plaintext", "select", "video", "link"]
-_ATTRIBUTES = ["onclick", "onerror", "onmouseover", "style", "href", "src", "srcset", "class", "id", "title", "data-slot",
-               "formaction", "xlink:href", "to", "values", "attributeName", "align", "data-glossary-term", "autofocus", "open"]
-_VALUES = ["javascript:alert(1)", "java\nscript:alert(1)", "https://example.com/x.png", "//example.com/x", "x.png", "#a",
-           "__config", "md-header", "admonition note", "roofline-calculator-slot", "0", "center", "}", "\"'><img src=x onerror=alert(1)>",
-           "background:url(https://example.com/x)", "data:text/html,<script>alert(1)</script>", "&#106;avascript:alert(1)"]
-_TEXT = ["x", "*em*", "**strong**", "`code`", "[a](javascript:alert(1))", "[a](<java\nscript:x>)", "<!--", "-->", "--!>", "<?", "]]>",
-         "<![CDATA[", "{: onclick=alert(1) }", "{ title='}' onmouseover=alert(1) }", "\n\n", "\n", "```\n", "~~~\n", "> ", "- ", "1. ",
-         "| a | b |\n|---|:-:|\n| 1 | 2 |\n", "!!! note\n    ", "???+ tip\n    ", "&lt;", "&#60;script&#62;", "\\", "<", ">", "'", '"']
+_TAGS = [
+    "p",
+    "div",
+    "span",
+    "a",
+    "img",
+    "svg",
+    "math",
+    "script",
+    "style",
+    "iframe",
+    "textarea",
+    "title",
+    "noscript",
+    "xmp",
+    "object",
+    "embed",
+    "meta",
+    "base",
+    "form",
+    "input",
+    "button",
+    "details",
+    "summary",
+    "table",
+    "td",
+    "h2",
+    "em",
+    "code",
+    "animate",
+    "set",
+    "foreignObject",
+    "template",
+    "plaintext",
+    "select",
+    "video",
+    "link",
+]
+_ATTRIBUTES = [
+    "onclick",
+    "onerror",
+    "onmouseover",
+    "style",
+    "href",
+    "src",
+    "srcset",
+    "class",
+    "id",
+    "title",
+    "data-slot",
+    "formaction",
+    "xlink:href",
+    "to",
+    "values",
+    "attributeName",
+    "align",
+    "data-glossary-term",
+    "autofocus",
+    "open",
+]
+_VALUES = [
+    "javascript:alert(1)",
+    "java\nscript:alert(1)",
+    "https://example.com/x.png",
+    "//example.com/x",
+    "x.png",
+    "#a",
+    "__config",
+    "md-header",
+    "admonition note",
+    "roofline-calculator-slot",
+    "0",
+    "center",
+    "}",
+    "\"'><img src=x onerror=alert(1)>",
+    "background:url(https://example.com/x)",
+    "data:text/html,<script>alert(1)</script>",
+    "&#106;avascript:alert(1)",
+]
+_TEXT = [
+    "x",
+    "*em*",
+    "**strong**",
+    "`code`",
+    "[a](javascript:alert(1))",
+    "[a](<java\nscript:x>)",
+    "<!--",
+    "-->",
+    "--!>",
+    "<?",
+    "]]>",
+    "<![CDATA[",
+    "{: onclick=alert(1) }",
+    "{ title='}' onmouseover=alert(1) }",
+    "\n\n",
+    "\n",
+    "```\n",
+    "~~~\n",
+    "> ",
+    "- ",
+    "1. ",
+    "| a | b |\n|---|:-:|\n| 1 | 2 |\n",
+    "!!! note\n    ",
+    "???+ tip\n    ",
+    "&lt;",
+    "&#60;script&#62;",
+    "\\",
+    "<",
+    ">",
+    "'",
+    '"',
+]
 
 
 @st.composite

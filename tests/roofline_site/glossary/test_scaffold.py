@@ -38,7 +38,21 @@ def test_refuses_an_unknown_category(tmp_path):
 
 
 def test_command_line(tmp_path, capsys):
-    assert main(["--glossary-dir", str(tmp_path), "new", "Paged attention", "--category", "technique", "--summary", "Paging the cache."]) == 0
+    assert (
+        main(
+            [
+                "--glossary-dir",
+                str(tmp_path),
+                "new",
+                "Paged attention",
+                "--category",
+                "technique",
+                "--summary",
+                "Paging the cache.",
+            ]
+        )
+        == 0
+    )
     assert main(["--glossary-dir", str(tmp_path), "check"]) == 0
     assert "1 entries, all valid" in capsys.readouterr().out
     assert main(["--glossary-dir", str(tmp_path), "new", "Paged attention", "--category", "technique"]) == 1

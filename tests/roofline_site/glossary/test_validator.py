@@ -91,7 +91,9 @@ def test_empty_required_field():
 
 def test_text_field_of_wrong_type():
     text = entry_text(title=["A", "B"])
-    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title' is a list; expected text:")
+    assert only_problem(text).startswith(
+        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title' is a list; expected text:"
+    )
 
 
 def test_list_field_of_wrong_type():
@@ -104,7 +106,10 @@ def test_list_field_of_wrong_type():
 
 def test_empty_list_item():
     text = entry_text(aliases=["Fine", ""])
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, chr(39) * 2)}: item 2 of 'aliases' is empty; expected non-empty text"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, chr(39) * 2)}: item 2 of 'aliases' is empty; expected non-empty text"
+    )
 
 
 def test_unknown_field_suggests_the_right_one():
@@ -141,7 +146,10 @@ def test_related_item_not_a_slug():
 
 def test_alias_repeats_title():
     text = entry_text(aliases=["Example-term"])
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, '- Example-term')}: alias 'Example-term' repeats the title; expected other names only"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, '- Example-term')}: alias 'Example-term' repeats the title; expected other names only"
+    )
 
 
 # Summary --------------------------------------------------------------------------------
@@ -178,14 +186,17 @@ def test_summary_with_markup(summary, what):
 def test_summary_with_straight_double_quote():
     text = entry_text(summary='The so-called "speed of light".')
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'summary:')}: summary holds a straight double quote (\"); "
+        f'glossary/example-term.md:{line_of(text, "summary:")}: summary holds a straight double quote ("); '
         "expected typographic quotes (“ ”) or none; it is written into HTML attributes"
     )
 
 
 def test_summary_without_full_stop():
     text = entry_text(summary="A term without an ending")
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'summary:')}: summary does not end with a full stop; expected one complete sentence"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'summary:')}: summary does not end with a full stop; expected one complete sentence"
+    )
 
 
 # Sources -------------------------------------------------------------------------------
@@ -193,7 +204,9 @@ def test_summary_without_full_stop():
 
 def test_sources_empty():
     text = entry_text(sources=[])
-    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'sources:')}: field 'sources' is empty; expected At least one source")
+    assert only_problem(text).startswith(
+        f"glossary/example-term.md:{line_of(text, 'sources:')}: field 'sources' is empty; expected At least one source"
+    )
 
 
 def test_source_not_a_mapping():
@@ -205,7 +218,10 @@ def test_source_not_a_mapping():
 
 def test_source_without_address():
     text = entry_text(sources=[{"title": "A book"}])
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'A book')}: source 1 has no address; expected url: an https:// address"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'A book')}: source 1 has no address; expected url: an https:// address"
+    )
 
 
 def test_source_address_not_https():
@@ -218,17 +234,26 @@ def test_source_address_not_https():
 
 def test_source_without_title():
     text = entry_text(sources=[{"url": "https://example.org/x"}])
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 has no title; expected title: the document's name"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 has no title; expected title: the document's name"
+    )
 
 
 def test_source_with_unknown_key():
     text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "year": 2020}])
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'year:')}: unknown key 'year' in source 1; expected only: title, url, note"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'year:')}: unknown key 'year' in source 1; expected only: title, url, note"
+    )
 
 
 def test_source_note_not_text():
     text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "note": ["x"]}])
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'note:')}: note of source 1 is a list; expected text"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'note:')}: note of source 1 is a list; expected text"
+    )
 
 
 # Dates ---------------------------------------------------------------------------------
@@ -236,7 +261,10 @@ def test_source_note_not_text():
 
 def test_date_not_a_date():
     text = entry_text(added="last week")
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'added:')}: field 'added' is not a date ('last week'); expected YYYY-MM-DD, e.g. 2026-01-31"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'added:')}: field 'added' is not a date ('last week'); expected YYYY-MM-DD, e.g. 2026-01-31"
+    )
 
 
 def test_updated_before_added():
@@ -258,7 +286,10 @@ def test_empty_body():
     )
 
 
-@pytest.mark.parametrize("tag", ["script", "iframe", "style", "object", "embed", "meta", "base", "form", "link", "frame", "frameset", "applet"])
+@pytest.mark.parametrize(
+    "tag",
+    ["script", "iframe", "style", "object", "embed", "meta", "base", "form", "link", "frame", "frameset", "applet"],
+)
 def test_hostile_tag_in_body(tag):
     text = entry_text(body=f"Fine first line.\nThen <{tag} src=x></{tag}> here.\n")
     found = problems(text)
@@ -278,7 +309,10 @@ def test_event_handler_attribute_in_body():
 
 def test_javascript_address_in_body():
     text = entry_text(body="Click [here](javascript:alert(1)).\n")
-    assert only_problem(text) == f"glossary/example-term.md:{line_of(text, 'Click')}: a javascript: address in the body; expected an https address or a relative link"
+    assert (
+        only_problem(text)
+        == f"glossary/example-term.md:{line_of(text, 'Click')}: a javascript: address in the body; expected an https address or a relative link"
+    )
 
 
 JAVASCRIPT_EXPECTED = "expected an https address or a relative link"
@@ -295,7 +329,7 @@ REMOTE_EXPECTED = "expected a file in the repository, linked relatively: the sit
         ("[x](java%73cript:alert(1))\n", "javascript:"),  # percent-escape
         ("[x](JaVaScRiPt:alert(1))\n", "javascript:"),
         ("<a/href=javascript:alert(1)>x</a>\n", "javascript:"),  # slash as separator
-        ("[x](https://example.org){: href=\"javascript:alert(1)\" }\n", "javascript:"),  # attr_list
+        ('[x](https://example.org){: href="javascript:alert(1)" }\n', "javascript:"),  # attr_list
         ("[x](vbscript:msgbox(1))\n", "vbscript:"),
         ("[x](data:text/html;base64,PHNjcmlwdD4=)\n", "data:"),
         ("![x](data:image/png;base64,iVBORw0KGgo=)\n", "data:"),
@@ -304,7 +338,9 @@ REMOTE_EXPECTED = "expected a file in the repository, linked relatively: the sit
 def test_dangerous_scheme_in_body(body, scheme):
     text = entry_text(body="Fine.\n\n" + body)
     line = len(text.splitlines())
-    assert only_problem(text) == f"glossary/example-term.md:{line}: a {scheme} address in the body; {JAVASCRIPT_EXPECTED}"
+    assert (
+        only_problem(text) == f"glossary/example-term.md:{line}: a {scheme} address in the body; {JAVASCRIPT_EXPECTED}"
+    )
 
 
 def test_event_handler_in_attribute_list():
@@ -351,7 +387,9 @@ def test_lists_nested_too_deep():
 def test_quotes_nested_too_deep_and_the_limit_itself():
     assert problems(entry_text(body="> " * MAX_NESTING_DEPTH + "Deep enough.\n")) == []
     text = entry_text(body="Fine.\n" + "> " * (MAX_NESTING_DEPTH + 1) + "Too deep.\n")
-    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'Too deep')}: lists or quotes nested {MAX_NESTING_DEPTH + 1} levels deep; ")
+    assert only_problem(text).startswith(
+        f"glossary/example-term.md:{line_of(text, 'Too deep')}: lists or quotes nested {MAX_NESTING_DEPTH + 1} levels deep; "
+    )
 
 
 def test_entry_too_large():
@@ -372,7 +410,7 @@ def test_file_name_with_a_lookalike_letter_is_not_a_slug():
 
 
 def test_html_shown_as_code_is_allowed():
-    body = "Write `<script>` in code.\n\n```html\n<iframe onload=\"x()\"></iframe>\n```\n"
+    body = 'Write `<script>` in code.\n\n```html\n<iframe onload="x()"></iframe>\n```\n'
     assert problems(entry_text(body=body)) == []
 
 
@@ -381,11 +419,16 @@ def test_html_shown_as_code_is_allowed():
 
 def test_duplicate_title():
     texts = {"alpha": entry_text(title="Same"), "beta": entry_text(title="same")}
-    assert cross_problems(texts) == ["glossary/beta.md:2: title 'same' is already used by glossary/alpha.md; expected a title or alias no other entry uses"]
+    assert cross_problems(texts) == [
+        "glossary/beta.md:2: title 'same' is already used by glossary/alpha.md; expected a title or alias no other entry uses"
+    ]
 
 
 def test_duplicate_alias():
-    texts = {"alpha": entry_text(title="Alpha", aliases=["Shared name"]), "beta": entry_text(title="Beta", aliases=["Shared  Name"])}
+    texts = {
+        "alpha": entry_text(title="Alpha", aliases=["Shared name"]),
+        "beta": entry_text(title="Beta", aliases=["Shared  Name"]),
+    }
     beta = texts["beta"]
     assert cross_problems(texts) == [
         f"glossary/beta.md:{line_of(beta, '- Shared')}: alias 'Shared Name' is already used by glossary/alpha.md; "
@@ -411,7 +454,11 @@ def test_title_that_looks_like_another_entrys_title():
 
 def test_alias_that_looks_like_another_entrys_slug_lands_on_the_lookalike():
     # The entry with the Greek omicron sorts first; the error still names it, not the plain one.
-    texts = {"kv-cache": entry_text(title="Key-value store"), "aaa": entry_text(title="Aaa", aliases=["KV cache \u03bf"]), "kv-cache-o": entry_text(title="Other")}
+    texts = {
+        "kv-cache": entry_text(title="Key-value store"),
+        "aaa": entry_text(title="Aaa", aliases=["KV cache \u03bf"]),
+        "kv-cache-o": entry_text(title="Other"),
+    }
     assert cross_problems(texts) == [
         f"glossary/aaa.md:{line_of(texts['aaa'], '- KV')}: alias 'KV cache \u03bf' looks like the slug 'kv-cache-o' of glossary/kv-cache-o.md: "
         "they differ only by look-alike letters; expected a name no other entry uses, written in the letters readers type"
@@ -436,7 +483,9 @@ def test_related_unknown_term_with_suggestion():
 
 def test_related_lists_itself():
     texts = {"alpha": entry_text(title="Alpha", related=["alpha"])}
-    assert cross_problems(texts) == [f"glossary/alpha.md:{line_of(texts['alpha'], '- alpha')}: 'related' lists the entry itself ('alpha'); expected other entries"]
+    assert cross_problems(texts) == [
+        f"glossary/alpha.md:{line_of(texts['alpha'], '- alpha')}: 'related' lists the entry itself ('alpha'); expected other entries"
+    ]
 
 
 def test_term_link_to_unknown_term():
@@ -465,7 +514,9 @@ def test_plain_relative_link_to_unknown_term():
 def test_unknown_quantity():
     text = entry_text(title="Alpha", body="Intro.\nIt is {{ ridge accelerator=h100-sxm }}.\n")
     (message,) = cross_problems({"alpha": text})
-    assert message.startswith(f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge accelerator=h100-sxm }}}}: unknown quantity 'ridge' (did you mean ridge_point?); expected one of: ")
+    assert message.startswith(
+        f"glossary/alpha.md:{line_of(text, 'It is')}: in {{{{ ridge accelerator=h100-sxm }}}}: unknown quantity 'ridge' (did you mean ridge_point?); expected one of: "
+    )
 
 
 def test_quantity_with_bad_parameter():
@@ -483,12 +534,20 @@ def test_links_and_quantities_in_code_are_not_checked():
 
 
 def test_a_broken_entry_still_counts_as_a_link_target():
-    texts = {"alpha": entry_text(title="Alpha", body="See [[beta]].\n", related=["beta"]), "beta": "---\ntitle: [broken\n---\nBody\n"}
+    texts = {
+        "alpha": entry_text(title="Alpha", body="See [[beta]].\n", related=["beta"]),
+        "beta": "---\ntitle: [broken\n---\nBody\n",
+    }
     assert cross_problems(texts) == []
 
 
 def test_valid_body_has_no_cross_problem():
-    assert cross_problems({"alpha": entry_text(title="Alpha", body=VALID_BODY + "Ridge {{ ridge_point accelerator=h100-sxm }}.\n")}) == []
+    assert (
+        cross_problems(
+            {"alpha": entry_text(title="Alpha", body=VALID_BODY + "Ridge {{ ridge_point accelerator=h100-sxm }}.\n")}
+        )
+        == []
+    )
 
 
 # Encodings, control characters, list lengths and slow bodies ----------------------------
@@ -502,12 +561,24 @@ _ENCODING = "expected UTF-8 text without a byte-order mark (save the file as 'UT
 @pytest.mark.parametrize(
     ("data", "expected"),
     [
-        ("---\ntitle: X\n".encode("utf-16"), f"glossary/x.md:1: the file starts with a UTF-16 byte-order mark; {_ENCODING}"),
-        ("---\ntitle: X\n".encode("utf-16-le"), "glossary/x.md:1: a NUL byte in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks"),
+        (
+            "---\ntitle: X\n".encode("utf-16"),
+            f"glossary/x.md:1: the file starts with a UTF-16 byte-order mark; {_ENCODING}",
+        ),
+        (
+            "---\ntitle: X\n".encode("utf-16-le"),
+            "glossary/x.md:1: a NUL byte in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks",
+        ),
         (b"\xef\xbb\xbf---\n", f"glossary/x.md:1: the file starts with a UTF-8 byte-order mark; {_ENCODING}"),
         (b"---\ntitle: Caf\xe9\n", f"glossary/x.md:2: byte 0xe9 is not UTF-8; {_ENCODING}"),
-        (b"---\n\ntitle: A\x1b[31m\n", "glossary/x.md:3: control character U+001B in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks"),
-        ("a\u2028b".encode(), "glossary/x.md:1: control character U+2028 in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks"),
+        (
+            b"---\n\ntitle: A\x1b[31m\n",
+            "glossary/x.md:3: control character U+001B in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks",
+        ),
+        (
+            "a\u2028b".encode(),
+            "glossary/x.md:1: control character U+2028 in the file; expected text only: letters, digits, punctuation, spaces, tabs and line breaks",
+        ),
     ],
 )
 def test_unreadable_files_are_located_errors(data, expected):
@@ -519,7 +590,9 @@ def test_unreadable_files_in_a_glossary_are_reported_without_a_traceback(tmp_pat
     (tmp_path / "wide.md").write_bytes(entry_text().encode("utf-16"))
     (tmp_path / "fine.md").write_text(entry_text(title="Fine term"), encoding="utf-8")
     _entries, found = read_entries(tmp_path)
-    assert [str(p) for p in found] == [f"glossary/wide.md:1: the file starts with a UTF-16 byte-order mark; {_ENCODING}"]
+    assert [str(p) for p in found] == [
+        f"glossary/wide.md:1: the file starts with a UTF-16 byte-order mark; {_ENCODING}"
+    ]
 
 
 def test_a_nul_byte_given_as_text_is_refused_too():
@@ -533,15 +606,29 @@ def test_a_nul_byte_given_as_text_is_refused_too():
 def test_lists_longer_than_the_limit(field):
     items = [f"item-{i}" for i in range(MAX_LIST_ITEMS + 1)]
     text = entry_text(**{field: items})
-    assert f"glossary/example-term.md:{line_of(text, field + ':')}: field '{field}' has {MAX_LIST_ITEMS + 1} items; expected at most {MAX_LIST_ITEMS}" in "\n".join(problems(text))
+    assert (
+        f"glossary/example-term.md:{line_of(text, field + ':')}: field '{field}' has {MAX_LIST_ITEMS + 1} items; expected at most {MAX_LIST_ITEMS}"
+        in "\n".join(problems(text))
+    )
 
 
 def test_sources_longer_than_the_limit():
-    text = entry_text(sources=[{"title": f"S{i}", "url": f"https://example.org/{i}"} for i in range(MAX_LIST_ITEMS + 1)])
+    text = entry_text(
+        sources=[{"title": f"S{i}", "url": f"https://example.org/{i}"} for i in range(MAX_LIST_ITEMS + 1)]
+    )
     assert f"field 'sources' has {MAX_LIST_ITEMS + 1} items" in only_problem(text)
 
 
-@pytest.mark.parametrize("url", ["https://example.org/a b", "https://example.org/a)b", "https://example.org/<x>", 'https://example.org/"x', "https://example.org/\\x"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.org/a b",
+        "https://example.org/a)b",
+        "https://example.org/<x>",
+        'https://example.org/"x',
+        "https://example.org/\\x",
+    ],
+)
 def test_source_addresses_that_could_break_out_are_refused(url):
     assert "is not an https address" in only_problem(entry_text(sources=[{"title": "A page", "url": url}]))
 
