@@ -48,10 +48,6 @@ class BadValue(ValueError):
         self.argument = argument
 
 
-#: `` (did you mean x?)`` for a near miss: the vocabulary's one rule.
-suggestion = v.suggestion
-
-
 # --- Reading a fence's text -----------------------------------------------------------------
 
 Value = v.OneOf | v.WholeNumber | v.ListOf
