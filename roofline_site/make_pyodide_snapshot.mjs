@@ -10,6 +10,7 @@
 //
 // Everything runs through runPython and returns plain values: a PyProxy held by JavaScript
 // cannot be serialised into a snapshot.
+import nodeCrypto from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -35,6 +36,41 @@ if (!pyodideDir || !zipPath || !outDir) {
   process.exit(2);
 }
 
+// The same inputs give the same bytes (reproducible builds): Emscripten takes entropy, time and
+// the time zone from the host while Python starts, and they end up in the memory. Pin them for
+// this process (the time zone is UTC, set by pyodide_snapshot.py),
+// which exits once the snapshot is written. Python's hash seed is fixed below; the worker
+// re-seeds `random` after restoring (boot.mjs).
+const FIXED_EPOCH_MS = Date.UTC(2020, 0, 1);
+let clockMs = 0;
+let state = 0x9e3779b9;
+function fillDeterministic(array) {
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  for (let i = 0; i < bytes.length; i++) {
+    // xorshift32: any fixed sequence will do; this one is not all zeros.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    bytes[i] = state & 0xff;
+  }
+  return array;
+}
+const HostDate = Date;
+globalThis.Date = class extends HostDate {
+  constructor(...args) {
+    super(...(args.length ? args : [FIXED_EPOCH_MS + clockMs]));
+  }
+  static now() {
+    return FIXED_EPOCH_MS + clockMs;
+  }
+};
+performance.now = () => (clockMs += 1);
+globalThis.crypto.getRandomValues = fillDeterministic;
+nodeCrypto.randomFillSync = (buffer, offset = 0, size = buffer.byteLength - offset) => {
+  fillDeterministic(new Uint8Array(buffer.buffer ?? buffer, (buffer.byteOffset ?? 0) + offset, size));
+  return buffer;
+};
+
 const indexURL = path.resolve(pyodideDir) + path.sep;
 const pyodideModule = await import(pathToFileURL(indexURL + "pyodide.mjs").href);
 // Python's prints go to stderr: stdout carries only the file name.
@@ -43,6 +79,8 @@ const pyodide = await pyodideModule.loadPyodide({
   _makeSnapshot: true,
   // A fixed hash seed: the dictionaries in the snapshot were built with it.
   env: { PYTHONHASHSEED: "0" },
+  // Else Emscripten names the program after this script's path, which differs between checkouts.
+  _sysExecutable: "python",
   stdout: (line) => console.error(line),
 });
 // The worker unpacks into the same folder, so module paths match.

@@ -112,6 +112,8 @@ def make_snapshot(project_root: Path, *, core_zip_name: str, core_zip_bytes: byt
                 capture_output=True,
                 text=True,
                 timeout=MAKE_TIMEOUT_S,
+                # Emscripten copies the host's time zone into the memory; one for every build.
+                env={**os.environ, "TZ": "UTC"},
             )
         except subprocess.TimeoutExpired:
             raise SnapshotError(f"{MAKER.name}: no snapshot within {MAKE_TIMEOUT_S} s") from None
