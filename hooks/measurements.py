@@ -3,7 +3,8 @@
 Thin MkDocs adapter: ``measurements/measurements.toml`` is loaded and checked by
 :mod:`roofline_core.measurements`, compared and fitted by :mod:`roofline_core.validation`, and
 written as Markdown by :mod:`roofline_site.measurements_page`; a page receives it where it has
-the marker line. A problem in the data file stops the build with ``<file>:<line>: ...``.
+the marker line (only such a page needs the data file). A problem in the data file stops the
+build with ``<file>:<line>: ...``.
 """
 
 from __future__ import annotations
@@ -17,32 +18,34 @@ from mkdocs.structure.pages import Page
 
 from roofline_core.measurements import MeasurementError, load_measurements_file
 from roofline_core.validation import validate
-from roofline_site.measurements_page import MarkerError, render_markdown, replace_marker
+from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
 
 MEASUREMENTS_FILE = Path("measurements") / "measurements.toml"
 
-_generated: str | None = None
+_generated: dict[Path, str] = {}  # data file -> the Markdown generated from it, once per build
 
 # Hooks ---------------------------------------------------------------------------------
 
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    global _generated
-    _generated = render_markdown(validate(_load(_data_path(config))))
+    # A new build (or a rebuild under `mkdocs serve`) reads the data file afresh.
+    _generated.clear()
     return config
 
 
 def on_serve(server, config: MkDocsConfig, builder):
     # Editing the data file rebuilds the page under `mkdocs serve`.
-    server.watch(str(_data_path(config)))
+    if _data_path(config).exists():
+        server.watch(str(_data_path(config)))
     return server
 
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if _generated is None:
-        raise PluginError("hooks/measurements.py: on_page_markdown ran before on_config")
+    # Only a page holding the marker needs the data file, so projects without one still build.
+    if MARKER not in markdown:
+        return markdown
     try:
-        return replace_marker(markdown, _generated, page=f"docs/{page.file.src_uri}")
+        return replace_marker(markdown, _markdown_for(_data_path(config)), page=f"docs/{page.file.src_uri}")
     except MarkerError as error:
         raise PluginError(str(error)) from None
 
@@ -52,6 +55,12 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
 
 def _data_path(config: MkDocsConfig) -> Path:
     return Path(config.config_file_path).resolve().parent / MEASUREMENTS_FILE
+
+
+def _markdown_for(path: Path) -> str:
+    if path not in _generated:
+        _generated[path] = render_markdown(validate(_load(path)))
+    return _generated[path]
 
 
 def _load(path: Path):
