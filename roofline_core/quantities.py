@@ -261,9 +261,11 @@ def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
     return Value(format_intensity(_for_dtype(accelerator.ridge_point, dtype)), _sources(accelerator))
 
 
-def _critical_batch(*, accelerator: Accelerator, weight_dtype: str) -> Value:
+def _critical_batch(*, accelerator: Accelerator, weight_dtype: str, dtype: str) -> Value:
+    # FP8/INT8 weights with 8-bit activations (W8A8) run on the 8-bit peak; weight-only formats
+    # are widened and run on the 16-bit one. ``dtype`` is the format of the math.
     batch = critical_batch(
-        peak_flop_per_s=accelerator.peak_for("fp16"),
+        peak_flop_per_s=_for_dtype(accelerator.peak_for, dtype),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         weight_bytes_per_element=bytes_per_element(weight_dtype),
     )
@@ -567,8 +569,8 @@ QUANTITIES: dict[str, Quantity] = {
         _q("ridge_point", "Peak compute over bandwidth, in FLOP/byte.", (_ACCELERATOR, COMPUTE_DTYPE), _ridge_point),
         _q(
             "critical_batch",
-            "Decode batch at which weight streaming reaches the ridge point (sequences).",
-            (_ACCELERATOR, WEIGHT_DTYPE),
+            "Decode batch at which weight streaming reaches the ridge point of the math's format (sequences).",
+            (_ACCELERATOR, WEIGHT_DTYPE, COMPUTE_DTYPE),
             _critical_batch,
         ),
         _q(

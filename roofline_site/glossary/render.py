@@ -92,8 +92,6 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
     )
 
 
-
-
 def _text(text: str) -> str:
     """``text`` escaped as the content of an HTML element."""
     return html.escape(text, quote=False)
