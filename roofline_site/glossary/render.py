@@ -19,7 +19,7 @@ from itertools import groupby
 
 import yaml
 
-from roofline_site.glossary.entry import Entry
+from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
 from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary
@@ -90,14 +90,6 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
         + rewritten.text.strip("\n")
         + "\n"
     )
-
-
-#: ``(id, heading)`` of the sections the build adds after the body, in order.
-TERM_PAGE_SECTIONS: tuple[tuple[str, str], ...] = (
-    ("related-terms", "Related terms"),
-    ("sources", "Sources"),
-    ("mentioned-in", "Mentioned in"),
-)
 
 
 def _text(text: str) -> str:
