@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from roofline_core.formatting import format_number, format_percent
-from roofline_core.measurements import METRICS, Measurement
+from roofline_core.measurements import METRICS, Measurement, MeasurementTable
 from roofline_core.validation import EXCLUDED, FIT, HELD_BACK, Comparison, ValidationReport
 
 #: The line a page writes where the generated comparison goes.
@@ -46,14 +46,20 @@ def replace_marker(markdown: str, generated: str, *, page: str) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(report: ValidationReport) -> str:
-    """The comparison as Markdown: fit, errors, every row, exclusions, sources, closing note."""
+def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
+    """The comparison as Markdown: fit, errors, every row, exclusions, sources, closing note.
+
+    Args:
+        report: The comparison of ``table``'s rows.
+        table: The loaded data file, for the models, accelerators and formats it declares.
+    """
     parts = [
         _summary(report),
         _source_kinds(report),
         _comparison_table(report),
         _exclusions(report),
         _sources(report),
+        _declarations(table),
         _closing_note(report),
     ]
     return "\n\n".join(part for part in parts if part) + "\n"
@@ -166,6 +172,29 @@ def _sources(report: ValidationReport) -> str:
             f"[Source]({m.source.url}): “{_cell(m.source.states)}” Conditions: {_cell(m.conditions)}"
         )
     return "## Sources\n\n" + "\n\n".join(blocks)
+
+
+def _declarations(table: MeasurementTable) -> str:
+    items = [
+        f"- Model `{slug}`: [source]({src.url}): “{_cell(src.states)}”" for slug, src in table.declared_models.items()
+    ]
+    items += [
+        f"- Accelerator `{slug}`: [source]({src.url}): “{_cell(src.states)}”"
+        for slug, src in table.declared_accelerators.items()
+    ]
+    items += [
+        f"- Weight format `{slug}`, {format_number(fmt.bits_per_weight)} bits per weight: "
+        f"[source]({fmt.source.url}): “{_cell(fmt.source.states)}”"
+        for slug, fmt in table.formats.items()
+        if fmt.source is not None
+    ]
+    if not items:
+        return ""
+    return (
+        "## Models, hardware and formats without a preset\n\n"
+        "Rows may name a model, an accelerator or a weight format that `roofline_core` has no preset "
+        "for; the data file then declares it from these sources.\n\n" + "\n".join(items)
+    )
 
 
 def _closing_note(report: ValidationReport) -> str:

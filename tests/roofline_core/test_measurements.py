@@ -189,3 +189,18 @@ source_quote = "spec"
 def test_a_format_may_not_redefine_a_number_format() -> None:
     text = '[formats.fp16]\nbits_per_weight = 15\nsource_url = "https://x.org"\nsource_quote = "q"\n'
     assert _error(text).startswith("m.toml:1: format fp16 redefines a number format")
+
+
+def test_a_declaration_may_cite_a_second_document_and_each_must_be_https() -> None:
+    text = """
+[accelerators.chip]
+peak_flop_per_s = { fp16 = 1e12 }
+bandwidth_bytes_per_s = 1e12
+source_url = "https://example.org/bandwidth"
+source_quote = "1 TB/s"
+extra_sources = [{ url = "https://example.org/peak", quote = "1 TFLOP/s" }]
+"""
+    table = load_measurements(text, filename="m.toml")
+    assert table.declared_accelerators["chip"].states == "1 TB/s Also https://example.org/peak: 1 TFLOP/s"
+    broken = text.replace("https://example.org/peak", "http://example.org/peak")
+    assert _error(broken).startswith("m.toml:7: accelerator chip: extra_sources entry")
