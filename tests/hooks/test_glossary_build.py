@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from roofline_site.glossary import load_glossary
+from roofline_site.glossary import CATEGORIES, load_glossary
 from roofline_site.glossary.render import MENTIONED_IN_MARKER
 from tests.hooks.glossary_fixture import build, entry, error_lines, make_project
 from tests.support.site_build import PROJECT_ROOT
@@ -110,6 +111,21 @@ def test_index_lists_terms_by_category_and_a_to_z(built_site):
     for category in {e.category for e in GLOSSARY.entries.values()}:
         assert f'id="{category}"' in index
     assert "data-glossary-filter hidden" in index
+
+
+@pytest.mark.slow
+def test_a_page_per_category_linked_from_the_index_and_each_term(built_site):
+    index = _article((built_site / "glossary" / "index.html").read_text(encoding="utf-8"))
+    for category in CATEGORIES:
+        page = _article((built_site / "glossary" / "category" / category / "index.html").read_text(encoding="utf-8"))
+        members = sorted(slug for slug, e in GLOSSARY.entries.items() if e.category == category)
+        listed = sorted(re.findall(r'data-glossary-role="index" href="\.\./\.\./([a-z0-9-]+)/"', page))
+        assert listed == members, category
+        summaries = [html.unescape(s) for s in re.findall(r'<span class="glossary-index__summary">(.*?)</span>', page)]
+        assert summaries == [e.summary for e in GLOSSARY.sorted_entries() if e.category == category]
+        assert f'<a href="category/{category}/">' in index
+    for slug, e in GLOSSARY.entries.items():
+        assert f'glossary-tag--{e.category}" href="../category/{e.category}/"' in _page(built_site, slug), slug
 
 
 @pytest.mark.slow
