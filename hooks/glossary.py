@@ -39,11 +39,13 @@ from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
 from roofline_site.glossary.markup import rewrite
 from roofline_site.glossary.sanitize import SanitiseError, sanitise_entry_html
+from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary, check_relative_links, load_glossary
 
 GLOSSARY_DIR_NAME = "glossary"
 INDEX_URI = "glossary/index.md"
 FEED_URI = "glossary/feed.xml"
+_CATEGORY_URIS = frozenset(render.category_src_uri(c) for c in CATEGORIES)
 JSON_URI = "glossary.json"
 # The site's pages use these; without them term pages would render their markers as text.
 REQUIRED_EXTENSIONS = ("attr_list", "md_in_html", "toc")
@@ -92,8 +94,8 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     if page.file.src_uri in state.generated:
         state.render_started[page.file.src_uri] = time.perf_counter()
         return markdown  # rewritten when generated
-    if page.file.src_uri == INDEX_URI:
-        return markdown
+    if page.file.src_uri == INDEX_URI or page.file.src_uri in _CATEGORY_URIS:
+        return markdown  # generated listings: their links are already Markdown links
     return _rewrite_page(markdown, page, config, state)
 
 
@@ -203,6 +205,15 @@ def _add_index_feed_and_json(files: Files, config: MkDocsConfig, state: _State) 
     glossary = state.glossary
     index = File.generated(config, INDEX_URI, content=render.index_markdown(glossary))
     files.append(index)
+    for category in CATEGORIES:
+        files.append(
+            File.generated(
+                config,
+                render.category_src_uri(category),
+                content=render.category_page_markdown(glossary, category),
+                inclusion=InclusionLevel.NOT_IN_NAV,
+            )
+        )
     files.append(
         File.generated(
             config,
@@ -276,7 +287,10 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
         ) from None
     index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)
     html = (
-        render.term_page_header_html(entry, index_href=index_href)
+        render.term_page_header_html(
+            entry,
+            category_href=get_relative_url(_page_url(files, render.category_src_uri(entry.category)), page.url),
+        )
         + f'<div class="{render.BODY_CLASS}">\n{body}\n</div>\n'
         + render.term_page_footer_html(
             entry,

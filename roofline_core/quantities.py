@@ -19,7 +19,7 @@ Standard library only, like the rest of ``roofline_core``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from roofline_core.dtypes import DTYPES, bytes_per_element
@@ -38,9 +38,11 @@ from roofline_core.formatting import (
 )
 from roofline_core.hardware import ACCELERATORS, Accelerator
 from roofline_core.inference import (
+    MemoryFit,
     critical_batch,
     estimate_decode,
     estimate_prefill,
+    memory_fit,
 )
 from roofline_core.models import MODELS, AnyModel, CustomModel, Model
 from roofline_core.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
@@ -87,10 +89,17 @@ class Value:
     Attributes:
         text: What the reader sees (``"4.78 ms"``).
         sources: Sources of every preset used, without repeats.
+        memory: For a quantity that describes running a model on devices (a decode step, a
+            prefill pass), whether its weights and KV cache fit those devices' memory; None
+            for a quantity with no such scenario.
+        hypothetical: Whether the reference was marked ``hypothetical=yes``: a bound for a
+            scenario the named devices cannot hold, which the prose must call hypothetical.
     """
 
     text: str
     sources: tuple[Source, ...] = ()
+    memory: MemoryFit | None = None
+    hypothetical: bool = False
 
 
 def _plain(value: float) -> str:
@@ -112,6 +121,10 @@ class Quantity:
         requires_one_of: Parameters of which exactly one must be given (``("model", "params")``:
             a preset model or a raw parameter count); the other arrives as None.
         example: A reference the docs show with its output.
+        memory_scenario: For a quantity about running a model on devices, called with the same
+            keywords as ``compute``; returns the :class:`~roofline_core.inference.MemoryFit`
+            of that scenario, which :func:`evaluate` puts in ``Value.memory``. Such a quantity
+            also takes ``hypothetical``.
     """
 
     name: str
@@ -120,6 +133,7 @@ class Quantity:
     compute: Callable[..., Value]
     requires_one_of: tuple[str, ...] = ()
     example: str = ""
+    memory_scenario: Callable[..., MemoryFit] | None = None
 
     def signature(self) -> str:
         """The reference with every parameter, for docs and error messages."""
@@ -181,6 +195,19 @@ _ELEMENT_BYTES = Number(
 )
 
 
+#: Marks a scenario that does not fit its devices' memory as a deliberate, hypothetical bound.
+HYPOTHETICAL = OneOf(
+    id="hypothetical",
+    label="Hypothetical",
+    default="no",
+    help=(
+        "yes: the scenario does not fit the devices' memory (weights plus KV cache) and the sentence"
+        " says it is a hypothetical bound; without it such a scenario stops the build."
+    ),
+    choices=slugs(("no", "yes")),
+)
+
+
 def _choice(key: str, values: tuple[str, ...], default: str | None, help: str) -> OneOf:
     return OneOf(id=key, label=key.capitalize(), default=default, help=help, choices=slugs(values))
 
@@ -234,9 +261,11 @@ def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
     return Value(format_intensity(_for_dtype(accelerator.ridge_point, dtype)), _sources(accelerator))
 
 
-def _critical_batch(*, accelerator: Accelerator, weight_dtype: str) -> Value:
+def _critical_batch(*, accelerator: Accelerator, weight_dtype: str, dtype: str) -> Value:
+    # FP8/INT8 weights with 8-bit activations (W8A8) run on the 8-bit peak; weight-only formats
+    # are widened and run on the 16-bit one. ``dtype`` is the format of the math.
     batch = critical_batch(
-        peak_flop_per_s=accelerator.peak_for("fp16"),
+        peak_flop_per_s=_for_dtype(accelerator.peak_for, dtype),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         weight_bytes_per_element=bytes_per_element(weight_dtype),
     )
@@ -346,6 +375,53 @@ def _prefill(
     )
 
 
+def _decode_memory(
+    *,
+    accelerator: Accelerator,
+    model: Model | None,
+    params: float | None,
+    batch: int,
+    context_tokens: int,
+    devices: int,
+    weight_dtype: str,
+    kv_dtype: str,
+    **_: Any,
+) -> MemoryFit:
+    """Weights and the KV cache of the whole batch at ``context_tokens``, on ``devices``."""
+    return memory_fit(
+        model=_model_or_params(model, params, context_tokens),
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        batch=batch,
+        context_tokens=context_tokens,
+        devices=devices,
+    )
+
+
+def _prefill_memory(
+    *,
+    accelerator: Accelerator,
+    model: Model | None,
+    params: float | None,
+    prompt_tokens: int,
+    batch: int,
+    devices: int,
+    weight_dtype: str,
+    **_: Any,
+) -> MemoryFit:
+    """Weights and the KV cache the prompts leave behind; weights only for a raw ``params``
+    count, whose KV shape is unknown."""
+    return memory_fit(
+        model=_model_or_params(model, params),
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        batch=batch,
+        context_tokens=prompt_tokens if model is not None else 0,
+        devices=devices,
+    )
+
+
 def _step_quantity(step_of: Callable[..., Any], render: Callable[..., str]) -> Callable[..., Value]:
     """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``render``)."""
 
@@ -426,7 +502,7 @@ def _operation(
 
 
 def _step_parameters(*extra: Declaration) -> tuple[Declaration, ...]:
-    return (_ACCELERATOR, *_MODEL_OR_PARAMS, *extra, DEVICES, WEIGHT_DTYPE, BANDWIDTH_EFFICIENCY)
+    return (_ACCELERATOR, *_MODEL_OR_PARAMS, *extra, DEVICES, WEIGHT_DTYPE, BANDWIDTH_EFFICIENCY, HYPOTHETICAL)
 
 
 _DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE)
@@ -434,8 +510,10 @@ _PREFILL_PARAMETERS = _step_parameters(PROMPT_TOKENS.variant(default=None), BATC
 _COST_PARAMETERS = (*_MATRIX_DIMS, _ELEMENT_BYTES)
 
 
-def _q(name: str, description: str, parameters: tuple[Declaration, ...], compute, requires_one_of=()) -> Quantity:
-    return Quantity(name, description, parameters, compute, requires_one_of, _EXAMPLES[name])
+def _q(
+    name: str, description: str, parameters: tuple[Declaration, ...], compute, requires_one_of=(), memory_scenario=None
+) -> Quantity:
+    return Quantity(name, description, parameters, compute, requires_one_of, _EXAMPLES[name], memory_scenario)
 
 
 #: The reference the docs show for each quantity, with its output computed.
@@ -491,8 +569,8 @@ QUANTITIES: dict[str, Quantity] = {
         _q("ridge_point", "Peak compute over bandwidth, in FLOP/byte.", (_ACCELERATOR, COMPUTE_DTYPE), _ridge_point),
         _q(
             "critical_batch",
-            "Decode batch at which weight streaming reaches the ridge point (sequences).",
-            (_ACCELERATOR, WEIGHT_DTYPE),
+            "Decode batch at which weight streaming reaches the ridge point of the math's format (sequences).",
+            (_ACCELERATOR, WEIGHT_DTYPE, COMPUTE_DTYPE),
             _critical_batch,
         ),
         _q(
@@ -532,6 +610,7 @@ QUANTITIES: dict[str, Quantity] = {
             _DECODE_PARAMETERS,
             _step_quantity(_decode, lambda s: format_time(s.step_time_s)),
             _MODEL_OR_PARAMS_NAMES,
+            _decode_memory,
         ),
         _q(
             "decode_tokens_per_s",
@@ -542,6 +621,7 @@ QUANTITIES: dict[str, Quantity] = {
             ),
             _step_quantity(_decode, _tokens_per_s),
             _MODEL_OR_PARAMS_NAMES,
+            _decode_memory,
         ),
         _q(
             "decode_intensity",
@@ -549,6 +629,7 @@ QUANTITIES: dict[str, Quantity] = {
             _DECODE_PARAMETERS,
             _step_quantity(_decode, lambda s: format_intensity(s.intensity_flop_per_byte)),
             _MODEL_OR_PARAMS_NAMES,
+            _decode_memory,
         ),
         _q(
             "decode_bound",
@@ -556,6 +637,7 @@ QUANTITIES: dict[str, Quantity] = {
             _DECODE_PARAMETERS,
             _step_quantity(_decode, lambda s: bound_phrase(s.bound)),
             _MODEL_OR_PARAMS_NAMES,
+            _decode_memory,
         ),
         _q(
             "decode_utilisation",
@@ -563,6 +645,7 @@ QUANTITIES: dict[str, Quantity] = {
             _DECODE_PARAMETERS,
             _step_quantity(_decode, lambda s: format_percent(s.compute_utilisation)),
             _MODEL_OR_PARAMS_NAMES,
+            _decode_memory,
         ),
         _q(
             "prefill_time",
@@ -570,6 +653,7 @@ QUANTITIES: dict[str, Quantity] = {
             _PREFILL_PARAMETERS,
             _step_quantity(_prefill, lambda s: format_time(s.step_time_s)),
             _MODEL_OR_PARAMS_NAMES,
+            _prefill_memory,
         ),
         _q(
             "prefill_tokens_per_s",
@@ -577,6 +661,7 @@ QUANTITIES: dict[str, Quantity] = {
             _PREFILL_PARAMETERS,
             _step_quantity(_prefill, lambda s: format_tokens_per_s(s.tokens_per_s)),
             _MODEL_OR_PARAMS_NAMES,
+            _prefill_memory,
         ),
         _q(
             "prefill_intensity",
@@ -584,6 +669,7 @@ QUANTITIES: dict[str, Quantity] = {
             _PREFILL_PARAMETERS,
             _step_quantity(_prefill, lambda s: format_intensity(s.intensity_flop_per_byte)),
             _MODEL_OR_PARAMS_NAMES,
+            _prefill_memory,
         ),
         _q(
             "prefill_bound",
@@ -591,6 +677,7 @@ QUANTITIES: dict[str, Quantity] = {
             _PREFILL_PARAMETERS,
             _step_quantity(_prefill, lambda s: bound_phrase(s.bound)),
             _MODEL_OR_PARAMS_NAMES,
+            _prefill_memory,
         ),
         _q(
             "prefill_utilisation",
@@ -598,6 +685,7 @@ QUANTITIES: dict[str, Quantity] = {
             _PREFILL_PARAMETERS,
             _step_quantity(_prefill, lambda s: format_percent(s.compute_utilisation)),
             _MODEL_OR_PARAMS_NAMES,
+            _prefill_memory,
         ),
         _q("matmul_flops", "FLOPs of an m x k by k x n product (2mnk).", _COST_PARAMETERS, _matmul("flops")),
         _q(
@@ -649,7 +737,8 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
         arguments: Parameter key (a declaration's id) to the text typed for it.
 
     Returns:
-        The formatted :class:`Value`.
+        The formatted :class:`Value`; for a quantity with a memory scenario, with its
+        ``memory`` fit and whether it was marked ``hypothetical=yes``.
 
     Raises:
         QuantityError: for an unknown quantity, an unknown, missing or bad parameter, or a
@@ -687,8 +776,12 @@ def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
             )
         else:
             values[parameter.id] = _PRESETS.get(parameter.id, _same)(parameter.default)
+    hypothetical = values.pop(HYPOTHETICAL.id, "no") == "yes"
     try:
-        return quantity.compute(**values)
+        value = quantity.compute(**values)
+        if quantity.memory_scenario is None:
+            return value
+        return replace(value, memory=quantity.memory_scenario(**values), hypothetical=hypothetical)
     except QuantityError:
         raise
     except (ValueError, KeyError) as exc:

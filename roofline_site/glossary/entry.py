@@ -7,6 +7,14 @@ from dataclasses import dataclass
 
 from roofline_site.glossary.schema import slugify
 
+#: ``(id, heading)`` of the sections the build adds after an entry's body, in order; an entry
+#: must not write these headings itself.
+TERM_PAGE_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("related-terms", "Related terms"),
+    ("sources", "Sources"),
+    ("mentioned-in", "Mentioned in"),
+)
+
 
 @dataclass(frozen=True)
 class SourceRef:

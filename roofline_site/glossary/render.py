@@ -13,13 +13,14 @@ import datetime as dt
 import email.utils
 import html
 import json
+import posixpath
 import re
 from collections.abc import Callable
 from itertools import groupby
 
 import yaml
 
-from roofline_site.glossary.entry import Entry
+from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
 from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary
@@ -30,6 +31,19 @@ MENTIONED_IN_MARKER = "<!-- glossary:mentioned-in -->"
 BODY_CLASS = "glossary-entry__body"
 #: Term pages rank above pages that merely mention the term in search.
 SEARCH_BOOST = 2
+#: Folder of the category pages under ``glossary/``: ``glossary/category/<name>/``. Its name is a
+#: reserved slug, so no entry's page can collide with it.
+CATEGORY_DIR = "category"
+
+
+def category_src_uri(category: str) -> str:
+    """Where the page listing ``category``'s terms lives in the docs tree."""
+    return f"glossary/{CATEGORY_DIR}/{category}.md"
+
+
+def category_title(category: str) -> str:
+    """How a category is named in headings and tags (``attention`` -> ``Attention``)."""
+    return category.capitalize()
 
 
 def _front_matter(**fields: object) -> str:
@@ -47,12 +61,17 @@ def markdown_text(text: str) -> str:
     numeric character references, which Python-Markdown leaves alone: no front-matter value
     can open a link, an emphasis, an attribute list or a tag.
     """
-    return "".join(_MARKDOWN_REFERENCES.get(char, char) for char in html.escape(text, quote=True))
+    # One pass, character by character: escaping in two passes would turn the '#' of the first
+    # pass's references into a reference of its own, and readers would see "&#x27;".
+    return "".join(_MARKDOWN_REFERENCES.get(char, char) for char in text)
 
 
-# Markdown punctuation (https://daringfireball.net/projects/markdown/syntax#backslash) and
-# attr_list braces; '&', '<', '>' and quotes are already escaped by html.escape.
-_MARKDOWN_REFERENCES = {char: f"&#{ord(char)};" for char in "\\`*_{}[]()#+-.!|~:"}
+# HTML's special characters, Markdown punctuation
+# (https://daringfireball.net/projects/markdown/syntax#backslash) and attr_list braces.
+_MARKDOWN_REFERENCES = {
+    **{char: f"&#{ord(char)};" for char in "\\`*_{}[]()#+-.!|~:"},
+    **{char: html.escape(char, quote=True) for char in "&<>\"'"},
+}
 
 
 def rewrite_body(entry: Entry, glossary: Glossary) -> Rewritten:
@@ -92,14 +111,6 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
     )
 
 
-#: ``(id, heading)`` of the sections the build adds after the body, in order.
-TERM_PAGE_SECTIONS: tuple[tuple[str, str], ...] = (
-    ("related-terms", "Related terms"),
-    ("sources", "Sources"),
-    ("mentioned-in", "Mentioned in"),
-)
-
-
 def _text(text: str) -> str:
     """``text`` escaped as the content of an HTML element."""
     return html.escape(text, quote=False)
@@ -110,12 +121,12 @@ def _heading(level: int, anchor: str, text: str) -> str:
     return f'<h{level} id="{anchor}">{_text(text)}<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
 
 
-def term_page_header_html(entry: Entry, *, index_href: str) -> str:
+def term_page_header_html(entry: Entry, *, category_href: str) -> str:
     """The term page above the body: title, category and dates, summary, aliases.
 
     Args:
         entry: The term.
-        index_href: URL of the glossary index relative to the term's page.
+        category_href: URL of the page of the entry's category, relative to the term's page.
     """
     e, t = html.escape, _text
     dates = f"Added {_date(entry.added)}"
@@ -124,7 +135,7 @@ def term_page_header_html(entry: Entry, *, index_href: str) -> str:
     category = entry.category
     parts = [
         _heading(1, entry.slug, entry.title),
-        f'<p class="glossary-entry__meta"><a class="glossary-tag glossary-tag--{e(category)}" href="{e(index_href)}#{e(category)}"'
+        f'<p class="glossary-entry__meta"><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
         f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
         f'<p class="glossary-entry__summary">{t(entry.summary)}</p>\n',
     ]
@@ -202,7 +213,8 @@ def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href
         members = [e for e in entries if e.category == category]
         if not members:
             continue
-        parts.append(_group(f"{category.capitalize()} {{#{category}}}", description, members))
+        heading = f"[{category_title(category)}]({posixpath.relpath(category_src_uri(category), 'glossary')})"
+        parts.append(_group(f"{heading} {{#{category}}}", description, members))
     parts.append("## A–Z {#a-z}\n\n")
     for letter, members in groupby(entries, key=lambda e: _initial(e.title)):
         parts.append(
@@ -216,7 +228,43 @@ def _initial(title: str) -> str:
     return first if first.isalpha() else "#"
 
 
-def _group(heading: str, description: str | None, members: list[Entry]) -> str:
+def category_page_markdown(glossary: Glossary, category: str) -> str:
+    """The Markdown of ``glossary/category/<category>/``: what belongs there and its terms A-Z.
+
+    Args:
+        glossary: Every term.
+        category: One of :data:`~roofline_site.glossary.schema.CATEGORIES`.
+    """
+    members = [e for e in glossary.sorted_entries() if e.category == category]
+    description = CATEGORIES[category]
+    title = category_title(category)
+    here = category_src_uri(category)
+    index = posixpath.relpath("glossary/index.md", posixpath.dirname(here))
+    others = " · ".join(
+        f"[{category_title(c)}]({posixpath.relpath(category_src_uri(c), posixpath.dirname(here))})"
+        for c in CATEGORIES
+        if c != category
+    )
+    count = f"{len(members)} term" + ("" if len(members) == 1 else "s")
+    return "".join(
+        [
+            _front_matter(title=f"{title}: glossary category", description=f"{count}. {description}"),
+            f"# {title}\n\n",
+            f"{markdown_text(description)} {count}; every category is on [the glossary index]({index}#by-category).\n\n",
+            _group(
+                "Terms {#terms}",
+                None,
+                members,
+                href_of=lambda slug: posixpath.relpath(f"glossary/{slug}.md", posixpath.dirname(here)),
+            ),
+            f"Other categories: {others}\n{{: .glossary-group__about }}\n",
+        ]
+    )
+
+
+def _group(
+    heading: str, description: str | None, members: list[Entry], *, href_of: Callable[[str], str] = lambda s: f"{s}.md"
+) -> str:
     lines = ['<section class="glossary-group" markdown>\n\n', f"### {heading}\n\n"]
     if description:
         lines.append(f"{description}\n{{: .glossary-group__about }}\n\n")
@@ -227,7 +275,7 @@ def _group(heading: str, description: str | None, members: list[Entry]) -> str:
             else ""
         )
         lines.append(
-            f'- [{markdown_text(e.title)}]({e.slug}.md){{ data-glossary-role="index" }}'
+            f'- [{markdown_text(e.title)}]({href_of(e.slug)}){{ data-glossary-role="index" }}'
             f' <span class="glossary-index__summary">{markdown_text(e.summary)}</span>{aliases}\n'
         )
     lines.append("\n</section>\n\n")

@@ -1,7 +1,8 @@
 """Create a new, valid entry from a title and a category, refusing a duplicate.
 
-The file it writes passes the validator as is, with clearly marked text to replace, so a
-contributor can preview it at once (``scripts/serve``) and fill it in.
+The file it writes parses, with clearly marked text to replace; the validator names each
+placeholder left in it (:mod:`roofline_site.glossary.scaffold_text`), so an untouched scaffold
+is never published.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from roofline_site.glossary import scaffold_text
 from roofline_site.glossary.schema import CATEGORIES, RESERVED_SLUGS, SLUG_PATTERN, name_key, slugify
 from roofline_site.glossary.validator import read_entries
 
@@ -61,22 +63,13 @@ def new_entry(
     front = {
         "title": title,
         "category": category,
-        "summary": summary or f"Replace this with one plain sentence that defines {title.lower()}.",
+        "summary": summary or scaffold_text.summary_for(title),
         "aliases": [],
         "related": [],
-        "sources": [
-            {"title": "Replace with the document you took the facts from", "url": "https://example.org/replace-me"}
-        ],
+        "sources": [{"title": scaffold_text.SOURCE_TITLE, "url": scaffold_text.SOURCE_URL}],
         "added": (today or dt.date.today()),
     }
-    body = (
-        f"Start with the definition: what **{title}** is, in one or two sentences a newcomer can follow.\n\n"
-        "## Why it matters\n\n"
-        "Say what it changes for LLM inference; link other terms with `[[slug]]` or `[[slug|your words]]`.\n\n"
-        "## The numbers\n\n"
-        "Quote numbers through quantities, never by hand: the H100's ridge point is\n"
-        "{{ ridge_point accelerator=h100-sxm }}. See CONTRIBUTING.md for the list.\n"
-    )
+    body = scaffold_text.body_for(title)
     directory.mkdir(parents=True, exist_ok=True)
     text = "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---\n\n" + body
     target.write_text(text, encoding="utf-8")

@@ -28,7 +28,7 @@ SUMMARY_MAX_CHARS = 200
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 
 #: Slugs the build uses for its own pages.
-RESERVED_SLUGS = frozenset({"index", "feed"})
+RESERVED_SLUGS = frozenset({"index", "feed", "category"})
 
 
 @dataclass(frozen=True)

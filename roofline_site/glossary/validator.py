@@ -26,6 +26,7 @@ from roofline_site.glossary.hostile import (
     find_slow_patterns,
 )
 from roofline_site.glossary.markup import find_markdown_links, rewrite
+from roofline_site.glossary.prose_checks import check_entry
 from roofline_site.glossary.schema import (
     CATEGORIES,
     FIELDS,
@@ -180,7 +181,8 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
     checker = _FieldChecker(fm, path)
     values = checker.check()
     problems += checker.problems
-    problems += _check_body(fm, path)
+    body_problems = _check_body(fm, path)
+    problems += body_problems
     entry = Entry(
         slug=slug,
         path=path,
@@ -197,6 +199,9 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         body_line=fm.body_line,
         lines=_flat_lines(fm),
     )
+    if not body_problems:
+        # What the body says (figures, scenarios, placeholders) is read once it is safe to render.
+        problems += check_entry(entry)
     return entry, problems
 
 

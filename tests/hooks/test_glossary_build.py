@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from roofline_site.glossary import load_glossary
+from roofline_site.glossary import CATEGORIES, load_glossary
 from roofline_site.glossary.render import MENTIONED_IN_MARKER
 from tests.hooks.glossary_fixture import build, entry, error_lines, make_project
 from tests.support.site_build import PROJECT_ROOT
@@ -110,6 +111,21 @@ def test_index_lists_terms_by_category_and_a_to_z(built_site):
     for category in {e.category for e in GLOSSARY.entries.values()}:
         assert f'id="{category}"' in index
     assert "data-glossary-filter hidden" in index
+
+
+@pytest.mark.slow
+def test_a_page_per_category_linked_from_the_index_and_each_term(built_site):
+    index = _article((built_site / "glossary" / "index.html").read_text(encoding="utf-8"))
+    for category in CATEGORIES:
+        page = _article((built_site / "glossary" / "category" / category / "index.html").read_text(encoding="utf-8"))
+        members = sorted(slug for slug, e in GLOSSARY.entries.items() if e.category == category)
+        listed = sorted(re.findall(r'data-glossary-role="index" href="\.\./\.\./([a-z0-9-]+)/"', page))
+        assert listed == members, category
+        summaries = [html.unescape(s) for s in re.findall(r'<span class="glossary-index__summary">(.*?)</span>', page)]
+        assert summaries == [e.summary for e in GLOSSARY.sorted_entries() if e.category == category]
+        assert f'<a href="category/{category}/">' in index
+    for slug, e in GLOSSARY.entries.items():
+        assert f'glossary-tag--{e.category}" href="../category/{e.category}/"' in _page(built_site, slug), slug
 
 
 @pytest.mark.slow
@@ -250,6 +266,51 @@ BROKEN = {
         {"alpha": entry("Alpha", extra="aliases:\n  - Same\n"), "beta": entry("Beta", extra="aliases:\n  - same\n")},
         "# Home\n",
         "glossary/beta.md:6: alias 'same' is already used by glossary/alpha.md; expected a title or alias no other entry uses",
+    ),
+    # The prose checks: each class of untrustworthy content stops the strict build.
+    "scenario-does-not-fit": (
+        {"alpha": entry("Alpha", body="A step takes {{ decode_step_time model=llama-3-70b accelerator=h100-sxm }}.\n")},
+        "# Home\n",
+        "glossary/alpha.md:10: {{ decode_step_time model=llama-3-70b accelerator=h100-sxm }} needs 141 GB of weights"
+        " and 0 B of KV cache, more than the 80.0 GB its devices hold; expected a scenario that fits (more devices=,"
+        " a smaller model, weight_dtype=fp8, a shorter context or batch), or hypothetical=yes in a sentence that"
+        " calls the figure hypothetical",
+    ),
+    "figure-typed-by-hand": (
+        {"alpha": entry("Alpha", body="Intro.\n\nThe card holds 80 GB.\n")},
+        "# Home\n",
+        "glossary/alpha.md:12: '80 GB' is a performance figure typed by hand; expected a {{ ... }} quantity"
+        " (CONTRIBUTING.md lists them), so a corrected preset corrects every page; quote a source's own figure"
+        " between quotation marks",
+    ),
+    "term-link-one-bracket": (
+        {"alpha": entry("Alpha", body="See [[beta] first.\n")},
+        "# Home\n",
+        "glossary/alpha.md:10: '[[' of a term link without its closing pair would be published as raw text;"
+        " expected [[slug]] or [[slug|text]], two brackets on each side",
+    ),
+    "quantity-one-brace": (
+        {"alpha": entry("Alpha", body="It is {{ ridge_point accelerator=h100-sxm }.\n")},
+        "# Home\n",
+        "glossary/alpha.md:10: '{{' of a quantity without its closing pair would be published as raw text;"
+        " expected {{ name key=value ... }}, two braces on each side",
+    ),
+    "untouched-scaffold": (
+        {
+            "alpha": entry("Alpha").replace(
+                "summary: The alpha term of a test project.",
+                "summary: Replace this with one plain sentence that defines alpha.",
+            )
+        },
+        "# Home\n",
+        "glossary/alpha.md:4: the summary is still the scaffold's placeholder; expected one plain sentence that"
+        " defines the term and stands alone in a preview",
+    ),
+    "related-terms-heading": (
+        {"alpha": entry("Alpha", body="Intro.\n\n## Related terms\n\n- beta\n")},
+        "# Home\n",
+        "glossary/alpha.md:12: hand-written 'Related terms' heading; expected no such heading: the build adds the"
+        " Related terms, Sources and Mentioned in sections from the front matter and the links",
     ),
     "related-unknown": (
         {"alpha": entry("Alpha", extra="related:\n  - gamma\n")},

@@ -233,3 +233,47 @@ def test_reference_table_lists_every_quantity_parameter_and_example():
         assert f"| {evaluate_reference(quantity.example).text} |" in row
     keys = {p.id for q in QUANTITIES.values() for p in q.parameters}
     assert {line.split("`")[1] for line in parameters_table().splitlines()[2:]} == keys
+
+
+# Memory scenarios --------------------------------------------------------------------------
+
+
+def test_run_quantities_carry_the_memory_fit_of_their_scenario():
+    # Llama 3 70B in FP16: weights alone exceed one H100's memory and fit two.
+    one = evaluate_reference("decode_step_time model=llama-3-70b accelerator=h100-sxm")
+    two = evaluate_reference("decode_step_time model=llama-3-70b accelerator=h100-sxm devices=2")
+    assert (one.memory.fits, two.memory.fits) == (False, True)
+    assert one.memory.capacity_bytes == 80e9 and two.memory.capacity_bytes == 160e9
+    assert one.hypothetical is False
+    # The KV cache at the stated context and batch counts (Llama 3 8B: 131,072 bytes per token).
+    kv = evaluate_reference("decode_step_time model=llama-3-8b accelerator=h100-sxm batch=4 context_tokens=1000")
+    assert kv.memory.kv_bytes == 4 * 1000 * 131_072
+    # Prefill leaves the prompts' cache behind; a raw params count has no known cache.
+    prefill = evaluate_reference("prefill_time model=llama-3-8b accelerator=h100-sxm prompt_tokens=1000 batch=2")
+    assert prefill.memory.kv_bytes == 2 * 1000 * 131_072
+    raw = evaluate_reference("prefill_time params=8e9 accelerator=h100-sxm prompt_tokens=1000")
+    assert (raw.memory.weight_bytes, raw.memory.kv_bytes) == (16e9, 0)
+
+
+def test_hypothetical_marks_the_value_and_changes_no_number():
+    plain = evaluate_reference("decode_tokens_per_s model=llama-3-70b accelerator=h100-sxm")
+    marked = evaluate_reference("decode_tokens_per_s model=llama-3-70b accelerator=h100-sxm hypothetical=yes")
+    assert marked.hypothetical is True and marked.text == plain.text and marked.memory == plain.memory
+
+
+def test_quantities_without_a_scenario_have_no_memory_and_refuse_hypothetical():
+    assert evaluate_reference("ridge_point accelerator=h100-sxm").memory is None
+    with pytest.raises(QuantityError, match="unknown parameter 'hypothetical' for quantity 'ridge_point'"):
+        evaluate_reference("ridge_point accelerator=h100-sxm hypothetical=yes")
+    with pytest.raises(QuantityError, match="parameter 'hypothetical' of quantity 'decode_step_time'"):
+        evaluate_reference("decode_step_time params=8e9 accelerator=h100-sxm hypothetical=maybe")
+
+
+def test_critical_batch_uses_the_roof_of_the_maths_format():
+    # H100 SXM: 989 TFLOP/s FP16, 1,979 TFLOP/s FP8, 3.35 TB/s. Weight-only 8-bit halves the bytes
+    # on the 16-bit roof (989e12 / 3.35e12 * 1 / 2 = 147.6); W8A8 also doubles the roof (295).
+    assert evaluate_reference("critical_batch accelerator=h100-sxm").text == "295"
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8").text == "148"
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8 dtype=fp8").text == "295"
+    with pytest.raises(QuantityError, match="no fp8 peak"):
+        evaluate_reference("critical_batch accelerator=a100-sxm-80gb weight_dtype=fp8 dtype=fp8")

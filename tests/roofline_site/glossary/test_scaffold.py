@@ -6,18 +6,44 @@ import datetime as dt
 
 import pytest
 
+from roofline_site.glossary import scaffold_text
 from roofline_site.glossary.__main__ import main
+from roofline_site.glossary.errors import GlossaryError
 from roofline_site.glossary.scaffold import ScaffoldError, new_entry
-from roofline_site.glossary.validator import load_glossary
+from roofline_site.glossary.validator import load_glossary, read_entry
 from tests.roofline_site.glossary.helpers import entry_text, write_glossary
+from tests.roofline_site.glossary.test_validator import line_of
 
 
-def test_new_entry_is_valid_as_written(tmp_path):
+def test_new_entry_parses_with_its_fields_and_only_its_placeholders_refused(tmp_path):
     path = new_entry(tmp_path, "Paged attention", "technique", today=dt.date(2026, 3, 1))
     assert path.name == "paged-attention.md"
-    glossary = load_glossary(tmp_path)  # raises if the scaffold is invalid
-    entry = glossary.entries["paged-attention"]
+    text = path.read_text(encoding="utf-8")
+    entry, _ = read_entry(text, slug="paged-attention", path="glossary/paged-attention.md")
     assert (entry.title, entry.category, str(entry.added)) == ("Paged attention", "technique", "2026-03-01")
+    # An untouched scaffold previews but never publishes: each placeholder is named at its line.
+    with pytest.raises(GlossaryError) as info:
+        load_glossary(tmp_path)
+    assert [str(p) for p in info.value.problems] == [
+        f"glossary/paged-attention.md:{line_of(text, 'summary:')}: the summary is still the scaffold's placeholder;"
+        " expected one plain sentence that defines the term and stands alone in a preview",
+        f"glossary/paged-attention.md:{line_of(text, '- title: Replace')}: source 1 is still the scaffold's placeholder"
+        " (https://example.org/replace-me); expected the title and https address of a document the entry took its"
+        " facts from",
+        f"glossary/paged-attention.md:{line_of(text, 'Start with the definition')}: the body still holds the"
+        " scaffold's placeholder text; expected the entry's own words: its definition, why it matters and its numbers",
+    ]
+
+
+def test_a_filled_in_scaffold_is_valid(tmp_path):
+    path = new_entry(tmp_path, "Paged attention", "technique", summary="Paging the cache.")
+    text = path.read_text(encoding="utf-8")
+    filled = text.replace(scaffold_text.SOURCE_TITLE, "Kwon et al. (2023)").replace(
+        scaffold_text.SOURCE_URL, "https://arxiv.org/abs/2309.06180"
+    )
+    filled = filled[: filled.index("Start with the definition")] + "Paged attention stores the cache in blocks.\n"
+    path.write_text(filled, encoding="utf-8")
+    assert load_glossary(tmp_path).entries["paged-attention"].summary == "Paging the cache."
 
 
 def test_refuses_an_existing_file(tmp_path):
@@ -53,6 +79,14 @@ def test_command_line(tmp_path, capsys):
         )
         == 0
     )
+    capsys.readouterr()
+    # The scaffold's placeholder source and body are named; filled in, the entry is valid.
+    assert main(["--glossary-dir", str(tmp_path), "check"]) == 1
+    assert "source 1 is still the scaffold's placeholder" in capsys.readouterr().err
+    written = tmp_path / "paged-attention.md"
+    text = written.read_text(encoding="utf-8").replace(scaffold_text.SOURCE_URL, "https://arxiv.org/abs/2309.06180")
+    text = text.replace(scaffold_text.SOURCE_TITLE, "Kwon et al. (2023)")
+    written.write_text(text[: text.index("Start with the definition")] + "Paging the cache.\n", encoding="utf-8")
     assert main(["--glossary-dir", str(tmp_path), "check"]) == 0
     assert "1 entries, all valid" in capsys.readouterr().out
     assert main(["--glossary-dir", str(tmp_path), "new", "Paged attention", "--category", "technique"]) == 1

@@ -1,0 +1,73 @@
+"""The "Model vs measurement" comparison, generated at build time from the measurements file.
+
+Thin MkDocs adapter: ``measurements/measurements.toml`` is loaded and checked by
+:mod:`roofline_core.measurements`, compared and fitted by :mod:`roofline_core.validation`, and
+written as Markdown by :mod:`roofline_site.measurements_page`; a page receives it where it has
+the marker line (only such a page needs the data file). A problem in the data file stops the
+build with ``<file>:<line>: ...``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from roofline_core.measurements import MeasurementError, load_measurements_file
+from roofline_core.validation import validate
+from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
+
+MEASUREMENTS_FILE = Path("measurements") / "measurements.toml"
+
+_generated: dict[Path, str] = {}  # data file -> the Markdown generated from it, once per build
+
+# Hooks ---------------------------------------------------------------------------------
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # A new build (or a rebuild under `mkdocs serve`) reads the data file afresh.
+    _generated.clear()
+    return config
+
+
+def on_serve(server, config: MkDocsConfig, builder):
+    # Editing the data file rebuilds the page under `mkdocs serve`.
+    if _data_path(config).exists():
+        server.watch(str(_data_path(config)))
+    return server
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    # Only a page holding the marker needs the data file, so projects without one still build.
+    if MARKER not in markdown:
+        return markdown
+    try:
+        return replace_marker(markdown, _markdown_for(_data_path(config)), page=f"docs/{page.file.src_uri}")
+    except MarkerError as error:
+        raise PluginError(str(error)) from None
+
+
+# Helper functions ----------------------------------------------------------------------
+
+
+def _data_path(config: MkDocsConfig) -> Path:
+    return Path(config.config_file_path).resolve().parent / MEASUREMENTS_FILE
+
+
+def _markdown_for(path: Path) -> str:
+    if path not in _generated:
+        table = _load(path)
+        _generated[path] = render_markdown(validate(table), table)
+    return _generated[path]
+
+
+def _load(path: Path):
+    try:
+        return load_measurements_file(str(path))
+    except FileNotFoundError:
+        raise PluginError(f"{path}: missing; expected the measurements table") from None
+    except MeasurementError as error:
+        raise PluginError(str(error)) from None

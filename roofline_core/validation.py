@@ -1,0 +1,263 @@
+"""Model vs measurement: each published measurement beside the roofline, and fitted efficiencies.
+
+For every row of a :class:`~roofline_core.measurements.MeasurementTable` this computes
+
+* the **speed of light**: the row's conditions on the public formula layer
+  (:func:`~roofline_core.inference.decode_step`, :func:`~roofline_core.inference.prefill_step`)
+  at the accelerator's peak bandwidth and peak compute;
+* the **realistic estimate**: the same at a fraction of each peak (the efficiencies);
+* the **ratio**: measured speed over the speed of light (1.0 would be a perfect run), and the
+  estimate's error relative to the measurement.
+
+The efficiencies are fitted on one part of the rows and checked on the rest. The split is a fixed
+rule that does not depend on the file's order: a single-device row whose id has an even CRC-32
+is fitted on; every other row (odd CRC-32, or several devices) is held back. Multi-device rows are
+always held back because the formula layer splits work over devices for free (no all-reduce),
+so fitting on them would fold communication into the efficiencies. The fit is a grid search
+minimising the median absolute percentage error of the fit rows.
+
+Everything here is standard library, so it runs in CPython at build time like the rest of
+:mod:`roofline_core`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+from roofline_core.inference import decode_step, prefill_step
+from roofline_core.measurements import Measurement, MeasurementTable
+
+FIT = "fit"
+HELD_BACK = "held back"
+EXCLUDED = "excluded"
+
+#: Coarse then fine grid of the efficiency search (fractions of peak).
+_COARSE_GRID: tuple[float, ...] = tuple(round(0.05 * i, 2) for i in range(2, 21))
+_FINE_STEP = 0.01
+_DECODE_METRICS = ("decode_tokens_per_s_per_sequence", "decode_ms_per_token")
+
+
+@dataclass(frozen=True)
+class Efficiencies:
+    """Achievable fractions of peak.
+
+    Attributes:
+        bandwidth: Fraction of peak memory bandwidth sustained (0 < e <= 1).
+        compute: Fraction of peak compute sustained (0 < e <= 1).
+    """
+
+    bandwidth: float
+    compute: float
+
+    def __post_init__(self) -> None:
+        for name, value in (("bandwidth", self.bandwidth), ("compute", self.compute)):
+            if not (isinstance(value, (int, float)) and 0 < value <= 1):
+                raise ValueError(f"{name} efficiency must be in (0, 1], got {value!r}")
+
+
+#: The roofline itself: every peak reached.
+SPEED_OF_LIGHT = Efficiencies(bandwidth=1.0, compute=1.0)
+
+
+def split_role(measurement: Measurement) -> str:
+    """:data:`FIT`, :data:`HELD_BACK` or :data:`EXCLUDED`, by the fixed rule in the module docstring."""
+    if measurement.exclude:
+        return EXCLUDED
+    if measurement.devices == 1 and zlib.crc32(measurement.id.encode("utf-8")) % 2 == 0:
+        return FIT
+    return HELD_BACK
+
+
+def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGHT) -> float:
+    """What the roofline predicts for the row's metric, in the row's unit.
+
+    Args:
+        measurement: The row (its conditions; its value is not used).
+        efficiencies: Fractions of peak bandwidth and compute; :data:`SPEED_OF_LIGHT` gives the bound.
+
+    Returns:
+        The predicted value of ``measurement.metric``, in ``measurement.unit``.
+
+    Raises:
+        ValueError: for a mixture-of-experts row with more than one sequence, or a prefill of
+            one, which this comparison does not model (expert routing over a batch).
+    """
+    m = measurement
+    if m.model.is_moe and (m.batch > 1 or m.metric not in _DECODE_METRICS):
+        raise ValueError(f"{m.id}: mixture-of-experts rows are compared at batch 1 decode only")
+    peak_flop_per_s = m.accelerator.peak_for(m.compute_format) * efficiencies.compute
+    bandwidth_bytes_per_s = m.accelerator.bandwidth_bytes_per_s * efficiencies.bandwidth
+    params = m.model.streamed_params_per_token
+    kv_bytes_per_token = m.model.kv_bytes_per_token(m.kv_format)
+
+    def decode_s(context_tokens: float) -> float:
+        return decode_step(
+            params=params,
+            peak_flop_per_s=peak_flop_per_s,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            bytes_per_param=m.weight_format.bytes_per_weight,
+            batch=m.batch,
+            kv_cache_bytes=kv_bytes_per_token * context_tokens * m.batch,
+            devices=m.devices,
+        ).step_time_s
+
+    def prefill_s() -> float:
+        return prefill_step(
+            params=params,
+            prompt_tokens=m.input_tokens,
+            peak_flop_per_s=peak_flop_per_s,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            bytes_per_param=m.weight_format.bytes_per_weight,
+            batch=m.batch,
+            devices=m.devices,
+        ).step_time_s
+
+    # Decode time grows linearly with the context here, so the step at the mean context of the
+    # generation (prompt plus half the output) is the mean step.
+    mean_context_tokens = m.input_tokens + m.output_tokens / 2.0
+    if m.metric == "decode_tokens_per_s_per_sequence":
+        return 1.0 / decode_s(mean_context_tokens)
+    if m.metric == "decode_ms_per_token":
+        return decode_s(mean_context_tokens) * 1e3
+    if m.metric == "ttft_ms":
+        return prefill_s() * 1e3
+    if m.metric == "prefill_tokens_per_s":
+        return m.batch * m.input_tokens / prefill_s()
+    if m.metric == "static_batch_output_tokens_per_s_per_device":
+        # The prefill gives each sequence its first token; the rest come one decode step each.
+        total_s = prefill_s() + (m.output_tokens - 1) * decode_s(mean_context_tokens)
+        return m.batch * m.output_tokens / total_s / m.devices
+    raise ValueError(f"{m.id}: unknown metric {m.metric!r}")
+
+
+def fraction_of_speed_of_light(measurement: Measurement, speed_of_light: float) -> float:
+    """Measured speed over the speed of light (so time metrics are inverted): 1.0 is a perfect run."""
+    if measurement.higher_is_faster:
+        return measurement.value / speed_of_light
+    return speed_of_light / measurement.value
+
+
+def relative_error(measurement: Measurement, estimate: float) -> float:
+    """``(estimate - measured) / measured``, in the row's unit (positive: the estimate is higher)."""
+    return (estimate - measurement.value) / measurement.value
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One row beside the roofline.
+
+    Attributes:
+        measurement: The row.
+        role: :data:`FIT`, :data:`HELD_BACK` or :data:`EXCLUDED`.
+        speed_of_light: The bound, in the row's unit (None when excluded).
+        estimate: The realistic estimate at the fitted efficiencies (None when excluded).
+    """
+
+    measurement: Measurement
+    role: str
+    speed_of_light: float | None
+    estimate: float | None
+
+    @property
+    def ratio(self) -> float | None:
+        """Measured speed as a fraction of the speed of light."""
+        if self.speed_of_light is None:
+            return None
+        return fraction_of_speed_of_light(self.measurement, self.speed_of_light)
+
+    @property
+    def error(self) -> float | None:
+        """The estimate's error relative to the measurement."""
+        if self.estimate is None:
+            return None
+        return relative_error(self.measurement, self.estimate)
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """The whole comparison.
+
+    Attributes:
+        comparisons: One per row, in file order.
+        efficiencies: The fitted efficiencies.
+    """
+
+    comparisons: tuple[Comparison, ...]
+    efficiencies: Efficiencies
+
+    def _errors(self, role: str, devices: str = "all") -> list[float]:
+        return [
+            abs(c.error)
+            for c in self.comparisons
+            if c.role == role
+            and c.error is not None
+            and (devices == "all" or (devices == "single") == (c.measurement.devices == 1))
+        ]
+
+    def median_abs_error(self, role: str, devices: str = "all") -> float | None:
+        """Median absolute relative error of the rows in ``role`` (None if there are none).
+
+        Args:
+            role: :data:`FIT` or :data:`HELD_BACK`.
+            devices: ``"all"``, ``"single"`` (one device) or ``"multi"`` (several).
+        """
+        errors = self._errors(role, devices)
+        return statistics.median(errors) if errors else None
+
+    def count(self, role: str, devices: str = "all") -> int:
+        """Rows in ``role`` (all of them, or single- or multi-device ones)."""
+        if role == EXCLUDED:
+            return sum(1 for c in self.comparisons if c.role == EXCLUDED)
+        return len(self._errors(role, devices))
+
+    def rows_by_source_kind(self) -> dict[str, int]:
+        """How many rows (excluded ones included) each kind of source gave."""
+        return dict(sorted(Counter(c.measurement.source_kind for c in self.comparisons).items()))
+
+
+def fit_efficiencies(rows: list[Measurement] | tuple[Measurement, ...]) -> Efficiencies:
+    """Efficiencies minimising the median absolute relative error over ``rows``.
+
+    A coarse grid (steps of 0.05 from 0.10 to 1.00 for each) finds the region, a fine one
+    (steps of 0.01 around it) the value; ties go to the smaller mean error, then the higher
+    efficiencies, so the answer does not depend on the order of the rows.
+
+    Raises:
+        ValueError: if ``rows`` is empty.
+    """
+    if not rows:
+        raise ValueError("no rows to fit on")
+
+    def score(e: Efficiencies) -> tuple[float, float, float, float]:
+        errors = [abs(relative_error(m, predict(m, e))) for m in rows]
+        return (statistics.median(errors), statistics.fmean(errors), -e.bandwidth, -e.compute)
+
+    best = min((Efficiencies(b, c) for b in _COARSE_GRID for c in _COARSE_GRID), key=score)
+    fine_b = _fine_around(best.bandwidth)
+    fine_c = _fine_around(best.compute)
+    return min((Efficiencies(b, c) for b in fine_b for c in fine_c), key=score)
+
+
+def _fine_around(value: float) -> list[float]:
+    steps = range(-5, 6)
+    return sorted({round(value + i * _FINE_STEP, 2) for i in steps if 0 < round(value + i * _FINE_STEP, 2) <= 1})
+
+
+def validate(table: MeasurementTable) -> ValidationReport:
+    """Fit the efficiencies on the fit rows and compare every row.
+
+    Raises:
+        ValueError: if no row is a fit row.
+    """
+    roles = [split_role(m) for m in table.rows]
+    fitted = fit_efficiencies([m for m, role in zip(table.rows, roles) if role == FIT])
+    comparisons = tuple(
+        Comparison(measurement=m, role=role, speed_of_light=None, estimate=None)
+        if role == EXCLUDED
+        else Comparison(measurement=m, role=role, speed_of_light=predict(m), estimate=predict(m, fitted))
+        for m, role in zip(table.rows, roles)
+    )
+    return ValidationReport(comparisons=comparisons, efficiencies=fitted)

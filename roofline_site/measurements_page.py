@@ -1,0 +1,212 @@
+"""The "Model vs measurement" page: Markdown generated from :mod:`roofline_core.validation`.
+
+A page places the generated part with a line holding only :data:`MARKER`; the hook
+``hooks/measurements.py`` swaps it for :func:`render_markdown`'s output at build time, so every
+number on the page is computed, none typed. Text from the data file (quotes, conditions) is
+escaped: it is shown as written, never interpreted as Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import html
+
+from roofline_core.formatting import format_number, format_percent
+from roofline_core.measurements import METRICS, Measurement, MeasurementTable
+from roofline_core.validation import EXCLUDED, FIT, HELD_BACK, Comparison, ValidationReport
+
+#: The line a page writes where the generated comparison goes.
+MARKER = "<!-- roofline:measurements -->"
+
+_METRIC_LABELS = {
+    "decode_tokens_per_s_per_sequence": "decode, tok/s per sequence",
+    "decode_ms_per_token": "decode, ms per token",
+    "prefill_tokens_per_s": "prefill, tok/s",
+    "ttft_ms": "time to first token, ms",
+    "static_batch_output_tokens_per_s_per_device": "static batch, output tok/s per device",
+}
+
+
+class MarkerError(ValueError):
+    """The marker line is missing or repeated in a page that should hold it once."""
+
+
+def replace_marker(markdown: str, generated: str, *, page: str) -> str:
+    """``markdown`` with its one :data:`MARKER` line replaced by ``generated``.
+
+    Raises:
+        MarkerError: ``<page>:<line>: ...`` if the marker appears more than once.
+    """
+    lines = markdown.split("\n")
+    found = [i for i, line in enumerate(lines) if line.strip() == MARKER]
+    if len(found) > 1:
+        raise MarkerError(f"{page}:{found[1] + 1}: a second {MARKER} line; expected it once per page")
+    if not found:
+        return markdown
+    lines[found[0]] = generated
+    return "\n".join(lines)
+
+
+def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
+    """The comparison as Markdown: fit, errors, every row, exclusions, sources, closing note.
+
+    Args:
+        report: The comparison of ``table``'s rows.
+        table: The loaded data file, for the models, accelerators and formats it declares.
+    """
+    parts = [
+        _summary(report),
+        _source_kinds(report),
+        _comparison_table(report),
+        _exclusions(report),
+        _sources(report),
+        _declarations(table),
+        _closing_note(report),
+    ]
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+# Helper functions ----------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    """Text shown literally in a Markdown table cell or paragraph."""
+    escaped = html.escape(text, quote=False)
+    for char in ("\\", "|", "`", "*", "_", "[", "]"):
+        escaped = escaped.replace(char, "\\" + char)
+    return escaped.replace("\n", " ")
+
+
+def _error_text(value: float | None) -> str:
+    return "n/a" if value is None else format_percent(value)
+
+
+def _signed_percent(value: float) -> str:
+    return ("+" if value > 0 else "") + format_percent(value)
+
+
+def _value(value: float) -> str:
+    return format_number(value)
+
+
+def _summary(report: ValidationReport) -> str:
+    e = report.efficiencies
+    rows = [
+        "| rows | count | median absolute error of the estimate |",
+        "|---|---|---|",
+        f"| fit on | {report.count(FIT)} | {_error_text(report.median_abs_error(FIT))} |",
+        f"| held back, all | {report.count(HELD_BACK)} | {_error_text(report.median_abs_error(HELD_BACK))} |",
+        f"| held back, one device | {report.count(HELD_BACK, 'single')} "
+        f"| {_error_text(report.median_abs_error(HELD_BACK, 'single'))} |",
+        f"| held back, several devices | {report.count(HELD_BACK, 'multi')} "
+        f"| {_error_text(report.median_abs_error(HELD_BACK, 'multi'))} |",
+        f"| excluded | {report.count(EXCLUDED)} | not compared |",
+    ]
+    return (
+        "## Fitted efficiencies\n\n"
+        f"Fitted on {report.count(FIT)} rows: **{format_percent(e.bandwidth)} of peak memory bandwidth** "
+        f"and **{format_percent(e.compute)} of peak compute**. The realistic estimate of every row below "
+        "is its speed of light recomputed at those fractions.\n\n" + "\n".join(rows)
+    )
+
+
+def _source_kinds(report: ValidationReport) -> str:
+    rows = ["| kind of source | rows |", "|---|---|"]
+    rows += [f"| {kind} | {count} |" for kind, count in report.rows_by_source_kind().items()]
+    return "## Rows by kind of source\n\n" + "\n".join(rows)
+
+
+def _hardware(m: Measurement) -> str:
+    return f"{m.devices} × {_cell(m.accelerator.name)}" if m.devices > 1 else _cell(m.accelerator.name)
+
+
+def _formats(m: Measurement) -> str:
+    return f"{m.weight_format.slug} / {m.kv_format} / {m.compute_format}"
+
+
+def _comparison_row(c: Comparison) -> str:
+    m = c.measurement
+    unit = METRICS[m.metric][0]
+    sol = "n/a" if c.speed_of_light is None else _value(c.speed_of_light)
+    estimate = "n/a" if c.estimate is None else _value(c.estimate)
+    ratio = "n/a" if c.ratio is None else format_percent(c.ratio)
+    error = "n/a" if c.error is None else _signed_percent(c.error)
+    return (
+        f"| [{_cell(m.id)}](#{m.id}) | {_cell(m.model.name)} | {_hardware(m)} | {_cell(_formats(m))} "
+        f"| {m.batch} | {m.input_tokens} / {m.output_tokens} | {_METRIC_LABELS[m.metric]} "
+        f"| {_value(m.value)} {unit} | {sol} | {estimate} | {ratio} | {error} | {c.role} |"
+    )
+
+
+def _comparison_table(report: ValidationReport) -> str:
+    header = [
+        "| row | model | hardware | weights / KV / math | batch | in / out tokens | metric | measured "
+        "| speed of light | estimate | ratio | error | role |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    body = [_comparison_row(c) for c in report.comparisons if c.role != EXCLUDED]
+    return (
+        "## Every row beside the roofline\n\n"
+        "*Ratio* is the measured speed as a share of the speed of light (for milliseconds, the "
+        "bound's time over the measured time), so 100% would be a perfect run. *Error* is the "
+        "estimate's difference from the measurement, relative to the measurement.\n\n" + "\n".join(header + body)
+    )
+
+
+def _exclusions(report: ValidationReport) -> str:
+    excluded = [c.measurement for c in report.comparisons if c.role == EXCLUDED]
+    if not excluded:
+        return ""
+    items = [f"- [{_cell(m.id)}](#{m.id}): {_cell(m.exclude)}" for m in excluded]
+    return "## Listed but not compared\n\n" + "\n".join(items)
+
+
+def _sources(report: ValidationReport) -> str:
+    blocks = []
+    for c in report.comparisons:
+        m = c.measurement
+        unit = METRICS[m.metric][0]
+        blocks.append(
+            f'<a id="{m.id}"></a>\n\n'
+            f"**{_cell(m.id)}**: {_value(m.value)} {unit} ({_METRIC_LABELS[m.metric]}), "
+            f"{_cell(m.engine)} {_cell(m.engine_version)}, {_cell(m.date)}. "
+            f"[Source]({m.source.url}): “{_cell(m.source.states)}” Conditions: {_cell(m.conditions)}"
+        )
+    return "## Sources\n\n" + "\n\n".join(blocks)
+
+
+def _declarations(table: MeasurementTable) -> str:
+    items = [
+        f"- Model `{slug}`: [source]({src.url}): “{_cell(src.states)}”" for slug, src in table.declared_models.items()
+    ]
+    items += [
+        f"- Accelerator `{slug}`: [source]({src.url}): “{_cell(src.states)}”"
+        for slug, src in table.declared_accelerators.items()
+    ]
+    items += [
+        f"- Weight format `{slug}`, {format_number(fmt.bits_per_weight)} bits per weight: "
+        f"[source]({fmt.source.url}): “{_cell(fmt.source.states)}”"
+        for slug, fmt in table.formats.items()
+        if fmt.source is not None
+    ]
+    if not items:
+        return ""
+    return (
+        "## Models, hardware and formats without a preset\n\n"
+        "Rows may name a model, an accelerator or a weight format that `roofline_core` has no preset "
+        "for; the data file then declares it from these sources.\n\n" + "\n".join(items)
+    )
+
+
+def _closing_note(report: ValidationReport) -> str:
+    e = report.efficiencies
+    return (
+        "## Closing note\n\n"
+        f"Fitted defaults: {format_percent(e.bandwidth)} of peak bandwidth and {format_percent(e.compute)} of "
+        f"peak compute, from {report.count(FIT)} rows. Median absolute error of the estimate on the "
+        f"{report.count(HELD_BACK)} held-back rows: **{_error_text(report.median_abs_error(HELD_BACK))}** "
+        f"({_error_text(report.median_abs_error(HELD_BACK, 'single'))} on the "
+        f"{report.count(HELD_BACK, 'single')} single-device ones, "
+        f"{_error_text(report.median_abs_error(HELD_BACK, 'multi'))} on the "
+        f"{report.count(HELD_BACK, 'multi')} multi-device ones); on the rows it was fitted on: "
+        f"{_error_text(report.median_abs_error(FIT))}."
+    )

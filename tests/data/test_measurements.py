@@ -1,0 +1,53 @@
+"""The repository's measurements table: every row loads, quotes its value and stays under the roofline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from roofline_core.measurements import load_measurements_file
+from roofline_core.validation import EXCLUDED, fraction_of_speed_of_light, predict, split_role
+
+DATA_FILE = Path(__file__).resolve().parents[2] / "measurements" / "measurements.toml"
+TABLE = load_measurements_file(str(DATA_FILE))
+ROWS = {row.id: row for row in TABLE.rows}
+
+
+def _spellings(value: float) -> set[str]:
+    """Ways a source may write ``value``: 104.9, 196.80, 19,694, 7."""
+    forms = {f"{value:g}", f"{value:.2f}", f"{value:.1f}"}
+    if value == int(value):
+        forms |= {f"{int(value)}", f"{int(value):,}"}
+    return forms
+
+
+def test_the_table_has_enough_rows_from_several_kinds_of_source() -> None:
+    assert len(TABLE.rows) >= 24
+    assert len({row.source_kind for row in TABLE.rows}) >= 4
+    small_batch_decode = [r for r in TABLE.rows if r.metric.startswith("decode") and r.batch == 1]
+    assert len(small_batch_decode) >= 12
+
+
+@pytest.mark.parametrize("row_id", sorted(ROWS))
+def test_row_quotes_its_value(row_id: str) -> None:
+    row = ROWS[row_id]
+    assert any(form in row.source.states for form in _spellings(row.value)), (
+        f"{DATA_FILE}:{row.line}: {row_id}: the quote does not contain {row.value}"
+    )
+
+
+@pytest.mark.parametrize("row_id", sorted(ROWS))
+def test_row_is_at_or_below_its_speed_of_light(row_id: str) -> None:
+    row = ROWS[row_id]
+    if split_role(row) == EXCLUDED:
+        pytest.skip(f"excluded: {row.exclude}")
+    # A measurement faster than the bound means a wrong number, format or device count in the row.
+    ratio = fraction_of_speed_of_light(row, predict(row))
+    assert 0 < ratio <= 1.0, f"{DATA_FILE}:{row.line}: {row_id} runs at {ratio:.2f} of the speed of light"
+
+
+def test_declared_models_and_accelerators_cite_https_sources() -> None:
+    for slug, source in {**TABLE.declared_models, **TABLE.declared_accelerators}.items():
+        assert source.url.startswith("https://"), slug
+        assert source.states.strip(), slug

@@ -1,0 +1,42 @@
+"""The measurements hook in real MkDocs builds: the marker becomes the comparison; bad data stops the build."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.hooks.site_fixture import build, make_site
+from tests.support.site_build import PROJECT_ROOT
+
+PAGE = "# Checked\n\nIntro.\n\n<!-- roofline:measurements -->\n"
+
+
+def _project(tmp_path, data: str | None):
+    config = make_site(tmp_path / "project", {"index.md": "# Home\n", "checked.md": PAGE})
+    if data is not None:
+        (tmp_path / "project" / "measurements").mkdir()
+        (tmp_path / "project" / "measurements" / "measurements.toml").write_text(data, encoding="utf-8")
+    return config
+
+
+@pytest.mark.slow
+def test_the_marker_becomes_the_comparison_and_a_data_error_stops_the_build(tmp_path):
+    data = (PROJECT_ROOT / "measurements" / "measurements.toml").read_text(encoding="utf-8")
+    result = build(_project(tmp_path / "good", data))
+    assert result.returncode == 0, result.stdout + result.stderr
+    html = (tmp_path / "good" / "project" / "site" / "checked" / "index.html").read_text(encoding="utf-8")
+    assert "roofline:measurements" not in html
+    assert "Fitted efficiencies" in html and "Closing note" in html
+    assert 'id="gptfast-llama2-7b-bf16"' in html
+
+    broken = data.replace('metric = "ttft_ms"', 'metric = "latency"', 1)
+    line = broken[: broken.index('metric = "latency"')].count("\n") + 1
+    result = build(_project(tmp_path / "bad", broken))
+    assert result.returncode != 0
+    assert f"measurements.toml:{line}: measurement: metric 'latency'" in result.stdout + result.stderr
+
+    shutil.rmtree(tmp_path / "bad")
+    result = build(_project(tmp_path / "missing", None))
+    assert result.returncode != 0
+    assert "measurements.toml: missing; expected the measurements table" in result.stdout + result.stderr

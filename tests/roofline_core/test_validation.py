@@ -1,0 +1,207 @@
+"""Model vs measurement: the bound and estimate of a row, the split, the fit and the report."""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+
+import pytest
+
+from roofline_core.hardware import get_accelerator
+from roofline_core.inference import decode_step, prefill_step
+from roofline_core.measurements import Measurement, MeasurementTable, WeightFormat
+from roofline_core.models import get_model
+from roofline_core.sources import Source
+from roofline_core.validation import (
+    EXCLUDED,
+    FIT,
+    HELD_BACK,
+    SPEED_OF_LIGHT,
+    Efficiencies,
+    fit_efficiencies,
+    fraction_of_speed_of_light,
+    predict,
+    relative_error,
+    split_role,
+    validate,
+)
+
+H100 = get_accelerator("h100-sxm")
+LLAMA = get_model("llama-3-8b")
+
+
+def _row(**changes: object) -> Measurement:
+    base = Measurement(
+        id="row",
+        line=1,
+        source_kind="engine",
+        model_slug="llama-3-8b",
+        model=LLAMA,
+        accelerator_slug="h100-sxm",
+        accelerator=H100,
+        devices=1,
+        parallelism="none",
+        weight_format=WeightFormat("fp16", 16.0),
+        kv_format="fp16",
+        compute_format="fp16",
+        batch=1,
+        input_tokens=100,
+        output_tokens=200,
+        metric="decode_tokens_per_s_per_sequence",
+        value=100.0,
+        unit="tok/s",
+        engine="e",
+        engine_version="1",
+        date="2024",
+        source=Source(title="t", url="https://example.org", states="100.0"),
+        conditions="c",
+    )
+    return dataclasses.replace(base, **changes)
+
+
+def _decode_s(row: Measurement, bandwidth: float, peak: float) -> float:
+    kv = LLAMA.kv_bytes_per_token("fp16") * (row.input_tokens + row.output_tokens / 2) * row.batch
+    return decode_step(
+        params=LLAMA.streamed_params_per_token,
+        peak_flop_per_s=peak,
+        bandwidth_bytes_per_s=bandwidth,
+        bytes_per_param=row.weight_format.bytes_per_weight,
+        batch=row.batch,
+        kv_cache_bytes=kv,
+        devices=row.devices,
+    ).step_time_s
+
+
+def test_decode_bound_reads_weights_and_the_kv_cache_at_the_mean_context() -> None:
+    row = _row()
+    # 100 prompt tokens and 200 generated: the mean step sees 200 tokens of context.
+    weights = LLAMA.streamed_params_per_token * 2
+    kv = LLAMA.kv_bytes_per_token("fp16") * 200
+    assert predict(row) == pytest.approx(H100.bandwidth_bytes_per_s / (weights + kv))
+    assert predict(_row(metric="decode_ms_per_token", unit="ms")) == pytest.approx(1e3 * (weights + kv) / 3.35e12)
+
+
+def test_block_scaled_formats_count_their_bits_per_weight() -> None:
+    q4 = _row(weight_format=WeightFormat("q4_0", 4.5), input_tokens=1, output_tokens=1)
+    fp16 = _row(input_tokens=1, output_tokens=1)
+    weights_fp16 = LLAMA.streamed_params_per_token * 2
+    weights_q4 = LLAMA.streamed_params_per_token * 4.5 / 8
+    kv = LLAMA.kv_bytes_per_token("fp16") * 1.5
+    assert predict(q4) / predict(fp16) == pytest.approx((weights_fp16 + kv) / (weights_q4 + kv))
+
+
+def test_efficiencies_scale_bandwidth_and_compute_separately() -> None:
+    decode = _row()
+    assert predict(decode, Efficiencies(0.5, 1.0)) == pytest.approx(predict(decode) * 0.5)
+    assert predict(decode, Efficiencies(1.0, 0.5)) == pytest.approx(predict(decode))  # memory-bound
+    ttft = _row(metric="ttft_ms", unit="ms", input_tokens=4096, output_tokens=1)
+    assert predict(ttft, Efficiencies(1.0, 0.5)) == pytest.approx(predict(ttft) * 2)  # compute-bound
+
+
+def test_prefill_and_ttft_follow_prefill_step() -> None:
+    step = prefill_step(
+        params=LLAMA.streamed_params_per_token,
+        prompt_tokens=2048,
+        peak_flop_per_s=989e12,
+        bandwidth_bytes_per_s=3.35e12,
+        batch=2,
+    )
+    ttft = _row(metric="ttft_ms", unit="ms", input_tokens=2048, output_tokens=1, batch=2)
+    prefill = _row(metric="prefill_tokens_per_s", input_tokens=2048, output_tokens=1, batch=2)
+    assert predict(ttft) == pytest.approx(step.step_time_s * 1e3)
+    assert predict(prefill) == pytest.approx(2 * 2048 / step.step_time_s)
+
+
+def test_static_batch_throughput_is_prefill_then_decode_steps_per_device() -> None:
+    row = _row(
+        metric="static_batch_output_tokens_per_s_per_device",
+        batch=64,
+        input_tokens=128,
+        output_tokens=128,
+        devices=2,
+        parallelism="tensor",
+    )
+    prefill = prefill_step(
+        params=LLAMA.streamed_params_per_token,
+        prompt_tokens=128,
+        peak_flop_per_s=989e12,
+        bandwidth_bytes_per_s=3.35e12,
+        batch=64,
+        devices=2,
+    ).step_time_s
+    total_s = prefill + 127 * _decode_s(row, 3.35e12, 989e12)
+    assert predict(row) == pytest.approx(64 * 128 / total_s / 2)
+
+
+def test_ratio_is_a_share_of_the_speed_of_light_for_speeds_and_times() -> None:
+    assert fraction_of_speed_of_light(_row(value=50.0), 200.0) == 0.25
+    assert fraction_of_speed_of_light(_row(metric="ttft_ms", unit="ms", value=40.0), 10.0) == 0.25
+    assert relative_error(_row(value=100.0), 120.0) == pytest.approx(0.2)
+
+
+def test_mixture_of_experts_rows_beyond_batch_one_decode_are_refused() -> None:
+    mixtral = get_model("mixtral-8x7b")
+    assert predict(_row(model=mixtral)) > 0
+    with pytest.raises(ValueError, match="batch 1 decode only"):
+        predict(_row(model=mixtral, batch=8))
+    with pytest.raises(ValueError, match="batch 1 decode only"):
+        predict(_row(model=mixtral, metric="ttft_ms", unit="ms"))
+
+
+def test_split_is_by_crc32_of_the_id_and_multi_device_rows_are_held_back() -> None:
+    ids = [f"row-{i}" for i in range(40)]
+    for row_id in ids:
+        expected = FIT if zlib.crc32(row_id.encode()) % 2 == 0 else HELD_BACK
+        assert split_role(_row(id=row_id)) == expected
+        assert split_role(_row(id=row_id, devices=2, parallelism="tensor")) == HELD_BACK
+        assert split_role(_row(id=row_id, exclude="speculative")) == EXCLUDED
+    roles = {split_role(_row(id=row_id)) for row_id in ids}
+    assert roles == {FIT, HELD_BACK}
+
+
+def _synthetic(efficiencies: Efficiencies, count: int) -> list[Measurement]:
+    rows = []
+    for i in range(count):
+        if i % 2:
+            shape = {"metric": "ttft_ms", "unit": "ms", "input_tokens": 1024 * (1 + i % 3), "output_tokens": 1}
+        else:
+            shape = {"batch": 1 + i % 4, "input_tokens": 50 * (1 + i)}
+        row = _row(id=f"s-{i}", **shape)
+        rows.append(dataclasses.replace(row, value=predict(row, efficiencies)))
+    return rows
+
+
+def test_the_fit_recovers_the_efficiencies_that_made_the_data() -> None:
+    truth = Efficiencies(bandwidth=0.73, compute=0.41)
+    rows = _synthetic(truth, 12)
+    fitted = fit_efficiencies(rows)
+    assert (fitted.bandwidth, fitted.compute) == (0.73, 0.41)
+    assert fit_efficiencies(list(reversed(rows))) == fitted
+
+
+def test_validate_reports_errors_by_role_and_excludes_what_it_must() -> None:
+    truth = Efficiencies(bandwidth=0.6, compute=0.5)
+    rows = _synthetic(truth, 16)
+    rows.append(_row(id="excluded-one", exclude="speculative decoding"))
+    report = validate(MeasurementTable(rows=tuple(rows), declared_models={}, declared_accelerators={}, formats={}))
+    assert report.efficiencies == truth
+    assert report.median_abs_error(FIT) == pytest.approx(0, abs=1e-12)
+    assert report.median_abs_error(HELD_BACK) == pytest.approx(0, abs=1e-12)
+    assert report.count(EXCLUDED) == 1
+    excluded = [c for c in report.comparisons if c.role == EXCLUDED]
+    assert excluded[0].speed_of_light is None and excluded[0].ratio is None and excluded[0].error is None
+    assert report.count(FIT) + report.count(HELD_BACK) == 16
+    assert report.rows_by_source_kind() == {"engine": 17}
+    compared = [c for c in report.comparisons if c.role != EXCLUDED]
+    for c in compared:
+        assert c.speed_of_light == pytest.approx(predict(c.measurement, SPEED_OF_LIGHT))
+        assert c.ratio < 1
+
+
+def test_efficiencies_are_fractions_of_peak() -> None:
+    with pytest.raises(ValueError, match="bandwidth efficiency must be in"):
+        Efficiencies(bandwidth=0, compute=0.5)
+    with pytest.raises(ValueError, match="compute efficiency must be in"):
+        Efficiencies(bandwidth=0.5, compute=1.5)
+    with pytest.raises(ValueError, match="no rows to fit on"):
+        fit_efficiencies([])
