@@ -55,6 +55,7 @@ def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
     """
     parts = [
         _summary(report),
+        _groups(report),
         _source_kinds(report),
         _comparison_table(report),
         _exclusions(report),
@@ -106,6 +107,19 @@ def _summary(report: ValidationReport) -> str:
         f"Fitted on {report.count(FIT)} rows: **{format_percent(e.bandwidth)} of peak memory bandwidth** "
         f"and **{format_percent(e.compute)} of peak compute**. The realistic estimate of every row below "
         "is its speed of light recomputed at those fractions.\n\n" + "\n".join(rows)
+    )
+
+
+def _groups(report: ValidationReport) -> str:
+    rows = ["| kind of row | rows | median share of the speed of light |", "|---|---|---|"]
+    rows += [
+        f"| {group} | {count} | {format_percent(ratio)} |" for group, (count, ratio) in report.ratios_by_group().items()
+    ]
+    return (
+        "## How far below the bound, by kind of row\n\n"
+        "Decode on one device is where the roofline is sharpest; rows on several devices also pay for "
+        "communication the bound leaves out, and a short prefill is dominated by fixed costs the bound "
+        "does not count.\n\n" + "\n".join(rows)
     )
 
 
