@@ -2,6 +2,8 @@
 // swaps the page's content without reloading this module, so every calculator on every page
 // the reader visits talks to the same worker, and Python boots once.
 
+import { snapshotFileName } from "./snapshot.mjs";
+
 // Booting takes ~3 s on a slow machine from a warm cache; a minute means the files are not
 // coming (offline, blocked), and the page keeps its precomputed values.
 const BOOT_TIMEOUT_MS = 60_000;
@@ -62,7 +64,9 @@ export function whenIdleAfterLoad(callback) {
 // `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
 // HTTP cache, from which the worker's own requests are served (hashed, immutable names).
 function hintRuntimeFiles(urls) {
-  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
+  const zipName = urls.coreZipURL.slice(urls.coreZipURL.lastIndexOf("/") + 1);
+  const names = [...RUNTIME_FILES, snapshotFileName(zipName)];
+  const hrefs = [...names.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
   for (const href of hrefs) {
     const link = document.createElement("link");
     link.rel = "preload";
@@ -77,7 +81,7 @@ function createEngine({ indexURL, coreZipURL }) {
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
-  const self = { state: "loading", error: null, ready: null, compute: null };
+  const self = { state: "loading", error: null, boot: null, ready: null, compute: null };
 
   self.ready = new Promise((resolve, reject) => {
     const fail = (message) => {
@@ -96,6 +100,8 @@ function createEngine({ indexURL, coreZipURL }) {
       const message = event.data;
       if (message.type === "ready") {
         clearTimeout(timer);
+        // "snapshot" or "plain": how Python started, for benchmarks and tests.
+        self.boot = message.boot;
         self.state = "live";
         resolve();
       } else if (message.type === "failed") {

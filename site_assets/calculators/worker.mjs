@@ -1,7 +1,10 @@
-// Module Web Worker: boots the self-hosted Pyodide, unpacks roofline_core into it and answers
+// Module Web Worker: boots the self-hosted Pyodide (from the build's memory snapshot when it
+// fits, see boot.mjs), unpacks roofline_core into it and answers
 // compute requests with the result as the page shows it (roofline_core.view's
 // compute_view_json: output texts, table and chart as element trees), as JSON. It holds no
 // formula and no presentation rule: both come from the same Python the build used.
+
+import { bootPyodide } from "./boot.mjs";
 
 let pyodide = null;
 let view = null;
@@ -10,7 +13,7 @@ self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "boot") {
     boot(message).then(
-      () => self.postMessage({ type: "ready" }),
+      (bootPath) => self.postMessage({ type: "ready", boot: bootPath }),
       (error) => self.postMessage({ type: "failed", message: describe(error) }),
     );
   } else if (message.type === "compute") {
@@ -24,12 +27,11 @@ self.addEventListener("message", (event) => {
 
 async function boot({ indexURL, lockFileURL, coreZipURL }) {
   // Pyodide needs absolute URLs (a relative lockFileURL fails); the page resolved them.
-  const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  const [runtime, zip] = await Promise.all([loadPyodide({ indexURL, lockFileURL }), fetchBytes(coreZipURL)]);
-  // A pure-Python package needs no micropip: unpack it where Python imports from.
-  runtime.unpackArchive(zip, "zip", { extractDir: "/home/pyodide" });
-  pyodide = runtime;
-  view = runtime.pyimport("roofline_core.view");
+  const pyodideModule = await import(new URL("pyodide.mjs", indexURL).href);
+  const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, fetchBytes });
+  pyodide = started.runtime;
+  view = pyodide.pyimport("roofline_core.view");
+  return started.boot;
 }
 
 async function fetchBytes(url) {
