@@ -411,8 +411,17 @@ def _load_accelerators(
             _number(peaks, dtype, f"{title} peak_flop_per_s", start, lines)
         bandwidth = _number(raw, "bandwidth_bytes_per_s", title, start, lines)
         memory = _number(raw, "memory_bytes", title, start, lines) if "memory_bytes" in raw else None
-        if slug in ACCELERATORS:
-            continue  # the preset wins; its own source is checked by its tests
+        preset = ACCELERATORS.get(slug)
+        if preset is not None:
+            # A preset landed for a chip the file declared: the file's cited bandwidth must agree.
+            if preset.bandwidth_bytes_per_s != float(bandwidth):
+                raise lines.error(
+                    start,
+                    f"{title} declares {float(bandwidth):g} bytes/s but the preset has "
+                    f"{preset.bandwidth_bytes_per_s:g}",
+                    "the declaration removed, or the two reconciled",
+                )
+            continue
         accelerators[slug] = CustomAccelerator(
             peak_flop_per_s={k: float(v) for k, v in peaks.items()},
             bandwidth_bytes_per_s=float(bandwidth),

@@ -55,6 +55,7 @@ def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
     """
     parts = [
         _summary(report),
+        _groups(report),
         _source_kinds(report),
         _comparison_table(report),
         _exclusions(report),
@@ -109,6 +110,19 @@ def _summary(report: ValidationReport) -> str:
     )
 
 
+def _groups(report: ValidationReport) -> str:
+    rows = ["| kind of row | rows | median share of the speed of light |", "|---|---|---|"]
+    rows += [
+        f"| {group} | {count} | {format_percent(ratio)} |" for group, (count, ratio) in report.ratios_by_group().items()
+    ]
+    return (
+        "## How far below the bound, by kind of row\n\n"
+        "Decode on one device is where the roofline is sharpest; rows on several devices also pay for "
+        "communication the bound leaves out, and a short prefill is dominated by fixed costs the bound "
+        "does not count.\n\n" + "\n".join(rows)
+    )
+
+
 def _source_kinds(report: ValidationReport) -> str:
     rows = ["| kind of source | rows |", "|---|---|"]
     rows += [f"| {kind} | {count} |" for kind, count in report.rows_by_source_kind().items()]
@@ -131,16 +145,16 @@ def _comparison_row(c: Comparison) -> str:
     ratio = "n/a" if c.ratio is None else format_percent(c.ratio)
     error = "n/a" if c.error is None else _signed_percent(c.error)
     return (
-        f"| [{_cell(m.id)}](#{m.id}) | {_cell(m.model.name)} | {_hardware(m)} | {_cell(_formats(m))} "
-        f"| {m.batch} | {m.input_tokens} / {m.output_tokens} | {_METRIC_LABELS[m.metric]} "
-        f"| {_value(m.value)} {unit} | {sol} | {estimate} | {ratio} | {error} | {c.role} |"
+        f"| [{_cell(m.id)}](#{m.id}) | {_METRIC_LABELS[m.metric]} | {_value(m.value)} {unit} | {sol} | {estimate} "
+        f"| {ratio} | {error} | {c.role} | {_cell(m.model.name)} | {_hardware(m)} | {_cell(_formats(m))} "
+        f"| {m.batch} | {m.input_tokens} / {m.output_tokens} |"
     )
 
 
 def _comparison_table(report: ValidationReport) -> str:
     header = [
-        "| row | model | hardware | weights / KV / math | batch | in / out tokens | metric | measured "
-        "| speed of light | estimate | ratio | error | role |",
+        "| row | metric | measured | speed of light | estimate | ratio | error | role | model | hardware "
+        "| weights / KV / math | batch | in / out tokens |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     body = [_comparison_row(c) for c in report.comparisons if c.role != EXCLUDED]
@@ -148,7 +162,8 @@ def _comparison_table(report: ValidationReport) -> str:
         "## Every row beside the roofline\n\n"
         "*Ratio* is the measured speed as a share of the speed of light (for milliseconds, the "
         "bound's time over the measured time), so 100% would be a perfect run. *Error* is the "
-        "estimate's difference from the measurement, relative to the measurement.\n\n" + "\n".join(header + body)
+        "estimate's difference from the measurement, relative to the measurement. The speed of light and "
+        "the estimate are in the unit of the measured column.\n\n" + "\n".join(header + body)
     )
 
 

@@ -29,6 +29,12 @@ def test_the_page_states_the_fit_and_the_held_back_error_computed_by_the_report(
         assert f"`{slug}`: [source]({source.url})" in text
 
 
+def test_the_page_gives_the_median_ratio_of_each_kind_of_row() -> None:
+    text = render_markdown(REPORT, TABLE)
+    for group, (count, ratio) in REPORT.ratios_by_group().items():
+        assert f"| {group} | {count} | {format_percent(ratio)} |" in text
+
+
 def test_tables_carry_no_alignment_since_the_csp_forbids_style_attributes() -> None:
     text = render_markdown(REPORT, TABLE)
     assert ":|" not in text.replace("**:", "") and "|:-" not in text and "-:|" not in text
