@@ -2,8 +2,6 @@
 // swaps the page's content without reloading this module, so every calculator on every page
 // the reader visits talks to the same worker, and Python boots once.
 
-import { snapshotFileName } from "./snapshot.mjs";
-
 // Booting takes ~3 s on a slow machine from a warm cache; a minute means the files are not
 // coming (offline, blocked), and the page keeps its precomputed values.
 const BOOT_TIMEOUT_MS = 60_000;
@@ -64,9 +62,9 @@ export function whenIdleAfterLoad(callback) {
 // `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
 // HTTP cache, from which the worker's own requests are served (hashed, immutable names).
 function hintRuntimeFiles(urls) {
-  const zipName = urls.coreZipURL.slice(urls.coreZipURL.lastIndexOf("/") + 1);
-  const names = [...RUNTIME_FILES, snapshotFileName(zipName)];
-  const hrefs = [...names.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
+  // Not the snapshot: the worker fetches it first thing and keeps it in Cache Storage, since
+  // an HTTP cache may not keep an entry that size (a preload would then download it twice).
+  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
   for (const href of hrefs) {
     const link = document.createElement("link");
     link.rel = "preload";

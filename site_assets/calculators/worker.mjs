@@ -35,12 +35,48 @@ async function boot({ indexURL, lockFileURL, coreZipURL }) {
 }
 
 async function fetchBytes(url) {
-  const response = await fetch(url);
+  if (url.includes(".snapshot-") && "caches" in self) {
+    return fetchSnapshotBytes(url);
+  }
+  return responseBytes(await fetch(url), url);
+}
+
+async function responseBytes(response, url) {
   if (!response.ok) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
   // Pyodide wants a Uint8Array, not an ArrayBuffer.
   return new Uint8Array(await response.arrayBuffer());
+}
+
+// The snapshot (several MB) is larger than some HTTP caches keep per entry (Chromium's
+// in-memory cache of a private window keeps none this size), so the worker keeps it in Cache
+// Storage itself, for the next page and the next visit. Its name carries roofline_core's hash,
+// so an entry under another name is an older build's and goes.
+const SNAPSHOT_CACHE = "roofline-pyodide-snapshot";
+
+async function fetchSnapshotBytes(url) {
+  let cache = null;
+  try {
+    cache = await caches.open(SNAPSHOT_CACHE);
+    const hit = await cache.match(url);
+    if (hit) {
+      return responseBytes(hit, url);
+    }
+  } catch {
+    // Storage refused (quota, privacy settings): fetch it as any other file.
+    cache = null;
+  }
+  const response = await fetch(url);
+  if (cache && response.ok) {
+    const kept = response.clone();
+    cache
+      .keys()
+      .then((requests) => Promise.all(requests.filter((request) => request.url !== url).map((request) => cache.delete(request))))
+      .then(() => cache.put(url, kept))
+      .catch(() => {});
+  }
+  return responseBytes(response, url);
 }
 
 function compute(calculatorId, inputs, domId) {

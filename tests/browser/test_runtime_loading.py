@@ -135,3 +135,23 @@ def test_without_its_snapshot_the_worker_boots_the_ordinary_way(browser, site_se
         assert errors == []
     finally:
         context.close()
+
+
+def test_the_next_page_boots_from_the_snapshot_without_downloading_it_again(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        downloads: list[str] = []
+        context.on("requestfinished", lambda request: downloads.append(request.url))
+        for visit in range(2):
+            page = context.new_page()
+            page.goto(site_server + "calculators/kv-cache/", wait_until="load")
+            page.wait_for_selector(f"{ROOT}[data-engine]")
+            page.focus(f"{ROOT} [name=batch]")
+            page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+            assert engine_boot(page) == "snapshot"
+            snapshots = [url for url in downloads if ".snapshot-" in url]
+            # Once on the first visit (not twice: no preload of it), from Cache Storage after.
+            assert len(snapshots) == 1, (visit, snapshots)
+            page.close()
+    finally:
+        context.close()
