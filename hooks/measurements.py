@@ -59,7 +59,8 @@ def _data_path(config: MkDocsConfig) -> Path:
 
 def _markdown_for(path: Path) -> str:
     if path not in _generated:
-        _generated[path] = render_markdown(validate(_load(path)))
+        table = _load(path)
+        _generated[path] = render_markdown(validate(table), table)
     return _generated[path]
 
 

@@ -92,6 +92,7 @@ _MODEL_MOE_FIELDS = ("experts", "experts_per_token", "shared_experts", "moe_ffn_
 _CUSTOM_MODEL_FIELDS = ("name", "streamed_params_per_token", "attention", "layers", "kv_heads", "head_dim")
 _ACCELERATOR_FIELDS = ("name", "peak_flop_per_s", "bandwidth_bytes_per_s", "memory_bytes")
 _SOURCE_FIELDS = ("source_url", "source_quote")
+_DECLARATION_SOURCE_FIELDS = (*_SOURCE_FIELDS, "extra_sources")
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -302,7 +303,18 @@ def _source(raw: dict[str, Any], title: str, start: int, lines: _Lines) -> Sourc
         raise lines.error(
             lines.key_line(start, "source_url"), f"{title}: source_url {raw['source_url']!r}", "an https:// address"
         )
-    return Source(title=title, url=raw["source_url"], states=raw["source_quote"])
+    states = raw["source_quote"]
+    # A declaration whose numbers come from two documents names the second in extra_sources.
+    for extra in raw.get("extra_sources", []):
+        url, quote = (extra.get("url"), extra.get("quote")) if isinstance(extra, dict) else (None, None)
+        if not (isinstance(url, str) and url.startswith("https://") and isinstance(quote, str) and quote.strip()):
+            raise lines.error(
+                lines.key_line(start, "extra_sources"),
+                f"{title}: extra_sources entry {extra!r}",
+                "{ url = an https:// address, quote = the words used }",
+            )
+        states += f" Also {url}: {quote}"
+    return Source(title=title, url=raw["source_url"], states=states)
 
 
 def _check_keys(raw: dict[str, Any], allowed: tuple[str, ...], title: str, start: int, lines: _Lines) -> None:
@@ -329,7 +341,7 @@ def _load_formats(raw_formats: dict[str, Any], lines: _Lines) -> dict[str, Weigh
         title = f"format {slug}"
         if slug in formats:
             raise lines.error(start, f"{title} redefines a number format", "a new name for a block-quantised format")
-        _check_keys(raw, ("bits_per_weight", *_SOURCE_FIELDS), title, start, lines)
+        _check_keys(raw, ("bits_per_weight", *_DECLARATION_SOURCE_FIELDS), title, start, lines)
         bits = _number(raw, "bits_per_weight", title, start, lines)
         formats[slug] = WeightFormat(slug, float(bits), _source(raw, title, start, lines))
     return formats
@@ -343,13 +355,13 @@ def _load_models(raw_models: dict[str, Any], lines: _Lines) -> tuple[dict[str, A
         title = f"model {slug}"
         source = _source(raw, title, start, lines)
         sources[slug] = source
-        fields = {k: v for k, v in raw.items() if k not in _SOURCE_FIELDS}
+        fields = {k: v for k, v in raw.items() if k not in _DECLARATION_SOURCE_FIELDS}
         try:
             if "streamed_params_per_token" in fields:
-                _check_keys(raw, (*_CUSTOM_MODEL_FIELDS, *_SOURCE_FIELDS), title, start, lines)
+                _check_keys(raw, (*_CUSTOM_MODEL_FIELDS, *_DECLARATION_SOURCE_FIELDS), title, start, lines)
                 declared: AnyModel = CustomModel(**fields)
             else:
-                allowed = (*_MODEL_ARCHITECTURE_FIELDS, *_MODEL_MOE_FIELDS, *_SOURCE_FIELDS)
+                allowed = (*_MODEL_ARCHITECTURE_FIELDS, *_MODEL_MOE_FIELDS, *_DECLARATION_SOURCE_FIELDS)
                 _check_keys(raw, allowed, title, start, lines)
                 missing = [k for k in _MODEL_ARCHITECTURE_FIELDS if k not in fields]
                 if missing:
@@ -386,7 +398,7 @@ def _load_accelerators(
     for slug, raw in raw_accelerators.items():
         start = lines.table_line("accelerators", slug)
         title = f"accelerator {slug}"
-        _check_keys(raw, (*_ACCELERATOR_FIELDS, *_SOURCE_FIELDS), title, start, lines)
+        _check_keys(raw, (*_ACCELERATOR_FIELDS, *_DECLARATION_SOURCE_FIELDS), title, start, lines)
         sources[slug] = _source(raw, title, start, lines)
         peaks = raw.get("peak_flop_per_s")
         if not (isinstance(peaks, dict) and peaks and set(peaks) <= set(DTYPES)):
@@ -399,8 +411,17 @@ def _load_accelerators(
             _number(peaks, dtype, f"{title} peak_flop_per_s", start, lines)
         bandwidth = _number(raw, "bandwidth_bytes_per_s", title, start, lines)
         memory = _number(raw, "memory_bytes", title, start, lines) if "memory_bytes" in raw else None
-        if slug in ACCELERATORS:
-            continue  # the preset wins; its own source is checked by its tests
+        preset = ACCELERATORS.get(slug)
+        if preset is not None:
+            # A preset landed for a chip the file declared: the file's cited bandwidth must agree.
+            if preset.bandwidth_bytes_per_s != float(bandwidth):
+                raise lines.error(
+                    start,
+                    f"{title} declares {float(bandwidth):g} bytes/s but the preset has "
+                    f"{preset.bandwidth_bytes_per_s:g}",
+                    "the declaration removed, or the two reconciled",
+                )
+            continue
         accelerators[slug] = CustomAccelerator(
             peak_flop_per_s={k: float(v) for k, v in peaks.items()},
             bandwidth_bytes_per_s=float(bandwidth),

@@ -61,6 +61,32 @@ class Efficiencies:
 #: The roofline itself: every peak reached.
 SPEED_OF_LIGHT = Efficiencies(bandwidth=1.0, compute=1.0)
 
+#: The efficiencies fitted on the repository's measurements table (``measurements/measurements.toml``),
+#: for estimates that run where the table is not shipped (the browser). A test refits the table
+#: and fails if these drift from it, so a new row that moves the fit updates them here too.
+#: Shown with the fit's errors on the site's "Model vs measurement" page.
+FITTED_EFFICIENCIES = Efficiencies(bandwidth=0.68, compute=0.68)
+
+
+#: Kinds of row the page summarises separately: how far below the bound each kind lands differs.
+GROUPS: tuple[str, ...] = (
+    "decode, one device",
+    "decode, several devices",
+    "prefill and time to first token, one device",
+    "prefill and time to first token, several devices",
+    "static batch to completion",
+)
+
+
+def row_group(measurement: Measurement) -> str:
+    """The :data:`GROUPS` entry a row belongs to."""
+    devices = "one device" if measurement.devices == 1 else "several devices"
+    if measurement.metric in _DECODE_METRICS:
+        return f"decode, {devices}"
+    if measurement.metric in ("ttft_ms", "prefill_tokens_per_s"):
+        return f"prefill and time to first token, {devices}"
+    return "static batch to completion"
+
 
 def split_role(measurement: Measurement) -> str:
     """:data:`FIT`, :data:`HELD_BACK` or :data:`EXCLUDED`, by the fixed rule in the module docstring."""
@@ -212,6 +238,18 @@ class ValidationReport:
         if role == EXCLUDED:
             return sum(1 for c in self.comparisons if c.role == EXCLUDED)
         return len(self._errors(role, devices))
+
+    def ratios_by_group(self) -> dict[str, tuple[int, float]]:
+        """Rows compared and their median ratio, for each kind of row (see :func:`row_group`).
+
+        Returns:
+            Group name to (rows, median share of the speed of light), groups in :data:`GROUPS` order.
+        """
+        ratios: dict[str, list[float]] = {group: [] for group in GROUPS}
+        for c in self.comparisons:
+            if c.ratio is not None:
+                ratios[row_group(c.measurement)].append(c.ratio)
+        return {group: (len(values), statistics.median(values)) for group, values in ratios.items() if values}
 
     def rows_by_source_kind(self) -> dict[str, int]:
         """How many rows (excluded ones included) each kind of source gave."""

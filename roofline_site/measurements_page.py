@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 
 from roofline_core.formatting import format_number, format_percent
-from roofline_core.measurements import METRICS, Measurement
+from roofline_core.measurements import METRICS, Measurement, MeasurementTable
 from roofline_core.validation import EXCLUDED, FIT, HELD_BACK, Comparison, ValidationReport
 
 #: The line a page writes where the generated comparison goes.
@@ -46,14 +46,21 @@ def replace_marker(markdown: str, generated: str, *, page: str) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(report: ValidationReport) -> str:
-    """The comparison as Markdown: fit, errors, every row, exclusions, sources, closing note."""
+def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
+    """The comparison as Markdown: fit, errors, every row, exclusions, sources, closing note.
+
+    Args:
+        report: The comparison of ``table``'s rows.
+        table: The loaded data file, for the models, accelerators and formats it declares.
+    """
     parts = [
         _summary(report),
+        _groups(report),
         _source_kinds(report),
         _comparison_table(report),
         _exclusions(report),
         _sources(report),
+        _declarations(table),
         _closing_note(report),
     ]
     return "\n\n".join(part for part in parts if part) + "\n"
@@ -103,6 +110,19 @@ def _summary(report: ValidationReport) -> str:
     )
 
 
+def _groups(report: ValidationReport) -> str:
+    rows = ["| kind of row | rows | median share of the speed of light |", "|---|---|---|"]
+    rows += [
+        f"| {group} | {count} | {format_percent(ratio)} |" for group, (count, ratio) in report.ratios_by_group().items()
+    ]
+    return (
+        "## How far below the bound, by kind of row\n\n"
+        "Decode on one device is where the roofline is sharpest; rows on several devices also pay for "
+        "communication the bound leaves out, and a short prefill is dominated by fixed costs the bound "
+        "does not count.\n\n" + "\n".join(rows)
+    )
+
+
 def _source_kinds(report: ValidationReport) -> str:
     rows = ["| kind of source | rows |", "|---|---|"]
     rows += [f"| {kind} | {count} |" for kind, count in report.rows_by_source_kind().items()]
@@ -125,16 +145,16 @@ def _comparison_row(c: Comparison) -> str:
     ratio = "n/a" if c.ratio is None else format_percent(c.ratio)
     error = "n/a" if c.error is None else _signed_percent(c.error)
     return (
-        f"| [{_cell(m.id)}](#{m.id}) | {_cell(m.model.name)} | {_hardware(m)} | {_cell(_formats(m))} "
-        f"| {m.batch} | {m.input_tokens} / {m.output_tokens} | {_METRIC_LABELS[m.metric]} "
-        f"| {_value(m.value)} {unit} | {sol} | {estimate} | {ratio} | {error} | {c.role} |"
+        f"| [{_cell(m.id)}](#{m.id}) | {_METRIC_LABELS[m.metric]} | {_value(m.value)} {unit} | {sol} | {estimate} "
+        f"| {ratio} | {error} | {c.role} | {_cell(m.model.name)} | {_hardware(m)} | {_cell(_formats(m))} "
+        f"| {m.batch} | {m.input_tokens} / {m.output_tokens} |"
     )
 
 
 def _comparison_table(report: ValidationReport) -> str:
     header = [
-        "| row | model | hardware | weights / KV / math | batch | in / out tokens | metric | measured "
-        "| speed of light | estimate | ratio | error | role |",
+        "| row | metric | measured | speed of light | estimate | ratio | error | role | model | hardware "
+        "| weights / KV / math | batch | in / out tokens |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     body = [_comparison_row(c) for c in report.comparisons if c.role != EXCLUDED]
@@ -142,7 +162,8 @@ def _comparison_table(report: ValidationReport) -> str:
         "## Every row beside the roofline\n\n"
         "*Ratio* is the measured speed as a share of the speed of light (for milliseconds, the "
         "bound's time over the measured time), so 100% would be a perfect run. *Error* is the "
-        "estimate's difference from the measurement, relative to the measurement.\n\n" + "\n".join(header + body)
+        "estimate's difference from the measurement, relative to the measurement. The speed of light and "
+        "the estimate are in the unit of the measured column.\n\n" + "\n".join(header + body)
     )
 
 
@@ -166,6 +187,29 @@ def _sources(report: ValidationReport) -> str:
             f"[Source]({m.source.url}): “{_cell(m.source.states)}” Conditions: {_cell(m.conditions)}"
         )
     return "## Sources\n\n" + "\n\n".join(blocks)
+
+
+def _declarations(table: MeasurementTable) -> str:
+    items = [
+        f"- Model `{slug}`: [source]({src.url}): “{_cell(src.states)}”" for slug, src in table.declared_models.items()
+    ]
+    items += [
+        f"- Accelerator `{slug}`: [source]({src.url}): “{_cell(src.states)}”"
+        for slug, src in table.declared_accelerators.items()
+    ]
+    items += [
+        f"- Weight format `{slug}`, {format_number(fmt.bits_per_weight)} bits per weight: "
+        f"[source]({fmt.source.url}): “{_cell(fmt.source.states)}”"
+        for slug, fmt in table.formats.items()
+        if fmt.source is not None
+    ]
+    if not items:
+        return ""
+    return (
+        "## Models, hardware and formats without a preset\n\n"
+        "Rows may name a model, an accelerator or a weight format that `roofline_core` has no preset "
+        "for; the data file then declares it from these sources.\n\n" + "\n".join(items)
+    )
 
 
 def _closing_note(report: ValidationReport) -> str:

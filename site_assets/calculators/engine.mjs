@@ -62,6 +62,8 @@ export function whenIdleAfterLoad(callback) {
 // `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
 // HTTP cache, from which the worker's own requests are served (hashed, immutable names).
 function hintRuntimeFiles(urls) {
+  // Not the snapshot: the worker fetches it first thing and keeps it in Cache Storage, since
+  // an HTTP cache may not keep an entry that size (a preload would then download it twice).
   const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
   for (const href of hrefs) {
     const link = document.createElement("link");
@@ -77,7 +79,7 @@ function createEngine({ indexURL, coreZipURL }) {
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
-  const self = { state: "loading", error: null, ready: null, compute: null };
+  const self = { state: "loading", error: null, boot: null, ready: null, compute: null };
 
   self.ready = new Promise((resolve, reject) => {
     const fail = (message) => {
@@ -96,6 +98,8 @@ function createEngine({ indexURL, coreZipURL }) {
       const message = event.data;
       if (message.type === "ready") {
         clearTimeout(timer);
+        // "snapshot" or "plain": how Python started, for benchmarks and tests.
+        self.boot = message.boot;
         self.state = "live";
         resolve();
       } else if (message.type === "failed") {

@@ -33,6 +33,9 @@ def open_page(page_factory, url: str, *, never_idle: bool):
     if never_idle:
         page.add_init_script(NEVER_IDLE)
     page.goto(url, wait_until="load")
+    if page.locator(ROOT).count():
+        # Mounted: the calculator module set the engine's state on the root.
+        page.wait_for_selector(f"{ROOT}[data-engine]")
     return page, watch, requests
 
 
@@ -85,3 +88,70 @@ def test_pages_without_a_calculator_load_nothing_of_the_runtime(page_factory, si
     assert runtime_requests(requests) == []
     assert not any("/calculators/calculator.mjs" in url for url in requests)
     assert watch.page_errors == [] and watch.console_errors == []
+
+
+def engine_boot(page) -> str | None:
+    """How the page's engine started Python: ``snapshot`` or ``plain`` (the page's own module instance)."""
+    return page.evaluate(
+        """async () => {
+            const loader = document.querySelector('script[src*="calculators/loader.mjs"]').src;
+            const engine = await import(new URL('engine.mjs', loader).href);
+            return engine.currentEngine()?.boot ?? null;
+        }"""
+    )
+
+
+def test_the_worker_boots_from_the_snapshot(page_factory, site_server):
+    page, watch, requests = open_page(page_factory, site_server + "calculators/roofline-explorer/", never_idle=True)
+    statuses: dict[str, int] = {}
+    page.on("response", lambda response: statuses.__setitem__(response.url, response.status))
+    page.focus(f"{ROOT} [data-slider-for=intensity]")
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    snapshots = [url for url in statuses if ".snapshot-" in url]
+    assert snapshots and all(statuses[url] == 200 for url in snapshots), statuses
+    assert engine_boot(page) == "snapshot"
+    assert watch.page_errors == [] and watch.console_errors == []
+
+
+def test_without_its_snapshot_the_worker_boots_the_ordinary_way(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        context.route("**/*.snapshot-*", lambda route: route.fulfill(status=404, body="gone"))
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        assert engine_boot(page) == "plain"
+        outputs = {
+            key: str(value["text"])
+            for key, value in compute("roofline-explorer", {"intensity": "64"})["outputs"].items()
+        }
+        shown = page.eval_on_selector(
+            ROOT,
+            "root => Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))",
+        )
+        assert shown == outputs
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_next_page_boots_from_the_snapshot_without_downloading_it_again(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        downloads: list[str] = []
+        context.on("requestfinished", lambda request: downloads.append(request.url))
+        for visit in range(2):
+            page = context.new_page()
+            page.goto(site_server + "calculators/kv-cache/", wait_until="load")
+            page.wait_for_selector(f"{ROOT}[data-engine]")
+            page.focus(f"{ROOT} [name=batch]")
+            page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+            assert engine_boot(page) == "snapshot"
+            snapshots = [url for url in downloads if ".snapshot-" in url]
+            # Once on the first visit (not twice: no preload of it), from Cache Storage after.
+            assert len(snapshots) == 1, (visit, snapshots)
+            page.close()
+    finally:
+        context.close()

@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from roofline_core.measurements import load_measurements_file
-from roofline_core.validation import EXCLUDED, fraction_of_speed_of_light, predict, split_role
+from roofline_core.validation import (
+    EXCLUDED,
+    FITTED_EFFICIENCIES,
+    fraction_of_speed_of_light,
+    predict,
+    split_role,
+    validate,
+)
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "measurements" / "measurements.toml"
 TABLE = load_measurements_file(str(DATA_FILE))
@@ -51,3 +58,8 @@ def test_declared_models_and_accelerators_cite_https_sources() -> None:
     for slug, source in {**TABLE.declared_models, **TABLE.declared_accelerators}.items():
         assert source.url.startswith("https://"), slug
         assert source.states.strip(), slug
+
+
+def test_the_published_default_efficiencies_are_the_fit_of_this_table() -> None:
+    # If a new row moves the fit, update FITTED_EFFICIENCIES to the new values.
+    assert validate(TABLE).efficiencies == FITTED_EFFICIENCIES

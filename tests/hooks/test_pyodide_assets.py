@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from roofline_site.calculators.assets import pyodide_site_assets
+from roofline_site.pyodide_snapshot import build_snapshot
 from tests.hooks.site_fixture import make_site
 from tests.support.site_build import PROJECT_ROOT
 
@@ -19,9 +21,14 @@ def test_runtime_and_core_zip_in_the_built_site(built_site):
     for site_path, source in assets.runtime_files.items():
         assert (built_site / site_path).read_bytes() == source.read_bytes(), site_path
     assert (built_site / assets.core_zip).read_bytes() == assets.core_zip_bytes
-    # Only the runtime files: no type definitions or source maps from the npm package.
+    # The memory snapshot the worker boots from, made for this Pyodide and this roofline_core.
+    snapshot = build_snapshot(
+        PROJECT_ROOT, core_zip_name=Path(assets.core_zip).name, core_zip_bytes=assets.core_zip_bytes
+    )
+    assert (built_site / assets.runtime_dir / snapshot.name).read_bytes() == snapshot.data
+    # Only the runtime files and the snapshot: no type definitions or source maps from the npm package.
     shipped = sorted(p.name for p in (built_site / assets.runtime_dir).iterdir())
-    assert shipped == sorted(path.name for path in assets.runtime_files.values())
+    assert shipped == sorted([*(path.name for path in assets.runtime_files.values()), snapshot.name])
 
 
 COUNT_PACKING = """\

@@ -189,3 +189,32 @@ source_quote = "spec"
 def test_a_format_may_not_redefine_a_number_format() -> None:
     text = '[formats.fp16]\nbits_per_weight = 15\nsource_url = "https://x.org"\nsource_quote = "q"\n'
     assert _error(text).startswith("m.toml:1: format fp16 redefines a number format")
+
+
+def test_a_declaration_may_cite_a_second_document_and_each_must_be_https() -> None:
+    text = """
+[accelerators.chip]
+peak_flop_per_s = { fp16 = 1e12 }
+bandwidth_bytes_per_s = 1e12
+source_url = "https://example.org/bandwidth"
+source_quote = "1 TB/s"
+extra_sources = [{ url = "https://example.org/peak", quote = "1 TFLOP/s" }]
+"""
+    table = load_measurements(text, filename="m.toml")
+    assert table.declared_accelerators["chip"].states == "1 TB/s Also https://example.org/peak: 1 TFLOP/s"
+    broken = text.replace("https://example.org/peak", "http://example.org/peak")
+    assert _error(broken).startswith("m.toml:7: accelerator chip: extra_sources entry")
+
+
+def test_a_declared_accelerator_that_became_a_preset_must_agree_with_it() -> None:
+    declaration = """
+[accelerators.h100-sxm]
+peak_flop_per_s = { fp16 = 989e12 }
+bandwidth_bytes_per_s = {bandwidth}
+source_url = "https://example.org/h100"
+source_quote = "3.35 TB/s"
+"""
+    (row,) = load_measurements(declaration.replace("{bandwidth}", "3.35e12") + ROW, filename="m.toml").rows
+    assert row.accelerator is get_accelerator("h100-sxm")
+    message = _error(declaration.replace("{bandwidth}", "3.0e12") + ROW)
+    assert message.startswith("m.toml:2: accelerator h100-sxm declares 3e+12 bytes/s but the preset has 3.35e+12")

@@ -22,6 +22,7 @@ from roofline_core.validation import (
     fraction_of_speed_of_light,
     predict,
     relative_error,
+    row_group,
     split_role,
     validate,
 )
@@ -205,3 +206,23 @@ def test_efficiencies_are_fractions_of_peak() -> None:
         Efficiencies(bandwidth=0.5, compute=1.5)
     with pytest.raises(ValueError, match="no rows to fit on"):
         fit_efficiencies([])
+
+
+def test_rows_are_grouped_by_kind_and_devices_with_their_median_ratio() -> None:
+    assert row_group(_row()) == "decode, one device"
+    assert row_group(_row(devices=4, parallelism="tensor")) == "decode, several devices"
+    assert row_group(_row(metric="ttft_ms", unit="ms")) == "prefill and time to first token, one device"
+    static = _row(metric="static_batch_output_tokens_per_s_per_device", batch=8)
+    assert row_group(static) == "static batch to completion"
+    rows = [
+        dataclasses.replace(_row(id="a"), value=predict(_row()) * 0.5),
+        dataclasses.replace(_row(id="b"), value=predict(_row()) * 0.7),
+        dataclasses.replace(_row(id="c"), value=predict(_row()) * 0.9),
+        dataclasses.replace(static, id="d", value=predict(static) * 0.4),
+        _row(id="e", exclude="speculative"),
+    ]
+    report = validate(MeasurementTable(rows=tuple(rows), declared_models={}, declared_accelerators={}, formats={}))
+    groups = report.ratios_by_group()
+    assert list(groups) == ["decode, one device", "static batch to completion"]
+    assert groups["decode, one device"] == (3, pytest.approx(0.7))
+    assert groups["static batch to completion"] == (1, pytest.approx(0.4))

@@ -13,21 +13,30 @@ from roofline_core.validation import FIT, HELD_BACK, validate
 from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "measurements" / "measurements.toml"
-REPORT = validate(load_measurements_file(str(DATA_FILE)))
+TABLE = load_measurements_file(str(DATA_FILE))
+REPORT = validate(TABLE)
 
 
 def test_the_page_states_the_fit_and_the_held_back_error_computed_by_the_report() -> None:
-    text = render_markdown(REPORT)
+    text = render_markdown(REPORT, TABLE)
     held_back = format_percent(REPORT.median_abs_error(HELD_BACK))
     assert f"{REPORT.count(HELD_BACK)} held-back rows: **{held_back}**" in text
     assert f"Fitted on {REPORT.count(FIT)} rows" in text
     assert f"{format_percent(REPORT.efficiencies.bandwidth)} of peak memory bandwidth" in text
     for comparison in REPORT.comparisons:
         assert f'<a id="{comparison.measurement.id}"></a>' in text
+    for slug, source in {**TABLE.declared_models, **TABLE.declared_accelerators}.items():
+        assert f"`{slug}`: [source]({source.url})" in text
+
+
+def test_the_page_gives_the_median_ratio_of_each_kind_of_row() -> None:
+    text = render_markdown(REPORT, TABLE)
+    for group, (count, ratio) in REPORT.ratios_by_group().items():
+        assert f"| {group} | {count} | {format_percent(ratio)} |" in text
 
 
 def test_tables_carry_no_alignment_since_the_csp_forbids_style_attributes() -> None:
-    text = render_markdown(REPORT)
+    text = render_markdown(REPORT, TABLE)
     assert ":|" not in text.replace("**:", "") and "|:-" not in text and "-:|" not in text
 
 
@@ -38,7 +47,7 @@ def test_text_from_the_data_file_is_shown_literally() -> None:
         conditions="<script>alert(1)</script> | [[kv-cache]] `x`",
     )
     report = dataclasses.replace(REPORT, comparisons=(dataclasses.replace(first, measurement=hostile),))
-    text = render_markdown(report)
+    text = render_markdown(report, TABLE)
     assert "<script>" not in text
     assert "&lt;script&gt;alert(1)&lt;/script&gt; \\| \\[\\[kv-cache\\]\\] \\`x\\`" in text
 

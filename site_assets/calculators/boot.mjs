@@ -1,0 +1,57 @@
+// Boot Pyodide for the calculators: from the build's memory snapshot when there is one made for
+// this Pyodide and this roofline_core, else the ordinary way. Used by the worker, and by the
+// tests in Node, so both run the same decision.
+
+import { openSnapshot, snapshotFileName, snapshotKey } from "./snapshot.mjs";
+
+// After restoring, `random` (if anything imported it) would replay the build's sequence.
+const RESEED = `
+import sys
+if "random" in sys.modules:
+    sys.modules["random"].seed()
+`;
+
+/**
+ * Start Pyodide with roofline_core unpacked in `/home/pyodide`.
+ * @param {object} options
+ * @param {{loadPyodide: Function, version: string}} options.pyodideModule The imported pyodide.mjs.
+ * @param {string} options.indexURL The runtime folder, ending with `/`.
+ * @param {string} options.lockFileURL
+ * @param {string} options.coreZipURL Where the packed roofline_core is (`roofline_core.<hash>.zip`).
+ * @param {(url: string) => Promise<Uint8Array>} options.fetchBytes
+ * @param {boolean} [options.useSnapshot] False to skip the snapshot.
+ * @returns {Promise<{runtime: object, boot: "snapshot" | "plain", refused: string | null}>}
+ *   `refused` says why a snapshot was not used (missing, made for other inputs, rejected).
+ */
+export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, fetchBytes, useSnapshot = true }) {
+  const zipName = coreZipURL.slice(coreZipURL.lastIndexOf("/") + 1);
+  const zip = fetchBytes(coreZipURL);
+  // Callers see a failed zip download through the await below; this keeps it from being
+  // reported as unhandled while Pyodide boots.
+  zip.catch(() => {});
+  let runtime = null;
+  let refused = useSnapshot ? null : "not asked for";
+  if (useSnapshot) {
+    // Fetched while Pyodide fetches its own files; loadPyodide awaits it before instantiating.
+    const memory = fetchBytes(indexURL + snapshotFileName(zipName)).then((bytes) =>
+      openSnapshot(bytes, snapshotKey(pyodideModule.version, zipName)),
+    );
+    // loadPyodide awaits it only after its own first steps; a failure before then is handled
+    // there, not reported as unhandled.
+    memory.catch(() => {});
+    try {
+      runtime = await pyodideModule.loadPyodide({ indexURL, lockFileURL, _loadSnapshot: memory });
+    } catch (error) {
+      // Missing, stale or rejected (Pyodide checks its own build id too): boot the ordinary way.
+      refused = error && error.message ? error.message : String(error);
+    }
+  }
+  runtime ??= await pyodideModule.loadPyodide({ indexURL, lockFileURL });
+  // The snapshot holds the imported modules, not the files; unpack them in both cases so that
+  // any later import and every traceback find their source.
+  runtime.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide" });
+  if (refused === null) {
+    runtime.runPython(RESEED);
+  }
+  return { runtime, boot: refused === null ? "snapshot" : "plain", refused };
+}
