@@ -8,7 +8,8 @@ Builds the site, serves it on 127.0.0.1 as a static host does (gzip, caching hea
 benchmarks/host_server.py) and runs the pinned Lighthouse (benchmarks/package.json,
 installed here on first use with ``npm ci`` so that scripts/setup stays light) against Debian's
 Chromium (``CHROME_PATH``, default /usr/bin/chromium) with the flags from ARCHITECTURE.md.
-Prints the median over ``--runs`` of the performance, accessibility, best-practices and SEO
+Each page is also measured on its plain twin (the same Markdown built by plain MkDocs + Material,
+benchmarks/bench_site_build.py). Prints the median over ``--runs`` of the performance, accessibility, best-practices and SEO
 scores and of FCP, LCP, TBT and CLS. Lighthouse's default mobile run simulates a slow 4G
 network and a 4x slower CPU, so its timings are estimates for a phone, not this machine's.
 A measurement, not a test.
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from site_pages import PROJECT_ROOT, build_site, representative_pages
 
+from benchmarks.bench_site_build import plain_twin, timed_build
 from benchmarks.host_server import HostServer
 from tests.support.site_pages import url_path
 
@@ -95,31 +97,36 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site_dir = Path(tmp) / "site"
         build_site(site_dir)
+        # The same Markdown built by plain MkDocs + Material, measured in the same run.
+        plain_dir = Path(tmp) / "plain-site"
+        timed_build(plain_twin(Path(tmp) / "plain"), plain_dir)
         pages = representative_pages(site_dir)
         print(
-            f"Lighthouse 12.8.2 ({options.preset}), median of {options.runs} runs, Chrome at {os.environ.get('CHROME_PATH', '/usr/bin/chromium')}"
+            f"Lighthouse 12.8.2 ({options.preset}), median of {options.runs} runs, Chrome at {os.environ.get('CHROME_PATH', '/usr/bin/chromium')};"
+            " served with gzip and caching headers (benchmarks/host_server.py)"
         )
         header = (
-            f"{'page':<16} {'path':<34} "
+            f"{'page':<22} {'path':<34} "
             + " ".join(f"{c[:4]:>5}" for c in CATEGORIES)
             + f" {'FCP ms':>7} {'LCP ms':>7} {'TBT ms':>7} {'CLS':>6}"
         )
         print(header)
-        with HostServer(site_dir) as server:
+        with HostServer(site_dir) as server, HostServer(plain_dir) as plain:
             for kind, page in pages.items():
-                runs = [
-                    run_lighthouse(server.url + url_path(page), options.preset, Path(tmp)) for _ in range(options.runs)
-                ]
-                scores = {c: statistics.median(r["scores"][c] for r in runs) for c in CATEGORIES}
-                timings = {k: statistics.median(r["timings"][k] for r in runs) for k in AUDITS}
-                print(
-                    f"{kind:<16} {url_path(page) or '/':<34} "
-                    + " ".join(f"{scores[c]:>5.0f}" for c in CATEGORIES)
-                    + f" {timings['FCP']:>7.0f} {timings['LCP']:>7.0f} {timings['TBT']:>7.0f} {timings['CLS']:>6.3f}"
-                )
-                below = sorted(set().union(*(r["failing"] for r in runs)))
-                if below:
-                    print(f"{'':<16} audits below 0.9: {', '.join(below)}")
+                for label, base in ((kind, server.url), ("  plain Material", plain.url)):
+                    runs = [
+                        run_lighthouse(base + url_path(page), options.preset, Path(tmp)) for _ in range(options.runs)
+                    ]
+                    scores = {c: statistics.median(r["scores"][c] for r in runs) for c in CATEGORIES}
+                    timings = {k: statistics.median(r["timings"][k] for r in runs) for k in AUDITS}
+                    print(
+                        f"{label:<22} {url_path(page) or '/':<34} "
+                        + " ".join(f"{scores[c]:>5.0f}" for c in CATEGORIES)
+                        + f" {timings['FCP']:>7.0f} {timings['LCP']:>7.0f} {timings['TBT']:>7.0f} {timings['CLS']:>6.3f}"
+                    )
+                    below = sorted(set().union(*(r["failing"] for r in runs)))
+                    if below:
+                        print(f"{'':<22} audits below 0.9: {', '.join(below)}")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from roofline_core.measurements import MeasurementError, load_measurements_file
-from roofline_core.validation import validate
+from roofline_core.measurements import MeasurementError, MeasurementTable, load_measurements
+from roofline_core.validation import RowError, validate
 from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
 
 MEASUREMENTS_FILE = Path("measurements") / "measurements.toml"
@@ -60,14 +60,21 @@ def _data_path(config: MkDocsConfig) -> Path:
 def _markdown_for(path: Path) -> str:
     if path not in _generated:
         table = _load(path)
-        _generated[path] = render_markdown(validate(table), table)
+        try:
+            report = validate(table)
+        except RowError as error:
+            raise PluginError(f"{MEASUREMENTS_FILE.as_posix()}:{error}") from None
+        _generated[path] = render_markdown(report, table)
     return _generated[path]
 
 
-def _load(path: Path):
+def _load(path: Path) -> MeasurementTable:
+    # Messages name the file as a contributor sees it in the repository.
     try:
-        return load_measurements_file(str(path))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise PluginError(f"{path}: missing; expected the measurements table") from None
+        raise PluginError(f"{MEASUREMENTS_FILE.as_posix()}: missing; expected the measurements table") from None
+    try:
+        return load_measurements(text, filename=MEASUREMENTS_FILE.as_posix())
     except MeasurementError as error:
         raise PluginError(str(error)) from None

@@ -40,6 +40,18 @@ _FINE_STEP = 0.01
 _DECODE_METRICS = ("decode_tokens_per_s_per_sequence", "decode_ms_per_token")
 
 
+class RowError(ValueError):
+    """A row the comparison cannot estimate, with the row's line in the data file.
+
+    Attributes:
+        line: Line of the row.
+    """
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"{line}: {message}")
+        self.line = line
+
+
 @dataclass(frozen=True)
 class Efficiencies:
     """Achievable fractions of peak.
@@ -113,7 +125,10 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
     """
     m = measurement
     if m.model.is_moe and (m.batch > 1 or m.metric not in _DECODE_METRICS):
-        raise ValueError(f"{m.id}: mixture-of-experts rows are compared at batch 1 decode only")
+        raise ValueError(
+            f"{m.id}: mixture-of-experts rows are compared at batch 1 decode only; "
+            "expected batch = 1 and a decode metric, or exclude = the reason"
+        )
     peak_flop_per_s = m.accelerator.peak_for(m.compute_format) * efficiencies.compute
     bandwidth_bytes_per_s = m.accelerator.bandwidth_bytes_per_s * efficiencies.bandwidth
     params = m.model.streamed_params_per_token
@@ -288,9 +303,16 @@ def validate(table: MeasurementTable) -> ValidationReport:
     """Fit the efficiencies on the fit rows and compare every row.
 
     Raises:
+        RowError: naming the line of a row that cannot be estimated.
         ValueError: if no row is a fit row.
     """
     roles = [split_role(m) for m in table.rows]
+    for m, role in zip(table.rows, roles):
+        if role != EXCLUDED:
+            try:
+                predict(m)
+            except ValueError as error:
+                raise RowError(m.line, str(error)) from None
     fitted = fit_efficiencies([m for m, role in zip(table.rows, roles) if role == FIT])
     comparisons = tuple(
         Comparison(measurement=m, role=role, speed_of_light=None, estimate=None)

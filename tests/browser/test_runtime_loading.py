@@ -155,3 +155,27 @@ def test_the_next_page_boots_from_the_snapshot_without_downloading_it_again(brow
             page.close()
     finally:
         context.close()
+
+
+def test_on_a_slow_link_the_worker_skips_the_snapshot(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        session = context.new_cdp_session(page)
+        session.send("Network.enable")
+        # Long round trips, plenty of bandwidth: the browser calls the link "3g" or slower.
+        session.send(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 500, "downloadThroughput": 50e6 / 8, "uploadThroughput": 50e6 / 8},
+        )
+        requests: list[str] = []
+        context.on("request", lambda request: requests.append(request.url))
+        page.goto(site_server + "calculators/kv-cache/", wait_until="load")
+        assert page.evaluate("() => navigator.connection.effectiveType") in ("slow-2g", "2g", "3g")
+        page.wait_for_selector(f"{ROOT}[data-engine]")
+        page.focus(f"{ROOT} [name=batch]")
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        assert engine_boot(page) == "plain"
+        assert not [url for url in requests if ".snapshot-" in url]
+    finally:
+        context.close()

@@ -34,9 +34,9 @@ def test_the_marker_becomes_the_comparison_and_a_data_error_stops_the_build(tmp_
     line = broken[: broken.index('metric = "latency"')].count("\n") + 1
     result = build(_project(tmp_path / "bad", broken))
     assert result.returncode != 0
-    assert f"measurements.toml:{line}: measurement: metric 'latency'" in result.stdout + result.stderr
+    assert f"measurements/measurements.toml:{line}: measurement: metric 'latency'" in result.stdout + result.stderr
 
     shutil.rmtree(tmp_path / "bad")
     result = build(_project(tmp_path / "missing", None))
     assert result.returncode != 0
-    assert "measurements.toml: missing; expected the measurements table" in result.stdout + result.stderr
+    assert "measurements/measurements.toml: missing; expected the measurements table" in result.stdout + result.stderr

@@ -18,6 +18,7 @@ from roofline_core.validation import (
     HELD_BACK,
     SPEED_OF_LIGHT,
     Efficiencies,
+    RowError,
     fit_efficiencies,
     fraction_of_speed_of_light,
     predict,
@@ -226,3 +227,12 @@ def test_rows_are_grouped_by_kind_and_devices_with_their_median_ratio() -> None:
     assert list(groups) == ["decode, one device", "static batch to completion"]
     assert groups["decode, one device"] == (3, pytest.approx(0.7))
     assert groups["static batch to completion"] == (1, pytest.approx(0.4))
+
+
+def test_validate_names_the_line_of_a_row_it_cannot_estimate() -> None:
+    mixtral_batch = _row(id="moe", line=42, model=get_model("mixtral-8x7b"), batch=8)
+    table = MeasurementTable(rows=(_row(), mixtral_batch), declared_models={}, declared_accelerators={}, formats={})
+    with pytest.raises(
+        RowError, match=r"^42: moe: mixture-of-experts rows are compared at batch 1 decode only; expected"
+    ):
+        validate(table)
