@@ -1,4 +1,4 @@
-"""Command line: ``python -m roofline_site.glossary new "Title" --category concept`` and ``check``.
+"""Command line: ``python -m roofline_site.glossary new "Title" --category memory`` and ``check``.
 
 ``new`` writes a valid entry to fill in; ``check`` validates every entry without building the
 site and prints the same ``glossary/<file>.md:<line>: ...`` lines the build would.

@@ -13,12 +13,14 @@ from dataclasses import dataclass
 #: The fixed set of categories. Keys are what an entry's ``category`` holds; values say what
 #: belongs there (shown on the glossary index).
 CATEGORIES: dict[str, str] = {
-    "concept": "Ideas and models for reasoning about performance.",
-    "silicon": "The hardware: compute units, memories and their limits.",
-    "runtime": "What happens while a model serves requests: phases, caches and scheduling.",
-    "model": "Choices in a model's architecture that change its cost.",
-    "metric": "Numbers used to measure and compare inference performance.",
-    "technique": "Ways to make inference faster or cheaper.",
+    "hardware": "Accelerators and the roofline model of their limits: compute units, peaks, and where work lands.",
+    "memory": "Where the bytes live and how fast they move: HBM, SRAM, bandwidth and the KV cache.",
+    "formats": "Number formats and quantisation: how many bits a weight, activation or cached value takes.",
+    "attention": "How attention is computed and what it keeps: its variants and kernels.",
+    "serving": "What happens while a model serves requests: phases, batching, caching and scheduling.",
+    "parallelism": "Spreading a model, or its requests, over several devices.",
+    "metrics": "Numbers used to measure and compare inference performance.",
+    "techniques": "Other ways to make inference faster or cheaper: speculation, fusion, launch overheads, sparse models.",
 }
 
 #: A summary longer than this does not fit a hover preview or a link unfurl.

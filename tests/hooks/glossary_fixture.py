@@ -10,7 +10,7 @@ from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 HOOK = PROJECT_ROOT / "hooks" / "glossary.py"
 
 
-def entry(title: str, *, body: str = "Defined here.\n", category: str = "concept", extra: str = "") -> str:
+def entry(title: str, *, body: str = "Defined here.\n", category: str = "hardware", extra: str = "") -> str:
     return (
         "---\n"
         f"title: {title}\n"

@@ -17,7 +17,7 @@ SITE_CONFIG = PROJECT_ROOT / "mkdocs.yml"
 ENTRY = """\
 ---
 title: {title}
-category: concept
+category: hardware
 summary: The {title} term of a fixture project.
 sources:
   - title: A source

@@ -134,7 +134,7 @@ def test_glossary_json(built_site):
     by_slug = {t["slug"]: t for t in data["terms"]}
     assert set(by_slug) == set(GLOSSARY.entries)
     kv = by_slug["kv-cache"]
-    assert kv["title"] == "KV cache" and kv["category"] == "runtime"
+    assert kv["title"] == "KV cache" and kv["category"] == "memory"
     assert kv["url"] == "http://127.0.0.1:8000/glossary/kv-cache/" and kv["path"] == "glossary/kv-cache/"
     assert "Key-value cache" in kv["aliases"]
     assert kv["summary"] == GLOSSARY.entries["kv-cache"].summary
@@ -235,15 +235,15 @@ def test_file_style_urls(tmp_path):
 
 BROKEN = {
     "broken-yaml": (
-        {"alpha": "---\ntitle: Alpha\nsummary: [unclosed\ncategory: concept\n---\nBody.\n"},
+        {"alpha": "---\ntitle: Alpha\nsummary: [unclosed\ncategory: hardware\n---\nBody.\n"},
         "# Home\n",
         "glossary/alpha.md:4: front matter is not valid YAML (did not find expected ',' or ']'); "
         "expected 'key: value' lines (quote values that contain ': ' or start with a symbol)",
     ),
     "unknown-category": (
-        {"alpha": entry("Alpha", category="hardware")},
+        {"alpha": entry("Alpha", category="silicon")},
         "# Home\n",
-        "glossary/alpha.md:3: unknown category 'hardware'; expected one of: concept, silicon, runtime, model, metric, technique",
+        "glossary/alpha.md:3: unknown category 'silicon'; expected one of: hardware, memory, formats, attention, serving, parallelism, metrics, techniques",
     ),
     "unknown-term-in-docs-page": (
         {"alpha": entry("Alpha")},

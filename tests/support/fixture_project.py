@@ -56,7 +56,7 @@ def entry(title: str, summary: str, body: str, *, front_matter: str = "") -> str
     return (
         "---\n"
         f"title: {title}\n"
-        "category: concept\n"
+        "category: hardware\n"
         f"summary: {summary}\n"
         "sources:\n"
         "  - title: Hostile content fixture\n"

@@ -108,7 +108,7 @@ def test_bad_block_in_a_docs_page_fails_with_file_and_line(tmp_path, cache_env):
 @pytest.mark.slow
 def test_bad_block_in_a_generated_glossary_page_names_its_source(tmp_path, cache_env):
     glossary = (
-        "---\ntitle: Demo\ncategory: runtime\n---\n\nA term.\n\n```figure\nkind: roofline\naccelerators: h100\n```\n"
+        "---\ntitle: Demo\ncategory: serving\n---\n\nA term.\n\n```figure\nkind: roofline\naccelerators: h100\n```\n"
     )
     config = make_project(tmp_path / "project", {"index.md": "# Home\n"}, glossary=glossary)
     result = mkdocs_build(config, tmp_path / "site")

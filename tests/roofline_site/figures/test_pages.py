@@ -13,7 +13,7 @@ from roofline_site.figures.pages import FigureFences
 from roofline_site.figures.spec import FigureBlockError
 from tests.roofline_site.fences.markdown_page import convert
 
-FRONT_MATTER = "---\ntitle: Roofline\ncategory: runtime\n---\n"
+FRONT_MATTER = "---\ntitle: Roofline\ncategory: serving\n---\n"
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import yaml
 
 VALID_FIELDS = {
     "title": "Example term",
-    "category": "concept",
+    "category": "hardware",
     "summary": "A term used only by the tests.",
     "sources": [{"title": "A source", "url": "https://example.org/source"}],
     "added": "2026-01-01",

@@ -52,7 +52,7 @@ def test_front_matter_not_closed():
 
 
 def test_broken_yaml_names_the_line():
-    message = _problem("---\ntitle: X\nsummary: [unclosed\ncategory: concept\n---\nBody\n")
+    message = _problem("---\ntitle: X\nsummary: [unclosed\ncategory: hardware\n---\nBody\n")
     assert message.startswith("glossary/x.md:4: front matter is not valid YAML (")
     assert message.endswith("; expected 'key: value' lines (quote values that contain ': ' or start with a symbol)")
 

@@ -25,7 +25,7 @@ def _glossary(tmp_path):
             ),
             "beta": entry_text(
                 title="Beta",
-                category="metric",
+                category="metrics",
                 summary="The second term.",
                 added="2026-01-02",
                 updated="2026-01-05",
@@ -40,7 +40,7 @@ def _term_page(glossary, slug):
     """Header HTML, the body's Markdown and the sections' HTML, as the hook puts them together."""
     entry = glossary.entries[slug]
     markdown = render.term_page_markdown(entry, glossary)
-    header = render.term_page_header_html(entry, category_href="../category/concept/")
+    header = render.term_page_header_html(entry, category_href="../category/hardware/")
     footer = render.term_page_footer_html(entry, glossary, index_href="../", term_href=lambda s: f"../{s}/")
     return markdown, header + markdown + footer
 
@@ -53,7 +53,7 @@ def test_term_page_has_header_body_related_sources_mentions_and_back(tmp_path):
     assert markdown.split("---\n\n", 1)[1] == "Alpha uses [beta](beta.md): 295 FLOP/byte.\n"
     order = [
         '<h1 id="alpha">Alpha',
-        '<a class="glossary-tag glossary-tag--concept" href="../category/concept/"',
+        '<a class="glossary-tag glossary-tag--hardware" href="../category/hardware/"',
         "Also called: <em>First</em>",
         "Alpha uses [beta](beta.md): 295 FLOP/byte.",
         '<h2 id="related-terms">Related terms',
@@ -87,7 +87,7 @@ def test_front_matter_is_escaped_text_in_the_term_page(tmp_path):
             ),
         ),
     )
-    header = render.term_page_header_html(hostile, category_href="../category/concept/")
+    header = render.term_page_header_html(hostile, category_href="../category/hardware/")
     footer = render.term_page_footer_html(hostile, glossary, index_href="../", term_href=lambda s: f"../{s}/")
     assert "<em>&lt;img src=x onerror=alert(1)&gt;</em>" in header
     assert 'A "quoted" &lt;b&gt;summary&lt;/b&gt; &amp; more.' in header
@@ -113,8 +113,8 @@ def test_index_lists_every_term_by_category_and_a_to_z(tmp_path):
     index = render.index_markdown(glossary)
     assert index.count("[Alpha](alpha.md)") == 2 and index.count("[Beta](beta.md)") == 2
     # Each category heading keeps its anchor and links to the category's own page.
-    assert "### [Concept](category/concept.md) {#concept}" in index
-    assert "### [Metric](category/metric.md) {#metric}" in index and "### [Silicon]" not in index
+    assert "### [Hardware](category/hardware.md) {#hardware}" in index
+    assert "### [Metrics](category/metrics.md) {#metrics}" in index and "### [Memory]" not in index
     assert "### A {#letter-a}" in index and "### B {#letter-b}" in index
     assert "data-glossary-filter hidden" in index  # shown only by the script
 
@@ -128,7 +128,7 @@ def test_glossary_json_fields(tmp_path):
     assert data["terms"][0] == {
         "slug": "alpha",
         "title": "Alpha",
-        "category": "concept",
+        "category": "hardware",
         "summary": "A term used only by the tests.",
         "aliases": ["First"],
         "url": "https://example.org/docs/glossary/alpha/",
@@ -242,21 +242,21 @@ def test_index_shows_front_matter_as_text(tmp_path):
 
 def test_a_page_per_category_lists_its_terms_with_summaries(tmp_path):
     glossary = _glossary(tmp_path)
-    page = render.category_page_markdown(glossary, "metric")
-    assert render.category_src_uri("metric") == "glossary/category/metric.md"
-    assert page.startswith("---\ntitle: 'Metric: glossary category'\n")
-    assert "# Metric\n" in page and "1 term;" in page and "[the glossary index](../index.md#by-category)" in page
+    page = render.category_page_markdown(glossary, "metrics")
+    assert render.category_src_uri("metrics") == "glossary/category/metrics.md"
+    assert page.startswith("---\ntitle: 'Metrics: glossary category'\n")
+    assert "# Metrics\n" in page and "1 term;" in page and "[the glossary index](../index.md#by-category)" in page
     # Its terms, linked relative to glossary/category/, with their summaries; no other category's.
     assert '- [Beta](../beta.md){ data-glossary-role="index" }' in page
     assert 'glossary-index__summary">The second term&#46;</span>' in page
     assert "[Alpha]" not in page
     # Links to every other category's page.
-    assert "[Concept](concept.md)" in page and "[Metric](metric.md)" not in page
+    assert "[Hardware](hardware.md)" in page and "[Metrics](metrics.md)" not in page
 
 
 def test_an_empty_category_page_says_so(tmp_path):
     glossary = _glossary(tmp_path)
-    assert "0 terms;" in render.category_page_markdown(glossary, "silicon")
+    assert "0 terms;" in render.category_page_markdown(glossary, "memory")
 
 
 def test_markdown_text_keeps_apostrophes_and_quotes_readable():

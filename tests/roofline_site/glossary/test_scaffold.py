@@ -16,11 +16,11 @@ from tests.roofline_site.glossary.test_validator import line_of
 
 
 def test_new_entry_parses_with_its_fields_and_only_its_placeholders_refused(tmp_path):
-    path = new_entry(tmp_path, "Paged attention", "technique", today=dt.date(2026, 3, 1))
+    path = new_entry(tmp_path, "Paged attention", "techniques", today=dt.date(2026, 3, 1))
     assert path.name == "paged-attention.md"
     text = path.read_text(encoding="utf-8")
     entry, _ = read_entry(text, slug="paged-attention", path="glossary/paged-attention.md")
-    assert (entry.title, entry.category, str(entry.added)) == ("Paged attention", "technique", "2026-03-01")
+    assert (entry.title, entry.category, str(entry.added)) == ("Paged attention", "techniques", "2026-03-01")
     # An untouched scaffold previews but never publishes: each placeholder is named at its line.
     with pytest.raises(GlossaryError) as info:
         load_glossary(tmp_path)
@@ -36,7 +36,7 @@ def test_new_entry_parses_with_its_fields_and_only_its_placeholders_refused(tmp_
 
 
 def test_a_filled_in_scaffold_is_valid(tmp_path):
-    path = new_entry(tmp_path, "Paged attention", "technique", summary="Paging the cache.")
+    path = new_entry(tmp_path, "Paged attention", "techniques", summary="Paging the cache.")
     text = path.read_text(encoding="utf-8")
     filled = text.replace(scaffold_text.SOURCE_TITLE, "Kwon et al. (2023)").replace(
         scaffold_text.SOURCE_URL, "https://arxiv.org/abs/2309.06180"
@@ -47,20 +47,20 @@ def test_a_filled_in_scaffold_is_valid(tmp_path):
 
 
 def test_refuses_an_existing_file(tmp_path):
-    new_entry(tmp_path, "Paged attention", "technique")
+    new_entry(tmp_path, "Paged attention", "techniques")
     with pytest.raises(ScaffoldError, match="paged-attention.md already exists"):
-        new_entry(tmp_path, "Paged  Attention", "technique")
+        new_entry(tmp_path, "Paged  Attention", "techniques")
 
 
 def test_refuses_a_title_that_is_another_entrys_alias(tmp_path):
     write_glossary(tmp_path, {"kv-cache": entry_text(title="KV cache", aliases=["Key-value cache"])})
     with pytest.raises(ScaffoldError, match="duplicates the alias of .*kv-cache.md"):
-        new_entry(tmp_path, "Key-value cache", "runtime")
+        new_entry(tmp_path, "Key-value cache", "memory")
 
 
 def test_refuses_an_unknown_category(tmp_path):
-    with pytest.raises(ScaffoldError, match="unknown category 'hardware'; expected one of: concept"):
-        new_entry(tmp_path, "Thing", "hardware")
+    with pytest.raises(ScaffoldError, match="unknown category 'silicon'; expected one of: hardware"):
+        new_entry(tmp_path, "Thing", "silicon")
 
 
 def test_command_line(tmp_path, capsys):
@@ -72,7 +72,7 @@ def test_command_line(tmp_path, capsys):
                 "new",
                 "Paged attention",
                 "--category",
-                "technique",
+                "techniques",
                 "--summary",
                 "Paging the cache.",
             ]
@@ -89,7 +89,7 @@ def test_command_line(tmp_path, capsys):
     written.write_text(text[: text.index("Start with the definition")] + "Paging the cache.\n", encoding="utf-8")
     assert main(["--glossary-dir", str(tmp_path), "check"]) == 0
     assert "1 entries, all valid" in capsys.readouterr().out
-    assert main(["--glossary-dir", str(tmp_path), "new", "Paged attention", "--category", "technique"]) == 1
+    assert main(["--glossary-dir", str(tmp_path), "new", "Paged attention", "--category", "techniques"]) == 1
     assert "already exists" in capsys.readouterr().err
     (tmp_path / "broken.md").write_text("no front matter\n", encoding="utf-8")
     assert main(["--glossary-dir", str(tmp_path), "check"]) == 1

@@ -121,10 +121,10 @@ def test_unknown_field_suggests_the_right_one():
 
 
 def test_unknown_category():
-    text = entry_text(category="hardware")
+    text = entry_text(category="silicon")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'category:')}: unknown category 'hardware'; "
-        "expected one of: concept, silicon, runtime, model, metric, technique"
+        f"glossary/example-term.md:{line_of(text, 'category:')}: unknown category 'silicon'; "
+        "expected one of: hardware, memory, formats, attention, serving, parallelism, metrics, techniques"
     )
 
 
