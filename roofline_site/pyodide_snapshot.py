@@ -36,6 +36,9 @@ CACHE_DIR_NAME = ".cache/pyodide-snapshot"
 MAKE_TIMEOUT_S = 120
 # On a snapshot here, gzip level 6 is within 1 % of level 9's size in a sixth of the time.
 GZIP_LEVEL = 6
+# Each roofline_core edit makes a new snapshot (several MB); keep the latest few (a branch switch
+# back and forth stays warm) and delete older ones.
+KEPT_SNAPSHOTS = 4
 
 
 class SnapshotError(RuntimeError):
@@ -90,6 +93,7 @@ def build_snapshot(project_root: Path, *, core_zip_name: str, core_zip_bytes: by
             return Snapshot(name=name, data=(cache / name).read_bytes())
     snapshot = make_snapshot(project_root, core_zip_name=core_zip_name, core_zip_bytes=core_zip_bytes)
     _store(cache, snapshot)
+    _prune(cache.parent, keep=KEPT_SNAPSHOTS)
     return snapshot
 
 
@@ -132,3 +136,12 @@ def _store(cache: Path, snapshot: Snapshot) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, cache / name)
+
+
+def _prune(cache_root: Path, *, keep: int) -> None:
+    """Delete all but the ``keep`` most recently written snapshot folders under ``cache_root``."""
+    folders = sorted(
+        (path for path in cache_root.iterdir() if path.is_dir()), key=lambda path: path.stat().st_mtime, reverse=True
+    )
+    for folder in folders[keep:]:
+        shutil.rmtree(folder, ignore_errors=True)

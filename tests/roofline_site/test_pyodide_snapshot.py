@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import os
 
 import pytest
 
@@ -44,3 +45,22 @@ def test_without_node_making_fails_with_a_snapshot_error(tmp_path, monkeypatch):
     monkeypatch.setattr(pyodide_snapshot.shutil, "which", lambda name: None)
     with pytest.raises(pyodide_snapshot.SnapshotError, match="node is not installed"):
         pyodide_snapshot.make_snapshot(_project(tmp_path), core_zip_name="roofline_core.0.zip", core_zip_bytes=b"")
+
+
+def test_only_the_latest_snapshots_are_kept(tmp_path, monkeypatch):
+    project = _project(tmp_path)
+
+    def fake_make(root, *, core_zip_name, core_zip_bytes):
+        return Snapshot(name=core_zip_name + ".snapshot-1.gz", data=core_zip_bytes)
+
+    monkeypatch.setattr(pyodide_snapshot, "make_snapshot", fake_make)
+    names = [f"roofline_core.{i:012x}.zip" for i in range(pyodide_snapshot.KEPT_SNAPSHOTS + 2)]
+    for number, name in enumerate(names):
+        build_snapshot(project, core_zip_name=name, core_zip_bytes=name.encode())
+        # Distinct modification times, oldest first, whatever the file system's resolution.
+        folder = project / pyodide_snapshot.CACHE_DIR_NAME / cache_key(project, name.encode())[:24]
+        os.utime(folder, (1_000_000 + number, 1_000_000 + number))
+    kept = sorted(path.name for path in (project / pyodide_snapshot.CACHE_DIR_NAME).iterdir())
+    expected = sorted(cache_key(project, name.encode())[:24] for name in names[-pyodide_snapshot.KEPT_SNAPSHOTS :])
+    # The two oldest are gone.
+    assert kept == expected
