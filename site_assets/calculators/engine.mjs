@@ -38,13 +38,13 @@ export function currentEngine() {
 }
 
 /**
- * Call `callback` once the page has loaded and the main thread is idle (or `IDLE_TIMEOUT_MS`
- * after load at the latest). Calculators start Python then, or on the reader's first
+ * Call `callback` once the page has loaded, painted, and the main thread is idle (or
+ * `IDLE_TIMEOUT_MS` after that at the latest). Calculators start Python then, or on the reader's first
  * interaction if that comes sooner; never merely because a calculator scrolled into view.
  * @param {() => void} callback
  */
 export function whenIdleAfterLoad(callback) {
-  const schedule = () => {
+  const idle = () => {
     if ("requestIdleCallback" in window) {
       window.requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
     } else {
@@ -52,6 +52,9 @@ export function whenIdleAfterLoad(callback) {
       setTimeout(callback, 1_000);
     }
   };
+  // After the next paint (a task queued from a frame callback runs once that frame is drawn),
+  // so the runtime's downloads never compete with the page's first paint.
+  const schedule = () => requestAnimationFrame(() => setTimeout(idle, 0));
   if (document.readyState === "complete") {
     schedule();
   } else {
