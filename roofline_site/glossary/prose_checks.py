@@ -68,7 +68,9 @@ _HYPOTHETICAL_WORDS = re.compile(r"\bhypothetical", re.IGNORECASE)
 # Quantities are replaced by this (no digits, no unit) before rendering.
 _QUANTITY_STAND_IN = "QUANTITY"
 # Left over after every well-formed term link and quantity is found: syntax missing a bracket.
-_BROKEN_SYNTAX = re.compile(r"\[\[|\]\]|\{\{|\}\}")
+# ']]>' closes an HTML/XML CDATA section, not a term link: raw HTML in a body is the sanitiser's
+# business, and flagging it here would hide what the sanitiser does with it.
+_BROKEN_SYNTAX = re.compile(r"\[\[|\]\](?!>)|\{\{|\}\}")
 
 
 def check_entry(entry: Entry) -> list[Problem]:

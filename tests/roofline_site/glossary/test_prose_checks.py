@@ -192,6 +192,11 @@ def test_syntax_missing_a_bracket_or_brace_is_refused(prose, what, expected):
     assert only_problem(text) == f"glossary/example-term.md:{line_of(text, prose)}: {what}; {expected}"
 
 
+def test_the_end_of_a_cdata_section_is_not_a_term_link():
+    assert body_problems("Text <![CDATA[ x ]]> end.\n") == []
+    assert body_problems("Text x]]> and y]] end.\n") != []
+
+
 def test_half_syntax_in_code_is_shown_as_written():
     assert body_problems("Write `[[kv-cache]` or `{{ x }` to see the error.\n") == []
 
