@@ -15,7 +15,7 @@ about 70-80% of peak bandwidth is what serving stacks sustain, hence ``bandwidth
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
@@ -357,8 +357,12 @@ def context_for_kv_bytes(*, kv_bytes: float, kv_bytes_per_token: float, batch: i
 
 
 def _kv_bytes_per_token(model: AnyModel, kv_dtype: str, context_tokens: int) -> float:
-    """KV bytes one token adds; 0 for a model whose cache is unknown when nothing is cached."""
+    """KV bytes per cached token at ``context_tokens`` of context (the average over the context,
+    which is less than a token's full cost once sliding-window layers stop growing); 0 for a
+    model whose cache is unknown when nothing is cached."""
     if model.kv_cache_known:
+        if context_tokens > 0:
+            return model.kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype) / context_tokens
         return model.kv_bytes_per_token(kv_dtype)
     if context_tokens > 0:
         raise ValueError(
@@ -388,13 +392,40 @@ def memory_fit(
     _require_context(context_tokens)
     if accelerator.memory_bytes is None:
         raise ValueError(f"{accelerator.name}: memory capacity unknown; give memory_bytes")
-    return fit_in_memory(
+    return model_memory_fit(
+        model=model,
         capacity_bytes=accelerator.memory_bytes * devices,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        batch=batch,
+        context_tokens=context_tokens,
+    )
+
+
+def model_memory_fit(
+    *,
+    model: AnyModel,
+    capacity_bytes: float,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+) -> MemoryFit:
+    """:func:`fit_in_memory` for ``model`` in ``capacity_bytes``, sliding-window layers capped."""
+    fit = fit_in_memory(
+        capacity_bytes=capacity_bytes,
         weight_bytes=model.weight_bytes(weight_dtype),
         kv_bytes_per_token=_kv_bytes_per_token(model, kv_dtype, context_tokens),
         batch=batch,
         context_tokens=context_tokens,
     )
+    if fit.max_context_tokens and model.kv_cache_known:
+        # Sliding-window layers stop growing at their window, so the longest context is not
+        # linear in the free memory: ask the model.
+        free = fit.capacity_bytes - fit.weight_bytes
+        longest = model.context_for_kv_bytes(kv_bytes=free, batch=batch, kv_dtype=kv_dtype)
+        fit = replace(fit, max_context_tokens=None if math.isinf(longest) else math.floor(longest))
+    return fit
 
 
 @dataclass(frozen=True)

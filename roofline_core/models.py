@@ -15,6 +15,7 @@ Three counts matter for inference:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
@@ -54,7 +55,16 @@ class Model:
         experts_per_token: MoE only: routed experts each token uses.
         shared_experts: MoE only: experts every token uses.
         moe_ffn_size: MoE only: width of one expert's MLP.
-        dense_layers: MoE only: leading layers that keep a dense MLP of ``ffn_size``.
+        dense_layers: MoE only: layers that keep a dense MLP of ``ffn_size`` (leading ones in
+            DeepSeek, every other one in Llama 4 Maverick; only the count matters here).
+        shared_expert_ffn_size: MoE only: width of a shared expert's MLP (0 = ``moe_ffn_size``).
+        sliding_window: Tokens a sliding-window (or chunked) attention layer attends over at
+            most (0 = no such layers).
+        sliding_layers: How many of the layers attend over at most ``sliding_window`` tokens;
+            the others attend over the whole context.
+        qkv_bias: Whether the query, key and value projections carry biases (Qwen2, gpt-oss).
+        out_bias: Whether the attention output projection carries a bias (gpt-oss).
+        family: Model family for grouping in lists (``"Llama"``, ``"Qwen"``).
     """
 
     slug: str
@@ -78,6 +88,12 @@ class Model:
     shared_experts: int = 0
     moe_ffn_size: int = 0
     dense_layers: int = 0
+    shared_expert_ffn_size: int = 0
+    sliding_window: int = 0
+    sliding_layers: int = 0
+    qkv_bias: bool = False
+    out_bias: bool = False
+    family: str = ""
 
     def __post_init__(self) -> None:
         if self.attention not in ATTENTION_KINDS:
@@ -88,6 +104,8 @@ class Model:
             raise ValueError(f"{self.slug}: GQA needs kv_heads to divide heads and be fewer")
         if self.attention == MLA and self.mla_latent_dim <= 0:
             raise ValueError(f"{self.slug}: MLA needs mla_latent_dim")
+        if not 0 <= self.sliding_layers <= self.layers or (self.sliding_layers and self.sliding_window <= 0):
+            raise ValueError(f"{self.slug}: sliding_layers must be 0..layers, with a positive sliding_window")
 
     # Parameter counts -------------------------------------------------------------------
 
@@ -120,7 +138,9 @@ class Model:
             return q + kv_down + kv_up + out
         q_and_out = 2 * h * self.heads * self.head_dim
         k_and_v = 2 * h * self.kv_heads * self.head_dim
-        return q_and_out + k_and_v
+        biases = (self.heads + 2 * self.kv_heads) * self.head_dim if self.qkv_bias else 0
+        biases += h if self.out_bias else 0
+        return q_and_out + k_and_v + biases
 
     def _mlp_params(self, width: int) -> int:
         return 3 * self.hidden_size * width
@@ -145,7 +165,8 @@ class Model:
         if not self.is_moe:
             return dense
         router = self.hidden_size * self.experts
-        per_moe_layer = (experts_used + self.shared_experts) * self.expert_params + router
+        shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
+        per_moe_layer = experts_used * self.expert_params + shared + router
         return dense + self.moe_layers * per_moe_layer
 
     @property
@@ -194,8 +215,43 @@ class Model:
         return 2 * self.layers * self.kv_heads * self.head_dim
 
     def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
-        """KV-cache bytes one token adds, in bytes, for cache format ``kv_dtype``."""
+        """KV-cache bytes one token adds while every layer still holds it, in bytes.
+
+        For a model with sliding-window layers this is the cost of a token within the window;
+        beyond it, use :meth:`kv_cache_bytes`, which caps those layers.
+        """
         return self.kv_elements_per_token * bytes_per_element(kv_dtype)
+
+    def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """KV cache of ``batch`` sequences of ``context_tokens`` tokens each, in bytes.
+
+        Full-attention layers cache every token; sliding-window (and chunked) layers at most
+        ``sliding_window`` of them, as the engines that serve Gemma 2/3, gpt-oss and Llama 4
+        allocate them.
+        """
+        per_layer = self.kv_elements_per_token / self.layers
+        full = self.layers - self.sliding_layers
+        tokens = full * context_tokens + self.sliding_layers * min(context_tokens, self.sliding_window)
+        return per_layer * tokens * batch * bytes_per_element(kv_dtype)
+
+    def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``.
+
+        The inverse of :meth:`kv_cache_bytes`: linear in the context while every layer grows,
+        then growing with the full-attention layers only. Infinite if every layer slides and the
+        windows fit.
+        """
+        per_token_all = self.kv_bytes_per_token(kv_dtype) * batch
+        if not self.sliding_layers:
+            return kv_bytes / per_token_all
+        window = self.sliding_window
+        at_window = per_token_all * window
+        if kv_bytes <= at_window:
+            return kv_bytes / per_token_all
+        per_token_full = per_token_all * (self.layers - self.sliding_layers) / self.layers
+        if per_token_full == 0:
+            return math.inf
+        return window + (kv_bytes - at_window) / per_token_full
 
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype``, in bytes."""
@@ -313,6 +369,16 @@ class CustomModel:
             )
         return self.kv_elements_per_token * bytes_per_element(kv_dtype)
 
+    def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """KV cache of ``batch`` sequences of ``context_tokens`` tokens each, in bytes (every layer full)."""
+        if context_tokens == 0:
+            return 0.0
+        return self.kv_bytes_per_token(kv_dtype) * context_tokens * batch
+
+    def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``."""
+        return kv_bytes / (self.kv_bytes_per_token(kv_dtype) * batch)
+
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype``, in bytes."""
         return self.total_params * bytes_per_element(weight_dtype)
@@ -322,124 +388,36 @@ class CustomModel:
 AnyModel = Model | CustomModel
 
 
-def _hf_config(repo: str, states: str, title: str | None = None) -> Source:
-    return Source(
-        title=title or f"{repo} config.json on Hugging Face",
-        url=f"https://huggingface.co/{repo}/blob/main/config.json",
-        states=states,
-    )
+def _preset_source(record: dict) -> Source:
+    """The citation of a preset: its config's fields, and the counts its publisher states."""
+    fields = ", ".join(f"{key} {value}" for key, value in record["config"].items() if not isinstance(value, list))
+    quotes = [
+        f"{record[which]['value']} ({record[which]['quote']})" for which in ("total", "active") if which in record
+    ]
+    states = fields + ("; published parameter counts: " + "; ".join(quotes) if quotes else "")
+    return Source(title=f"{record['repo']} config.json", url=record["config_url"], states=states)
 
 
-MODELS: dict[str, Model] = {
-    m.slug: m
-    for m in (
-        Model(
-            slug="llama-2-7b",
-            name="Llama-2-7B",
-            layers=32,
-            hidden_size=4096,
-            heads=32,
-            kv_heads=32,
-            head_dim=128,
-            ffn_size=11008,
-            vocab_size=32000,
-            tied_embeddings=False,
-            attention=MHA,
-            source=_hf_config(
-                "meta-llama/Llama-2-7b-hf",
-                "num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 32, "
-                "intermediate_size 11008, vocab_size 32000, tie_word_embeddings false",
-            ),
-        ),
-        Model(
-            slug="llama-3-8b",
-            name="Llama-3-8B",
-            layers=32,
-            hidden_size=4096,
-            heads=32,
-            kv_heads=8,
-            head_dim=128,
-            ffn_size=14336,
-            vocab_size=128256,
-            tied_embeddings=False,
-            attention=GQA,
-            source=_hf_config(
-                "meta-llama/Meta-Llama-3-8B",
-                "num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 8, "
-                "intermediate_size 14336, vocab_size 128256, tie_word_embeddings false",
-            ),
-        ),
-        Model(
-            slug="llama-3-70b",
-            name="Llama-3-70B",
-            layers=80,
-            hidden_size=8192,
-            heads=64,
-            kv_heads=8,
-            head_dim=128,
-            ffn_size=28672,
-            vocab_size=128256,
-            tied_embeddings=False,
-            attention=GQA,
-            source=_hf_config(
-                "meta-llama/Meta-Llama-3-70B",
-                "num_hidden_layers 80, hidden_size 8192, num_attention_heads 64, num_key_value_heads 8, "
-                "intermediate_size 28672, vocab_size 128256, tie_word_embeddings false",
-            ),
-        ),
-        Model(
-            slug="mixtral-8x7b",
-            name="Mixtral-8x7B",
-            layers=32,
-            hidden_size=4096,
-            heads=32,
-            kv_heads=8,
-            head_dim=128,
-            ffn_size=14336,
-            vocab_size=32000,
-            tied_embeddings=False,
-            attention=GQA,
-            experts=8,
-            experts_per_token=2,
-            moe_ffn_size=14336,
-            source=_hf_config(
-                "mistralai/Mixtral-8x7B-v0.1",
-                "num_hidden_layers 32, hidden_size 4096, num_attention_heads 32, num_key_value_heads 8, "
-                "intermediate_size 14336, num_local_experts 8, num_experts_per_tok 2, vocab_size 32000",
-            ),
-        ),
-        Model(
-            slug="deepseek-v3",
-            name="DeepSeek-V3",
-            layers=61,
-            hidden_size=7168,
-            heads=128,
-            kv_heads=128,
-            head_dim=128,
-            ffn_size=18432,
-            vocab_size=129280,
-            tied_embeddings=False,
-            attention=MLA,
-            mla_latent_dim=512,
-            mla_rope_dim=64,
-            mla_q_latent_dim=1536,
-            mla_v_head_dim=128,
-            experts=256,
-            experts_per_token=8,
-            shared_experts=1,
-            moe_ffn_size=2048,
-            dense_layers=3,
-            source=_hf_config(
-                "deepseek-ai/DeepSeek-V3",
-                "num_hidden_layers 61, hidden_size 7168, num_attention_heads 128, q_lora_rank 1536, "
-                "kv_lora_rank 512, qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, "
-                "intermediate_size 18432, moe_intermediate_size 2048, n_routed_experts 256, "
-                "n_shared_experts 1, num_experts_per_tok 8, first_k_dense_replace 3, vocab_size 129280; "
-                "the DeepSeek-V3 technical report: 671B total parameters, 37B activated per token",
-            ),
-        ),
-    )
-}
+def _load_presets() -> dict[str, Model]:
+    from roofline_core.hf_config import from_hf_config
+    from roofline_core.model_presets import PRESET_RECORDS
+
+    return {
+        r["slug"]: from_hf_config(r["config"], slug=r["slug"], name=r["name"], source=_preset_source(r))
+        for r in PRESET_RECORDS
+    }
+
+
+#: Every model preset by slug, grouped by family (see :mod:`roofline_core.model_presets`).
+MODELS: dict[str, Model] = _load_presets()
+
+
+def models_by_family() -> dict[str, list[Model]]:
+    """The presets grouped by family, in the order lists show them."""
+    groups: dict[str, list[Model]] = {}
+    for m in MODELS.values():
+        groups.setdefault(m.family, []).append(m)
+    return groups
 
 
 def get_model(slug: str) -> Model:

@@ -307,7 +307,10 @@ def _kv_bytes_per_token(*, model: Model, kv_dtype: str) -> Value:
 
 
 def _kv_cache_bytes(*, model: Model, context_tokens: int, batch: int, kv_dtype: str) -> Value:
-    return Value(format_bytes(model.kv_bytes_per_token(kv_dtype) * context_tokens * batch), _sources(model))
+    return Value(
+        format_bytes(model.kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)),
+        _sources(model),
+    )
 
 
 # Decode and prefill ---------------------------------------------------------------------

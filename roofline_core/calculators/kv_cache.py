@@ -19,7 +19,7 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
-from roofline_core.inference import fit_in_memory
+from roofline_core.inference import model_memory_fit
 from roofline_core.models import GQA, MHA, MLA
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 
@@ -27,10 +27,11 @@ from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     per_token = model.kv_bytes_per_token(values["kv_dtype"])
-    fit = fit_in_memory(
+    fit = model_memory_fit(
+        model=model,
         capacity_bytes=memory_bytes_of(values) * values["devices"],
-        weight_bytes=model.weight_bytes(values["weight_dtype"]),
-        kv_bytes_per_token=per_token,
+        weight_dtype=values["weight_dtype"],
+        kv_dtype=values["kv_dtype"],
         batch=values["batch"],
         context_tokens=values["context_tokens"],
     )

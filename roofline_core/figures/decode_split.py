@@ -31,7 +31,7 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import bound_phrase, format_bytes, format_number, format_time
 from roofline_core.hardware import get_accelerator
-from roofline_core.inference import DecodeEstimate, context_for_kv_bytes
+from roofline_core.inference import DecodeEstimate
 from roofline_core.models import get_model
 from roofline_core.roofline import op_time_s
 from roofline_core.vocabulary import ListOf
@@ -123,10 +123,8 @@ def decode_split_figure(
     }
     where = devices_label(chip, devices)
     # The context at which the batch's cache bytes equal the weight bytes read per step.
-    equal_tokens = context_for_kv_bytes(
-        kv_bytes=estimates[0].weight_bytes_streamed,
-        kv_bytes_per_token=the_model.kv_bytes_per_token(kv_dtype),
-        batch=batch,
+    equal_tokens = the_model.context_for_kv_bytes(
+        kv_bytes=estimates[0].weight_bytes_streamed, batch=batch, kv_dtype=kv_dtype
     )
     alt = (
         f"One decode step of {the_model.name} at batch {batch:,} on {where}: reading the weights takes "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from roofline_core.figures._common import (
@@ -34,7 +35,7 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_bytes, format_number
 from roofline_core.hardware import get_accelerator
-from roofline_core.inference import context_for_kv_bytes, memory_fit
+from roofline_core.inference import memory_fit
 from roofline_core.models import get_model
 from roofline_core.roofline import MEMORY
 from roofline_core.vocabulary import ListOf
@@ -99,8 +100,7 @@ def kv_cache_figure(
     }
     # Context at which the cache alone fills the memory.
     fill_tokens = {
-        m.slug: context_for_kv_bytes(kv_bytes=capacity, kv_bytes_per_token=m.kv_bytes_per_token(kv_dtype), batch=batch)
-        for m in the_models
+        m.slug: m.context_for_kv_bytes(kv_bytes=capacity, batch=batch, kv_dtype=kv_dtype) for m in the_models
     }
     last = sweep[-1]
     sequences = f"a batch of {batch:,} sequences" if batch > 1 else "one sequence"
@@ -109,13 +109,11 @@ def kv_cache_figure(
         f"{tokens_label(sweep[0])} to {tokens_label(last)} tokens: at {tokens_label(last)} tokens "
         + join_words([f"{model_label(m)} holds {format_bytes(sizes[m.slug][-1])}" for m in the_models])
         + f". The {format_bytes(capacity)} of {chip.name} is filled by the cache alone at "
-        + join_words([f"{format_number(fill_tokens[m.slug])} tokens for {m.name}" for m in the_models])
+        + join_words([f"{_tokens_text(fill_tokens[m.slug])} for {m.name}" for m in the_models])
         + "."
     )
     rows = [[tokens_label(c), *(format_bytes(sizes[m.slug][i]) for m in the_models)] for i, c in enumerate(sweep)]
-    rows.append(
-        [f"fills {format_bytes(capacity)} at", *(f"{format_number(fill_tokens[m.slug])} tokens" for m in the_models)]
-    )
+    rows.append([f"fills {format_bytes(capacity)} at", *(_tokens_text(fill_tokens[m.slug]) for m in the_models)])
     return {
         "kind": "kv-cache",
         "title": f"KV cache against context length ({dtype_label(kv_dtype)}, batch {batch:,})",
@@ -134,3 +132,8 @@ def kv_cache_figure(
 
 
 KV_CACHE = FigureKind(kind="kv-cache", data=kv_cache_figure, parameters=PARAMETERS)
+
+
+def _tokens_text(tokens: float) -> str:
+    """A context length, or "no context" when every layer slides and the cache never fills."""
+    return "no context (every layer slides)" if math.isinf(tokens) else f"{format_number(tokens)} tokens"

@@ -379,8 +379,8 @@ def test_declared_values_parse_an_authors_text_without_the_site():
     assert caught.value.problem == "'0' is out of range"
     assert caught.value.expected == "a whole number from 1 to 10,485,760 tokens (32k = 32,768)"
     models = figures.FIGURES["kv-cache"].by_key["models"]
-    with pytest.raises(BadValue, match=r"unknown model 'llama-3' \(did you mean llama-3-8b\?\)"):
-        models.parse("llama-3")
+    with pytest.raises(BadValue, match=r"unknown model 'lama-3-8b' \(did you mean llama-3-8b\?\)"):
+        models.parse("lama-3-8b")
     with pytest.raises(BadValue, match="5 values; expected at most 4"):
         models.parse("llama-2-7b, llama-3-8b, llama-3-70b, mixtral-8x7b, deepseek-v3")
 

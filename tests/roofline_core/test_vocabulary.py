@@ -203,7 +203,7 @@ def test_preset_choices_are_the_presets():
         (v.ACCELERATOR, "h2000", "unknown accelerator 'h2000' (did you mean h200?)"),
         (v.ACCELERATOR, "H100-SXM", "unknown accelerator 'H100-SXM' (did you mean h100-sxm?)"),
         (v.ACCELERATOR, "quantum", "unknown accelerator 'quantum'"),
-        (v.MODEL, "llama-3", "unknown model 'llama-3' (did you mean llama-3-8b?)"),
+        (v.MODEL, "lama-3-8b", "unknown model 'lama-3-8b' (did you mean llama-3-8b?)"),
         (v.WEIGHT_DTYPE, "tf32", "unknown storage format 'tf32' (did you mean fp32?)"),
         (v.KV_DTYPE, "int3", "unknown storage format 'int3' (did you mean int8?)"),
         (v.COMPUTE_DTYPE, "fp64", "unknown number format 'fp64' (did you mean fp4?)"),

@@ -1,0 +1,353 @@
+"""Build a :class:`~roofline_core.models.Model` from a Hugging Face ``config.json``.
+
+One path for every model: the presets are stored as the architecture fields of their published
+configs and loaded through :func:`from_hf_config`, exactly as a reader's pasted config is.
+
+Field names follow the Hugging Face ``transformers`` configuration classes of each family
+(``LlamaConfig``, ``Qwen2MoeConfig``, ``DeepseekV3Config``, ``Gemma3TextConfig``,
+``GptOssConfig``, ``Llama4TextConfig``, ...). Where a family applies a default the file omits
+(Gemma ties its embeddings; Gemma 2 slides every other layer), the default is the one those
+classes document. Standard library only: this runs in the browser in Pyodide.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from roofline_core.sources import Source
+
+if TYPE_CHECKING:
+    from roofline_core.models import Model
+
+# Attention kinds, as roofline_core.models names them (imported lazily: models loads its presets
+# through this module).
+MHA, GQA, MLA = "mha", "gqa", "mla"
+
+
+class ConfigError(ValueError):
+    """A config that cannot describe a model; the message is written for the person who gave it."""
+
+
+#: Largest values a field may take: bigger than any published model by an order of magnitude,
+#: small enough that a typo (or a hostile file) cannot make the arithmetic absurd.
+FIELD_LIMITS: dict[str, int] = {
+    "num_hidden_layers": 2_000,
+    "hidden_size": 262_144,
+    "num_attention_heads": 4_096,
+    "num_key_value_heads": 4_096,
+    "head_dim": 16_384,
+    "intermediate_size": 4_194_304,
+    "vocab_size": 16_777_216,
+    "experts": 65_536,
+    "window": 1 << 40,
+}
+
+#: Largest config text accepted, in characters (real ones are a few kilobytes).
+MAX_CONFIG_CHARS = 1_000_000
+
+_GEMMA_FAMILY = ("gemma", "gemma2", "gemma3", "gemma3_text")
+
+
+def parse_config_text(text: str) -> dict:
+    """The JSON object in ``text``.
+
+    Raises:
+        ConfigError: for text that is not a JSON object, naming the line and column of a syntax
+            error.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ConfigError("the config is empty; expected the text of a config.json")
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ConfigError(f"the config has {len(text):,} characters; expected a config.json (a few kilobytes)")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"line {error.lineno}, column {error.colno}: {error.msg}; expected valid JSON") from None
+    except RecursionError:
+        raise ConfigError("the JSON nests too deeply; expected a config.json") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"the JSON is a {type(value).__name__}, not an object; expected a config.json")
+    return value
+
+
+class _Fields:
+    """Typed access to a config's fields, each failure a :class:`ConfigError` naming the field."""
+
+    def __init__(self, config: dict) -> None:
+        self.config = config
+
+    def has(self, key: str) -> bool:
+        return self.config.get(key) is not None
+
+    def whole(self, key: str, *, limit: str | None = None, default: int | None = None, minimum: int = 1) -> int:
+        value = self.config.get(key)
+        if value is None:
+            if default is not None:
+                return default
+            raise ConfigError(f"field '{key}' is missing; expected a whole number >= {minimum}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+            raise ConfigError(f"field '{key}' is {value!r}; expected a whole number >= {minimum}")
+        value = int(value)
+        if value < minimum:
+            raise ConfigError(f"field '{key}' is {value}; expected a whole number >= {minimum}")
+        top = FIELD_LIMITS.get(limit or key)
+        if top is not None and value > top:
+            raise ConfigError(f"field '{key}' is {value:,}; expected at most {top:,}")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.config.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise ConfigError(f"field '{key}' is {value!r}; expected true or false")
+        return value
+
+    def list_of(self, key: str) -> list | None:
+        value = self.config.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, list):
+            raise ConfigError(f"field '{key}' is {type(value).__name__}; expected a list")
+        return value
+
+
+def _text_part(config: dict) -> dict:
+    """The language model's fields: a multimodal config keeps them under ``text_config``."""
+    text = config.get("text_config")
+    if text is None:
+        return config
+    if not isinstance(text, dict):
+        raise ConfigError("field 'text_config' is not an object; expected the language model's config")
+    # The outer model_type names the wrapper (gemma3, llama4); the inner one, if any, the text model.
+    return {**text, "model_type": text.get("model_type") or config.get("model_type")}
+
+
+def _attention_shape(f: _Fields) -> tuple[int, int, int, int, int, str]:
+    """``(layers, hidden, heads, kv_heads, head_dim)`` plus the attention kind (MHA or GQA)."""
+    layers = f.whole("num_hidden_layers")
+    hidden = f.whole("hidden_size")
+    heads = f.whole("num_attention_heads")
+    kv_heads = f.whole("num_key_value_heads", limit="num_key_value_heads", default=heads)
+    if kv_heads > heads or heads % kv_heads:
+        raise ConfigError(
+            f"field 'num_key_value_heads' is {kv_heads}; expected a divisor of num_attention_heads ({heads})"
+        )
+    if f.has("head_dim"):
+        # An explicit head width wins: Gemma, Llama 3.2 and Qwen3 set it apart from hidden/heads.
+        head_dim = f.whole("head_dim")
+    else:
+        if hidden % heads:
+            raise ConfigError(
+                f"field 'hidden_size' ({hidden}) is not a multiple of num_attention_heads ({heads}); "
+                "expected head_dim to be given"
+            )
+        head_dim = hidden // heads
+    return layers, hidden, heads, kv_heads, head_dim, (MHA if kv_heads == heads else GQA)
+
+
+def _sliding_from_layer_types(f: _Fields, layers: int) -> int | None:
+    """Sliding layers counted from ``layer_types`` (None if the config has none)."""
+    kinds = f.list_of("layer_types")
+    if kinds is None:
+        return None
+    if len(kinds) != layers:
+        raise ConfigError(f"field 'layer_types' lists {len(kinds)} layers; expected num_hidden_layers ({layers})")
+    unknown = sorted({str(k) for k in kinds} - {"full_attention", "sliding_attention", "chunked_attention"})
+    if unknown:
+        raise ConfigError(
+            f"field 'layer_types' holds {unknown[0]!r}; expected full_attention, sliding_attention or chunked_attention"
+        )
+    return sum(kind != "full_attention" for kind in kinds)
+
+
+def _sliding(f: _Fields, model_type: str, layers: int) -> tuple[int, int]:
+    """``(sliding_window, sliding_layers)`` as each family applies its window."""
+    if model_type in ("qwen2", "qwen2_moe", "qwen3", "qwen3_moe") and not f.flag("use_sliding_window", False):
+        return 0, 0  # Qwen configs carry a window they do not use unless use_sliding_window is set
+    if not f.has("sliding_window"):
+        return 0, 0
+    window = f.whole("sliding_window", limit="window")
+    counted = _sliding_from_layer_types(f, layers)
+    if counted is not None:
+        return window, counted
+    if model_type == "gemma2":
+        return window, (layers + 1) // 2  # every other layer, starting with the first
+    if model_type in ("gemma3", "gemma3_text"):
+        pattern = f.whole("sliding_window_pattern", default=6)
+        return window, layers - layers // pattern  # every pattern-th layer is global
+    return window, layers  # Mistral v0.1, Phi-3: the window applies to every layer
+
+
+def _llama4_chunked(f: _Fields, layers: int) -> tuple[int, int]:
+    """Llama 4 attends within chunks on its rotary layers; the rest (every fourth) is global."""
+    if not f.has("attention_chunk_size"):
+        return 0, 0
+    chunk = f.whole("attention_chunk_size", limit="window")
+    flags = f.list_of("no_rope_layers")
+    if flags:
+        if len(flags) != layers:
+            raise ConfigError(f"field 'no_rope_layers' lists {len(flags)} layers; expected {layers}")
+        chunked = sum(bool(x) for x in flags)
+    else:
+        chunked = layers - layers // 4
+    return chunk, chunked
+
+
+def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str, int]:
+    """Expert fields of a mixture-of-experts config (empty for a dense one)."""
+    if model_type in ("mixtral", "gpt_oss"):
+        experts = f.whole("num_local_experts", limit="experts")
+        per_token = f.whole("num_experts_per_tok", limit="experts")
+        return {"experts": experts, "experts_per_token": per_token, "moe_ffn_size": hidden_ffn}
+    if model_type in ("qwen2_moe", "qwen3_moe"):
+        step = f.whole("decoder_sparse_step", default=1)
+        dense_only = f.list_of("mlp_only_layers") or []
+        moe_layers = sum(1 for i in range(layers) if i not in dense_only and (i + 1) % step == 0)
+        shared_width = f.whole("shared_expert_intermediate_size", limit="intermediate_size", default=0, minimum=0)
+        return {
+            "experts": f.whole("num_experts", limit="experts"),
+            "experts_per_token": f.whole("num_experts_per_tok", limit="experts"),
+            "moe_ffn_size": f.whole("moe_intermediate_size", limit="intermediate_size"),
+            "dense_layers": layers - moe_layers,
+            "shared_experts": 1 if shared_width else 0,
+            "shared_expert_ffn_size": shared_width,
+        }
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2"):
+        first_dense = f.whole("first_k_dense_replace", default=0, minimum=0)
+        return {
+            "experts": f.whole("n_routed_experts", limit="experts"),
+            "experts_per_token": f.whole("num_experts_per_tok", limit="experts"),
+            "moe_ffn_size": f.whole("moe_intermediate_size", limit="intermediate_size"),
+            "shared_experts": f.whole("n_shared_experts", limit="experts", default=0, minimum=0),
+            "dense_layers": min(first_dense, layers),
+        }
+    if model_type in ("llama4", "llama4_text"):
+        step = f.whole("interleave_moe_layer_step", default=1)
+        moe_layers = layers // step
+        return {
+            "experts": f.whole("num_local_experts", limit="experts"),
+            "experts_per_token": f.whole("num_experts_per_tok", limit="experts"),
+            "moe_ffn_size": hidden_ffn,
+            "shared_experts": 1,  # every Llama 4 MoE layer adds one shared expert of the same width
+            "dense_layers": layers - moe_layers,
+        }
+    return {}
+
+
+def _build(config: dict, model_type: str) -> dict[str, Any]:
+    f = _Fields(config)
+    layers, hidden, heads, kv_heads, head_dim, attention = _attention_shape(f)
+    ffn = f.whole("intermediate_size")
+    fields: dict[str, Any] = {
+        "layers": layers,
+        "hidden_size": hidden,
+        "heads": heads,
+        "kv_heads": kv_heads,
+        "head_dim": head_dim,
+        "ffn_size": ffn,
+        "vocab_size": f.whole("vocab_size"),
+        "tied_embeddings": f.flag("tie_word_embeddings", model_type in _GEMMA_FAMILY),
+        "attention": attention,
+    }
+    bias = f.flag("attention_bias", False)
+    fields["qkv_bias"] = bias or model_type == "qwen2" or model_type == "qwen2_moe"  # Qwen2 always biases q, k, v
+    fields["out_bias"] = bias
+    moe = _moe(f, model_type, layers, ffn)
+    if model_type in ("llama4", "llama4_text"):
+        fields["ffn_size"] = f.whole("intermediate_size_mlp", limit="intermediate_size", default=ffn)
+        fields["sliding_window"], fields["sliding_layers"] = _llama4_chunked(f, layers)
+    else:
+        fields["sliding_window"], fields["sliding_layers"] = _sliding(f, model_type, layers)
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2"):
+        fields.update(
+            attention=MLA,
+            kv_heads=heads,
+            head_dim=f.whole("qk_nope_head_dim"),
+            mla_latent_dim=f.whole("kv_lora_rank"),
+            mla_rope_dim=f.whole("qk_rope_head_dim"),
+            mla_q_latent_dim=f.whole("q_lora_rank", default=0, minimum=0),
+            mla_v_head_dim=f.whole("v_head_dim"),
+        )
+    fields.update(moe)
+    return fields
+
+
+#: model_type -> family name shown in grouped lists.
+SUPPORTED_MODEL_TYPES: dict[str, str] = {
+    "llama": "Llama",
+    "llama4": "Llama",
+    "llama4_text": "Llama",
+    "mistral": "Mistral",
+    "mixtral": "Mistral",
+    "qwen2": "Qwen",
+    "qwen2_moe": "Qwen",
+    "qwen3": "Qwen",
+    "qwen3_moe": "Qwen",
+    "gemma": "Gemma",
+    "gemma2": "Gemma",
+    "gemma3": "Gemma",
+    "gemma3_text": "Gemma",
+    "phi3": "Phi",
+    "deepseek_v2": "DeepSeek",
+    "deepseek_v3": "DeepSeek",
+    "kimi_k2": "Kimi",
+    "gpt_oss": "gpt-oss",
+}
+
+
+def from_hf_config(
+    config: dict,
+    *,
+    slug: str | None = None,
+    name: str | None = None,
+    source: Source | None = None,
+    family: str | None = None,
+) -> Model:
+    """A :class:`Model` from the fields of a Hugging Face ``config.json``.
+
+    Args:
+        config: The parsed JSON object (see :func:`parse_config_text` for text).
+        slug: Identifier; defaults to ``"imported"``.
+        name: Display name; defaults to the config's ``_name_or_path`` or its model type.
+        source: Citation; defaults to "a config.json you gave".
+        family: Group name for lists; defaults to the model type's family.
+
+    Raises:
+        ConfigError: naming the field that is missing, mistyped or out of range, or the supported
+            model types for an unknown one.
+
+    >>> m = from_hf_config({"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096,
+    ...     "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+    ...     "vocab_size": 128256})
+    >>> round(m.total_params / 1e9, 2), m.kv_bytes_per_token("fp16")
+    (8.03, 131072.0)
+    """
+    if not isinstance(config, dict):
+        raise ConfigError(f"the config is a {type(config).__name__}; expected a JSON object")
+    text = _text_part(config)
+    model_type = text.get("model_type")
+    if not isinstance(model_type, str) or model_type not in SUPPORTED_MODEL_TYPES:
+        raise ConfigError(
+            f"model_type {model_type!r} is not supported; expected one of {', '.join(sorted(SUPPORTED_MODEL_TYPES))}"
+        )
+    from roofline_core.models import Model
+
+    fields = _build(text, model_type)
+    label = name or (config.get("_name_or_path") if isinstance(config.get("_name_or_path"), str) else None)
+    try:
+        return Model(
+            slug=slug or "imported",
+            name=(label or f"Imported {model_type} model")[:120],
+            source=source or Source(title="config.json you gave", url="https://huggingface.co/", states="pasted"),
+            family=family or SUPPORTED_MODEL_TYPES[model_type],
+            **fields,
+        )
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def model_from_config_text(text: str, **kwargs: Any) -> Model:
+    """:func:`from_hf_config` of :func:`parse_config_text`."""
+    return from_hf_config(parse_config_text(text), **kwargs)
