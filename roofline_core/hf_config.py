@@ -13,6 +13,7 @@ classes document. Standard library only: this runs in the browser in Pyodide.
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any
 
 from roofline_core.sources import Source
@@ -86,7 +87,12 @@ class _Fields:
             if default is not None:
                 return default
             raise ConfigError(f"field '{key}' is missing; expected a whole number >= {minimum}")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or value != int(value)
+        ):
             raise ConfigError(f"field '{key}' is {value!r}; expected a whole number >= {minimum}")
         value = int(value)
         if value < minimum:

@@ -204,6 +204,7 @@ def test_unknown_model_type_names_the_supported_ones():
         ({"num_hidden_layers": None}, "field 'num_hidden_layers' is missing; expected a whole number >= 1"),
         ({"hidden_size": -4096}, "field 'hidden_size' is -4096; expected a whole number >= 1"),
         ({"vocab_size": "big"}, "field 'vocab_size' is 'big'; expected a whole number >= 1"),
+        ({"hidden_size": float("inf")}, "field 'hidden_size' is inf; expected a whole number >= 1"),
         ({"num_key_value_heads": 7}, "expected a divisor of num_attention_heads (32)"),
         ({"num_hidden_layers": 10**9}, "field 'num_hidden_layers' is 1,000,000,000; expected at most 2,000"),
     ],
