@@ -8,7 +8,7 @@ can reach.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from roofline_core.dtypes import DTYPES
 from roofline_core.roofline import _require_positive, ridge_point
@@ -76,6 +76,16 @@ class Accelerator(_PeakLookup):
         memory_bytes: Memory capacity, in bytes (decimal: 80 GB = 80e9).
         memory_kind: What the memory is (``"HBM3"``, ``"GDDR6X"``).
         source: Where the numbers come from.
+        notes: How the figures were read (which column, what was halved).
+        interconnect_kind: The device-to-device link (``"NVLink"``, ``"ICI"``, ``"PCIe Gen4 x16"``).
+        interconnect_bandwidth_bytes_per_s: Its bandwidth as the source states it, in bytes/s
+            (None when no source gave it).
+        interconnect_direction: Whether that figure is per direction or both together, as stated.
+        board_power_w: Board (or module) power, in watts (None when no source gave it).
+        vendor: Maker, for grouping in lists.
+        family: Architecture or product family, for grouping in lists.
+        peak_is_measured: True when the peak is a public measurement, not a vendor figure.
+        secondary_only: True when no vendor document is among the sources.
     """
 
     slug: str
@@ -86,6 +96,14 @@ class Accelerator(_PeakLookup):
     memory_kind: str
     source: Source
     notes: str = field(default="")
+    interconnect_kind: str = ""
+    interconnect_bandwidth_bytes_per_s: float | None = None
+    interconnect_direction: str = ""
+    board_power_w: float | None = None
+    vendor: str = ""
+    family: str = ""
+    peak_is_measured: bool = False
+    secondary_only: bool = False
 
     def __post_init__(self) -> None:
         unknown = set(self.peak_flop_per_s) - set(DTYPES)
@@ -169,7 +187,7 @@ _NVIDIA_L40S = Source(
     url="https://www.nvidia.com/en-us/data-center/l40s/",
     states=(
         "L40S: FP16/BF16 Tensor Core 362.05 TFLOPS (733 with sparsity), FP8 733 (1,466), "
-        "INT8 733 TOPS (1,466), TF32 183 (366), 48 GB GDDR6, 864 GB/s."
+        "TF32 183 (366), 48 GB GDDR6, 864 GB/s (the sheet lists no INT8 figure for the L40S)."
     ),
 )
 
@@ -196,7 +214,7 @@ _AMD_MI300X = Source(
 _GOOGLE_TPU_V5E = Source(
     title="Google Cloud TPU v5e documentation",
     url="https://cloud.google.com/tpu/docs/v5e",
-    states="TPU v5e chip: 197 TFLOP/s BF16, 394 TOP/s INT8, 16 GiB HBM2 at 819 GB/s.",
+    states="TPU v5e chip: 197 TFLOP/s BF16, 393 TOP/s INT8, 16 GB HBM2 at 819 GB/s.",
 )
 
 
@@ -205,104 +223,187 @@ def _peaks(**tera_per_s: float) -> dict[str, float]:
     return {dtype: value * TERA for dtype, value in tera_per_s.items()}
 
 
-ACCELERATORS: dict[str, Accelerator] = {
-    a.slug: a
-    for a in (
-        Accelerator(
-            slug="h100-sxm",
-            name="NVIDIA H100 SXM",
-            # The seeds (001, 004) and the datasheet round 1,979 / 2 to 989 TFLOP/s.
-            peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
-            bandwidth_bytes_per_s=3.35 * TERA,
-            memory_bytes=80 * GIGA,
-            memory_kind="HBM3",
-            source=_NVIDIA_H100,
-        ),
-        Accelerator(
-            slug="h100-pcie",
-            name="NVIDIA H100 PCIe",
-            peak_flop_per_s=_peaks(tf32=378, bf16=756.5, fp16=756.5, fp8=1513, int8=1513),
-            bandwidth_bytes_per_s=2.0 * TERA,
-            memory_bytes=80 * GIGA,
-            memory_kind="HBM2e",
-            source=_NVIDIA_H100,
-        ),
-        Accelerator(
-            slug="h200",
-            name="NVIDIA H200 SXM",
-            peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
-            bandwidth_bytes_per_s=4.8 * TERA,
-            memory_bytes=141 * GIGA,
-            memory_kind="HBM3e",
-            source=_NVIDIA_H200,
-        ),
-        Accelerator(
-            slug="b200",
-            name="NVIDIA B200 (HGX)",
-            peak_flop_per_s=_peaks(tf32=1100, bf16=2250, fp16=2250, fp8=4500, int8=4500, fp4=9000),
-            bandwidth_bytes_per_s=8.0 * TERA,
-            memory_bytes=180 * GIGA,
-            memory_kind="HBM3e",
-            source=_NVIDIA_B200,
-        ),
-        Accelerator(
-            slug="a100-sxm-40gb",
-            name="NVIDIA A100 SXM 40GB",
-            peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
-            bandwidth_bytes_per_s=1555 * GIGA,
-            memory_bytes=40 * GIGA,
-            memory_kind="HBM2",
-            source=_NVIDIA_A100,
-        ),
-        Accelerator(
-            slug="a100-sxm-80gb",
-            name="NVIDIA A100 SXM 80GB",
-            peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
-            bandwidth_bytes_per_s=2039 * GIGA,
-            memory_bytes=80 * GIGA,
-            memory_kind="HBM2e",
-            source=_NVIDIA_A100,
-        ),
-        Accelerator(
-            slug="l40s",
-            name="NVIDIA L40S",
-            peak_flop_per_s=_peaks(tf32=183, bf16=362.05, fp16=362.05, fp8=733, int8=733),
-            bandwidth_bytes_per_s=864 * GIGA,
-            memory_bytes=48 * GIGA,
-            memory_kind="GDDR6",
-            source=_NVIDIA_L40S,
-        ),
-        Accelerator(
-            slug="rtx-4090",
-            name="NVIDIA GeForce RTX 4090",
-            # FP32 accumulation, as LLM kernels use; GeForce parts run it at half the fp16-accumulate rate.
-            peak_flop_per_s=_peaks(bf16=165.2, fp16=165.2, fp8=330.3, int8=660.6),
-            bandwidth_bytes_per_s=1008 * GIGA,
-            memory_bytes=24 * GIGA,
-            memory_kind="GDDR6X",
-            source=_NVIDIA_ADA,
-        ),
-        Accelerator(
-            slug="mi300x",
-            name="AMD Instinct MI300X",
-            peak_flop_per_s=_peaks(tf32=653.7, bf16=1307.4, fp16=1307.4, fp8=2614.9, int8=2614.9),
-            bandwidth_bytes_per_s=5.3 * TERA,
-            memory_bytes=192 * GIGA,
-            memory_kind="HBM3",
-            source=_AMD_MI300X,
-        ),
-        Accelerator(
-            slug="tpu-v5e",
-            name="Google TPU v5e",
-            peak_flop_per_s=_peaks(bf16=197, int8=394),
-            bandwidth_bytes_per_s=819 * GIGA,
-            # 16 GiB, as Google states it; this is the one binary-prefixed capacity here.
-            memory_bytes=16 * 2**30,
-            memory_kind="HBM2",
-            source=_GOOGLE_TPU_V5E,
-        ),
+_VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
+    Accelerator(
+        slug="h100-sxm",
+        name="NVIDIA H100 SXM",
+        # The seeds (001, 004) and the datasheet round 1,979 / 2 to 989 TFLOP/s.
+        peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
+        bandwidth_bytes_per_s=3.35 * TERA,
+        memory_bytes=80 * GIGA,
+        memory_kind="HBM3",
+        source=_NVIDIA_H100,
+    ),
+    Accelerator(
+        slug="h100-pcie",
+        name="NVIDIA H100 PCIe",
+        peak_flop_per_s=_peaks(tf32=378, bf16=756.5, fp16=756.5, fp8=1513, int8=1513),
+        bandwidth_bytes_per_s=2.0 * TERA,
+        memory_bytes=80 * GIGA,
+        memory_kind="HBM2e",
+        source=_NVIDIA_H100,
+    ),
+    Accelerator(
+        slug="h200",
+        name="NVIDIA H200 SXM",
+        peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
+        bandwidth_bytes_per_s=4.8 * TERA,
+        memory_bytes=141 * GIGA,
+        memory_kind="HBM3e",
+        source=_NVIDIA_H200,
+    ),
+    Accelerator(
+        slug="b200",
+        name="NVIDIA B200 (HGX)",
+        peak_flop_per_s=_peaks(tf32=1100, bf16=2250, fp16=2250, fp8=4500, int8=4500, fp4=9000),
+        # Per GPU as the HGX B200 sheet states it (see the record); the DGX total / 8 gives 8 TB/s.
+        bandwidth_bytes_per_s=7.7 * TERA,
+        memory_bytes=180 * GIGA,
+        memory_kind="HBM3e",
+        source=_NVIDIA_B200,
+    ),
+    Accelerator(
+        slug="a100-sxm-40gb",
+        name="NVIDIA A100 SXM 40GB",
+        peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
+        bandwidth_bytes_per_s=1555 * GIGA,
+        memory_bytes=40 * GIGA,
+        memory_kind="HBM2",
+        source=_NVIDIA_A100,
+    ),
+    Accelerator(
+        slug="a100-sxm-80gb",
+        name="NVIDIA A100 SXM 80GB",
+        peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
+        bandwidth_bytes_per_s=2039 * GIGA,
+        memory_bytes=80 * GIGA,
+        memory_kind="HBM2e",
+        source=_NVIDIA_A100,
+    ),
+    Accelerator(
+        slug="l40s",
+        name="NVIDIA L40S",
+        peak_flop_per_s=_peaks(tf32=183, bf16=362.05, fp16=362.05, fp8=733),
+        bandwidth_bytes_per_s=864 * GIGA,
+        memory_bytes=48 * GIGA,
+        memory_kind="GDDR6",
+        source=_NVIDIA_L40S,
+    ),
+    Accelerator(
+        slug="rtx-4090",
+        name="NVIDIA GeForce RTX 4090",
+        # FP32 accumulation, as LLM kernels use; GeForce parts run it at half the fp16-accumulate rate.
+        peak_flop_per_s=_peaks(bf16=165.2, fp16=165.2, fp8=330.3, int8=660.6),
+        bandwidth_bytes_per_s=1008 * GIGA,
+        memory_bytes=24 * GIGA,
+        memory_kind="GDDR6X",
+        source=_NVIDIA_ADA,
+    ),
+    Accelerator(
+        slug="mi300x",
+        name="AMD Instinct MI300X",
+        peak_flop_per_s=_peaks(tf32=653.7, bf16=1307.4, fp16=1307.4, fp8=2614.9, int8=2614.9),
+        bandwidth_bytes_per_s=5.3 * TERA,
+        memory_bytes=192 * GIGA,
+        memory_kind="HBM3",
+        source=_AMD_MI300X,
+    ),
+    Accelerator(
+        slug="tpu-v5e",
+        name="Google TPU v5e",
+        peak_flop_per_s=_peaks(bf16=197, int8=393),
+        bandwidth_bytes_per_s=819 * GIGA,
+        memory_bytes=16 * GIGA,
+        memory_kind="HBM2",
+        source=_GOOGLE_TPU_V5E,
+    ),
+)
+
+_UNIT_BYTES = {"GB": 1e9, "GiB": 2**30, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8}
+
+
+def _bytes(quantity: dict | None) -> float | None:
+    """A ``{"value", "unit"}`` figure in bytes (or bytes/s), None if no source gave it."""
+    if not quantity or quantity.get("value") is None:
+        return None
+    return quantity["value"] * _UNIT_BYTES[quantity["unit"]]
+
+
+def _quotes(record: dict) -> str:
+    return "\n\n".join(s["quote"] for s in record["sources"])
+
+
+def _record_fields(record: dict) -> dict:
+    """What a research record adds to any preset: link, power, grouping and provenance."""
+    link = record.get("interconnect") or {}
+    return {
+        "interconnect_kind": link.get("kind") or "",
+        "interconnect_bandwidth_bytes_per_s": _bytes(link),
+        "interconnect_direction": link.get("direction") or "",
+        "board_power_w": record.get("board_power_w"),
+        "vendor": record["vendor"],
+        "family": record["family"],
+        "peak_is_measured": bool(record.get("measured")),
+    }
+
+
+def _from_record(record: dict) -> Accelerator | None:
+    """The preset a record describes, or None if it lacks a 16-bit peak, bandwidth or capacity."""
+    peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
+    bandwidth = _bytes(record.get("memory_bandwidth"))
+    memory = _bytes(record.get("memory_capacity"))
+    if not ({"fp16", "bf16"} & set(peaks)) or bandwidth is None or memory is None:
+        return None
+    first = record["sources"][0]
+    return Accelerator(
+        slug=record["slug"],
+        name=record["name"],
+        peak_flop_per_s=peaks,
+        bandwidth_bytes_per_s=bandwidth,
+        memory_bytes=memory,
+        memory_kind=record.get("memory_kind", ""),
+        source=Source(title=first["title"], url=first["url"], states=_quotes(record)),
+        notes=record.get("notes") or "",
+        secondary_only=bool(record.get("secondary_only")),
+        **_record_fields(record),
     )
-}
+
+
+def _with_record(preset: Accelerator, record: dict) -> Accelerator:
+    """A vendor-sheet preset with the link, power and grouping its research record adds; the
+    record's quotes join the preset's source so each added figure is quoted too."""
+    source = Source(
+        title=preset.source.title,
+        url=preset.source.url,
+        states=preset.source.states + "\n\nAlso: " + _quotes(record),
+    )
+    return replace(preset, source=source, **_record_fields(record))
+
+
+def _load_presets() -> dict[str, Accelerator]:
+    from roofline_core.accelerator_presets import ACCELERATOR_RECORDS
+
+    sheets = {a.slug: a for a in _VENDOR_SHEET_PRESETS}
+    presets: dict[str, Accelerator] = {}
+    for record in ACCELERATOR_RECORDS:
+        preset = _with_record(sheets[record["slug"]], record) if record["slug"] in sheets else _from_record(record)
+        if preset is not None:
+            presets[preset.slug] = preset
+    return presets
+
+
+#: Every accelerator preset by slug, grouped by vendor. The first ten carry the vendor sheet's
+#: figures (above); the rest are built from the quoted records in
+#: :mod:`roofline_core.accelerator_presets`, which also add links and power to all of them.
+ACCELERATORS: dict[str, Accelerator] = _load_presets()
+
+
+def accelerators_by_vendor() -> dict[str, list[Accelerator]]:
+    """The presets grouped by vendor, in the order lists show them."""
+    groups: dict[str, list[Accelerator]] = {}
+    for a in ACCELERATORS.values():
+        groups.setdefault(a.vendor, []).append(a)
+    return groups
 
 
 def get_accelerator(slug: str) -> Accelerator:

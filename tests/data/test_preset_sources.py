@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from roofline_core.accelerator_presets import ACCELERATOR_RECORDS
+from roofline_core.hardware import ACCELERATORS as PRESETS
+
 DATA = Path(__file__).parent
 HF_CONFIGS = DATA / "hf_configs"
 SOURCES = json.loads((HF_CONFIGS / "SOURCES.json").read_text(encoding="utf-8"))["models"]
@@ -70,7 +73,7 @@ def test_mixture_of_experts_models_state_their_active_count(slug: str) -> None:
 
 # Accelerators ---------------------------------------------------------------------------------
 
-ACCELERATORS = json.loads((DATA / "accelerator_specs.json").read_text(encoding="utf-8"))["accelerators"]
+ACCELERATORS = ACCELERATOR_RECORDS
 ACCELERATOR_SLUGS = [a["slug"] for a in ACCELERATORS]
 # Formats a dense peak may be given for; int8 in TOP/s, the rest in TFLOP/s.
 PEAK_FORMATS = {"fp16", "bf16", "fp8", "int8", "fp4"}
@@ -100,16 +103,16 @@ def test_accelerator_slugs_are_unique_and_cover_the_requested_chips() -> None:
 @pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
 def test_accelerator_entry_quotes_its_source(slug: str) -> None:
     entry = next(a for a in ACCELERATORS if a["slug"] == slug)
-    assert entry["source_url"].startswith("https://") and entry["source_title"].strip()
+    assert entry["sources"], f"{slug}: no source"
     for source in entry["sources"]:
         assert source["url"].startswith("https://") and source["quote"].strip(), f"{slug}: source without url or quote"
-        assert source["quote"] in entry["states"], f"{slug}: states must contain every quote"
+        assert source["title"].strip(), f"{slug}: source without a title"
 
 
 @pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
 def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
     entry = next(a for a in ACCELERATORS if a["slug"] == slug)
-    stated = _numbers_stated(entry["states"])
+    stated = _numbers_stated("\n\n".join(source["quote"] for source in entry["sources"]))
     peaks = entry["dense_peak_tera_per_s"]
     assert set(peaks) <= PEAK_FORMATS, f"{slug}: unknown formats {set(peaks) - PEAK_FORMATS}"
     assert set(entry["dense_halved_from_sparse"]) <= set(peaks)
@@ -148,3 +151,15 @@ def test_the_number_check_rejects_a_typed_figure() -> None:
     assert _is_stated(1400, stated, halved=False)
     assert not _is_stated(989.0, stated, halved=True)
     assert not _is_stated(1979, stated, halved=True)
+
+
+@pytest.mark.parametrize("slug", [s for s in ACCELERATOR_SLUGS if s in PRESETS])
+def test_a_preset_and_its_record_agree(slug: str) -> None:
+    """Presets that keep a vendor sheet's figures must agree with their research record."""
+    record = next(a for a in ACCELERATORS if a["slug"] == slug)
+    preset = PRESETS[slug]
+    for dtype, tera in record["dense_peak_tera_per_s"].items():
+        if tera and preset.supports(dtype):
+            assert preset.peak_for(dtype) / 1e12 == pytest.approx(tera, rel=1e-3), (slug, dtype)
+    unit = {"GB/s": 1e9, "TB/s": 1e12}[record["memory_bandwidth"]["unit"]]
+    assert preset.bandwidth_bytes_per_s == pytest.approx(record["memory_bandwidth"]["value"] * unit, rel=1e-3)

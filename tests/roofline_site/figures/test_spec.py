@@ -6,12 +6,13 @@ import pytest
 
 from roofline_core.figures import FIGURE_KINDS
 from roofline_core.figures.parameters import MAX_COMPARED, MAX_LIST, FigureParameter
+from roofline_core.hardware import ACCELERATORS as ACCELERATOR_PRESETS
 from roofline_core.models import MODELS
 from roofline_core.vocabulary import ListOf, OneOf, WholeNumber
 from roofline_site.figures.spec import KIND_PARAMS, FigureBlockError, figure_data_for, parse_block
 from tests.support.site_build import PROJECT_ROOT
 
-ACCELERATORS = "h100-sxm, h100-pcie, h200, b200, a100-sxm-40gb, a100-sxm-80gb, l40s, rtx-4090, mi300x, tpu-v5e"
+ACCELERATORS = ", ".join(ACCELERATOR_PRESETS)
 
 
 def parse(*lines: str, fence_line: int = 10):
