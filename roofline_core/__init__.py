@@ -25,7 +25,7 @@ from roofline_core.inference import (
     memory_fit,
     prefill_step,
 )
-from roofline_core.models import MODELS, AnyModel, CustomModel, Model, get_model
+from roofline_core.models import MODELS, AnyModel, ConfigError, CustomModel, Model, from_hf_config, get_model
 from roofline_core.operations import OPERATION_KINDS, Operation, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import (
     MatmulCost,
@@ -40,6 +40,7 @@ from roofline_core.sources import Source
 __version__ = "0.1.0"
 
 __all__ = [
+    "from_hf_config",
     "ACCELERATORS",
     "DTYPES",
     "MODELS",
@@ -47,6 +48,7 @@ __all__ = [
     "Accelerator",
     "AnyAccelerator",
     "AnyModel",
+    "ConfigError",
     "CustomAccelerator",
     "CustomModel",
     "DType",

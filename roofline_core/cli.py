@@ -25,10 +25,16 @@ from typing import Any
 from roofline_core.calculators import CALCULATORS, CUSTOM, compute, value
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
-from roofline_core.formatting import format_bandwidth, format_flop_per_s, format_intensity, format_number
-from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator
+from roofline_core.formatting import (
+    format_bandwidth,
+    format_bytes,
+    format_flop_per_s,
+    format_intensity,
+    format_number,
+)
+from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator, accelerators_by_vendor
 from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
-from roofline_core.models import MLA, MODELS
+from roofline_core.models import MLA, MODELS, models_by_family
 from roofline_core.vocabulary import PARAMS, Declaration, Number, OneOf
 
 PROG = "roofline"
@@ -388,6 +394,75 @@ def cmd_ridge(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     return {"command": command.name, "title": f"Ridge points for {dtype} math", "columns": columns, "rows": rows}
 
 
+def _text(slug_or_text: str) -> dict[str, Any]:
+    return value(slug_or_text, "", slug_or_text)
+
+
+def cmd_models(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """Every model preset, by family, with the counts derived from its config and its source."""
+    rows = []
+    for family, models in models_by_family().items():
+        for m in models:
+            kv = m.kv_bytes_per_token("fp16")
+            rows.append(
+                {
+                    "family": _text(family),
+                    "model": _text(m.slug),
+                    "total": value(m.total_params, "parameters", format_number(m.total_params / 1e9) + "B"),
+                    "active": value(
+                        m.active_params_per_token, "parameters", format_number(m.active_params_per_token / 1e9) + "B"
+                    ),
+                    "kv": value(kv, "B", format_bytes(kv)),
+                    "source": _text(m.source.url),
+                }
+            )
+    columns = {
+        "family": "Family",
+        "model": "Model",
+        "total": "Parameters",
+        "active": "Active per token",
+        "kv": "KV per token (FP16)",
+        "source": "Source",
+    }
+    return {"command": command.name, "title": "Model presets", "columns": columns, "rows": rows}
+
+
+def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """Every accelerator preset, by vendor, with its roofline figures, link, power and source."""
+    rows = []
+    for vendor, chips in accelerators_by_vendor().items():
+        for a in chips:
+            peak = a.peak_for("fp16")
+            link = a.interconnect_bandwidth_bytes_per_s
+            rows.append(
+                {
+                    "vendor": _text(vendor),
+                    "accelerator": _text(a.slug),
+                    "peak": value(peak, "FLOP/s", format_flop_per_s(peak)),
+                    "bandwidth": value(a.bandwidth_bytes_per_s, "B/s", format_bandwidth(a.bandwidth_bytes_per_s)),
+                    "memory": value(a.memory_bytes, "B", format_bytes(a.memory_bytes)),
+                    "link": value(
+                        link,
+                        "B/s",
+                        f"{a.interconnect_kind} {format_bandwidth(link)}" if link else a.interconnect_kind or "-",
+                    ),
+                    "power": value(a.board_power_w, "W", f"{a.board_power_w:g} W" if a.board_power_w else "-"),
+                    "source": _text(a.source.url),
+                }
+            )
+    columns = {
+        "vendor": "Vendor",
+        "accelerator": "Accelerator",
+        "peak": "Peak (16-bit, dense)",
+        "bandwidth": "Bandwidth",
+        "memory": "Memory",
+        "link": "Device link",
+        "power": "Power",
+        "source": "Source",
+    }
+    return {"command": command.name, "title": "Accelerator presets", "columns": columns, "rows": rows}
+
+
 _STEP_MODEL = ("--model", "--params")
 _DECODE_REST = ("--weight-dtype", "--kv-dtype", "--context", "--devices", "--efficiency")
 
@@ -429,6 +504,10 @@ COMMANDS: dict[str, Command] = {
             ("--model", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
             + ("--context", "--batch", "--kv-dtype", "--weight-dtype", "--devices"),
             cmd_kv_cache,
+        ),
+        Command("models", "list the model presets with their sources", "kv-cache", (), cmd_models),
+        Command(
+            "accelerators", "list the accelerator presets with their sources", "roofline-explorer", (), cmd_accelerators
         ),
     )
 }

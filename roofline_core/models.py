@@ -430,3 +430,24 @@ def get_model(slug: str) -> Model:
         return MODELS[slug]
     except KeyError:
         raise KeyError(f"unknown model {slug!r}; expected one of {', '.join(MODELS)}") from None
+
+
+# The config importer lives in its own module; it is part of this one's public face, as the
+# presets are loaded through it.
+from roofline_core.hf_config import ConfigError, from_hf_config, parse_config_text  # noqa: E402
+
+__all__ = [
+    "ATTENTION_KINDS",
+    "GQA",
+    "MHA",
+    "MLA",
+    "MODELS",
+    "AnyModel",
+    "ConfigError",
+    "CustomModel",
+    "Model",
+    "from_hf_config",
+    "get_model",
+    "models_by_family",
+    "parse_config_text",
+]

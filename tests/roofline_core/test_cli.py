@@ -126,7 +126,9 @@ def test_help_of_every_command(capsys, command: str) -> None:
         main([command, "--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    assert "--json" in out and "--accelerator" in out
+    assert "--json" in out
+    # Every scenario command takes hardware; the listing commands take nothing else.
+    assert ("--accelerator" in out) == (command not in ("models", "accelerators"))
 
 
 # --- The commands run the site's calculators ---------------------------------------------------
@@ -381,3 +383,35 @@ def test_any_arguments_give_a_result_or_one_error_line(capsys, data: st.DataObje
     else:
         assert code == 2 and out == ""
         assert err.count("\n") == 1 and err.startswith("roofline: error: "), (argv, err)
+
+
+def test_models_lists_every_preset_by_family_with_its_source(capsys) -> None:
+    from roofline_core.models import MODELS
+
+    code, out, err = run(capsys, "models", "--json")
+    assert code == 0 and err == ""
+    rows = json.loads(out)["rows"]
+    assert [row["model"]["value"] for row in rows] == list(MODELS)
+    families = [row["family"]["value"] for row in rows]
+    assert families == sorted(families, key=families.index), "each family's models sit together"
+    assert all(row["source"]["value"].startswith("https://") for row in rows)
+    deepseek = next(row for row in rows if row["model"]["value"] == "deepseek-v3")
+    assert deepseek["total"]["value"] == MODELS["deepseek-v3"].total_params
+    code, out, err = run(capsys, "models")
+    assert code == 0 and "Model presets" in out and "llama-3.1-8b" in out
+
+
+def test_accelerators_lists_every_preset_with_link_and_power(capsys) -> None:
+    from roofline_core.hardware import ACCELERATORS
+
+    code, out, err = run(capsys, "accelerators", "--json")
+    assert code == 0 and err == ""
+    rows = {row["accelerator"]["value"]: row for row in json.loads(out)["rows"]}
+    assert set(rows) == set(ACCELERATORS)
+    assert rows["h100-sxm"]["link"]["value"] == 900e9 and rows["h100-sxm"]["power"]["value"] == 700
+    assert rows["tpu-v5e"]["memory"]["value"] == 16e9
+
+
+def test_listing_commands_take_no_scenario_options(capsys) -> None:
+    code, _out, err = run(capsys, "models", "--batch", "4")
+    assert code == 2 and "--batch does not apply to models" in err
