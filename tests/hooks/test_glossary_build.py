@@ -227,7 +227,7 @@ BROKEN = {
     "unknown-category": (
         {"alpha": entry("Alpha", category="hardware")},
         "# Home\n",
-        "glossary/alpha.md:3: unknown category 'hardware'; expected one of: concept, silicon, runtime, model, metric, technique",
+        "glossary/alpha.md:3: field 'category': unknown category 'hardware'; expected one of concept, silicon, runtime, model, metric, technique",
     ),
     "unknown-term-in-docs-page": (
         {"alpha": entry("Alpha")},

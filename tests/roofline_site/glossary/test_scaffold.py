@@ -33,7 +33,7 @@ def test_refuses_a_title_that_is_another_entrys_alias(tmp_path):
 
 
 def test_refuses_an_unknown_category(tmp_path):
-    with pytest.raises(ScaffoldError, match="unknown category 'hardware'; expected one of: concept"):
+    with pytest.raises(ScaffoldError, match="unknown category 'hardware'; expected one of concept"):
         new_entry(tmp_path, "Thing", "hardware")
 
 
