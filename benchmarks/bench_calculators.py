@@ -29,10 +29,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from benchmarks.host_server import HostServer
 from roofline_site.calculators.assets import pyodide_site_assets
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
-from tests.support.static_server import StaticServer
 
 CALCULATOR_PAGE = "calculators/roofline-explorer/"
 BARE_DIR = "bench-bare"
@@ -197,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
             BARE_MODULE.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip),
             encoding="utf-8",
         )
-        with StaticServer(site) as server, sync_playwright() as playwright:
+        with HostServer(site) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             calculator_rows, bare_rows = [], []
             for _ in range(args.runs):

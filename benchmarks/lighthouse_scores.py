@@ -4,7 +4,8 @@ Usage (after scripts/setup)::
 
     .venv/bin/python benchmarks/lighthouse_scores.py [--runs 3] [--preset mobile|desktop]
 
-Builds the site, serves it on 127.0.0.1 and runs the pinned Lighthouse (benchmarks/package.json,
+Builds the site, serves it on 127.0.0.1 as a static host does (gzip, caching headers:
+benchmarks/host_server.py) and runs the pinned Lighthouse (benchmarks/package.json,
 installed here on first use with ``npm ci`` so that scripts/setup stays light) against Debian's
 Chromium (``CHROME_PATH``, default /usr/bin/chromium) with the flags from ARCHITECTURE.md.
 Prints the median over ``--runs`` of the performance, accessibility, best-practices and SEO
@@ -26,8 +27,8 @@ from pathlib import Path
 
 from site_pages import PROJECT_ROOT, build_site, representative_pages
 
+from benchmarks.host_server import HostServer
 from tests.support.site_pages import url_path
-from tests.support.static_server import StaticServer
 
 BENCH_DIR = PROJECT_ROOT / "benchmarks"
 LIGHTHOUSE = BENCH_DIR / "node_modules" / "lighthouse" / "cli" / "index.js"
@@ -104,7 +105,7 @@ def main() -> None:
             + f" {'FCP ms':>7} {'LCP ms':>7} {'TBT ms':>7} {'CLS':>6}"
         )
         print(header)
-        with StaticServer(site_dir) as server:
+        with HostServer(site_dir) as server:
             for kind, page in pages.items():
                 runs = [
                     run_lighthouse(server.url + url_path(page), options.preset, Path(tmp)) for _ in range(options.runs)

@@ -9,8 +9,9 @@ Builds the site, serves it on 127.0.0.1 and opens every page in Debian's Chromiu
 cache, summing the bytes of every response until the network is idle ("first load"), apart
 from the calculators' runtime (Pyodide, the roofline_core zip, the worker), which starts by
 itself once a calculator is in view. For one page of each calculator kind it changes an input
-by keyboard, waits until the calculators are live and adds the runtime's bytes ("live"). Bytes are as served (this server does not compress); the gzip column
-is what a host that gzips text (level 6; .wasm, .zip and images as they are) would send.
+by keyboard, waits until the calculators are live and adds the runtime's bytes ("live"). The site
+is served like a static host (benchmarks/host_server.py); the byte columns are the files' own
+sizes and what a host that gzips text (level 6; .wasm, .zip and images as they are) sends.
 Also prints the site's files on disk by type. A measurement, not a test.
 """
 
@@ -25,10 +26,10 @@ from urllib.parse import unquote, urlsplit
 
 from site_pages import build_site, page_types
 
+from benchmarks.host_server import HostServer
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.calculator_driver import make_live
 from tests.support.site_pages import url_path
-from tests.support.static_server import StaticServer
 
 # Static hosts (GitHub Pages, Netlify, Cloudflare) compress text and WebAssembly, not zips or PNGs.
 COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".map", ".wasm", ""}
@@ -94,7 +95,7 @@ def main() -> None:
 
         rows = []
         live_rows = []
-        with StaticServer(site_dir) as server, sync_playwright() as playwright:
+        with HostServer(site_dir) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for kind, pages in kinds.items():
                 if kind == "redirect":

@@ -6,7 +6,7 @@
 // (roofline_core.view): texts, and element trees for the table and the chart. It holds no
 // formula and no presentation rule.
 
-import { currentEngine, startEngine } from "./engine.mjs";
+import { currentEngine, startEngine, whenIdleAfterLoad } from "./engine.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { paramPrefix, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
@@ -93,18 +93,12 @@ class CalculatorView {
     for (const [id, slider] of this.sliders) {
       slider?.addEventListener("input", () => this.onSlider(id));
     }
-    // Start Python on the first sign of interest: focus, a pointer, or the calculator in view.
-    this.root.addEventListener("focusin", () => this.wake());
-    this.root.addEventListener("pointerdown", () => this.wake());
-    if ("IntersectionObserver" in window) {
-      const observer = new IntersectionObserver((entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          this.wake();
-        }
-      });
-      observer.observe(this.root);
+    // Start Python on the first sign of interest (focus, a pointer, a key; an input change
+    // computes, which starts it too) or once the loaded page is idle: not on scroll-into-view.
+    for (const type of ["focusin", "pointerdown", "keydown"]) {
+      this.root.addEventListener(type, () => this.wake());
     }
+    whenIdleAfterLoad(() => this.wake());
     // Table rows are redrawn on every result, so listen on the root for their buttons.
     this.root.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-choose]");

@@ -6,6 +6,15 @@
 // coming (offline, blocked), and the page keeps its precomputed values.
 const BOOT_TIMEOUT_MS = 60_000;
 
+// requestIdleCallback's deadline: a page that stays busy still starts Python this long after
+// load, so the first touch rarely waits for the whole download.
+const IDLE_TIMEOUT_MS = 3_000;
+
+// Files the worker fetches once it starts; hinted from the page so they download in parallel
+// instead of one after another (the worker script, then pyodide.mjs, then the rest). Names are
+// relative to the runtime folder.
+const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
 let engine = null;
 
 /**
@@ -16,13 +25,52 @@ let engine = null;
  *   folder and of the packed roofline_core zip.
  */
 export function startEngine(urls) {
-  engine ??= createEngine(urls);
+  if (!engine) {
+    hintRuntimeFiles(urls);
+    engine = createEngine(urls);
+  }
   return engine;
 }
 
 /** The engine if it was started, else null (nothing is loaded by asking). */
 export function currentEngine() {
   return engine;
+}
+
+/**
+ * Call `callback` once the page has loaded and the main thread is idle (or `IDLE_TIMEOUT_MS`
+ * after load at the latest). Calculators start Python then, or on the reader's first
+ * interaction if that comes sooner; never merely because a calculator scrolled into view.
+ * @param {() => void} callback
+ */
+export function whenIdleAfterLoad(callback) {
+  const schedule = () => {
+    if ("requestIdleCallback" in window) {
+      window.requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
+    } else {
+      // Safari has no requestIdleCallback: give the page's own work a moment first.
+      setTimeout(callback, 1_000);
+    }
+  };
+  if (document.readyState === "complete") {
+    schedule();
+  } else {
+    window.addEventListener("load", schedule, { once: true });
+  }
+}
+
+// `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
+// HTTP cache, from which the worker's own requests are served (hashed, immutable names).
+function hintRuntimeFiles(urls) {
+  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
+  for (const href of hrefs) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "fetch";
+    link.crossOrigin = "anonymous";
+    link.href = href;
+    document.head.append(link);
+  }
 }
 
 function createEngine({ indexURL, coreZipURL }) {
