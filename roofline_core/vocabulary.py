@@ -38,6 +38,7 @@ Standard library only, like the rest of ``roofline_core``.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import difflib
 import math
 import re
@@ -80,15 +81,30 @@ class Invalid:
     Attributes:
         problem: What is wrong (``"'0' is out of range"``).
         expected: What is accepted (``"a whole number from 1 to 65,536 sequences"``).
+        at: Where inside a structured value (a record's keys and a list's 0-based indexes);
+            empty for a single value. Not part of ``str()``: the caller names the place.
 
     ``str()`` gives ``"<problem>; expected <expected>"``; the caller adds where it happened.
     """
 
     problem: str
     expected: str
+    at: tuple[str | int, ...] = ()
 
     def __str__(self) -> str:
         return f"{self.problem}; expected {self.expected}"
+
+    def within(self, *outer: str | int) -> Invalid:
+        """The same problem, located inside ``outer`` (a record's key, a list's index)."""
+        return dataclasses.replace(self, at=(*outer, *self.at))
+
+    def where(self) -> str:
+        """Where the problem is, in words: ``("sources", 0, "url")`` -> ``"'sources', item 1, 'url'"``.
+
+        >>> Invalid("x", "y", at=("sources", 0, "url")).where()
+        "'sources', item 1, 'url'"
+        """
+        return ", ".join(f"item {part + 1}" if isinstance(part, int) else shown(part) for part in self.at)
 
 
 #: What :meth:`parse` returns: ``(value, None)`` or ``(None, Invalid)``.
@@ -134,6 +150,32 @@ def _noun(label: str) -> str:
     if len(label) > 1 and label[1].isupper():
         return label
     return label[:1].lower() + label[1:]
+
+
+def kind_of(raw: Any) -> str:
+    """What a structured value is, in words, for messages: ``"a list"``, ``"a mapping"``."""
+    if raw is None:
+        return "nothing"
+    if isinstance(raw, bool):
+        return "true or false"
+    if isinstance(raw, (int, float)):
+        return "a number"
+    if isinstance(raw, str):
+        return "text"
+    if isinstance(raw, (list, tuple)):
+        return "a list"
+    if isinstance(raw, dict):
+        return "a mapping"
+    if isinstance(raw, dt.date):
+        return "a date"
+    return f"a {type(raw).__name__}"
+
+
+def _blank(raw: Any) -> bool:
+    """Nothing there: ``None``, blank text, an empty list or mapping."""
+    if isinstance(raw, str):
+        return not raw.strip()
+    return raw is None or (isinstance(raw, (list, tuple, dict)) and not raw)
 
 
 # --- Reading numbers -----------------------------------------------------------------------
@@ -184,6 +226,14 @@ class _Declared:
 
     def noun(self) -> str:
         return _noun(self.label)
+
+    def check(self, raw: Any) -> tuple[Any, list[Invalid]]:
+        """``(value, [])``, or ``(None, problems)``: every problem found, each located by ``at``.
+
+        A single value has one problem at most; a :class:`Record` reports all of its own.
+        """
+        value, invalid = self.parse(raw)  # type: ignore[attr-defined]
+        return (value, []) if invalid is None else (None, [invalid])
 
 
 @dataclass(frozen=True)
@@ -492,17 +542,20 @@ _GROUPING_IN_LIST = re.compile(r"(?:^|,)\s*\d{1,3},\d{3}(?:,|$)")
 
 @dataclass(frozen=True)
 class ListOf:
-    """Comma-separated values of one declaration (a figure's ``batch: 1, 8, 64``).
+    """Several values of one declaration (a figure's ``batch: 1, 8, 64``, an entry's aliases).
 
     Attributes:
         item: The declaration of each value (its range applies to every item).
         most: Most values accepted.
         unique: Whether a value may appear only once.
+        split_text: Whether text is read as values separated by commas (as typed in a figure
+            fence); when False only a list is accepted (a YAML list of ``- item`` lines).
     """
 
-    item: Number | OneOf
+    item: Any
     most: int = MAX_LIST
     unique: bool = True
+    split_text: bool = True
 
     kind = "list"
 
@@ -518,41 +571,72 @@ class ListOf:
     def label(self) -> str:
         return self.item.label
 
+    @property
+    def help(self) -> str:
+        return self.item.help
+
+    @property
+    def default(self) -> list[Any]:
+        return []
+
     def expected(self) -> str:
-        return f"up to {self.most} values separated by commas, each {self.item.expected()}"
+        if self.split_text:
+            return f"up to {self.most} values separated by commas, each {self.item.expected()}"
+        return f"a list of up to {self.most} values ('- item' lines), each {self.item.expected()}"
 
     def parse(self, raw: Any) -> Parsed:
         """``(list, None)`` or ``(None, Invalid)``; never raises."""
+        values, problems = self.check(raw)
+        return (values, None) if not problems else (None, problems[0])
+
+    def check(self, raw: Any) -> tuple[list[Any] | None, list[Invalid]]:
+        """``(list, [])``, or ``(None, problems)`` with each item's problem located by its index."""
+        items, invalid = self._items(raw)
+        if invalid is not None:
+            return None, [invalid]
+        values, problems = [], []
+        for index, item in enumerate(items):
+            value, found = self.item.check(item)
+            # A figure's list names a bad value by quoting it; a structured list says which item.
+            problems += found if self.split_text else [p.within(index) for p in found]
+            values.append(value)
+        if problems:
+            return None, problems
+        if self.unique:
+            seen: set[Any] = set()
+            for index, value in enumerate(values):
+                if _hashable(value) in seen:
+                    if self.split_text:
+                        return None, [Invalid(f"{shown(raw)} repeats a value", "each value once")]
+                    return None, [
+                        Invalid(f"{shown(self.item.write(value))} is given twice", "each value once", at=(index,))
+                    ]
+                seen.add(_hashable(value))
+        return values, []
+
+    def _items(self, raw: Any) -> tuple[list[Any], Invalid | None]:
         if isinstance(raw, (list, tuple)):
             items: list[Any] = list(raw)
             if not items:
-                return None, Invalid("nothing entered", self.expected())
-        elif isinstance(raw, str):
+                return [], Invalid("nothing entered", self.expected())
+        elif isinstance(raw, str) and self.split_text:
             if not raw.strip():
-                return None, Invalid("nothing entered", self.expected())
+                return [], Invalid("nothing entered", self.expected())
             if len(raw) > MAX_TYPED_CHARS * self.most:
-                return None, Invalid(f"{shown(raw)} is too long ({len(raw)} characters)", self.expected())
+                return [], Invalid(f"{shown(raw)} is too long ({len(raw)} characters)", self.expected())
             if isinstance(self.item, WholeNumber) and _GROUPING_IN_LIST.search(raw):
-                return None, Invalid(
+                return [], Invalid(
                     f"{shown(raw)} is ambiguous: commas separate the values of a list",
                     "values without thousands separators (1024 or 1k)",
                 )
             items = [part.strip() for part in raw.split(",")]
             if any(part == "" for part in items):
-                return None, Invalid(f"{shown(raw)} has an empty item", "values separated by single commas")
+                return [], Invalid(f"{shown(raw)} has an empty item", "values separated by single commas")
         else:
-            return None, Invalid(f"a {type(raw).__name__} is not a list", self.expected())
+            return [], Invalid(f"{kind_of(raw)} is not a list", self.expected())
         if len(items) > self.most:
-            return None, Invalid(f"{len(items)} values", f"at most {self.most}")
-        values = []
-        for item in items:
-            value, invalid = self.item.parse(item)
-            if invalid is not None:
-                return None, invalid
-            values.append(value)
-        if self.unique and len(set(values)) != len(values):
-            return None, Invalid(f"{shown(raw)} repeats a value", "each value once")
-        return values, None
+            return [], Invalid(f"{len(items)} values", f"at most {self.most}")
+        return items, None
 
     def write(self, values: Sequence[Any]) -> str:
         """The values as an author would write them; a long list shows its first three and its last."""
@@ -562,7 +646,307 @@ class ListOf:
         return ", ".join(words)
 
 
-Declaration = Number | WholeNumber | OneOf | ListOf
+def _hashable(value: Any) -> Any:
+    """A value as a set member (a record's mapping becomes its sorted items)."""
+    return tuple(sorted(value.items())) if isinstance(value, dict) else value
+
+
+# --- Text, dates, slugs, addresses and records ----------------------------------------------
+# Values of authored content (a glossary entry's front matter) that are not numbers. Each has a
+# finite length limit, like every number has a finite maximum.
+
+#: Longest web address read (browsers and servers handle far longer; citations never need it).
+MAX_URL_CHARS = 2000
+#: Longest slug read.
+MAX_SLUG_CHARS = 100
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A condition text must meet, beyond its length.
+
+    Attributes:
+        pattern: A regular expression searched for in the text.
+        problem: What is wrong when the rule is broken, after the quoted text
+            (``"holds markup characters"``).
+        expected: What is accepted instead.
+        must_match: Whether the text must contain ``pattern`` (else it must not).
+    """
+
+    pattern: re.Pattern[str]
+    problem: str
+    expected: str
+    must_match: bool = False
+
+    def broken_by(self, text: str) -> bool:
+        return bool(self.pattern.search(text)) != self.must_match
+
+
+@dataclass(frozen=True)
+class Text(_Declared):
+    """Text of bounded length on one line (a title, a summary, a source's note).
+
+    Runs of spaces and line breaks become one space.
+
+    Attributes:
+        most_chars: Most characters accepted, after spaces are joined.
+        rules: Conditions the text must meet, checked in order; the first broken one is reported.
+        what: What the text is, for messages (``"one plain-text sentence"``).
+
+    The other attributes are :class:`Number`'s.
+
+    >>> TITLE = Text(id="title", label="Title", default=None, most_chars=10)
+    >>> TITLE.parse("  KV   cache ")
+    ('KV cache', None)
+    >>> print(TITLE.parse("Key-value cache")[1])
+    'Key-value cache' is 15 characters long; expected text of at most 10 characters
+    """
+
+    most_chars: int = MAX_TYPED_CHARS
+    rules: tuple[Rule, ...] = ()
+    what: str = "text"
+
+    kind = "text"
+
+    def __post_init__(self) -> None:
+        if self.most_chars < 1:
+            raise ValueError(f"{self.id}: text needs room for one character")
+
+    def expected(self) -> str:
+        return f"{self.what} of at most {self.most_chars:,} characters"
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(text, None)`` or ``(None, Invalid)``; never raises."""
+        if _blank(raw):
+            return None, Invalid("nothing entered", self.expected())
+        if not isinstance(raw, str):
+            return None, Invalid(f"{kind_of(raw)} is not text", self.expected())
+        text = " ".join(raw.split())
+        if len(text) > self.most_chars:
+            return None, Invalid(f"{shown(text)} is {len(text):,} characters long", self.expected())
+        for rule in self.rules:
+            if rule.broken_by(text):
+                return None, Invalid(f"{shown(text)} {rule.problem}", rule.expected)
+        return text, None
+
+    def write(self, value: str) -> str:
+        return value
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class Date(_Declared):
+    """A calendar date written ``YYYY-MM-DD`` (a YAML date is taken as it is).
+
+    >>> ADDED = Date(id="added", label="Added", default=None)
+    >>> ADDED.parse("2026-01-31")
+    (datetime.date(2026, 1, 31), None)
+    >>> print(ADDED.parse("31/01/2026")[1])
+    '31/01/2026' is not a date; expected a date written YYYY-MM-DD, e.g. 2026-01-31
+    """
+
+    kind = "date"
+
+    def expected(self) -> str:
+        return "a date written YYYY-MM-DD, e.g. 2026-01-31"
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(datetime.date, None)`` or ``(None, Invalid)``; never raises."""
+        if _blank(raw):
+            return None, Invalid("nothing entered", self.expected())
+        if isinstance(raw, dt.datetime):
+            return raw.date(), None
+        if isinstance(raw, dt.date):
+            return raw, None
+        if isinstance(raw, str) and _ISO_DATE.fullmatch(raw.strip()):
+            try:
+                return dt.date.fromisoformat(raw.strip()), None
+            except ValueError:
+                pass  # 2026-02-30: the shape of a date but not a day
+        return None, Invalid(f"{shown(raw)} is not a date", self.expected())
+
+    def write(self, value: dt.date) -> str:
+        return value.isoformat()
+
+
+#: Lowercase ASCII letters and digits in groups joined by single hyphens (``kv-cache``).
+SLUG_PATTERN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def slugify(text: str) -> str:
+    """The slug of a name: ``"KV cache"`` -> ``"kv-cache"``, ``"Peak FLOP/s"`` -> ``"peak-flop-s"``.
+
+    >>> slugify("Ridge point (roofline)")
+    'ridge-point-roofline'
+    """
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+
+
+@dataclass(frozen=True)
+class Slug(_Declared):
+    """A name used in an address (a glossary term's file name, a preset's key).
+
+    Attributes:
+        reserved: Slugs that are taken for other uses and refused.
+
+    Unlike :class:`OneOf`, the set of valid slugs is open; a caller that knows them (the
+    glossary's terms) checks membership and suggests a near miss itself.
+
+    >>> TERM = Slug(id="related", label="Related term", default=None, reserved=frozenset({"index"}))
+    >>> print(TERM.parse("KV_Cache")[1])
+    'KV_Cache' is not a slug; expected lowercase letters, digits and single hyphens, e.g. 'kv-cache'
+    """
+
+    reserved: frozenset[str] = frozenset()
+
+    kind = "slug"
+
+    def expected(self) -> str:
+        return "lowercase letters, digits and single hyphens"
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(slug, None)`` or ``(None, Invalid)``; never raises."""
+        if _blank(raw):
+            return None, Invalid("nothing entered", self.expected())
+        if not isinstance(raw, str):
+            return None, Invalid(f"{kind_of(raw)} is not a slug", self.expected())
+        text = raw.strip()
+        if len(text) > MAX_SLUG_CHARS:
+            return None, Invalid(f"{shown(text)} is too long ({len(text)} characters)", f"at most {MAX_SLUG_CHARS}")
+        if not SLUG_PATTERN.fullmatch(text):
+            example = slugify(text[:MAX_SLUG_CHARS])
+            return None, Invalid(
+                f"{shown(text)} is not a slug", self.expected() + (f", e.g. {example!r}" if example else "")
+            )
+        if text in self.reserved:
+            return None, Invalid(f"{shown(text)} is reserved", "a slug other than " + ", ".join(sorted(self.reserved)))
+        return text, None
+
+    def write(self, value: str) -> str:
+        return value
+
+
+# An https address: no whitespace, and none of the characters that end a Markdown link target
+# or an HTML attribute (a page writes it as an attribute, escaped, regardless).
+_HTTPS_URL = re.compile(r"https://[^\s/<>)\"'\\]+\.[^\s<>)\"'\\]+")
+
+
+@dataclass(frozen=True)
+class Url(_Declared):
+    """An absolute https address (a cited source).
+
+    >>> SOURCE = Url(id="url", label="Address", default=None)
+    >>> SOURCE.parse("https://arxiv.org/abs/2309.06180")
+    ('https://arxiv.org/abs/2309.06180', None)
+    >>> SOURCE.parse("javascript:alert(1)")[1].problem
+    "'javascript:alert(1)' is not an https address"
+    """
+
+    kind = "url"
+
+    def expected(self) -> str:
+        return "an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'"
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(address, None)`` or ``(None, Invalid)``; never raises."""
+        if _blank(raw):
+            return None, Invalid("nothing entered", self.expected())
+        if not isinstance(raw, str):
+            return None, Invalid(f"{kind_of(raw)} is not an address", self.expected())
+        text = raw.strip()
+        if len(text) > MAX_URL_CHARS:
+            return None, Invalid(f"{shown(text)} is too long ({len(text):,} characters)", f"at most {MAX_URL_CHARS:,}")
+        if not _HTTPS_URL.fullmatch(text):
+            return None, Invalid(f"{shown(text)} is not an https address", self.expected())
+        return text, None
+
+    def write(self, value: str) -> str:
+        return value
+
+
+@dataclass(frozen=True)
+class Record(_Declared):
+    """A mapping of named values, each with its own declaration (a cited source, front matter).
+
+    Attributes:
+        fields: The declaration of each key, in the order messages and documents list them.
+        required: Keys that must be present and not blank; a missing optional key takes its
+            declaration's default.
+
+    Unknown keys get a suggestion (``sumary`` -> ``summary``). :meth:`check` reports every
+    problem, each located by ``at`` (the key, and inside it the list index or nested key).
+
+    >>> SOURCE = Record(id="source", label="Source", default=None, required=frozenset({"url"}),
+    ...                 fields=(Url(id="url", label="Address", default=None),))
+    >>> values, problems = SOURCE.check({"ulr": "https://example.org/a"})
+    >>> [(p.where(), str(p)) for p in problems]
+    [("'ulr'", 'not a known key (did you mean url?); expected one of url'), ("'url'", "missing; expected url: an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'")]
+    """
+
+    fields: tuple[Any, ...] = ()
+    required: frozenset[str] = frozenset()
+
+    kind = "record"
+
+    def __post_init__(self) -> None:
+        ids = self.ids()
+        if len(set(ids)) != len(ids) or not self.required <= set(ids):
+            raise ValueError(f"{self.id}: field ids must be distinct and include every required one")
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.fields)
+
+    def field(self, field_id: str) -> Any:
+        return next(f for f in self.fields if f.id == field_id)
+
+    def expected(self) -> str:
+        needed = [i for i in self.ids() if i in self.required]
+        optional = [i for i in self.ids() if i not in self.required]
+        text = "a mapping with " + ", ".join(needed)
+        return text + (" and optionally " + ", ".join(optional) if optional else "")
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(dict, None)`` or ``(None, Invalid)`` with the first problem; never raises."""
+        values, problems = self.check(raw)
+        return (values, None) if not problems else (None, problems[0])
+
+    def check(self, raw: Any) -> tuple[dict[str, Any], list[Invalid]]:
+        """The values that are valid (by key) and every problem found.
+
+        The values are returned even when there are problems, so a caller can go on checking
+        what depends on them (an entry's title, for the entries that link to it).
+        """
+        if not isinstance(raw, dict):
+            return {}, [Invalid(f"{kind_of(raw)} is not a mapping", self.expected())]
+        ids = self.ids()
+        problems = [
+            Invalid(f"not a known key{suggestion(str(key), ids)}", "one of " + ", ".join(ids), at=(str(key),))
+            for key in raw
+            if key not in ids
+        ]
+        values: dict[str, Any] = {}
+        for declared in self.fields:
+            raw_value = raw.get(declared.id)
+            if _blank(raw_value):
+                if declared.id in self.required:
+                    problem = "missing" if declared.id not in raw else "nothing entered"
+                    problems.append(
+                        Invalid(problem, f"{declared.id}: {declared.help or declared.expected()}", at=(declared.id,))
+                    )
+                else:
+                    values[declared.id] = declared.default
+                continue
+            value, found = declared.check(raw_value)
+            problems += [p.within(declared.id) for p in found]
+            if not found:
+                values[declared.id] = value
+        return values, problems
+
+
+Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url | Record
 
 
 # --- Standard declarations -----------------------------------------------------------------

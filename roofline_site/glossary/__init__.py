@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from roofline_site.glossary.entry import Entry, SourceRef
 from roofline_site.glossary.errors import GlossaryError, Problem
-from roofline_site.glossary.schema import CATEGORIES, FIELDS, SUMMARY_MAX_CHARS, slugify
+from roofline_site.glossary.schema import CATEGORIES, FRONT_MATTER, SUMMARY_MAX_CHARS, slugify
 from roofline_site.glossary.validator import Glossary, load_glossary
 
 __all__ = [
     "CATEGORIES",
-    "FIELDS",
+    "FRONT_MATTER",
     "SUMMARY_MAX_CHARS",
     "Entry",
     "Glossary",

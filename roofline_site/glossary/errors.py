@@ -4,7 +4,7 @@ A :class:`Problem` is data, not an exception: the validator collects every probl
 entry, so a contributor sees them all at once. :class:`GlossaryError` carries them to the build,
 which prints one line per problem in the form the issue asks for::
 
-    glossary/kv-cache.md:4: unknown category 'silicon'; expected one of: hardware, memory, ...
+    glossary/kv-cache.md:4: field 'category': unknown category 'silicon'; expected one of hardware, ...
 """
 
 from __future__ import annotations

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import yaml
 
+from roofline_core.vocabulary import SLUG_PATTERN
 from roofline_site.glossary import scaffold_text
-from roofline_site.glossary.schema import CATEGORIES, RESERVED_SLUGS, SLUG_PATTERN, name_key, slugify
+from roofline_site.glossary.schema import CATEGORY, RESERVED_SLUGS, name_key, slugify
 from roofline_site.glossary.validator import read_entries
 
 
@@ -29,7 +30,7 @@ def new_entry(
     Args:
         directory: The glossary folder.
         title: The term, e.g. ``"Paged attention"``.
-        category: One of :data:`~roofline_site.glossary.schema.CATEGORIES`.
+        category: One of :data:`~roofline_site.glossary.schema.CATEGORY`.
         summary: The one-sentence summary, if known.
         today: The ``added`` date (default: today).
 
@@ -40,11 +41,12 @@ def new_entry(
         ScaffoldError: for an unknown category, a title without a usable slug, or a slug, title
             or alias that an existing entry already uses.
     """
-    if category not in CATEGORIES:
-        raise ScaffoldError(f"unknown category '{category}'; expected one of: {', '.join(CATEGORIES)}")
+    _, invalid = CATEGORY.parse(category)
+    if invalid is not None:
+        raise ScaffoldError(str(invalid))
     title = " ".join(title.split())
     slug = slugify(title)
-    if not slug or not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
+    if not slug or not SLUG_PATTERN.fullmatch(slug) or slug in RESERVED_SLUGS:
         raise ScaffoldError(f"'{title}' does not make a usable slug; expected a title with letters or digits")
     target = directory / f"{slug}.md"
     if target.exists():

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from roofline_core.vocabulary import SLUG_PATTERN, Invalid
 from roofline_site.glossary.entry import Entry, SourceRef
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.frontmatter import FrontMatter, FrontMatterError, parse
@@ -27,37 +28,7 @@ from roofline_site.glossary.hostile import (
 )
 from roofline_site.glossary.markup import find_markdown_links, rewrite
 from roofline_site.glossary.prose_checks import check_entry
-from roofline_site.glossary.schema import (
-    CATEGORIES,
-    FIELDS,
-    FIELDS_BY_NAME,
-    RESERVED_SLUGS,
-    SLUG_PATTERN,
-    SOURCE_KEYS,
-    SUMMARY_MAX_CHARS,
-    lookalike_key,
-    name_key,
-    slugify,
-)
-
-# Markup a plain-text summary must not hold: HTML tags, code, emphasis, links, headings, lists.
-_SUMMARY_MARKUP = (
-    (re.compile(r"<\s*/?\s*[a-zA-Z!]"), "HTML"),
-    (re.compile(r"&[a-zA-Z]+;|&#\d+;"), "an HTML entity"),
-    (re.compile(r"`"), "code backticks"),
-    (re.compile(r"\*\*|__"), "bold markup"),
-    (re.compile(r"(?<![\w*])\*(?=\S)[^*]*\S\*(?![\w*])|(?<!\w)_(?=\S)[^_]*\S_(?!\w)"), "emphasis markup"),
-    (re.compile(r"\[[^\]]*\]\(|\[\["), "a link"),
-    (re.compile(r"^\s*(#|>|[-+*]\s|\d+\.\s)"), "block markup"),
-)
-#: Lists in the front matter (aliases, related, sources, renamed_from) hold at most this many items.
-MAX_LIST_ITEMS = 20
-# An https address as a source: no whitespace, and none of the characters that end a Markdown
-# link target or an HTML attribute (the page writes it as an attribute, escaped, regardless).
-_SOURCE_URL = re.compile(r"https://[^\s/<>)\"'\\]+\.[^\s<>)\"'\\]+\Z")
-# A straight double quote would end the HTML attribute the summary is written into (the page's
-# description meta); typographic quotes are fine.
-_SUMMARY_QUOTE = re.compile('"')
+from roofline_site.glossary.schema import FRONT_MATTER, RESERVED_SLUGS, lookalike_key, name_key, slugify
 
 
 @dataclass
@@ -157,7 +128,7 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         problems; a glossary with any problem is never rendered.
     """
     problems: list[Problem] = []
-    if not SLUG_PATTERN.match(slug) or slug in RESERVED_SLUGS:
+    if not SLUG_PATTERN.fullmatch(slug) or slug in RESERVED_SLUGS:
         reason = "is reserved" if slug in RESERVED_SLUGS else "is not a valid slug"
         problems.append(
             Problem(
@@ -178,9 +149,8 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         fm = parse(text, path)
     except FrontMatterError as exc:
         return _stand_in(slug, path), [*problems, exc.problem]
-    checker = _FieldChecker(fm, path)
-    values = checker.check()
-    problems += checker.problems
+    values, found = check_front_matter(fm, path)
+    problems += found
     body_problems = _check_body(fm, path)
     problems += body_problems
     entry = Entry(
@@ -191,7 +161,7 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         summary=values.get("summary") or "",
         aliases=tuple(values.get("aliases") or ()),
         related=tuple(values.get("related") or ()),
-        sources=tuple(values.get("sources") or ()),
+        sources=tuple(SourceRef(**source) for source in values.get("sources") or ()),
         added=values.get("added") or dt.date(1970, 1, 1),
         updated=values.get("updated"),
         renamed_from=tuple(values.get("renamed_from") or ()),
@@ -235,230 +205,41 @@ def _flat_lines(fm: FrontMatter) -> dict[str, int]:
     return lines
 
 
-class _FieldChecker:
-    """Check each front-matter field and collect problems."""
+def check_front_matter(fm: FrontMatter, path: str) -> tuple[dict[str, Any], list[Problem]]:
+    """Check the front matter against :data:`~roofline_site.glossary.schema.FRONT_MATTER`.
 
-    def __init__(self, fm: FrontMatter, path: str) -> None:
-        self.fm, self.path = fm, path
-        self.problems: list[Problem] = []
-
-    def problem(self, line: int, what: str, expected: str) -> None:
-        self.problems.append(Problem(self.path, line, what, expected))
-
-    def check(self) -> dict[str, Any]:
-        data, values = self.fm.data, {}
-        for key in data:
-            if key not in FIELDS_BY_NAME:
-                close = difflib.get_close_matches(str(key), list(FIELDS_BY_NAME), n=1)
-                hint = f" (did you mean '{close[0]}'?)" if close else ""
-                self.problem(
-                    self.fm.line_of(key), f"unknown field '{key}'{hint}", "expected only: " + ", ".join(FIELDS_BY_NAME)
-                )
-        for spec in FIELDS:
-            if spec.name not in data:
-                if spec.required:
-                    self.problem(
-                        self.fm.first_line,
-                        f"missing required field '{spec.name}'",
-                        f"expected {spec.name}: {spec.help}",
-                    )
-                continue
-            raw = data[spec.name]
-            line = self.fm.line_of(spec.name)
-            if raw is None or (isinstance(raw, (str, list)) and not (raw.strip() if isinstance(raw, str) else raw)):
-                if spec.required:
-                    self.problem(line, f"field '{spec.name}' is empty", f"expected {spec.help}")
-                else:
-                    values[spec.name] = [] if spec.kind.startswith("list") else None
-                continue
-            checked = getattr(self, "_" + spec.kind.replace(" ", "_"))(spec.name, raw, line)
-            if checked is not None:
-                values[spec.name] = checked
-        if "category" in values and values["category"] not in CATEGORIES:
-            self.problem(
-                self.fm.line_of("category"),
-                f"unknown category '{values['category']}'",
-                "expected one of: " + ", ".join(CATEGORIES),
-            )
-        if "title" in values and re.search(r"[<>\[\]`*_\"]|&#?\w+;", values["title"]):
-            self.problem(
-                self.fm.line_of("title"),
-                f"title '{values['title']}' holds markup characters",
-                "expected plain text without < > [ ] ` * _, HTML entities or straight double quotes",
-            )
-        if "summary" in values:
-            self._check_summary(values["summary"], self.fm.line_of("summary"))
-        if values.get("updated") and values.get("added") and values["updated"] < values["added"]:
-            self.problem(
-                self.fm.line_of("updated"),
+    Returns:
+        The valid fields by name (sources as mappings) and every problem, each on the line of
+        the key or list item at fault.
+    """
+    values, found = FRONT_MATTER.check(fm.data)
+    problems = [_located(invalid, fm, path) for invalid in found]
+    if values.get("updated") and values.get("added") and values["updated"] < values["added"]:
+        problems.append(
+            Problem(
+                path,
+                fm.line_of("updated"),
                 f"'updated' ({values['updated']}) is before 'added' ({values['added']})",
                 "expected updated on or after added",
             )
-        if "aliases" in values and "title" in values:
-            for index, alias in enumerate(values["aliases"]):
-                if name_key(alias) == name_key(values["title"]):
-                    self.problem(
-                        self.fm.line_of("aliases", index),
-                        f"alias '{alias}' repeats the title",
-                        "expected other names only",
-                    )
-        return values
-
-    # One method per field kind ---------------------------------------------------------
-
-    def _text(self, name: str, raw: Any, line: int) -> str | None:
-        if not isinstance(raw, str):
-            self.problem(line, f"field '{name}' is a {_kind(raw)}", f"expected text: {FIELDS_BY_NAME[name].help}")
-            return None
-        return " ".join(raw.split())
-
-    def _too_long(self, name: str, raw: list, line: int) -> bool:
-        if len(raw) <= MAX_LIST_ITEMS:
-            return False
-        self.problem(
-            line,
-            f"field '{name}' has {len(raw)} items",
-            f"expected at most {MAX_LIST_ITEMS}: an entry about one term needs no more",
         )
-        return True
-
-    def _list_of_text(self, name: str, raw: Any, line: int) -> list[str] | None:
-        if not isinstance(raw, list):
-            self.problem(
-                line,
-                f"field '{name}' is a {_kind(raw)}",
-                f"expected a list ('- item' lines): {FIELDS_BY_NAME[name].help}",
+    for index, alias in enumerate(values.get("aliases") or ()):
+        if "title" in values and name_key(alias) == name_key(values["title"]):
+            problems.append(
+                Problem(
+                    path,
+                    fm.line_of("aliases", index),
+                    f"alias '{alias}' repeats the title",
+                    "expected other names only",
+                )
             )
-            return None
-        if self._too_long(name, raw, line):
-            return None
-        items = []
-        for index, item in enumerate(raw):
-            item_line = self.fm.line_of(name, index)
-            if not isinstance(item, str) or not item.strip():
-                self.problem(
-                    item_line,
-                    f"item {index + 1} of '{name}' is {'empty' if item in (None, '') else 'a ' + _kind(item)}",
-                    "expected non-empty text",
-                )
-                continue
-            items.append(" ".join(item.split()))
-        return items
-
-    def _list_of_slugs(self, name: str, raw: Any, line: int) -> list[str] | None:
-        items = self._list_of_text(name, raw, line)
-        if items is None:
-            return None
-        for index, item in enumerate(items):
-            if not SLUG_PATTERN.match(item):
-                self.problem(
-                    self.fm.line_of(name, index),
-                    f"'{item}' in '{name}' is not a slug",
-                    f"expected a file name without .md, e.g. '{slugify(item)}'",
-                )
-        return items
-
-    def _list_of_sources(self, name: str, raw: Any, line: int) -> list[SourceRef] | None:
-        if not isinstance(raw, list):
-            self.problem(
-                line, f"field 'sources' is a {_kind(raw)}", "expected a list of sources, each with 'title' and 'url'"
-            )
-            return None
-        if self._too_long(name, raw, line):
-            return None
-        sources = []
-        for index, item in enumerate(raw):
-            item_line = self.fm.line_of(name, index)
-            if not isinstance(item, dict):
-                self.problem(
-                    item_line,
-                    f"source {index + 1} is a {_kind(item)}",
-                    "expected a mapping with 'title' and 'url' (an https address)",
-                )
-                continue
-            for key in item:
-                if key not in SOURCE_KEYS:
-                    self.problem(
-                        self.fm.line_of(name, index, key),
-                        f"unknown key '{key}' in source {index + 1}",
-                        "expected only: " + ", ".join(SOURCE_KEYS),
-                    )
-            title, url, note = item.get("title"), item.get("url"), item.get("note", "")
-            ok = True
-            if not isinstance(title, str) or not title.strip():
-                self.problem(
-                    self.fm.line_of(name, index, "title"),
-                    f"source {index + 1} has no title",
-                    "expected title: the document's name",
-                )
-                ok = False
-            if url is None or (isinstance(url, str) and not url.strip()):
-                self.problem(
-                    self.fm.line_of(name, index, "url"),
-                    f"source {index + 1} has no address",
-                    "expected url: an https:// address",
-                )
-                ok = False
-            elif not isinstance(url, str) or not _SOURCE_URL.match(url.strip()):
-                self.problem(
-                    self.fm.line_of(name, index, "url"),
-                    f"source {index + 1} address '{url}' is not an https address",
-                    "expected url: an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'",
-                )
-                ok = False
-            if not isinstance(note, str):
-                self.problem(
-                    self.fm.line_of(name, index, "note"),
-                    f"note of source {index + 1} is a {_kind(note)}",
-                    "expected text",
-                )
-                ok = False
-            if ok:
-                sources.append(SourceRef(" ".join(title.split()), url.strip(), " ".join(note.split())))
-        return sources
-
-    def _date(self, name: str, raw: Any, line: int) -> dt.date | None:
-        if isinstance(raw, dt.datetime):
-            return raw.date()
-        if isinstance(raw, dt.date):
-            return raw
-        if isinstance(raw, str):
-            try:
-                return dt.date.fromisoformat(raw.strip())
-            except ValueError:
-                pass
-        self.problem(line, f"field '{name}' is not a date ({raw!r})", "expected YYYY-MM-DD, e.g. 2026-01-31")
-        return None
-
-    def _check_summary(self, summary: str, line: int) -> None:
-        if len(summary) > SUMMARY_MAX_CHARS:
-            self.problem(
-                line,
-                f"summary is {len(summary)} characters long",
-                f"expected at most {SUMMARY_MAX_CHARS}: one sentence; put the rest in the body",
-            )
-        for pattern, what in _SUMMARY_MARKUP:
-            if pattern.search(summary):
-                self.problem(
-                    line,
-                    f"summary holds {what}",
-                    "expected plain text (it is shown in previews, search results and link unfurls)",
-                )
-                break
-        if _SUMMARY_QUOTE.search(summary):
-            self.problem(
-                line,
-                'summary holds a straight double quote (")',
-                "expected typographic quotes (“ ”) or none; it is written into HTML attributes",
-            )
-        if not summary.endswith((".", "?", "!")):
-            self.problem(line, "summary does not end with a full stop", "expected one complete sentence")
+    return values, problems
 
 
-def _kind(value: Any) -> str:
-    return {dict: "mapping", list: "list", str: "text", bool: "true/false", int: "number", float: "number"}.get(
-        type(value), "date" if isinstance(value, dt.date) else type(value).__name__
-    )
+def _located(invalid: Invalid, fm: FrontMatter, path: str) -> Problem:
+    """A vocabulary problem as ``glossary/x.md:LINE: field '...': what; expected ...``."""
+    where = f"field {invalid.where()}: " if invalid.at else ""
+    return Problem(path, fm.line_of(*invalid.at), where + invalid.problem, f"expected {invalid.expected}")
 
 
 def _check_body(fm: FrontMatter, path: str) -> list[Problem]:

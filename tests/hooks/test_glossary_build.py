@@ -244,7 +244,7 @@ BROKEN = {
     "unknown-category": (
         {"alpha": entry("Alpha", category="silicon")},
         "# Home\n",
-        "glossary/alpha.md:3: unknown category 'silicon'; expected one of: hardware, memory, formats, attention, serving, parallelism, metrics, techniques",
+        "glossary/alpha.md:3: field 'category': unknown category 'silicon'; expected one of hardware, memory, formats, attention, serving, parallelism, metrics, techniques",
     ),
     "unknown-term-in-docs-page": (
         {"alpha": entry("Alpha")},

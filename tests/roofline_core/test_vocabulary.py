@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -305,3 +307,166 @@ def test_list_parse_never_raises(raw, item):
         assert 1 <= len(values) <= 4
         for value in values:
             assert item.parse(value) == (value, None)
+
+
+# --- Text, dates, slugs, addresses, records --------------------------------------------------
+
+NAME = v.Text(
+    id="name",
+    label="Name",
+    default=None,
+    most_chars=12,
+    rules=(v.Rule(re.compile("<"), "holds a tag", "plain text"),),
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "problem"),
+    [
+        (None, "nothing entered"),
+        ("   ", "nothing entered"),
+        (["a"], "a list is not text"),
+        ({"a": 1}, "a mapping is not text"),
+        (3, "a number is not text"),
+        (True, "true or false is not text"),
+        ("Thirteen char", "'Thirteen char' is 13 characters long"),
+        ("a <b> c", "'a <b> c' holds a tag"),
+    ],
+)
+def test_text_refusals(raw, problem):
+    assert _problem(NAME, raw) == problem
+
+
+def test_text_joins_spaces_and_counts_after_joining():
+    assert NAME.parse("  twelve \n  chars ") == ("twelve chars", None)
+    assert NAME.expected() == "text of at most 12 characters"
+
+
+def test_a_rule_may_require_a_pattern():
+    sentence = v.Text(
+        id="s",
+        label="S",
+        default=None,
+        rules=(v.Rule(re.compile(r"\.\Z"), "does not end with a full stop", "a sentence", must_match=True),),
+    )
+    assert sentence.parse("Done.") == ("Done.", None)
+    assert str(sentence.parse("Not done")[1]) == "'Not done' does not end with a full stop; expected a sentence"
+
+
+ADDED = v.Date(id="added", label="Added", default=None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("2026-01-31", dt.date(2026, 1, 31)),
+        (dt.date(2026, 1, 31), dt.date(2026, 1, 31)),
+        (dt.datetime(2026, 1, 31, 9), dt.date(2026, 1, 31)),
+    ],
+)
+def test_dates_read(raw, value):
+    assert ADDED.parse(raw) == (value, None)
+
+
+@pytest.mark.parametrize("raw", ["2026-02-30", "20260131", "31/01/2026", "last week", "2026-1-31", 20260131])
+def test_dates_refused(raw):
+    assert _problem(ADDED, raw).endswith("is not a date")
+
+
+TERM = v.Slug(id="term", label="Term", default=None, reserved=frozenset({"index"}))
+
+
+def test_slugs():
+    assert TERM.parse(" kv-cache ") == ("kv-cache", None)
+    assert str(TERM.parse("KV cache")[1]) == (
+        "'KV cache' is not a slug; expected lowercase letters, digits and single hyphens, e.g. 'kv-cache'"
+    )
+    assert _problem(TERM, "kv--cache") == "'kv--cache' is not a slug"
+    assert _problem(TERM, "index") == "'index' is reserved"
+    assert _problem(TERM, "a" * (v.MAX_SLUG_CHARS + 1)).endswith(f"is too long ({v.MAX_SLUG_CHARS + 1} characters)")
+    assert v.slugify("Peak FLOP/s") == "peak-flop-s"
+
+
+ADDRESS = v.Url(id="url", label="Address", default=None)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "http://example.org/a",
+        "javascript:alert(1)",
+        "https://example.org/a b",
+        'https://example.org/a"b',
+        "https://example.org/a)b",
+        "https://localhost/a",
+        "//example.org/a",
+    ],
+)
+def test_addresses_refused(raw):
+    assert _problem(ADDRESS, raw).endswith("is not an https address")
+
+
+def test_addresses_read_and_are_bounded():
+    assert ADDRESS.parse(" https://arxiv.org/abs/2309.06180 ") == ("https://arxiv.org/abs/2309.06180", None)
+    too_long = "https://example.org/" + "a" * v.MAX_URL_CHARS
+    assert "is too long" in _problem(ADDRESS, too_long)
+
+
+SOURCE = v.Record(
+    id="sources",
+    label="Source",
+    default=None,
+    required=frozenset({"title", "url"}),
+    fields=(
+        v.Text(id="title", label="Title", default=None, help="The document's name."),
+        ADDRESS,
+        v.Text(id="note", label="Note", default=""),
+    ),
+)
+
+
+def test_a_record_reads_its_fields_and_fills_defaults():
+    assert SOURCE.check({"title": "  A   paper ", "url": "https://example.org/p"}) == (
+        {"title": "A paper", "url": "https://example.org/p", "note": ""},
+        [],
+    )
+    assert SOURCE.expected() == "a mapping with title, url and optionally note"
+
+
+def test_a_record_reports_every_problem_located():
+    values, problems = SOURCE.check({"titel": "A", "url": "ftp://x", "note": ["n"]})
+    assert [(p.at, str(p)) for p in problems] == [
+        (("titel",), "not a known key (did you mean title?); expected one of title, url, note"),
+        (("title",), "missing; expected title: The document's name."),
+        (("url",), "'ftp://x' is not an https address; expected " + ADDRESS.expected()),
+        (("note",), "a list is not text; expected text of at most 64 characters"),
+    ]
+    assert values == {}
+    assert SOURCE.parse("a source")[1].problem == "text is not a mapping"
+
+
+def test_a_blank_required_field_is_reported_and_a_blank_optional_one_takes_its_default():
+    values, problems = SOURCE.check({"title": " ", "url": "https://example.org/p", "note": None})
+    assert [(p.at, p.problem) for p in problems] == [(("title",), "nothing entered")]
+    assert values == {"url": "https://example.org/p", "note": ""}
+
+
+def test_a_record_must_declare_distinct_fields_including_every_required_one():
+    with pytest.raises(ValueError):
+        v.Record(id="r", label="R", default=None, fields=(ADDRESS, ADDRESS))
+    with pytest.raises(ValueError):
+        v.Record(id="r", label="R", default=None, fields=(ADDRESS,), required=frozenset({"title"}))
+
+
+def test_a_list_of_records_locates_each_problem_by_index():
+    sources = v.ListOf(SOURCE, most=2, split_text=False, unique=False)
+    _, problems = sources.check([{"title": "A", "url": "https://example.org/a"}, {"title": "B", "url": "x"}])
+    assert [(p.at, p.where()) for p in problems] == [((1, "url"), "item 2, 'url'")]
+    assert sources.parse("a, b")[1].problem == "text is not a list"
+    assert sources.parse([{}, {}, {}])[1].problem == "3 values"
+
+
+def test_a_structured_list_refuses_repeats():
+    names = v.ListOf(NAME, split_text=False)
+    _, problems = names.check(["A", "B", " A "])
+    assert [(p.at, str(p)) for p in problems] == [((2,), "'A' is given twice; expected each value once")]

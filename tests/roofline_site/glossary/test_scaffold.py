@@ -59,7 +59,7 @@ def test_refuses_a_title_that_is_another_entrys_alias(tmp_path):
 
 
 def test_refuses_an_unknown_category(tmp_path):
-    with pytest.raises(ScaffoldError, match="unknown category 'silicon'; expected one of: hardware"):
+    with pytest.raises(ScaffoldError, match="unknown category 'silicon'; expected one of hardware, memory"):
         new_entry(tmp_path, "Thing", "silicon")
 
 

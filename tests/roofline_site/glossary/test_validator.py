@@ -7,7 +7,7 @@ import pytest
 from roofline_core.hardware import ACCELERATORS
 from roofline_site.glossary.errors import GlossaryError
 from roofline_site.glossary.hostile import MAX_ENTRY_BYTES, MAX_NESTING_DEPTH
-from roofline_site.glossary.schema import SUMMARY_MAX_CHARS
+from roofline_site.glossary.schema import MAX_LIST_ITEMS, SUMMARY_MAX_CHARS
 from roofline_site.glossary.validator import check_cross_references, load_glossary, read_entry
 from tests.roofline_site.glossary.helpers import REMOVE, VALID_BODY, entry_text, write_glossary
 
@@ -79,29 +79,29 @@ def test_file_name_reserved():
 
 def test_missing_required_field():
     assert only_problem(entry_text(summary=REMOVE)).startswith(
-        "glossary/example-term.md:1: missing required field 'summary'; expected summary: One plain-text sentence"
+        "glossary/example-term.md:1: field 'summary': missing; expected summary: One plain-text sentence"
     )
 
 
 def test_empty_required_field():
     text = entry_text(title="  ")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title' is empty; expected The term as readers write it, e.g. 'KV cache'."
+        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title': nothing entered; expected title: The term as readers write it, e.g. `KV cache`. Plain text."
     )
 
 
 def test_text_field_of_wrong_type():
     text = entry_text(title=["A", "B"])
     assert only_problem(text).startswith(
-        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title' is a list; expected text:"
+        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title': a list is not text; expected text of at most"
     )
 
 
 def test_list_field_of_wrong_type():
     text = entry_text(aliases="KV")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'aliases:')}: field 'aliases' is a text; expected a list ('- item' lines): "
-        "Other names for the term; each gets a redirect and is found by search."
+        f"glossary/example-term.md:{line_of(text, 'aliases:')}: field 'aliases': text is not a list; "
+        f"expected a list of up to {MAX_LIST_ITEMS} values ('- item' lines), each text of at most 100 characters"
     )
 
 
@@ -109,30 +109,30 @@ def test_empty_list_item():
     text = entry_text(aliases=["Fine", ""])
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, chr(39) * 2)}: item 2 of 'aliases' is empty; expected non-empty text"
+        == f"glossary/example-term.md:{line_of(text, chr(39) * 2)}: field 'aliases', item 2: nothing entered; expected text of at most 100 characters"
     )
 
 
 def test_unknown_field_suggests_the_right_one():
     text = entry_text(sumary="Typo.")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'sumary:')}: unknown field 'sumary' (did you mean 'summary'?); "
-        "expected only: title, category, summary, aliases, related, sources, added, updated, renamed_from"
+        f"glossary/example-term.md:{line_of(text, 'sumary:')}: field 'sumary': not a known key (did you mean summary?); "
+        "expected one of title, category, summary, aliases, related, sources, added, updated, renamed_from"
     )
 
 
 def test_unknown_category():
     text = entry_text(category="silicon")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'category:')}: unknown category 'silicon'; "
-        "expected one of: hardware, memory, formats, attention, serving, parallelism, metrics, techniques"
+        f"glossary/example-term.md:{line_of(text, 'category:')}: field 'category': unknown category 'silicon'; "
+        "expected one of hardware, memory, formats, attention, serving, parallelism, metrics, techniques"
     )
 
 
 def test_title_with_markup():
     text = entry_text(title="<b>Bold</b> term")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'title:')}: title '<b>Bold</b> term' holds markup characters; "
+        f"glossary/example-term.md:{line_of(text, 'title:')}: field 'title': '<b>Bold</b> term' holds markup characters; "
         "expected plain text without < > [ ] ` * _, HTML entities or straight double quotes"
     )
 
@@ -140,8 +140,8 @@ def test_title_with_markup():
 def test_related_item_not_a_slug():
     text = entry_text(related=["KV cache"])
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, '- KV cache')}: 'KV cache' in 'related' is not a slug; "
-        "expected a file name without .md, e.g. 'kv-cache'"
+        f"glossary/example-term.md:{line_of(text, '- KV cache')}: field 'related', item 1: 'KV cache' is not a slug; "
+        "expected lowercase letters, digits and single hyphens, e.g. 'kv-cache'"
     )
 
 
@@ -159,8 +159,8 @@ def test_alias_repeats_title():
 def test_summary_too_long():
     text = entry_text(summary="Word " * 50 + "end.")
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'summary:')}: summary is {len('Word ' * 50 + 'end.')} characters long; "
-        f"expected at most {SUMMARY_MAX_CHARS}: one sentence; put the rest in the body"
+        f"glossary/example-term.md:{line_of(text, 'summary:')}: field 'summary': 'Word Word Word Word Word Word Word Wo...' "
+        f"is {len('Word ' * 50 + 'end.')} characters long; expected one plain-text sentence of at most {SUMMARY_MAX_CHARS} characters"
     )
 
 
@@ -179,7 +179,7 @@ def test_summary_too_long():
 def test_summary_with_markup(summary, what):
     text = entry_text(summary=summary)
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'summary:')}: summary holds {what}; "
+        f"glossary/example-term.md:{line_of(text, 'summary:')}: field 'summary': {summary!r} holds {what}; "
         "expected plain text (it is shown in previews, search results and link unfurls)"
     )
 
@@ -187,7 +187,7 @@ def test_summary_with_markup(summary, what):
 def test_summary_with_straight_double_quote():
     text = entry_text(summary='The so-called "speed of light".')
     assert only_problem(text) == (
-        f'glossary/example-term.md:{line_of(text, "summary:")}: summary holds a straight double quote ("); '
+        f"glossary/example-term.md:{line_of(text, 'summary:')}: field 'summary': 'The so-called \"speed of light\".' holds a straight double quote (\"); "
         "expected typographic quotes (“ ”) or none; it is written into HTML attributes"
     )
 
@@ -196,7 +196,7 @@ def test_summary_without_full_stop():
     text = entry_text(summary="A term without an ending")
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, 'summary:')}: summary does not end with a full stop; expected one complete sentence"
+        == f"glossary/example-term.md:{line_of(text, 'summary:')}: field 'summary': 'A term without an ending' does not end with a full stop; expected one complete sentence"
     )
 
 
@@ -206,14 +206,14 @@ def test_summary_without_full_stop():
 def test_sources_empty():
     text = entry_text(sources=[])
     assert only_problem(text).startswith(
-        f"glossary/example-term.md:{line_of(text, 'sources:')}: field 'sources' is empty; expected At least one source"
+        f"glossary/example-term.md:{line_of(text, 'sources:')}: field 'sources': nothing entered; expected sources: At least one source"
     )
 
 
 def test_source_not_a_mapping():
     text = entry_text(sources=["https://example.org"])
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, '- https')}: source 1 is a text; expected a mapping with 'title' and 'url' (an https address)"
+        f"glossary/example-term.md:{line_of(text, '- https')}: field 'sources', item 1: text is not a mapping; expected a mapping with title, url and optionally note"
     )
 
 
@@ -221,15 +221,15 @@ def test_source_without_address():
     text = entry_text(sources=[{"title": "A book"}])
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, 'A book')}: source 1 has no address; expected url: an https:// address"
+        == f"glossary/example-term.md:{line_of(text, 'A book')}: field 'sources', item 1, 'url': missing; expected url: The document's https:// address."
     )
 
 
 def test_source_address_not_https():
     text = entry_text(sources=[{"title": "A page", "url": "http://example.org/x"}])
     assert only_problem(text) == (
-        f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 address 'http://example.org/x' is not an https address; "
-        "expected url: an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'"
+        f"glossary/example-term.md:{line_of(text, 'url:')}: field 'sources', item 1, 'url': 'http://example.org/x' is not an https address; "
+        "expected an absolute https:// address without spaces, quotes, backslashes, '<', '>' or ')'"
     )
 
 
@@ -237,7 +237,7 @@ def test_source_without_title():
     text = entry_text(sources=[{"url": "https://example.org/x"}])
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, 'url:')}: source 1 has no title; expected title: the document's name"
+        == f"glossary/example-term.md:{line_of(text, 'url:')}: field 'sources', item 1, 'title': missing; expected title: The document's name."
     )
 
 
@@ -245,7 +245,7 @@ def test_source_with_unknown_key():
     text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "year": 2020}])
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, 'year:')}: unknown key 'year' in source 1; expected only: title, url, note"
+        == f"glossary/example-term.md:{line_of(text, 'year:')}: field 'sources', item 1, 'year': not a known key; expected one of title, url, note"
     )
 
 
@@ -253,7 +253,7 @@ def test_source_note_not_text():
     text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "note": ["x"]}])
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, 'note:')}: note of source 1 is a list; expected text"
+        == f"glossary/example-term.md:{line_of(text, 'note:')}: field 'sources', item 1, 'note': a list is not text; expected text of at most 500 characters"
     )
 
 
@@ -264,7 +264,7 @@ def test_date_not_a_date():
     text = entry_text(added="last week")
     assert (
         only_problem(text)
-        == f"glossary/example-term.md:{line_of(text, 'added:')}: field 'added' is not a date ('last week'); expected YYYY-MM-DD, e.g. 2026-01-31"
+        == f"glossary/example-term.md:{line_of(text, 'added:')}: field 'added': 'last week' is not a date; expected a date written YYYY-MM-DD, e.g. 2026-01-31"
     )
 
 
@@ -554,7 +554,7 @@ def test_valid_body_has_no_cross_problem():
 # Encodings, control characters, list lengths and slow bodies ----------------------------
 
 from roofline_site.glossary.hostile import MAX_BRACKETS, MAX_EMPHASIS_RUN, decode_entry  # noqa: E402
-from roofline_site.glossary.validator import MAX_LIST_ITEMS, read_entries  # noqa: E402
+from roofline_site.glossary.validator import read_entries  # noqa: E402
 
 _ENCODING = "expected UTF-8 text without a byte-order mark (save the file as 'UTF-8', not 'UTF-8 with BOM' or 'UTF-16')"
 
@@ -608,7 +608,7 @@ def test_lists_longer_than_the_limit(field):
     items = [f"item-{i}" for i in range(MAX_LIST_ITEMS + 1)]
     text = entry_text(**{field: items})
     assert (
-        f"glossary/example-term.md:{line_of(text, field + ':')}: field '{field}' has {MAX_LIST_ITEMS + 1} items; expected at most {MAX_LIST_ITEMS}"
+        f"glossary/example-term.md:{line_of(text, field + ':')}: field '{field}': {MAX_LIST_ITEMS + 1} values; expected at most {MAX_LIST_ITEMS}"
         in "\n".join(problems(text))
     )
 
@@ -617,7 +617,7 @@ def test_sources_longer_than_the_limit():
     text = entry_text(
         sources=[{"title": f"S{i}", "url": f"https://example.org/{i}"} for i in range(MAX_LIST_ITEMS + 1)]
     )
-    assert f"field 'sources' has {MAX_LIST_ITEMS + 1} items" in only_problem(text)
+    assert f"field 'sources': {MAX_LIST_ITEMS + 1} values" in only_problem(text)
 
 
 @pytest.mark.parametrize(
@@ -665,3 +665,55 @@ def test_many_unclosed_tags_are_a_located_error():
         f"glossary/example-term.md:{line_of(text, '<b <b')}: more than {MAX_UNCLOSED_TAGS} unclosed tags ('<' and a letter without '>') in the body ({MAX_UNCLOSED_TAGS + 1}); "
     )
     assert problems(entry_text(body="A <b>closed</b> tag and a < b comparison, " * 40 + "\n")) == []
+
+
+# The vocabulary's rules, as the front matter meets them -----------------------------------
+
+
+def test_a_mistyped_category_gets_a_suggestion():
+    text = entry_text(category="paralelism")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'category:')}: field 'category': unknown category 'paralelism' "
+        "(did you mean parallelism?); expected one of hardware, memory, formats, attention, serving, parallelism, "
+        "metrics, techniques"
+    )
+
+
+def test_title_and_alias_lengths_are_bounded():
+    from roofline_site.glossary.schema import MAX_NAME_CHARS
+
+    assert problems(entry_text(title="T" * MAX_NAME_CHARS)) == []
+    text = entry_text(title="T" * (MAX_NAME_CHARS + 1))
+    assert f"is {MAX_NAME_CHARS + 1} characters long; expected text of at most {MAX_NAME_CHARS} characters" in (
+        only_problem(text)
+    )
+    text = entry_text(aliases=["Fine", "A" * (MAX_NAME_CHARS + 1)])
+    assert only_problem(text).startswith(f"glossary/example-term.md:{line_of(text, 'AAAA')}: field 'aliases', item 2: ")
+
+
+def test_an_impossible_date_is_refused():
+    text = entry_text(added="2026-02-30")
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, 'added:')}: field 'added': '2026-02-30' is not a date; "
+        "expected a date written YYYY-MM-DD, e.g. 2026-01-31"
+    )
+
+
+def test_a_related_term_given_twice_is_located_at_the_repeat():
+    text = entry_text(related=["beta", "gamma", "beta"])
+    assert only_problem(text) == (
+        f"glossary/example-term.md:{line_of(text, '- gamma') + 1}: field 'related', item 3: 'beta' is given twice; "
+        "expected each value once"
+    )
+
+
+def test_a_related_reserved_slug_is_refused():
+    text = entry_text(related=["index"])
+    assert "field 'related', item 1: 'index' is reserved" in only_problem(text)
+
+
+def test_a_source_note_is_optional_and_kept():
+    text = entry_text(sources=[{"title": "A", "url": "https://example.org/x", "note": "Table 2"}])
+    entry, found = read_entry(text, slug="example-term", path="glossary/example-term.md")
+    assert found == []
+    assert (entry.sources[0].title, entry.sources[0].note) == ("A", "Table 2")
