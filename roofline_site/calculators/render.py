@@ -26,7 +26,15 @@ from roofline_core.view import CalculatorView, box_text, calculator_view
 from roofline_site.calculators.markup import markup
 from roofline_site.calculators.placement import Resolved
 
-__all__ = ["PRECOMPUTED_STATUS", "AssetUrls", "box_text", "render_calculator", "slider_attributes", "slider_scale"]
+__all__ = [
+    "PRECOMPUTED_STATUS",
+    "AssetUrls",
+    "box_text",
+    "render_calculator",
+    "slider_attributes",
+    "slider_scale",
+    "slider_stops",
+]
 
 PRECOMPUTED_STATUS = "Computed at build time by roofline_core for the inputs shown. Changing them needs JavaScript."
 
@@ -53,20 +61,49 @@ def slider_scale(field: dict[str, Any]) -> str:
     return "log2" if field["integer"] and field["min"] >= 1 else "log10"
 
 
+def slider_stops(field: dict[str, Any]) -> tuple[list[str], list[float]]:
+    """What each position of a log slider stands for, so the browser does no log arithmetic.
+
+    Returns the box text at every position from ``min`` to ``max`` (whole powers of two for
+    whole-number fields; hundredths of a decade otherwise, at three significant figures, as
+    precisely as a slider can point) and the thresholds between neighbouring positions: a
+    value at or above the i-th threshold sits at position i + 1 or beyond. Thresholds are the
+    geometric midpoints, so a typed value goes to its nearest position on the log scale.
+    Linear sliders have no stops: their position is the value itself.
+    """
+    scale = slider_scale(field)
+    if scale == "log2":
+        exponents = range(math.ceil(math.log2(field["min"])), math.floor(math.log2(field["max"])) + 1)
+        texts = [box_text(2**e) for e in exponents]
+        thresholds = [2 ** (e - 0.5) for e in exponents[1:]]
+        return texts, thresholds
+    if scale == "log10":
+        smallest = field["min"] if field["min"] > 0 else field["step"]
+        hundredths = range(round(math.log10(smallest) * 100), round(math.log10(field["max"]) * 100) + 1)
+        texts = []
+        for k in hundredths:
+            value = float(f"{10 ** (k / 100):.3g}")
+            texts.append(box_text(round(value) if field["integer"] else value))
+        thresholds = [10 ** ((k - 0.5) / 100) for k in hundredths[1:]]
+        return texts, thresholds
+    return [], []
+
+
 def slider_attributes(field: dict[str, Any], value: float) -> dict[str, str]:
     """``min``, ``max``, ``step`` and ``value`` of the range input for ``field`` at ``value``.
 
-    Log sliders move through exponents; the box beside them holds the value itself.
+    Log sliders move through exponents (their stops, :func:`slider_stops`, say what each one
+    stands for); the box beside them holds the value itself.
     """
     scale = slider_scale(field)
     if scale == "log2":
         low, high = math.ceil(math.log2(field["min"])), math.floor(math.log2(field["max"]))
-        position: float = min(high, max(low, round(math.log2(value))))
+        position: float = low + sum(value >= t for t in slider_stops(field)[1])
         return {"min": str(low), "max": str(high), "step": "1", "value": str(position)}
     if scale == "log10":
         smallest = field["min"] if field["min"] > 0 else field["step"]
         low, high = round(math.log10(smallest), 2), round(math.log10(field["max"]), 2)
-        position = min(high, max(low, round(math.log10(value), 2)))
+        position = round(low + sum(value >= t for t in slider_stops(field)[1]) / 100, 2)
         return {"min": box_text(low), "max": box_text(high), "step": "0.01", "value": box_text(position)}
     return {
         "min": box_text(field["min"]),
@@ -151,10 +188,17 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
         )
         if field["slider"]:
             attrs = slider_attributes(field, float(value))
+            texts, thresholds = slider_stops(field)
+            stops = (
+                f' data-stops="{escape(json.dumps(texts, separators=(",", ":")))}"'
+                f' data-thresholds="{escape(json.dumps([float(f"{t:.6g}") for t in thresholds], separators=(",", ":")))}"'
+                if texts
+                else ""
+            )
             value_text = f"{box_text(value)} {unit}".strip()
             parts.append(
                 f'<input type="range" class="roofline-calc__slider" data-slider-for="{escape(field["id"])}" data-scale="{slider_scale(field)}"'
-                f' min="{attrs["min"]}" max="{attrs["max"]}" step="{attrs["step"]}" value="{attrs["value"]}"'
+                f' min="{attrs["min"]}" max="{attrs["max"]}" step="{attrs["step"]}" value="{attrs["value"]}"{stops}'
                 f' aria-labelledby="{label_id}" aria-valuetext="{escape(value_text)}"'
                 + (f' aria-describedby="{help_id}">' if help_text else ">")
             )

@@ -1,31 +1,34 @@
-// Range sliders beside number boxes. Log sliders move through exponents: whole powers of two
-// for whole-number fields such as a batch size, hundredths of a decade otherwise. This mirrors
-// slider_attributes() in roofline_site/calculators/render.py, which sets the starting position.
+// Range sliders beside number boxes. A log slider's stops (what each position stands for, and
+// the thresholds between positions) are computed at build time by slider_stops() in
+// roofline_site/calculators/render.py; here a position is only an index into them.
 
-export function sliderPosition(slider, value) {
-  const low = Number(slider.min);
-  const high = Number(slider.max);
-  let position;
-  if (slider.dataset.scale === "log2") {
-    position = Math.round(Math.log2(value));
-  } else if (slider.dataset.scale === "log10") {
-    position = Math.round(Math.log10(value) * 100) / 100;
-  } else {
-    position = value;
+function stopsOf(slider) {
+  if (!slider.rooflineStops) {
+    slider.rooflineStops = {
+      texts: JSON.parse(slider.dataset.stops),
+      thresholds: JSON.parse(slider.dataset.thresholds),
+    };
   }
-  return Math.min(high, Math.max(low, position));
+  return slider.rooflineStops;
+}
+
+function indexOf(slider) {
+  return Math.round((Number(slider.value) - Number(slider.min)) / Number(slider.step));
+}
+
+/** The slider position for a value typed in the box. */
+export function sliderPosition(slider, value) {
+  if (!slider.dataset.stops) {
+    return Math.min(Number(slider.max), Math.max(Number(slider.min), value));
+  }
+  const index = stopsOf(slider).thresholds.filter((threshold) => value >= threshold).length;
+  return Number(slider.min) + index * Number(slider.step);
 }
 
 /** The value a slider position stands for, as the text the box should show. */
-export function sliderValueText(slider, field) {
-  const position = Number(slider.value);
-  if (slider.dataset.scale === "log2") {
-    return String(2 ** position);
+export function sliderValueText(slider) {
+  if (!slider.dataset.stops) {
+    return slider.value;
   }
-  if (slider.dataset.scale === "log10") {
-    // Three significant figures: a slider cannot point more precisely than that.
-    const value = Number((10 ** position).toPrecision(3));
-    return String(field.integer ? Math.round(value) : value);
-  }
-  return slider.value;
+  return stopsOf(slider).texts[indexOf(slider)];
 }

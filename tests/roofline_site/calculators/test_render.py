@@ -10,7 +10,7 @@ import pytest
 from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_site.calculators.fence import Placement
 from roofline_site.calculators.placement import resolve
-from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes
+from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes, slider_stops
 
 ASSETS = AssetUrls(
     pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed="../../embed/x/"
@@ -151,3 +151,24 @@ def test_definition_travels_in_an_escaped_attribute_not_a_script():
 )
 def test_box_text_matches_how_the_browser_prints_numbers(value, text):
     assert box_text(value) == text
+
+
+def test_log_slider_stops_are_computed_here_not_in_the_browser():
+    batch = next(f for f in definition("decode-speed-of-light")["inputs"] if f["id"] == "batch")
+    texts, thresholds = slider_stops(batch)
+    assert texts == [str(2**e) for e in range(17)]
+    # A typed 5 is nearer 4 than 8 on the log scale (the threshold is 2^2.5); 6 is nearer 8.
+    assert slider_attributes(batch, 5)["value"] == "2" and slider_attributes(batch, 6)["value"] == "3"
+    assert len(thresholds) == len(texts) - 1
+    intensity = next(f for f in definition("roofline-explorer")["inputs"] if f["id"] == "intensity")
+    texts, thresholds = slider_stops(intensity)
+    assert texts[0] == "0.01" and texts[-1] == "10000" and len(texts) == 601
+    # Position 2.01 stands for 10^2.01 = 102.3..., shown at three significant figures.
+    assert texts[401] == "102"  # index 0 is position -2.00
+    # 101.1 is below 10^2.005 (101.16), so it stays at 2.00; 101.2 moves to 2.01.
+    assert slider_attributes(intensity, 101.1)["value"] == "2"
+    assert slider_attributes(intensity, 101.2)["value"] == "2.01"
+    # The rendered slider carries its stops for the browser.
+    _html, elements, _result = _render("decode-speed-of-light", batch="16")
+    (slider,) = [e for e in elements if e["attrs"].get("data-slider-for") == "batch"]
+    assert json.loads(slider["attrs"]["data-stops"])[4] == "16"
