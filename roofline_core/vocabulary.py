@@ -443,11 +443,14 @@ class Choice:
         fills: Values this choice puts into other fields of a calculator, as typed (a preset's
             peak in TFLOP/s, a model's attention kind), so the page can show them without
             computing anything. Keys are ids of fields of the same calculator.
+        group: Heading the choice is listed under (a vendor, a model family); choices of one
+            group are consecutive, and ungrouped ones (``""``) stand on their own.
     """
 
     value: str
     label: str
     fills: dict[str, float | str] = field(default_factory=dict)
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -523,7 +526,9 @@ class OneOf(_Declared):
             "id": self.id,
             "label": self.label,
             "default": self.default,
-            "choices": [{"value": c.value, "label": c.label, "fills": dict(c.fills)} for c in self.choices],
+            "choices": [
+                {"value": c.value, "label": c.label, "fills": dict(c.fills), "group": c.group} for c in self.choices
+            ],
             "help": self.help,
             "accepts": self.expected(),
         }
@@ -969,14 +974,14 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
         label="Accelerator",
         default="h100-sxm",
         help="An accelerator preset.",
-        choices=tuple(Choice(value=a.slug, label=a.name) for a in ACCELERATORS.values()),
+        choices=tuple(Choice(value=a.slug, label=a.name, group=a.vendor) for a in ACCELERATORS.values()),
     )
     model = OneOf(
         id="model",
         label="Model",
         default="llama-3-8b",
         help="A published model's shapes.",
-        choices=tuple(Choice(value=m.slug, label=m.name) for m in MODELS.values()),
+        choices=tuple(Choice(value=m.slug, label=m.name, group=m.family) for m in MODELS.values()),
     )
     weights = OneOf(
         id="weight_dtype",

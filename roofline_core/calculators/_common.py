@@ -52,7 +52,12 @@ def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice,
             to "Custom" starts from the preset.
     """
     choices = [
-        Choice(value=a.slug, label=a.name, fills={key: ACCELERATOR_FILLS[key](a) for key in custom_fields})
+        Choice(
+            value=a.slug,
+            label=a.name,
+            fills={key: ACCELERATOR_FILLS[key](a) for key in custom_fields},
+            group=a.vendor,
+        )
         for a in ACCELERATORS.values()
     ]
     if custom_fields:
@@ -123,7 +128,7 @@ def model_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:
         else:
             known.update({"kv_heads": m.kv_heads, "head_dim": m.head_dim})
         fills = {key: known[key] for key in custom_fields if key in known}
-        choices.append(Choice(value=m.slug, label=m.name, fills=fills))
+        choices.append(Choice(value=m.slug, label=m.name, fills=fills, group=m.family))
     if custom_fields:
         choices.append(Choice(value=CUSTOM, label="Custom (enter the sizes)"))
     return tuple(choices)

@@ -16,6 +16,7 @@ module (``site_assets/calculators/``) takes over the same elements; this DOM is 
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from dataclasses import dataclass
@@ -113,6 +114,18 @@ def slider_attributes(field: dict[str, Any], value: float) -> dict[str, str]:
     }
 
 
+def _options_html(choices: list[dict[str, Any]], selected: Any) -> str:
+    """A select's options, each run of one group under its ``<optgroup>`` (vendor, model family)."""
+    parts: list[str] = []
+    for group, run in itertools.groupby(choices, key=lambda choice: choice.get("group") or ""):
+        options = "".join(
+            f'<option value="{escape(c["value"])}"{" selected" if c["value"] == selected else ""}>{escape(c["label"])}</option>'
+            for c in run
+        )
+        parts.append(f'<optgroup label="{escape(group)}">{options}</optgroup>' if group else options)
+    return "".join(parts)
+
+
 def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> str:
     """The calculator's HTML.
 
@@ -173,10 +186,7 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
         f'<label id="{label_id}" for="{field_id}">{label}</label>',
     ]
     if field["kind"] == "choice":
-        options = "".join(
-            f'<option value="{escape(choice["value"])}"{" selected" if choice["value"] == value else ""}>{escape(choice["label"])}</option>'
-            for choice in field["choices"]
-        )
+        options = _options_html(field["choices"], value)
         parts.append(
             f'<select id="{field_id}" name="{escape(field["id"])}" aria-describedby="{described}">{options}</select>'
         )

@@ -172,3 +172,18 @@ def test_log_slider_stops_are_computed_here_not_in_the_browser():
     _html, elements, _result = _render("decode-speed-of-light", batch="16")
     (slider,) = [e for e in elements if e["attrs"].get("data-slider-for") == "batch"]
     assert json.loads(slider["attrs"]["data-stops"])[4] == "16"
+
+
+def test_long_selects_are_grouped_by_vendor_and_family():
+    html, _elements, _result = _render("decode-speed-of-light")
+    from roofline_core.hardware import ACCELERATORS, accelerators_by_vendor
+    from roofline_core.models import models_by_family
+
+    for vendor, chips in accelerators_by_vendor().items():
+        block = html.split(f'<optgroup label="{vendor}">', 1)[1].split("</optgroup>", 1)[0]
+        assert [f'value="{a.slug}"' in block for a in chips] == [True] * len(chips), vendor
+    for family in models_by_family():
+        assert html.count(f'<optgroup label="{family}">') == 1, family
+    # Every preset is listed once, and the Custom choice stands outside the groups.
+    assert all(html.count(f'<option value="{slug}"') == 1 for slug in ACCELERATORS)
+    assert '</optgroup><option value="custom"' in html
