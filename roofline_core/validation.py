@@ -132,7 +132,6 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
     peak_flop_per_s = m.accelerator.peak_for(m.compute_format) * efficiencies.compute
     bandwidth_bytes_per_s = m.accelerator.bandwidth_bytes_per_s * efficiencies.bandwidth
     params = m.model.streamed_params_per_token
-    kv_bytes_per_token = m.model.kv_bytes_per_token(m.kv_format)
 
     def decode_s(context_tokens: float) -> float:
         return decode_step(
@@ -141,7 +140,8 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
             bandwidth_bytes_per_s=bandwidth_bytes_per_s,
             bytes_per_param=m.weight_format.bytes_per_weight,
             batch=m.batch,
-            kv_cache_bytes=kv_bytes_per_token * context_tokens * m.batch,
+            # The model's own rule: sliding-window layers cache at most their window.
+            kv_cache_bytes=m.model.kv_cache_bytes(context_tokens=context_tokens, batch=m.batch, kv_dtype=m.kv_format),
             devices=m.devices,
         ).step_time_s
 
