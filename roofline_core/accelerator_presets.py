@@ -11,8 +11,6 @@ builds the :class:`~roofline_core.hardware.Accelerator` presets from the records
 
 from __future__ import annotations
 
-ABOUT = "Accelerator spec-sheet figures as their sources state them, gathered as research data for the presets. 'states' concatenates the exact quotes (one per entry of 'sources'); 'dense_peak_tera_per_s' is TFLOP/s (TOP/s for int8) without sparsity, and a format listed in 'dense_halved_from_sparse' is half of a figure the source marks as with sparsity. null means the figure was not found in a source that was read. 'secondary_only' marks entries with no vendor document among their sources. Within a quote, ' ... ' or '\n...\n' marks text left out between excerpts of the same page; everything else is verbatim."
-
 ACCELERATOR_RECORDS: list[dict] = [
     {
         "slug": "h100-sxm",

@@ -352,8 +352,3 @@ def from_hf_config(
         )
     except ValueError as error:
         raise ConfigError(str(error)) from None
-
-
-def model_from_config_text(text: str, **kwargs: Any) -> Model:
-    """:func:`from_hf_config` of :func:`parse_config_text`."""
-    return from_hf_config(parse_config_text(text), **kwargs)
