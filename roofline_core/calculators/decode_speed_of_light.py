@@ -122,7 +122,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         "once, and how batching moves the step toward the ridge."
     ),
     inputs=(
-        model_input(default=CUSTOM, custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
+        model_input(default="llama-3-8b", custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
         params_input(default=70),
         *custom_kv_inputs(),
         dtype_input(
