@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
+from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
@@ -27,6 +27,7 @@ CALCULATORS: dict[str, Calculator] = {
 __all__ = [
     "CALCULATORS",
     "CUSTOM",
+    "FROM_CONFIG",
     "Calculator",
     "Choice",
     "Output",
@@ -63,6 +64,11 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
             values[field.id] = parsed
         else:
             errors[field.id] = f"{field.label}: {invalid}"
+    # A field shown only under a choice (the config.json box) cannot block the result while
+    # another choice is selected: its problem waits until it is shown.
+    for field_id, condition in calc.field_conditions().items():
+        if values.get(condition["select"]) not in condition["values"]:
+            errors.pop(field_id, None)
     if not errors and calc.cross_check is not None:
         errors.update(calc.cross_check(values))
     result: dict[str, Any] = {"calculator": calc.id, "inputs": values, "errors": errors, "outputs": {}}

@@ -12,8 +12,10 @@ from typing import Any, TypedDict
 
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
+from roofline_core.config_code import decode, pretty_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.nodes import Node, box_text, node
+from roofline_core.vocabulary import ModelConfig
 
 #: Texts longer than this (in characters) are sentences (the operations table's "why"), laid
 #: out as prose: full-width output cards, and a line of their own under each table row.
@@ -36,12 +38,16 @@ class CalculatorView(TypedDict):
         outputs: ``{output id: OutputView}``.
         table: The result table (a ``div[data-table]`` tree), or None.
         chart: The roofline chart (an ``svg`` tree), or None.
+        configs: For each pasted config.json read: ``{"code": ..., "text": ...}``, the short
+            code a link carries instead of the file, and the fields read, as JSON text (what
+            the box shows when the code came from a link).
     """
 
     errors: dict[str, str]
     outputs: dict[str, OutputView]
     table: Node | None
     chart: Node | None
+    configs: dict[str, dict[str, str]]
 
 
 def calculator_view(calculator_id: str, result: dict[str, Any], *, dom_id: str) -> CalculatorView:
@@ -67,6 +73,11 @@ def calculator_view(calculator_id: str, result: dict[str, Any], *, dom_id: str) 
         },
         "table": table_tree(calc, result["table"], result["inputs"]) if result.get("table") else None,
         "chart": roofline_drawing(chart, element_id=f"{dom_id}-chart") if chart else None,
+        "configs": {
+            field.id: {"code": result["inputs"][field.id], "text": pretty_json(decode(result["inputs"][field.id]))}
+            for field in calc.applicable_fields(result["inputs"])
+            if isinstance(field, ModelConfig) and field.id in result["inputs"]
+        },
     }
 
 
