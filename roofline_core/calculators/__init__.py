@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
+from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
@@ -21,7 +22,8 @@ from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
 from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
 
 CALCULATORS: dict[str, Calculator] = {
-    c.id: c for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE)
+    c.id: c
+    for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE, CONFIG_EXPLAINER)
 }
 
 __all__ = [

@@ -48,11 +48,13 @@ class AssetUrls:
         pyodide_index: Folder of the self-hosted Pyodide runtime (ends with ``/``).
         core_zip: The content-hashed ``roofline_core`` zip.
         embed: The calculator's embed page (``embed/<id>/``).
+        glossary: The glossary's folder (``glossary/``), for links to terms in results.
     """
 
     pyodide_index: str
     core_zip: str
     embed: str
+    glossary: str
 
 
 def slider_scale(field: dict[str, Any]) -> str:
@@ -139,7 +141,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     parts = [
         f'<div class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed"'
         f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
-        f' data-embed-url="{escape(assets.embed)}">',
+        f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}">',
         # Filled by the browser when a link names a choice the calculator does not have.
         '<div class="roofline-calc__notice" data-notice role="status" hidden>'
         '<p class="roofline-calc__notice-text" data-notice-text></p>'
@@ -152,7 +154,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         shown = condition is None or resolved.inputs[condition["select"]] in condition["values"]
         parts.append(_field_html(field, resolved.inputs[field["id"]], dom_id, hidden=not shown))
     parts.append("</div>")
-    view = calculator_view(spec["id"], result, dom_id=dom_id)
+    view = calculator_view(spec["id"], result, dom_id=dom_id, glossary_url=assets.glossary)
     parts.append(_outputs_html(spec, view))
     if view["table"] is not None:
         parts.append(markup(view["table"]))

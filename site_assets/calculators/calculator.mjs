@@ -371,7 +371,7 @@ class CalculatorView {
     this.inFlight = true;
     const sent = { ...this.state };
     engine
-      .compute(this.id, sent, this.root.id)
+      .compute(this.id, sent, this.root.id, this.root.dataset.glossaryUrl)
       .then(
         (result) => this.apply(result, sent),
         (error) => {

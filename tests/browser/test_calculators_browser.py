@@ -209,6 +209,11 @@ SCENARIOS = {
         _press(page, f"{ROOT} [data-slider-for=prompt_tokens]", "ArrowRight", 2),
         page.select_option(f"{ROOT} [name=accelerator]", "h200"),
     ),
+    "config-explainer": lambda page: (
+        page.fill(f"{ROOT} [name=model_config]", config_text("gpt-oss-20b")),
+        _press(page, f"{ROOT} [data-slider-for=context_tokens]", "ArrowRight", 1),
+    ),
+    # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),
         page.fill(f"{ROOT} [name=batch]", "128"),
@@ -229,9 +234,13 @@ def test_live_results_equal_cpython_compute(live):
         scenario(page)
         inputs = wait_until_matches_cpython(page, calculator_id)
         assert inputs != before, f"{calculator_id}: the scenario changed nothing"
-        # The URL mirrors the form (fields a preset fills are left to the preset).
+        # The URL mirrors the form (fields a preset fills are left to the preset; a pasted
+        # config travels as the short code Python read from it).
         params = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
-        assert params and all(inputs[name] == value for name, value in params.items())
+        read = compute(calculator_id, inputs)["inputs"]
+        assert params and all(
+            (read[name] if name == "model_config" else inputs[name]) == value for name, value in params.items()
+        )
         assert page.get_attribute(ROOT, "data-state") == "live"
     assert form_inputs(page)["operation"] == "prefill-gemm"
     assert page.get_attribute(f'{ROOT} button[data-value="prefill-gemm"]', "aria-pressed") == "true"

@@ -14,7 +14,10 @@ from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes, slider_stops
 
 ASSETS = AssetUrls(
-    pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed="../../embed/x/"
+    pyodide_index="../../assets/pyodide/1.0/",
+    core_zip="../../assets/pyodide/rc.abc.zip",
+    embed="../../embed/x/",
+    glossary="../../glossary/",
 )
 
 
