@@ -58,6 +58,10 @@ class Calculator:
             combinations that are each valid alone but not together.
         table_columns: Columns of the result's ``"table"`` (each row maps a column id to an
             output value), in display order; empty when the calculator has no table.
+        headline: Ids of the two to four outputs that answer the calculator's question; the
+            page shows them first, beside the inputs on a wide screen.
+        key_inputs: Ids of the one or two inputs a reader changes first; on a phone they come
+            before the answer and the other inputs fold under "More inputs".
     """
 
     id: str
@@ -68,6 +72,8 @@ class Calculator:
     compute: ComputeFn
     cross_check: Callable[[dict[str, Any]], dict[str, str]] | None = None
     table_columns: tuple[Output, ...] = ()
+    headline: tuple[str, ...] = ()
+    key_inputs: tuple[str, ...] = ()
 
     def defaults(self) -> dict[str, Any]:
         return {field.id: field.default for field in self.inputs}
@@ -120,6 +126,8 @@ class Calculator:
             "outputs": [out.to_json() for out in self.outputs],
             "table_columns": [column.to_json() for column in self.table_columns],
             "conditions": self.field_conditions(),
+            "headline": list(self.headline),
+            "key_inputs": list(self.key_inputs),
         }
 
 

@@ -233,6 +233,8 @@ CONFIG_EXPLAINER = Calculator(
         Output("kv_bytes_at_context", "KV cache per sequence at the context"),
         Output("decode_flops_per_token", "Weight FLOPs per generated token"),
     ),
+    headline=("total_params", "active_params", "kv_bytes_per_token", "weight_bytes"),
+    key_inputs=("model_config",),
     compute=_compute,
     table_columns=(
         Output("field", "Config field"),

@@ -152,6 +152,8 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("memory_use", "Memory used"),
         Output("fits", "Fits in memory"),
     ),
+    headline=("step_time", "tokens_per_s", "fits"),
+    key_inputs=("model", "batch"),
     compute=_compute,
     table_columns=(
         Output("batch", "Batch"),

@@ -120,5 +120,7 @@ KV_CACHE = Calculator(
         Output("max_batch", "Largest batch that fits"),
         Output("max_context_tokens", "Longest context that fits"),
     ),
+    headline=("kv_bytes", "max_batch", "share_of_memory"),
+    key_inputs=("model", "context_tokens"),
     compute=_compute,
 )

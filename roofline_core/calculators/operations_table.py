@@ -115,6 +115,8 @@ OPERATIONS_TABLE = Calculator(
         Output("ridge_point", "Ridge point"),
         Output("why", "Why it lands there"),
     ),
+    headline=("name", "bound", "time"),
+    key_inputs=("operation", "accelerator"),
     compute=_compute,
     table_columns=(
         Output("operation", "Operation"),

@@ -93,5 +93,7 @@ PREFILL_TTFT = Calculator(
         Output("compute_utilisation", "Compute utilisation"),
         Output("ridge_point", "Ridge point"),
     ),
+    headline=("ttft", "bound"),
+    key_inputs=("model", "prompt_tokens"),
     compute=_compute,
 )

@@ -67,6 +67,8 @@ ROOFLINE_EXPLORER = Calculator(
         Output("bound", "Limited by"),
         Output("ridge_point", "Ridge point"),
     ),
+    headline=("attainable", "bound"),
+    key_inputs=("accelerator", "intensity"),
     compute=_compute,
     cross_check=_cross_check,
 )

@@ -147,24 +147,38 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         '<p class="roofline-calc__notice-text" data-notice-text></p>'
         '<button type="button" class="roofline-calc__dismiss" data-notice-dismiss aria-label="Dismiss this notice">Dismiss</button>'
         "</div>",
-        f'<div class="roofline-calc__inputs" role="group" aria-label="{escape(spec["title"])}: inputs">',
+        '<div class="roofline-calc__layout">',
     ]
-    for field in spec["inputs"]:
-        condition = spec["conditions"].get(field["id"])
-        shown = condition is None or resolved.inputs[condition["select"]] in condition["values"]
-        parts.append(_field_html(field, resolved.inputs[field["id"]], dom_id, hidden=not shown))
+    key, more = _split_inputs(spec)
+    inputs = resolved.inputs
+    fields = {
+        f["id"]: _field_html(f, inputs[f["id"]], dom_id, hidden=not _shown(spec, f["id"], inputs)) for f in spec["inputs"]
+    }
+    title = escape(spec["title"])
+    parts.append(
+        f'<div class="roofline-calc__inputs roofline-calc__inputs--key" role="group" aria-label="{title}: main inputs">'
+    )
+    parts.extend(fields[name] for name in key)
     parts.append("</div>")
     view = calculator_view(spec["id"], result, dom_id=dom_id, glossary_url=assets.glossary)
-    parts.append(_outputs_html(spec, view))
+    parts.append(_answer_html(spec, view))
+    if more:
+        # Open in the markup (a page without JavaScript shows every input); the browser folds it
+        # on a narrow screen so the answer stays in the first screen.
+        parts.append(
+            '<details class="roofline-calc__more" open data-more-inputs><summary>More inputs</summary>'
+            f'<div class="roofline-calc__inputs" role="group" aria-label="{title}: more inputs">'
+        )
+        parts.extend(fields[name] for name in more)
+        parts.append("</div></details>")
     if view["table"] is not None:
         parts.append(markup(view["table"]))
-    if view["chart"] is not None:
-        parts.append(f'<figure class="roofline-calc__chart" data-chart-box>{markup(view["chart"])}</figure>')
     parts.append(
         '<div class="roofline-calc__footer">'
         f'<p class="roofline-calc__status" data-status>{escape(PRECOMPUTED_STATUS)}</p>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-link hidden>Copy link</button>'
         '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'
+        "</div>"
         "</div>"
     )
     island = {
@@ -250,9 +264,24 @@ def _config_control_html(field: dict[str, Any], value: Any, field_id: str, descr
     )
 
 
-def _outputs_html(spec: dict[str, Any], view: CalculatorView) -> str:
+def _split_inputs(spec: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Input ids before the answer (the key inputs, and any field one of their choices uses,
+    such as the config box under the model) and those folded under "More inputs"."""
+    key = set(spec["key_inputs"])
+    key |= {target for target, condition in spec["conditions"].items() if condition["select"] in key}
+    ordered = [field["id"] for field in spec["inputs"]]
+    return [name for name in ordered if name in key], [name for name in ordered if name not in key]
+
+
+def _shown(spec: dict[str, Any], field_id: str, inputs: dict[str, Any]) -> bool:
+    """Whether a field is shown for ``inputs`` (a field a choice uses only under that choice)."""
+    condition = spec["conditions"].get(field_id)
+    return condition is None or inputs[condition["select"]] in condition["values"]
+
+
+def _outputs_html(outputs: list[dict[str, Any]], view: CalculatorView, *, headline: bool) -> str:
     items = []
-    for output in spec["outputs"]:
+    for output in outputs:
         shown = view["outputs"][output["id"]]
         prose = " roofline-calc__output--prose" if shown["prose"] else ""
         items.append(
@@ -261,7 +290,27 @@ def _outputs_html(spec: dict[str, Any], view: CalculatorView) -> str:
             f'<dd data-output="{escape(output["id"])}">{escape(shown["text"])}</dd>'
             "</div>"
         )
-    return f'<div class="roofline-calc__results" aria-live="polite"><dl class="roofline-calc__outputs">{"".join(items)}</dl></div>'
+    kind = " roofline-calc__outputs--headline" if headline else ""
+    return f'<dl class="roofline-calc__outputs{kind}">{"".join(items)}</dl>'
+
+
+def _answer_html(spec: dict[str, Any], view: CalculatorView) -> str:
+    """The results: the headline outputs, the chart, then the other outputs, in one live region.
+
+    The chart is inside the region (so it sits beside the headline on a wide screen and right
+    under it on a phone) but not announced: its changes are the numbers already read out.
+    """
+    headline = [o for o in spec["outputs"] if o["id"] in spec["headline"]]
+    others = [o for o in spec["outputs"] if o["id"] not in spec["headline"]]
+    parts = ['<div class="roofline-calc__results" aria-live="polite">', _outputs_html(headline, view, headline=True)]
+    if view["chart"] is not None:
+        parts.append(
+            f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
+        )
+    if others:
+        parts.append(_outputs_html(others, view, headline=False))
+    parts.append("</div>")
+    return "".join(parts)
 
 
 def _json(data: Any) -> str:

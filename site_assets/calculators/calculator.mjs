@@ -71,6 +71,7 @@ class CalculatorView {
     this.dirty = false;
     this.waiting = false;
 
+    this.foldMoreInputsWhenNarrow();
     this.bind();
     const engine = currentEngine();
     if (engine?.state === "failed") {
@@ -128,6 +129,18 @@ class CalculatorView {
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
     });
+  }
+
+  /**
+   * On a narrow screen (the layout is one column: the CSS decides, this only reads it), fold
+   * "More inputs" so the answer sits right under the key inputs.
+   */
+  foldMoreInputsWhenNarrow() {
+    const more = this.root.querySelector("[data-more-inputs]");
+    const layout = this.root.querySelector(".roofline-calc__layout");
+    if (more && layout && getComputedStyle(layout).gridTemplateColumns.trim().split(/\s+/).length === 1) {
+      more.open = false;
+    }
   }
 
   engineUrls() {
@@ -408,6 +421,11 @@ class CalculatorView {
       if (message) {
         invalid = true;
         control.setAttribute("aria-invalid", "true");
+        // A field folded under "More inputs" is unfolded so its message can be read.
+        const folded = control.closest("details:not([open])");
+        if (folded) {
+          folded.open = true;
+        }
       } else {
         control.removeAttribute("aria-invalid");
       }

@@ -351,3 +351,10 @@ def test_decode_table_is_the_inference_catalogue_of_batches() -> None:
     table = compute("decode-speed-of-light", {})["table"]
     assert tuple(row["batch"]["value"] for row in table) == DECODE_TABLE_BATCHES
     assert DECODE_TABLE_BATCHES[: len(DEFAULT_SWEEP_BATCHES)] == DEFAULT_SWEEP_BATCHES
+
+
+@pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
+def test_every_calculator_names_its_headline_and_key_inputs(calc_id: str) -> None:
+    calc = CALCULATORS[calc_id]
+    assert 2 <= len(calc.headline) <= 4 and set(calc.headline) <= {o.id for o in calc.outputs}
+    assert 1 <= len(calc.key_inputs) <= 2 and set(calc.key_inputs) <= {f.id for f in calc.inputs}

@@ -36,6 +36,9 @@ class _Tree(HTMLParser):
             self._open.append(element)
 
     def handle_endtag(self, tag):
+        # A closing tag of an element never opened here (an SVG </rect>) closes nothing.
+        if not any(element["tag"] == tag for element in self._open):
+            return
         while self._open:
             if self._open.pop()["tag"] == tag:
                 break
