@@ -66,8 +66,9 @@ def _check_result(calc_id: str, result: dict) -> None:
         field = fields[field_id]
         assert field.label in message
         # Parsing errors state the field's whole accepted range; cross-field checks state the
-        # subset that fits the other fields ("choose one of ...").
-        assert field.expected() in message or "choose one of" in message, message
+        # subset that fits the other fields ("choose one of ..."); a config's problems name the
+        # config field at fault and what that field takes.
+        assert field.expected() in message or "choose one of" in message or isinstance(field, ModelConfig), message
     if result["errors"]:
         assert result["outputs"] == {}
     else:
