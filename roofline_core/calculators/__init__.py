@@ -66,8 +66,8 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
             values[field.id] = parsed
         else:
             errors[field.id] = f"{field.label}: {invalid}"
-    # A field shown only under a choice (the config.json box) cannot block the result while
-    # another choice is selected: its problem waits until it is shown.
+    # A field shown only under a choice (a custom size, the config.json box) cannot block the
+    # result while another choice is selected: its problem waits until it is shown.
     for field_id, condition in calc.field_conditions().items():
         if values.get(condition["select"]) not in condition["values"]:
             errors.pop(field_id, None)

@@ -103,18 +103,21 @@ class Calculator:
         return tuple(field for field in self.inputs if field.id not in unused)
 
     def field_conditions(self) -> dict[str, dict[str, Any]]:
-        """Fields a choice ``uses``, each ``{"select": id, "values": [choices that use it]}``.
+        """Fields that matter only under some choices: ``{"select": id, "values": [...]}`` each.
 
-        The page shows such a field (the config.json box) only while its select holds one of
-        ``values``. Fields a preset fills stay shown: they display the preset's numbers, and
-        editing one switches its select to Custom.
+        The page shows such a field only while its select holds one of ``values`` (and a link
+        never carries it otherwise): a custom model's sizes only under Custom, the config.json
+        box only under "From a config.json". This is :meth:`applicable_fields`'s rule written
+        out as data for the browser.
         """
         conditions: dict[str, dict[str, Any]] = {}
         for field in self.inputs:
-            if isinstance(field, OneOf):
-                for choice in field.choices:
-                    for target in choice.uses:
-                        conditions.setdefault(target, {"select": field.id, "values": []})["values"].append(choice.value)
+            if not isinstance(field, OneOf):
+                continue
+            hidden_under = {choice.value: _unused_by(field, choice.value) for choice in field.choices}
+            for target in sorted(set().union(*hidden_under.values())):
+                shown = [value for value, hidden in hidden_under.items() if target not in hidden]
+                conditions[target] = {"select": field.id, "values": shown}
         return conditions
 
     def to_json(self) -> dict[str, Any]:

@@ -11,9 +11,6 @@ import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { paramPrefix, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
-// The choice that lets the reader type their own numbers instead of a preset's.
-const CUSTOM = "custom";
-const PENDING_TEXT = "computing…";
 const STATUS = {
   idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
   loading: "Loading Python in your browser for live recalculation…",
@@ -43,7 +40,7 @@ class CalculatorView {
     const island = JSON.parse(root.querySelector("[data-calculator-data]").dataset.calculatorData);
     this.definition = island.definition;
     this.fields = new Map(this.definition.inputs.map((field) => [field.id, field]));
-    // Fields shown only while a choice uses them (the config.json box): roofline_core's data.
+    // Fields shown only under some choices (custom sizes, the config box): roofline_core's data.
     this.conditions = this.definition.conditions ?? {};
     // For each config box: the text last read by Python and the short code a link carries for it.
     this.configCodes = new Map();
@@ -176,7 +173,6 @@ class CalculatorView {
 
   onChoice(id) {
     this.state[id] = this.controls.get(id).value;
-    this.leavePresetFor(id);
     this.applyFills(id, new Set());
     this.showUsedFields();
     this.changed();
@@ -194,7 +190,10 @@ class CalculatorView {
     this.changed();
   }
 
-  /** Show each field a choice uses only while that choice is selected (roofline_core's conditions). */
+  /**
+   * Show each field that matters only under some choices (a custom model's sizes under Custom,
+   * the config box under "From a config.json") only then: roofline_core's conditions, as data.
+   */
   showUsedFields() {
     for (const [id, condition] of Object.entries(this.conditions)) {
       this.fieldBoxes.get(id).hidden = !this.isShown(id, condition);
@@ -208,7 +207,6 @@ class CalculatorView {
   onNumber(id) {
     this.state[id] = this.controls.get(id).value;
     this.syncSlider(id);
-    this.leavePresetFor(id);
     this.changed();
   }
 
@@ -217,7 +215,6 @@ class CalculatorView {
     this.controls.get(id).value = text;
     this.state[id] = text;
     this.syncSlider(id);
-    this.leavePresetFor(id);
     this.changed();
   }
 
@@ -233,29 +230,8 @@ class CalculatorView {
     }
   }
 
-  /** Editing a number a preset filled means the reader wants their own: switch to Custom. */
-  leavePresetFor(id) {
-    for (const field of this.fields.values()) {
-      const choice = field.kind === "choice" ? this.selectedChoice(field.id) : null;
-      if (choice && id in choice.fills && String(choice.fills[id]) !== this.state[id] && field.choices.some((c) => c.value === CUSTOM)) {
-        this.state[field.id] = CUSTOM;
-        this.controls.get(field.id).value = CUSTOM;
-      }
-    }
-  }
-
   selectedChoice(id) {
     return this.fields.get(id).choices.find((choice) => choice.value === this.state[id]) ?? null;
-  }
-
-  filledByPreset(id) {
-    for (const field of this.fields.values()) {
-      const choice = field.kind === "choice" ? this.selectedChoice(field.id) : null;
-      if (choice && id in choice.fills && String(choice.fills[id]) === this.state[id]) {
-        return true;
-      }
-    }
-    return false;
   }
 
   syncSlider(id) {
@@ -331,7 +307,8 @@ class CalculatorView {
   writeUrl() {
     const values = {};
     for (const id of this.fields.keys()) {
-      if (this.filledByPreset(id) || !this.isShown(id)) {
+      // A field hidden under the current choices (a custom size beside a preset) stays out.
+      if (!this.isShown(id)) {
         continue;
       }
       if (this.fields.get(id).kind === "config") {
@@ -402,12 +379,13 @@ class CalculatorView {
       });
   }
 
+  /**
+   * While Python computes (or starts), the results keep their values, dimmed and marked as
+   * updating (the stylesheet reads data-state; assistive technology reads aria-busy).
+   */
   showPending() {
     this.root.dataset.state = "computing";
     this.results.setAttribute("aria-busy", "true");
-    for (const el of this.outputs) {
-      el.textContent = PENDING_TEXT;
-    }
   }
 
   /** Show roofline_core.view's view of a result: errors, output texts, table and chart. */
@@ -432,12 +410,7 @@ class CalculatorView {
     }
     this.results.removeAttribute("aria-busy");
     if (invalid) {
-      // Keep the last good values; if none was computed live yet, those are the prerendered ones.
-      for (const el of this.outputs) {
-        if (el.textContent === PENDING_TEXT) {
-          el.textContent = this.initialOutputs.get(el.dataset.output);
-        }
-      }
+      // The results keep the last good values (the prerendered ones if none was computed live).
       this.root.dataset.state = "invalid";
       this.setStatus(STATUS.invalid);
       return;
@@ -496,10 +469,8 @@ class CalculatorView {
     this.state[id] = value;
     this.setControl(id, value);
     if (this.fields.get(id).kind === "choice") {
-      this.leavePresetFor(id);
       this.applyFills(id, new Set());
-    } else {
-      this.leavePresetFor(id);
+      this.showUsedFields();
     }
     this.changed();
   }

@@ -246,15 +246,24 @@ def test_live_results_equal_cpython_compute(live):
     assert page.get_attribute(f'{ROOT} button[data-value="prefill-gemm"]', "aria-pressed") == "true"
 
 
-def test_preset_fills_and_editing_a_filled_field_switches_to_custom(live):
+def test_custom_fields_show_only_under_custom_and_start_from_the_preset(live):
     page = live.page
     instant_navigate(page, "roofline-explorer")
+    peak = f"{ROOT} [name=peak_tflop_per_s]"
     page.select_option(f"{ROOT} [name=accelerator]", "a100-sxm-80gb")
+    assert not page.is_visible(peak)
+    page.select_option(f"{ROOT} [name=accelerator]", "custom")
+    assert page.is_visible(peak)
     a100 = next(c for c in definition("roofline-explorer")["inputs"][0]["choices"] if c["value"] == "a100-sxm-80gb")
-    assert page.input_value(f"{ROOT} [name=peak_tflop_per_s]") == "312" == str(round(a100["fills"]["peak_tflop_per_s"]))
-    page.fill(f"{ROOT} [name=peak_tflop_per_s]", "500")
-    assert page.input_value(f"{ROOT} [name=accelerator]") == "custom"
+    assert page.input_value(peak) == "312" == str(round(a100["fills"]["peak_tflop_per_s"]))
+    page.fill(peak, "500")
     wait_until_matches_cpython(page, "roofline-explorer")
+    assert _url_params(page)["peak_tflop_per_s"] == ["500"]
+    # Back to a preset: the custom numbers hide and leave the link.
+    page.select_option(f"{ROOT} [name=accelerator]", "h100-sxm")
+    assert not page.is_visible(peak)
+    wait_until_matches_cpython(page, "roofline-explorer")
+    assert "peak_tflop_per_s" not in _url_params(page)
 
 
 def test_live_chart_is_drawn_like_the_build_time_chart(live):
@@ -438,11 +447,16 @@ def test_url_round_trip_restores_inputs_and_never_shows_contradicting_values(bro
         )
         # The Llama-3-8B preset filled the fields the link leaves to it.
         assert inputs["layers"] == "32"
-        # Before Python answers, the outputs say so instead of showing the defaults' values;
-        # after, they are the link's. (Read once: the answer may land at any moment.)
+        # Before Python answers, the results are marked as updating (dimmed, aria-busy) while
+        # they keep the prerendered values; after, they are the link's. (Read state and texts
+        # at once: the answer may land at any moment.)
         live_outputs, _table = expected_texts("decode-speed-of-light", inputs)
-        shown = shown_outputs(page)
-        assert set(shown.values()) == {"computing…"} or shown == live_outputs, shown
+        state, busy, shown = page.eval_on_selector(
+            ROOT,
+            """root => [root.dataset.state, root.querySelector('.roofline-calc__results').getAttribute('aria-busy'),
+                Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))]""",
+        )
+        assert (state == "computing" and busy == "true") or shown == live_outputs, (state, busy, shown)
         page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
         wait_until_matches_cpython(page, "decode-speed-of-light")
         assert page.url == url

@@ -1,0 +1,45 @@
+"""Answer first: each calculator's headline results and chart are in the first screen, on a
+desktop and on a phone, and no calculator page scrolls sideways on a small phone."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_core.calculators import CALCULATORS
+
+pytestmark = pytest.mark.browser
+
+ROOT = "[data-calculator]"
+# The boxes that answer the calculator's question: its headline results, and its chart if it has one.
+ANSWER = f"{ROOT} .roofline-calc__outputs--headline, {ROOT} [data-chart-box]"
+
+
+def _open(page_factory, site_server: str, calculator_id: str, *, width: int, height: int):
+    page, watch = page_factory(width=width, height=height)
+    page.goto(f"{site_server}calculators/{calculator_id}/", wait_until="load")
+    page.wait_for_selector(f"{ROOT}[data-engine]")  # mounted: "More inputs" folded if narrow
+    return page, watch
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
+def test_the_answer_is_in_the_first_screen(page_factory, site_server, calculator_id, width, height):
+    page, watch = _open(page_factory, site_server, calculator_id, width=width, height=height)
+    boxes = page.eval_on_selector_all(ANSWER, "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert boxes, "no headline results found"
+    for box in boxes:
+        assert box["top"] >= 0 and box["bottom"] <= height, f"{calculator_id} at {width}px: {box} not in 0..{height}"
+    assert watch.page_errors == []
+
+
+@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
+def test_a_phone_folds_the_other_inputs_and_never_scrolls_sideways(page_factory, site_server, calculator_id):
+    page, _watch = _open(page_factory, site_server, calculator_id, width=360, height=740)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    more = page.locator(f"{ROOT} [data-more-inputs]")
+    if more.count():
+        assert more.get_attribute("open") is None, "More inputs should be folded on a phone"
+    # Desktop keeps every input in view beside the answer.
+    page, _watch = _open(page_factory, site_server, calculator_id, width=1280, height=800)
+    if page.locator(f"{ROOT} [data-more-inputs]").count():
+        assert page.get_attribute(f"{ROOT} [data-more-inputs]", "open") is not None
