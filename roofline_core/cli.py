@@ -447,7 +447,8 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
                         f"{a.interconnect_kind} {format_bandwidth(link)}" if link else a.interconnect_kind or "-",
                     ),
                     "power": value(a.board_power_w, "W", f"{a.board_power_w:g} W" if a.board_power_w else "-"),
-                    "source": _text(a.source.url),
+                    # The full address stays in --json; the table shows its host, as URLs overflow it.
+                    "source": value(a.source.url, "", a.source.host),
                 }
             )
     columns = {
