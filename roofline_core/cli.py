@@ -22,9 +22,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from roofline_core.calculators import CALCULATORS, CUSTOM, compute, value
+from roofline_core.calculators import CALCULATORS, CUSTOM, FROM_CONFIG, compute, value
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
+from roofline_core.config_code import model_from_code
 from roofline_core.formatting import (
     format_bandwidth,
     format_bytes,
@@ -33,9 +34,10 @@ from roofline_core.formatting import (
     format_number,
 )
 from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator, accelerators_by_vendor
+from roofline_core.hf_config import MAX_CONFIG_CHARS
 from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.models import MLA, MODELS, models_by_family
-from roofline_core.vocabulary import PARAMS, Declaration, Number, OneOf
+from roofline_core.vocabulary import PARAMS, Declaration, ModelConfig, Number, OneOf
 
 PROG = "roofline"
 EXIT_USAGE = 2
@@ -57,6 +59,7 @@ class _Parser(argparse.ArgumentParser):
 #: Calculator field each option sets (``--params`` takes a count; the field takes billions).
 FIELD_OF_OPTION: dict[str, str] = {
     "--model": "model",
+    "--config": "model_config",
     "--params": "params_billion",
     "--attention": "attention",
     "--layers": "layers",
@@ -139,9 +142,34 @@ def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, A
             if error is not None:
                 raise CliError(f"--params: {error}")
             typed = count / GIGA
+        if option == "--config":
+            typed = _read_config_file(typed)
         raw[field_id] = typed
         option_of[field_id] = option
     return raw, option_of
+
+
+def _read_config_file(path: str) -> str:
+    """The text of the config.json at ``path`` (one character past the limit at most, so an
+    oversized file gets the config reader's own message without being read whole)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read(MAX_CONFIG_CHARS + 1)
+    except UnicodeDecodeError:
+        raise CliError(f"--config: {path} is not UTF-8 text; expected a config.json") from None
+    except OSError as error:
+        raise CliError(f"--config: cannot read {path}: {error.strerror or error}") from None
+
+
+def _choose_config_model(args: argparse.Namespace, raw: dict[str, Any], others: Sequence[str]) -> bool:
+    """``--config``: the model of a config.json file; returns whether it was given."""
+    if not _given(args, "--config"):
+        return False
+    clash = next((option for option in others if _given(args, option)), None)
+    if clash:
+        raise CliError(f"give --config or {clash}, not both (the config.json describes the whole model)")
+    raw["model"] = FROM_CONFIG
+    return True
 
 
 def _parsed(command: Command, raw: dict[str, Any], field_id: str) -> Any:
@@ -152,6 +180,8 @@ def _parsed(command: Command, raw: dict[str, Any], field_id: str) -> Any:
 
 def _choose_step_model(command: Command, args: argparse.Namespace, raw: dict[str, Any]) -> None:
     """A preset (``--model``) or a custom model (``--params``, optionally its KV shape)."""
+    if _choose_config_model(args, raw, ("--model", "--params", *_GQA_SHAPE)):
+        return
     shape = [option for option in _GQA_SHAPE if option in command.options and _given(args, option)]
     if _given(args, "--params"):
         if _given(args, "--model"):
@@ -164,13 +194,15 @@ def _choose_step_model(command: Command, args: argparse.Namespace, raw: dict[str
             raise CliError("--context needs --layers, --kv-heads and --head-dim when the model is given by --params")
         return
     if not _given(args, "--model"):
-        raise CliError(f"give --model (one of {', '.join(MODELS)}) or --params")
+        raise CliError(f"give --model (one of {', '.join(MODELS)}), --config or --params")
     if shape:
         raise CliError(f"{shape[0]} describes a custom model; use it with --params, not --model")
 
 
 def _choose_kv_model(command: Command, args: argparse.Namespace, raw: dict[str, Any]) -> None:
     """A preset (``--model``) or an architecture (``--attention``, ``--layers`` ...; ``--params`` for its weights)."""
+    if _choose_config_model(args, raw, ("--model", *_ARCHITECTURE, "--params")):
+        return
     architecture = any(_given(args, option) for option in _ARCHITECTURE)
     if _given(args, "--model"):
         if architecture:
@@ -179,7 +211,9 @@ def _choose_kv_model(command: Command, args: argparse.Namespace, raw: dict[str, 
             raise CliError("give --model or --params, not both")
         return
     if not architecture:
-        raise CliError(f"give --model (one of {', '.join(MODELS)}) or the architecture (--attention, --layers, ...)")
+        raise CliError(
+            f"give --model (one of {', '.join(MODELS)}), --config or the architecture (--attention, --layers, ...)"
+        )
     raw["model"] = CUSTOM
 
 
@@ -221,7 +255,11 @@ def _entry(label: str, item: dict[str, Any]) -> dict[str, Any]:
     return {"label": label, **item}
 
 
-def _input_text(field: Declaration, parsed: Any) -> str:
+def _input_text(field: Declaration, parsed: Any, values: dict[str, Any]) -> str:
+    if field.id == "model" and parsed == FROM_CONFIG:
+        return f"{model_from_code(values['model_config']).name} (from --config)"
+    if isinstance(field, ModelConfig):
+        return f"{parsed} (the code a site link carries)"
     if isinstance(field, OneOf):
         return next(c.label for c in field.choices if c.value == parsed)
     number = f"{parsed:,}" if isinstance(parsed, int) else format_number(parsed)
@@ -237,7 +275,9 @@ def _shown_inputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) ->
     for field in calc.applicable_fields(values):
         if field.id not in hidden:
             unit = field.unit if isinstance(field, Number) else ""
-            shown[field.id] = _entry(field.label, value(values[field.id], unit, _input_text(field, values[field.id])))
+            shown[field.id] = _entry(
+                field.label, value(values[field.id], unit, _input_text(field, values[field.id], values))
+            )
     return shown
 
 
@@ -464,7 +504,7 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
     return {"command": command.name, "title": "Accelerator presets", "columns": columns, "rows": rows}
 
 
-_STEP_MODEL = ("--model", "--params")
+_STEP_MODEL = ("--model", "--config", "--params")
 _DECODE_REST = ("--weight-dtype", "--kv-dtype", "--context", "--devices", "--efficiency")
 
 COMMANDS: dict[str, Command] = {
@@ -502,7 +542,7 @@ COMMANDS: dict[str, Command] = {
             "kv-cache",
             "KV cache size; with hardware, its share of memory and the largest batch",
             "kv-cache",
-            ("--model", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
+            ("--model", "--config", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
             + ("--context", "--batch", "--kv-dtype", "--weight-dtype", "--devices"),
             cmd_kv_cache,
         ),
@@ -524,6 +564,8 @@ def _help(command: Command, option: str) -> str:
     if option == "--params":
         field: Declaration = _count_field(command.calc)
         return f"custom model: parameters read per token, e.g. 8e9; {field.expected()}"
+    if option == "--config":
+        return "path to a model's config.json (as on its Hugging Face page), instead of --model"
     field = command.calc.field(FIELD_OF_OPTION[option])
     if isinstance(field, OneOf):
         shown = ", ".join(c.value for c in field.choices if c.value != CUSTOM)

@@ -445,12 +445,15 @@ class Choice:
             computing anything. Keys are ids of fields of the same calculator.
         group: Heading the choice is listed under (a vendor, a model family); choices of one
             group are consecutive, and ungrouped ones (``""``) stand on their own.
+        uses: Ids of fields that matter only while this choice is selected (the pasted
+            config.json of "From a config.json"); they are hidden otherwise.
     """
 
     value: str
     label: str
     fills: dict[str, float | str] = field(default_factory=dict)
     group: str = ""
+    uses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -527,7 +530,8 @@ class OneOf(_Declared):
             "label": self.label,
             "default": self.default,
             "choices": [
-                {"value": c.value, "label": c.label, "fills": dict(c.fills), "group": c.group} for c in self.choices
+                {"value": c.value, "label": c.label, "fills": dict(c.fills), "group": c.group, "uses": list(c.uses)}
+                for c in self.choices
             ],
             "help": self.help,
             "accepts": self.expected(),
@@ -951,7 +955,52 @@ class Record(_Declared):
         return values, problems
 
 
-Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url | Record
+@dataclass(frozen=True)
+class ModelConfig(_Declared):
+    """A model's architecture: a pasted ``config.json``, or the short code a link carries.
+
+    The value is the short code (:mod:`roofline_core.config_code`), so a link holds a few dozen
+    characters, not the file. Problems are the config reader's, e.g. ``field 'hidden_size' is
+    missing; expected a whole number >= 1``.
+    """
+
+    kind = "config"
+
+    def expected(self) -> str:
+        return "the text of a model's config.json"
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(code, None)`` or ``(None, Invalid)``; never raises."""
+        # Imported here: the config reader builds models, whose presets load after this module.
+        from roofline_core.config_code import ConfigError, read_model_config
+
+        if not isinstance(raw, str):
+            return None, Invalid(f"{kind_of(raw)} is not text", self.expected())
+        try:
+            code, _ = read_model_config(raw)
+        except ConfigError as error:
+            problem, _, expected = str(error).partition("; expected ")
+            return None, Invalid(problem, expected or self.expected())
+        return code, None
+
+    def write(self, value: str) -> str:
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        from roofline_core.hf_config import MAX_CONFIG_CHARS
+
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "label": self.label,
+            "default": self.default,
+            "help": self.help,
+            "accepts": self.expected(),
+            "max_chars": MAX_CONFIG_CHARS,
+        }
+
+
+Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url | Record | ModelConfig
 
 
 # --- Standard declarations -----------------------------------------------------------------
@@ -1142,4 +1191,13 @@ HEAD_DIM = WholeNumber(
     minimum=1,
     maximum=4096,
     help="Width of one attention head.",
+)
+MODEL_CONFIG = ModelConfig(
+    id="model_config",
+    label="Model config.json",
+    default="",
+    help=(
+        "Paste a model's config.json (from its Hugging Face page) or drop the file here. Only the "
+        "architecture fields are read; a link to this page carries them in a short code."
+    ),
 )

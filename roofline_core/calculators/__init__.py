@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
+from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
+from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
@@ -21,12 +22,14 @@ from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
 from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
 
 CALCULATORS: dict[str, Calculator] = {
-    c.id: c for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE)
+    c.id: c
+    for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE, CONFIG_EXPLAINER)
 }
 
 __all__ = [
     "CALCULATORS",
     "CUSTOM",
+    "FROM_CONFIG",
     "Calculator",
     "Choice",
     "Output",
@@ -63,6 +66,11 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
             values[field.id] = parsed
         else:
             errors[field.id] = f"{field.label}: {invalid}"
+    # A field shown only under a choice (the config.json box) cannot block the result while
+    # another choice is selected: its problem waits until it is shown.
+    for field_id, condition in calc.field_conditions().items():
+        if values.get(condition["select"]) not in condition["values"]:
+            errors.pop(field_id, None)
     if not errors and calc.cross_check is not None:
         errors.update(calc.cross_check(values))
     result: dict[str, Any] = {"calculator": calc.id, "inputs": values, "errors": errors, "outputs": {}}

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from roofline_core.calculators.base import CUSTOM
+from roofline_core.calculators.base import CUSTOM, FROM_CONFIG
+from roofline_core.config_code import model_from_code
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
@@ -22,11 +23,13 @@ from roofline_core.vocabulary import (
     LAYERS,
     MEMORY_GB,
     MODEL,
+    MODEL_CONFIG,
     PARAMS_BILLION,
     PEAK_TFLOP_PER_S,
     PROMPT_TOKENS,
     WEIGHT_DTYPE,
     Choice,
+    ModelConfig,
     Number,
     OneOf,
     WholeNumber,
@@ -131,16 +134,29 @@ def model_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:
         choices.append(Choice(value=m.slug, label=m.name, fills=fills, group=m.family))
     if custom_fields:
         choices.append(Choice(value=CUSTOM, label="Custom (enter the sizes)"))
+    choices.append(Choice(value=FROM_CONFIG, label="From a config.json (paste or drop it)", uses=(MODEL_CONFIG.id,)))
     return tuple(choices)
 
 
 def model_input(*, default: str, custom_fields: tuple[str, ...] = ()) -> OneOf:
-    """The model select; ``custom_fields`` are the ids of the calculator's custom-model fields."""
+    """The model select; ``custom_fields`` are the ids of the calculator's custom-model fields.
+
+    It always offers "From a config.json", which reads :func:`model_config_input`'s field.
+    """
     return MODEL.with_choices(
         model_choices(custom_fields=custom_fields),
         default=default,
-        help="A published model, or Custom to enter its size." if custom_fields else "A published model's shapes.",
+        help=(
+            "A published model, your own model's config.json, or Custom to enter its size."
+            if custom_fields
+            else "A published model, or your own model's config.json."
+        ),
     )
+
+
+def model_config_input() -> ModelConfig:
+    """The pasted config.json (or a link's code for it), read when the model is "From a config.json"."""
+    return MODEL_CONFIG
 
 
 def dtype_input(*, id: str, label: str, default: str = "fp16", help: str = "") -> OneOf:
@@ -215,7 +231,10 @@ def roofline_chart(
 
 
 def model_of(values: dict[str, Any]) -> AnyModel:
-    """The preset model chosen, or for "Custom" a :class:`CustomModel` of the custom fields present."""
+    """The preset model chosen, the model of a pasted config.json, or for "Custom" a
+    :class:`CustomModel` of the custom fields present."""
+    if values["model"] == FROM_CONFIG:
+        return model_from_code(values[MODEL_CONFIG.id], slug="imported")
     if values["model"] != CUSTOM:
         return MODELS[values["model"]]
     return CustomModel(

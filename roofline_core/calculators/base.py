@@ -11,6 +11,8 @@ from roofline_core.vocabulary import Declaration, OneOf
 #: The choice that makes a calculator use the numbers typed into its custom fields (the fields
 #: its presets fill) instead of a preset's.
 CUSTOM = "custom"
+#: The choice that makes a calculator read the model from a pasted config.json.
+FROM_CONFIG = "config"
 
 
 @dataclass(frozen=True)
@@ -85,14 +87,29 @@ class Calculator:
         """The inputs that matter for ``values``, in display order.
 
         A field some preset fills (a model's size, an accelerator's peak) is that preset's
-        number; it matters only when its select is set to :data:`CUSTOM`.
+        number; it matters only when its select is set to :data:`CUSTOM`. A field a choice
+        ``uses`` (the pasted config.json) matters only while that choice is selected.
         """
         unused: set[str] = set()
         for field in self.inputs:
-            if isinstance(field, OneOf) and values.get(field.id) != CUSTOM:
-                for choice in field.choices:
-                    unused.update(choice.fills)
+            if isinstance(field, OneOf):
+                unused |= _unused_by(field, values.get(field.id))
         return tuple(field for field in self.inputs if field.id not in unused)
+
+    def field_conditions(self) -> dict[str, dict[str, Any]]:
+        """Fields a choice ``uses``, each ``{"select": id, "values": [choices that use it]}``.
+
+        The page shows such a field (the config.json box) only while its select holds one of
+        ``values``. Fields a preset fills stay shown: they display the preset's numbers, and
+        editing one switches its select to Custom.
+        """
+        conditions: dict[str, dict[str, Any]] = {}
+        for field in self.inputs:
+            if isinstance(field, OneOf):
+                for choice in field.choices:
+                    for target in choice.uses:
+                        conditions.setdefault(target, {"select": field.id, "values": []})["values"].append(choice.value)
+        return conditions
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -102,4 +119,16 @@ class Calculator:
             "inputs": [field.to_json() for field in self.inputs],
             "outputs": [out.to_json() for out in self.outputs],
             "table_columns": [column.to_json() for column in self.table_columns],
+            "conditions": self.field_conditions(),
         }
+
+
+def _unused_by(select: OneOf, selected: Any) -> set[str]:
+    """Fields that do not matter while ``select`` holds ``selected``."""
+    unused: set[str] = set()
+    for choice in select.choices:
+        if selected != CUSTOM:
+            unused.update(choice.fills)
+        if choice.value != selected:
+            unused.update(choice.uses)
+    return unused

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
-    CUSTOM,
     accelerator_input,
     accelerator_of,
     batch_input,
@@ -18,6 +17,7 @@ from roofline_core.calculators._common import (
     custom_kv_inputs,
     devices_input,
     dtype_input,
+    model_config_input,
     model_input,
     model_of,
     params_input,
@@ -123,6 +123,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
     ),
     inputs=(
         model_input(default="llama-3-8b", custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
+        model_config_input(),
         params_input(default=70),
         *custom_kv_inputs(),
         dtype_input(

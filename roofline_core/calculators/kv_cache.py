@@ -13,6 +13,7 @@ from roofline_core.calculators._common import (
     devices_input,
     dtype_input,
     memory_bytes_of,
+    model_config_input,
     model_input,
     model_of,
     params_input,
@@ -68,6 +69,7 @@ KV_CACHE = Calculator(
                 "mla_rope_dim",
             ),
         ),
+        model_config_input(),
         params_input(default=70),
         OneOf(
             id="attention",

@@ -8,7 +8,9 @@ from roofline_core.calculators._common import (
     accelerator_input,
     batch_input,
     context_input,
+    model_config_input,
     model_input,
+    model_of,
     prompt_input,
     roofline_chart,
 )
@@ -22,7 +24,6 @@ from roofline_core.formatting import (
     format_time,
 )
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.models import MODELS
 from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, op_time_s, ridge_point
 from roofline_core.vocabulary import Choice, OneOf
@@ -45,7 +46,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     accelerator = ACCELERATORS[values["accelerator"]]
     operations = operations_catalogue(
         accelerator=accelerator,
-        model=MODELS[values["model"]],
+        model=model_of(values),
         batch=values["batch"],
         prompt_tokens=values["prompt_tokens"],
         context_tokens=values["context_tokens"],
@@ -90,6 +91,7 @@ OPERATIONS_TABLE = Calculator(
     inputs=(
         accelerator_input(),
         model_input(default="llama-3-70b"),
+        model_config_input(),
         batch_input(default=64),
         prompt_input(help="Tokens in the prefill projection, prefill attention and elementwise rows."),
         context_input(default=4096, min=1, slider=True, help="Cached tokens each decode-attention step reads."),

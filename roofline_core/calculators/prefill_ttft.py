@@ -11,6 +11,7 @@ from roofline_core.calculators._common import (
     custom_accelerator_inputs,
     devices_input,
     dtype_input,
+    model_config_input,
     model_input,
     model_of,
     params_input,
@@ -71,6 +72,7 @@ PREFILL_TTFT = Calculator(
     description="How long the pass over the prompt takes before the first token appears, and which roof limits it.",
     inputs=(
         model_input(default="llama-3-8b", custom_fields=("params_billion",)),
+        model_config_input(),
         params_input(default=8),
         dtype_input(
             id="weight_dtype",

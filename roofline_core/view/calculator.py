@@ -12,8 +12,10 @@ from typing import Any, TypedDict
 
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
+from roofline_core.config_code import decode, pretty_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.nodes import Node, box_text, node
+from roofline_core.vocabulary import ModelConfig
 
 #: Texts longer than this (in characters) are sentences (the operations table's "why"), laid
 #: out as prose: full-width output cards, and a line of their own under each table row.
@@ -36,21 +38,29 @@ class CalculatorView(TypedDict):
         outputs: ``{output id: OutputView}``.
         table: The result table (a ``div[data-table]`` tree), or None.
         chart: The roofline chart (an ``svg`` tree), or None.
+        configs: For each pasted config.json read: ``{"code": ..., "text": ...}``, the short
+            code a link carries instead of the file, and the fields read, as JSON text (what
+            the box shows when the code came from a link).
     """
 
     errors: dict[str, str]
     outputs: dict[str, OutputView]
     table: Node | None
     chart: Node | None
+    configs: dict[str, dict[str, str]]
 
 
-def calculator_view(calculator_id: str, result: dict[str, Any], *, dom_id: str) -> CalculatorView:
+def calculator_view(
+    calculator_id: str, result: dict[str, Any], *, dom_id: str, glossary_url: str = "../../glossary/"
+) -> CalculatorView:
     """How the page shows ``result`` (from :func:`roofline_core.calculators.compute`).
 
     Args:
         calculator_id: The calculator that computed ``result``.
         result: Its result.
         dom_id: Id of the calculator's root element on its page; ids inside derive from it.
+        glossary_url: The glossary's folder, relative to the page (calculator, embed and term
+            pages all sit two folders deep, hence the default), for cells that name a term.
     """
     calc = CALCULATORS[calculator_id]
     chart = result.get("chart")
@@ -65,20 +75,32 @@ def calculator_view(calculator_id: str, result: dict[str, Any], *, dom_id: str) 
             key: {"text": str(shown["text"]), "prose": is_prose(shown["text"])}
             for key, shown in result["outputs"].items()
         },
-        "table": table_tree(calc, result["table"], result["inputs"]) if result.get("table") else None,
+        "table": (
+            table_tree(calc, result["table"], result["inputs"], glossary_url=glossary_url)
+            if result.get("table")
+            else None
+        ),
         "chart": roofline_drawing(chart, element_id=f"{dom_id}-chart") if chart else None,
+        "configs": {
+            field.id: {"code": result["inputs"][field.id], "text": pretty_json(decode(result["inputs"][field.id]))}
+            for field in calc.applicable_fields(result["inputs"])
+            if isinstance(field, ModelConfig) and field.id in result["inputs"]
+        },
     }
 
 
-def compute_view_json(calculator_id: str, raw_inputs: dict[str, Any] | None, dom_id: str) -> str:
+def compute_view_json(
+    calculator_id: str, raw_inputs: dict[str, Any] | None, dom_id: str, glossary_url: str = "../../glossary/"
+) -> str:
     """Compute and lay out in one call, as JSON: the browser's one round trip into Python.
 
     Args:
         calculator_id: Which calculator.
         raw_inputs: What the form holds (untrusted strings), as for ``compute``.
         dom_id: Id of the calculator's root element on the page.
+        glossary_url: The glossary's folder, relative to the page.
     """
-    view = calculator_view(calculator_id, compute(calculator_id, raw_inputs), dom_id=dom_id)
+    view = calculator_view(calculator_id, compute(calculator_id, raw_inputs), dom_id=dom_id, glossary_url=glossary_url)
     return json.dumps(view, separators=(",", ":"), allow_nan=False)
 
 
@@ -97,7 +119,9 @@ def chooser_column(calc: Calculator) -> str | None:
     return next((column.id for column in calc.table_columns if column.id in inputs), None)
 
 
-def table_tree(calc: Calculator, table: list[dict[str, Any]], inputs: dict[str, Any]) -> Node:
+def table_tree(
+    calc: Calculator, table: list[dict[str, Any]], inputs: dict[str, Any], *, glossary_url: str = "../../glossary/"
+) -> Node:
     """A result table (rows ``{column id: value(...)}``) as a ``div[data-table]`` tree.
 
     When a column names an input, its cells are buttons that set that input, and the row of
@@ -123,6 +147,10 @@ def table_tree(calc: Calculator, table: list[dict[str, Any]], inputs: dict[str, 
                     "aria-pressed": "true" if current else "false",
                 }
                 cells.append(node("td", {}, node("button", button, text)))
+            elif row[column.id].get("term"):
+                # A cell that names a glossary term links to it.
+                href = f"{glossary_url.rstrip('/')}/{row[column.id]['term']}/"
+                cells.append(node("td", {}, node("a", {"href": href}, text)))
             else:
                 cells.append(node("td", {}, text))
         rows.append(node("tr", marker, *cells))

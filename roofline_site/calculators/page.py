@@ -73,4 +73,5 @@ class CalculatorFences:
             pyodide_index=page.url_to(assets.runtime_dir),
             core_zip=page.url_to(assets.core_zip),
             embed=page.url_to(f"{EMBED_DIR}/{calculator_id}/"),
+            glossary=page.url_to("glossary/"),
         )

@@ -48,11 +48,13 @@ class AssetUrls:
         pyodide_index: Folder of the self-hosted Pyodide runtime (ends with ``/``).
         core_zip: The content-hashed ``roofline_core`` zip.
         embed: The calculator's embed page (``embed/<id>/``).
+        glossary: The glossary's folder (``glossary/``), for links to terms in results.
     """
 
     pyodide_index: str
     core_zip: str
     embed: str
+    glossary: str
 
 
 def slider_scale(field: dict[str, Any]) -> str:
@@ -139,7 +141,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     parts = [
         f'<div class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed"'
         f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
-        f' data-embed-url="{escape(assets.embed)}">',
+        f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}">',
         # Filled by the browser when a link names a choice the calculator does not have.
         '<div class="roofline-calc__notice" data-notice role="status" hidden>'
         '<p class="roofline-calc__notice-text" data-notice-text></p>'
@@ -148,9 +150,11 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         f'<div class="roofline-calc__inputs" role="group" aria-label="{escape(spec["title"])}: inputs">',
     ]
     for field in spec["inputs"]:
-        parts.append(_field_html(field, resolved.inputs[field["id"]], dom_id))
+        condition = spec["conditions"].get(field["id"])
+        shown = condition is None or resolved.inputs[condition["select"]] in condition["values"]
+        parts.append(_field_html(field, resolved.inputs[field["id"]], dom_id, hidden=not shown))
     parts.append("</div>")
-    view = calculator_view(spec["id"], result, dom_id=dom_id)
+    view = calculator_view(spec["id"], result, dom_id=dom_id, glossary_url=assets.glossary)
     parts.append(_outputs_html(spec, view))
     if view["table"] is not None:
         parts.append(markup(view["table"]))
@@ -174,7 +178,8 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     return "".join(parts)
 
 
-def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
+def _field_html(field: dict[str, Any], value: Any, dom_id: str, *, hidden: bool = False) -> str:
+    """One input with its label, help and error line; ``hidden`` while no chosen option uses it."""
     field_id = f"{dom_id}-{field['id']}"
     help_id, error_id, label_id = f"{field_id}-help", f"{field_id}-error", f"{field_id}-label"
     help_text = field.get("help") or ""
@@ -182,7 +187,8 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
     unit = field.get("unit") or ""
     label = escape(field["label"]) + (f' <span class="roofline-calc__unit">({escape(unit)})</span>' if unit else "")
     parts = [
-        f'<div class="roofline-calc__field roofline-calc__field--{field["kind"]}" data-field="{escape(field["id"])}">',
+        f'<div class="roofline-calc__field roofline-calc__field--{field["kind"]}" data-field="{escape(field["id"])}"'
+        + (" hidden>" if hidden else ">"),
         f'<label id="{label_id}" for="{field_id}">{label}</label>',
     ]
     if field["kind"] == "choice":
@@ -190,6 +196,8 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
         parts.append(
             f'<select id="{field_id}" name="{escape(field["id"])}" aria-describedby="{described}">{options}</select>'
         )
+    elif field["kind"] == "config":
+        parts.append(_config_control_html(field, value, field_id, described))
     else:
         parts.append('<div class="roofline-calc__control">')
         parts.append(
@@ -218,6 +226,28 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str) -> str:
     parts.append(f'<p class="roofline-calc__error" id="{error_id}" data-error-for="{escape(field["id"])}"></p>')
     parts.append("</div>")
     return "".join(parts)
+
+
+#: What the empty config box suggests: the opening of a real config (Llama 3.1 8B's).
+_CONFIG_PLACEHOLDER = '{\n  "model_type": "llama",\n  "hidden_size": 4096,\n  "num_hidden_layers": 32,\n  ...\n}'
+
+
+def _config_control_html(field: dict[str, Any], value: Any, field_id: str, described: str) -> str:
+    """A box to paste a config.json into, and a file picker; dropping a file on the box reads it too.
+
+    The browser reads at most ``max_chars + 1`` characters of a file, so an oversized one gets
+    roofline_core's own message instead of stalling the page.
+    """
+    name = escape(field["id"])
+    return (
+        f'<div class="roofline-calc__control roofline-calc__control--config" data-drop-for="{name}">'
+        f'<textarea id="{field_id}" name="{name}" rows="8" autocomplete="off" spellcheck="false"'
+        f' placeholder="{escape(_CONFIG_PLACEHOLDER)}" aria-describedby="{described}">{escape(str(value))}</textarea>'
+        f'<span class="roofline-calc__file"><label for="{field_id}-file">Or open the file:</label> '
+        f'<input type="file" id="{field_id}-file" accept=".json,application/json"'
+        f' data-file-for="{name}" data-max-chars="{int(field["max_chars"])}"></span>'
+        "</div>"
+    )
 
 
 def _outputs_html(spec: dict[str, Any], view: CalculatorView) -> str:

@@ -43,13 +43,19 @@ class CalculatorView {
     const island = JSON.parse(root.querySelector("[data-calculator-data]").dataset.calculatorData);
     this.definition = island.definition;
     this.fields = new Map(this.definition.inputs.map((field) => [field.id, field]));
+    // Fields shown only while a choice uses them (the config.json box): roofline_core's data.
+    this.conditions = this.definition.conditions ?? {};
+    // For each config box: the text last read by Python and the short code a link carries for it.
+    this.configCodes = new Map();
     this.initial = { ...island.inputs };
     this.state = { ...island.inputs };
     this.prefix = paramPrefix(this.id, calculatorsOnPage, occurrence);
     this.controls = new Map();
     this.sliders = new Map();
     this.errors = new Map();
+    this.fieldBoxes = new Map();
     for (const id of this.fields.keys()) {
+      this.fieldBoxes.set(id, root.querySelector(`[data-field="${CSS.escape(id)}"]`));
       this.controls.set(id, root.querySelector(`[name="${CSS.escape(id)}"]`));
       this.sliders.set(id, root.querySelector(`[data-slider-for="${CSS.escape(id)}"]`));
       this.errors.set(id, root.querySelector(`[data-error-for="${CSS.escape(id)}"]`));
@@ -92,6 +98,17 @@ class CalculatorView {
     }
     for (const [id, slider] of this.sliders) {
       slider?.addEventListener("input", () => this.onSlider(id));
+    }
+    for (const picker of this.root.querySelectorAll("input[data-file-for]")) {
+      picker.addEventListener("change", () => this.onFile(picker.dataset.fileFor, picker.files[0], Number(picker.dataset.maxChars)));
+    }
+    for (const box of this.root.querySelectorAll("[data-drop-for]")) {
+      box.addEventListener("dragover", (event) => event.preventDefault());
+      box.addEventListener("drop", (event) => {
+        event.preventDefault();
+        const picker = box.querySelector("input[data-file-for]");
+        this.onFile(box.dataset.dropFor, event.dataTransfer.files[0], Number(picker.dataset.maxChars));
+      });
     }
     // Start Python on the first sign of interest (focus, a pointer, a key; an input change
     // computes, which starts it too) or once the loaded page is idle: not on scroll-into-view.
@@ -148,7 +165,31 @@ class CalculatorView {
     this.state[id] = this.controls.get(id).value;
     this.leavePresetFor(id);
     this.applyFills(id, new Set());
+    this.showUsedFields();
     this.changed();
+  }
+
+  /** A file chosen or dropped for a config box: its text goes in the box, read as if pasted. */
+  async onFile(id, file, maxChars) {
+    if (!file) {
+      return;
+    }
+    // One character past the limit is enough for roofline_core to say the file is too large.
+    const text = await file.slice(0, maxChars + 1).text();
+    this.state[id] = text;
+    this.controls.get(id).value = text;
+    this.changed();
+  }
+
+  /** Show each field a choice uses only while that choice is selected (roofline_core's conditions). */
+  showUsedFields() {
+    for (const [id, condition] of Object.entries(this.conditions)) {
+      this.fieldBoxes.get(id).hidden = !this.isShown(id, condition);
+    }
+  }
+
+  isShown(id, condition = this.conditions[id]) {
+    return !condition || condition.values.includes(this.state[condition.select]);
   }
 
   onNumber(id) {
@@ -261,6 +302,7 @@ class CalculatorView {
       this.state[id] = raw;
       this.setControl(id, raw);
     }
+    this.showUsedFields();
     // A preset named in the link fills the fields the link does not name itself.
     for (const id of Object.keys(fromUrl)) {
       if (this.fields.get(id).kind === "choice") {
@@ -276,9 +318,18 @@ class CalculatorView {
   writeUrl() {
     const values = {};
     for (const id of this.fields.keys()) {
-      if (!this.filledByPreset(id)) {
-        values[id] = this.state[id];
+      if (this.filledByPreset(id) || !this.isShown(id)) {
+        continue;
       }
+      if (this.fields.get(id).kind === "config") {
+        // A link carries the short code of the config Python last read, never the pasted file.
+        const read = this.configCodes.get(id);
+        if (read && read.text === this.state[id]) {
+          values[id] = read.code;
+        }
+        continue;
+      }
+      values[id] = this.state[id];
     }
     writeUrlInputs([...this.fields.keys()], this.prefix, values);
   }
@@ -318,10 +369,11 @@ class CalculatorView {
 
   run(engine) {
     this.inFlight = true;
+    const sent = { ...this.state };
     engine
-      .compute(this.id, { ...this.state }, this.root.id)
+      .compute(this.id, sent, this.root.id, this.root.dataset.glossaryUrl)
       .then(
-        (result) => this.apply(result),
+        (result) => this.apply(result, sent),
         (error) => {
           if (engine.state !== "failed") {
             this.setStatus(`The live calculation failed: ${error.message}`);
@@ -346,7 +398,8 @@ class CalculatorView {
   }
 
   /** Show roofline_core.view's view of a result: errors, output texts, table and chart. */
-  apply(view) {
+  apply(view, sent) {
+    this.noteConfigs(view.configs ?? {}, sent);
     let invalid = false;
     for (const [id, errorEl] of this.errors) {
       const message = view.errors[id];
@@ -394,6 +447,28 @@ class CalculatorView {
     }
     this.root.dataset.state = "live";
     this.setStatus(STATUS.live);
+  }
+
+  /**
+   * Remember the short code of each config Python read, and put it in the link. A box that
+   * holds a link's code (not JSON) shows the fields it stands for, as JSON, instead.
+   */
+  noteConfigs(configs, sent) {
+    let wrote = false;
+    for (const [id, { code, text }] of Object.entries(configs)) {
+      if (sent[id] !== this.state[id]) {
+        continue; // the reader has typed since: a newer result will come
+      }
+      if (String(sent[id]).trim() === code) {
+        this.state[id] = text;
+        this.controls.get(id).value = text;
+      }
+      this.configCodes.set(id, { text: this.state[id], code });
+      wrote = true;
+    }
+    if (wrote) {
+      this.writeUrl();
+    }
   }
 
   /** A table row's button sets its input, as if the reader had typed or chosen the value. */

@@ -126,13 +126,13 @@ function createEngine({ indexURL, coreZipURL }) {
   // Callers handle the failure through `ready`; this keeps an unobserved rejection quiet.
   self.ready.catch(() => {});
 
-  self.compute = (calculator, inputs, domId) =>
+  self.compute = (calculator, inputs, domId, glossaryUrl) =>
     self.ready.then(
       () =>
         new Promise((resolve, reject) => {
           const id = nextId++;
           pending.set(id, { resolve, reject });
-          worker.postMessage({ type: "compute", id, calculator, inputs, domId });
+          worker.postMessage({ type: "compute", id, calculator, inputs, domId, glossaryUrl });
         }),
     );
 

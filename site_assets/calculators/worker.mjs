@@ -18,7 +18,7 @@ self.addEventListener("message", (event) => {
     );
   } else if (message.type === "compute") {
     try {
-      self.postMessage({ type: "result", id: message.id, json: compute(message.calculator, message.inputs, message.domId) });
+      self.postMessage({ type: "result", id: message.id, json: compute(message.calculator, message.inputs, message.domId, message.glossaryUrl) });
     } catch (error) {
       self.postMessage({ type: "compute-failed", id: message.id, message: describe(error) });
     }
@@ -87,11 +87,11 @@ async function fetchSnapshotBytes(url) {
   return responseBytes(response, url);
 }
 
-function compute(calculatorId, inputs, domId) {
+function compute(calculatorId, inputs, domId, glossaryUrl) {
   const pyInputs = pyodide.toPy(inputs);
   try {
     // One call, one string back: the JSON crosses into JavaScript without proxies to destroy.
-    return view.compute_view_json(calculatorId, pyInputs, domId);
+    return view.compute_view_json(calculatorId, pyInputs, domId, glossaryUrl);
   } finally {
     pyInputs.destroy();
   }

@@ -8,6 +8,7 @@ order. Only the URL round trip (a fresh page by design) and the blocked-Pyodide 
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import urllib.request
@@ -19,6 +20,7 @@ import pytest
 from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_site.calculators.render import PRECOMPUTED_STATUS
 from tests.conftest import PageWatch
+from tests.support.hf_configs import config_text
 
 pytestmark = pytest.mark.browser
 
@@ -207,6 +209,11 @@ SCENARIOS = {
         _press(page, f"{ROOT} [data-slider-for=prompt_tokens]", "ArrowRight", 2),
         page.select_option(f"{ROOT} [name=accelerator]", "h200"),
     ),
+    "config-explainer": lambda page: (
+        page.fill(f"{ROOT} [name=model_config]", config_text("gpt-oss-20b")),
+        _press(page, f"{ROOT} [data-slider-for=context_tokens]", "ArrowRight", 1),
+    ),
+    # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),
         page.fill(f"{ROOT} [name=batch]", "128"),
@@ -227,9 +234,13 @@ def test_live_results_equal_cpython_compute(live):
         scenario(page)
         inputs = wait_until_matches_cpython(page, calculator_id)
         assert inputs != before, f"{calculator_id}: the scenario changed nothing"
-        # The URL mirrors the form (fields a preset fills are left to the preset).
+        # The URL mirrors the form (fields a preset fills are left to the preset; a pasted
+        # config travels as the short code Python read from it).
         params = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
-        assert params and all(inputs[name] == value for name, value in params.items())
+        read = compute(calculator_id, inputs)["inputs"]
+        assert params and all(
+            (read[name] if name == "model_config" else inputs[name]) == value for name, value in params.items()
+        )
         assert page.get_attribute(ROOT, "data-state") == "live"
     assert form_inputs(page)["operation"] == "prefill-gemm"
     assert page.get_attribute(f'{ROOT} button[data-value="prefill-gemm"]', "aria-pressed") == "true"
@@ -334,6 +345,51 @@ def test_html_in_the_url_is_shown_as_text(live):
     assert page.evaluate("window.__pwned") is None
 
 
+def _config_code(slug: str) -> str:
+    return compute("kv-cache", {"model": "config", "model_config": config_text(slug)})["inputs"]["model_config"]
+
+
+def _url_params(page) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+def test_a_pasted_or_dropped_config_computes_and_the_link_carries_its_short_code(live):
+    page = live.page
+    instant_navigate(page, "kv-cache")
+    box = f"{ROOT} [name=model_config]"
+    assert not page.is_visible(box)
+    page.select_option(f"{ROOT} [name=model]", "config")
+    assert page.is_visible(box)
+    # Pasted: Python reads it; the link holds the short code, never the file.
+    page.fill(box, config_text("qwen3-30b-a3b"))
+    wait_until_matches_cpython(page, "kv-cache")
+    page.wait_for_function(
+        "code => new URL(location.href).searchParams.get('model_config') === code", arg=_config_code("qwen3-30b-a3b")
+    )
+    assert len(page.url) < 400
+    # A broken paste is an error under the box; the results keep their last good values.
+    before = shown_outputs(page)
+    page.fill(box, '{"model_type": "llama",')
+    page.wait_for_selector(f'{box}[aria-invalid="true"]')
+    assert "line 1, column 24" in page.text_content(f"{ROOT} [data-error-for=model_config]")
+    assert shown_outputs(page) == before
+    # A file chosen (or dropped) is read as if pasted.
+    page.set_input_files(
+        f"{ROOT} input[data-file-for=model_config]",
+        files=[{"name": "config.json", "mimeType": "application/json", "buffer": config_text("gemma-3-27b").encode()}],
+    )
+    page.wait_for_selector(f"{box}:not([aria-invalid])")
+    wait_until_matches_cpython(page, "kv-cache")
+    page.wait_for_function(
+        "code => new URL(location.href).searchParams.get('model_config') === code", arg=_config_code("gemma-3-27b")
+    )
+    # Back to a preset: the box hides and leaves the link.
+    page.select_option(f"{ROOT} [name=model]", "llama-3-8b")
+    assert not page.is_visible(box)
+    wait_until_matches_cpython(page, "kv-cache")
+    assert "model_config" not in _url_params(page)
+
+
 def test_instant_navigation_kept_one_worker_and_stayed_local(live):
     calculator_workers = [url for url in live.workers if url.endswith("/calculators/worker.mjs")]
     assert len(calculator_workers) == 1, live.workers
@@ -390,6 +446,27 @@ def test_url_round_trip_restores_inputs_and_never_shows_contradicting_values(bro
         page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
         wait_until_matches_cpython(page, "decode-speed-of-light")
         assert page.url == url
+        assert watch.external_requests == [] and real_errors(watch) == []
+    finally:
+        context.close()
+
+
+def test_a_link_with_a_config_code_shows_its_fields_as_json(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        code = _config_code("deepseek-v3")
+        url = site_server + f"calculators/kv-cache/?model=config&model_config={code}&context_tokens=4096"
+        page.goto(url)
+        page.wait_for_selector(f"{ROOT}[data-engine]")
+        assert page.is_visible(f"{ROOT} [name=model_config]")
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        wait_until_matches_cpython(page, "kv-cache")
+        shown = json.loads(page.input_value(f"{ROOT} [name=model_config]"))
+        assert shown["model_type"] == "deepseek_v3" and shown["kv_lora_rank"] == 512
+        assert _url_params(page)["model_config"] == [code]
         assert watch.external_requests == [] and real_errors(watch) == []
     finally:
         context.close()

@@ -86,8 +86,14 @@ def _calculator_results() -> dict:
             "view": compute_view_json(calc_id, {}, f"calculator-{calc_id}"),
             "bad": {},
         }
+        conditions = calc.field_conditions()
         for field in calc.inputs:
-            results[calc_id]["bad"][field.id] = [compute(calc_id, {field.id: bad})["errors"] for bad in BAD_INPUTS]
+            # A field shown only under a choice (the config box) is tried under that choice.
+            condition = conditions.get(field.id)
+            shown_by = {condition["select"]: condition["values"][0]} if condition else {}
+            results[calc_id]["bad"][field.id] = [
+                compute(calc_id, {**shown_by, field.id: bad})["errors"] for bad in BAD_INPUTS
+            ]
     return results
 
 

@@ -13,9 +13,11 @@ from roofline_core import batch_sweep, get_model
 from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.inference import kv_cache_bytes
 from roofline_core.operations import OPERATION_KINDS
-from roofline_core.vocabulary import Number, OneOf
+from roofline_core.vocabulary import ModelConfig, Number, OneOf
+from tests.support.hf_configs import config_text
 
 CALCULATOR_IDS = sorted(CALCULATORS)
+LLAMA_31_8B_CONFIG = config_text("llama-3.1-8b")
 
 #: What a person can type or paste into a field or a URL.
 BAD_VALUES = [
@@ -64,8 +66,9 @@ def _check_result(calc_id: str, result: dict) -> None:
         field = fields[field_id]
         assert field.label in message
         # Parsing errors state the field's whole accepted range; cross-field checks state the
-        # subset that fits the other fields ("choose one of ...").
-        assert field.expected() in message or "choose one of" in message, message
+        # subset that fits the other fields ("choose one of ..."); a config's problems name the
+        # config field at fault and what that field takes.
+        assert field.expected() in message or "choose one of" in message or isinstance(field, ModelConfig), message
     if result["errors"]:
         assert result["outputs"] == {}
     else:
@@ -97,10 +100,15 @@ def test_definition_is_consistent(calc_id: str) -> None:
             assert field.parse(field.default)[1] is None
             if field.log_slider:
                 assert field.minimum > 0, f"{field.id}: a log slider needs a positive minimum"
-        else:
+        elif isinstance(field, OneOf):
             for choice in field.choices:
-                # A preset may only fill fields the calculator has.
+                # A preset may only fill (and a choice only use) fields the calculator has.
                 assert set(choice.fills) <= set(ids), (field.id, choice.value, choice.fills)
+                assert set(choice.uses) <= set(ids), (field.id, choice.value, choice.uses)
+        else:
+            # A config box either opens on a config that reads, or is shown only under its choice.
+            assert isinstance(field, ModelConfig)
+            assert field.id in calc.field_conditions() or field.parse(field.default)[1] is None
 
 
 @pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
@@ -109,15 +117,20 @@ def test_every_choice_computes(calc_id: str) -> None:
     for field in calc.inputs:
         if isinstance(field, OneOf):
             for choice in field.choices:
-                result = compute(calc_id, {field.id: choice.value})
+                used = {target: LLAMA_31_8B_CONFIG for target in choice.uses}
+                result = compute(calc_id, {field.id: choice.value, **used})
                 _check_result(calc_id, result)
 
 
 @pytest.mark.parametrize("calc_id", CALCULATOR_IDS)
 @pytest.mark.parametrize("bad", BAD_VALUES, ids=repr)
 def test_bad_values_become_field_errors(calc_id: str, bad: object) -> None:
-    for field in CALCULATORS[calc_id].inputs:
-        result = compute(calc_id, {field.id: bad})
+    calc = CALCULATORS[calc_id]
+    for field in calc.inputs:
+        # A field shown only under a choice is checked under that choice.
+        condition = calc.field_conditions().get(field.id)
+        shown_by = {condition["select"]: condition["values"][0]} if condition else {}
+        result = compute(calc_id, {**shown_by, field.id: bad})
         _check_result(calc_id, result)
         if bad in ("", None, "abc", "<img src=x onerror=alert(1)>", "missing-preset") or (
             isinstance(bad, float) and not math.isfinite(bad)
@@ -212,6 +225,9 @@ def test_fuzz_every_calculator(data: st.DataObject) -> None:
         if isinstance(field, OneOf):
             choice_values = [c.value for c in field.choices]
             raw[field.id] = data.draw(st.one_of(st.sampled_from(choice_values), _raw))
+        elif isinstance(field, ModelConfig):
+            real = [LLAMA_31_8B_CONFIG, LLAMA_31_8B_CONFIG[:200], "t-llama.l-2.h-64.a-4.f-128.v-100", "{}"]
+            raw[field.id] = data.draw(st.one_of(st.sampled_from(real), _raw))
         else:
             raw[field.id] = data.draw(
                 st.one_of(

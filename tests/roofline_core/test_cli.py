@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roofline_core.cli import COMMANDS, main
+from tests.support.hf_configs import CONFIG_DIR
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -425,3 +426,52 @@ def test_accelerators_table_names_each_source_by_host_and_json_keeps_the_address
 def test_listing_commands_take_no_scenario_options(capsys) -> None:
     code, _out, err = run(capsys, "models", "--batch", "4")
     assert code == 2 and "--batch does not apply to models" in err
+
+
+# --- --config: a model from its config.json ------------------------------------------------------
+
+PHI_4 = str(CONFIG_DIR / "phi-4.json")
+
+
+def test_config_gives_the_same_numbers_as_the_preset_it_describes(capsys) -> None:
+    path = str(CONFIG_DIR / "llama-3.1-8b.json")
+    for command in (
+        ["decode", "--batch", "16", "--context", "8192"],
+        ["prefill"],
+        ["kv-cache", "--accelerator", "h200"],
+    ):
+        code, out, err = run(capsys, *command, "--config", path, "--json")
+        assert code == 0, err
+        from_config = json.loads(out)["outputs"]
+        code, out, _ = run(capsys, *command, "--model", "llama-3.1-8b", "--json")
+        assert from_config == json.loads(out)["outputs"], command
+    code, out, _ = run(capsys, "kv-cache", "--config", path)
+    assert "t-llama.l-32.h-4096" in out  # the code a site link carries
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["decode", "--config", "/no/such/config.json"], "--config: cannot read /no/such/config.json"),
+        (["decode", "--config", str(CONFIG_DIR / "SOURCES.json")], "--config: Model config.json: model_type None"),
+        (["decode", "--config", PHI_4, "--model", "llama-3-8b"], "give --config or --model, not both"),
+        (["kv-cache", "--config", PHI_4, "--layers", "4"], "give --config or --layers, not both"),
+        (["decode", "--config", PHI_4, "--params", "8e9"], "give --config or --params, not both"),
+        (["ridge", "--config", "x.json"], "--config does not apply to ridge"),
+    ],
+)
+def test_config_errors_are_one_line(capsys, argv: list[str], expected: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and expected in err, err
+
+
+def test_config_that_is_not_text_or_not_json(capsys, tmp_path) -> None:
+    binary = tmp_path / "config.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run(capsys, "decode", "--config", str(binary))
+    assert code == 2 and "is not UTF-8 text" in err
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"model_type": "llama",\n  "hidden_size": }')
+    code, _, err = run(capsys, "decode", "--config", str(broken))
+    assert code == 2 and "line 2, column 18" in err

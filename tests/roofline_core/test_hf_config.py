@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,14 +14,11 @@ from hypothesis import strategies as st
 from roofline_core.hf_config import SUPPORTED_MODEL_TYPES, ConfigError, from_hf_config, parse_config_text
 from roofline_core.model_presets import PRESET_RECORDS
 from roofline_core.models import MODELS
+from tests.support.hf_configs import CONFIG_DIR
+from tests.support.hf_configs import config as _config
 
-CONFIG_DIR = Path(__file__).resolve().parents[1] / "data" / "hf_configs"
 SOURCES = json.loads((CONFIG_DIR / "SOURCES.json").read_text(encoding="utf-8"))["models"]
 CONFIG_FILES = sorted(p for p in CONFIG_DIR.glob("*.json") if p.name != "SOURCES.json")
-
-
-def _config(slug: str) -> dict:
-    return json.loads((CONFIG_DIR / f"{slug}.json").read_text(encoding="utf-8"))
 
 
 def _published(text: str) -> tuple[float, float]:

@@ -18,6 +18,7 @@ from roofline_core.view import (
     roofline_drawing,
     tick_label,
 )
+from tests.support.hf_configs import config_text
 
 
 def _elements(tree, tag=None):
@@ -122,3 +123,23 @@ def test_compute_view_json_is_the_view_of_compute_as_json():
     assert json.loads(text) == calculator_view(
         "decode-speed-of-light", compute("decode-speed-of-light", inputs), dom_id="calc"
     )
+
+
+def test_a_pasted_config_comes_back_as_the_code_a_link_carries_and_as_json():
+    pasted = config_text("mixtral-8x7b")
+    view = json.loads(compute_view_json("decode-speed-of-light", {"model": "config", "model_config": pasted}, "c"))
+    shown = view["configs"]["model_config"]
+    assert shown["code"].startswith("t-mixtral.l-32.h-4096") and len(shown["code"]) < 100
+    assert json.loads(shown["text"])["num_local_experts"] == 8
+    # The same numbers as the preset the config describes.
+    preset = json.loads(compute_view_json("decode-speed-of-light", {"model": "mixtral-8x7b"}, "c"))
+    assert view["outputs"] == preset["outputs"]
+    # No config read while a preset is chosen, and a bad paste is an error under its field.
+    assert preset["configs"] == {}
+    bad = calculator_view(
+        "kv-cache", compute("kv-cache", {"model": "config", "model_config": '{"model_type": "llama"}'}), dom_id="c"
+    )
+    assert bad["errors"] == {
+        "model_config": "Model config.json: field 'num_hidden_layers' is missing; expected a whole number >= 1"
+    }
+    assert bad["configs"] == {}

@@ -43,17 +43,25 @@ def tab_to_calculator_control(page, *, max_tabs: int = 200) -> int:
     raise AssertionError(f"no calculator control reached after {max_tabs} Tab presses")
 
 
-def change_focused_control_with_keys(page) -> KeyboardChange:
-    """Change the focused control's value with arrow keys (up; down when already at the top)."""
+def change_focused_control_with_keys(page, *, max_controls: int = 4) -> KeyboardChange:
+    """Change the focused control's value with arrow keys (up; down when already at the top).
+
+    A text box does not move with arrow keys (it is typed into), so when the focused control
+    does not change, Tab moves on to the next one (its slider, a select), up to ``max_controls``.
+    """
     describe = "() => { const el = document.activeElement; return `${el.tagName.toLowerCase()}[name=${el.name}]`; }"
-    control = page.evaluate(describe)
-    before = page.evaluate("() => document.activeElement.value")
-    for key in ("ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"):
-        page.keyboard.press(key)
-        after = page.evaluate("() => document.activeElement.value")
-        if after != before:
-            return KeyboardChange(0, control, before, after)
-    return KeyboardChange(0, control, before, before)
+    first = page.evaluate(describe)
+    first_before = page.evaluate("() => document.activeElement.value")
+    for _ in range(max_controls):
+        control = page.evaluate(describe)
+        before = page.evaluate("() => document.activeElement.value")
+        for key in ("ArrowUp", "ArrowDown", "ArrowRight", "ArrowLeft"):
+            page.keyboard.press(key)
+            after = page.evaluate("() => document.activeElement.value")
+            if after != before:
+                return KeyboardChange(0, control, before, after)
+        page.keyboard.press("Tab")
+    return KeyboardChange(0, first, first_before, first_before)
 
 
 def calculator_states(page) -> list[str]:

@@ -32,6 +32,7 @@ def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
         pyodide_index="../../assets/pyodide/1.0/",
         core_zip="../../assets/pyodide/rc.abc.zip",
         embed=f"../../embed/{calculator_id}/",
+        glossary="../../glossary/",
     )
     return render_calculator(resolved, dom_id=dom_id, assets=urls)
 

@@ -8,12 +8,16 @@ from html.parser import HTMLParser
 import pytest
 
 from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.hf_config import MAX_CONFIG_CHARS
 from roofline_site.calculators.fence import Placement
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes, slider_stops
 
 ASSETS = AssetUrls(
-    pyodide_index="../../assets/pyodide/1.0/", core_zip="../../assets/pyodide/rc.abc.zip", embed="../../embed/x/"
+    pyodide_index="../../assets/pyodide/1.0/",
+    core_zip="../../assets/pyodide/rc.abc.zip",
+    embed="../../embed/x/",
+    glossary="../../glossary/",
 )
 
 
@@ -187,3 +191,22 @@ def test_long_selects_are_grouped_by_vendor_and_family():
     # Every preset is listed once, and the Custom choice stands outside the groups.
     assert all(html.count(f'<option value="{slug}"') == 1 for slug in ACCELERATORS)
     assert '</optgroup><option value="custom"' in html
+
+
+@pytest.mark.parametrize("calculator_id", ["decode-speed-of-light", "kv-cache", "prefill-ttft", "operations-table"])
+def test_the_config_box_is_hidden_until_its_choice_is_made(calculator_id):
+    _html, elements, _result = _render(calculator_id)
+    (box,) = [e for e in elements if e["attrs"].get("data-field") == "model_config"]
+    assert "hidden" in box["attrs"]
+    (textarea,) = [e for e in elements if e["tag"] == "textarea"]
+    assert textarea["attrs"]["name"] == "model_config"
+    (picker,) = [e for e in elements if e["attrs"].get("type") == "file"]
+    assert picker["attrs"]["data-file-for"] == "model_config"
+    assert int(picker["attrs"]["data-max-chars"]) == MAX_CONFIG_CHARS
+    code = "t-llama.l-32.h-4096.a-32.k-8.f-14336.v-128256"
+    _html, elements, result = _render(calculator_id, model="config", model_config=code)
+    (box,) = [e for e in elements if e["attrs"].get("data-field") == "model_config"]
+    assert "hidden" not in box["attrs"]
+    (textarea,) = [e for e in elements if e["tag"] == "textarea"]
+    assert textarea["text"] == code
+    assert result["inputs"]["model_config"] == code

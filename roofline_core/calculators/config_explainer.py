@@ -1,0 +1,243 @@
+"""config.json explained: each field that shapes a model, what it sets, and what it costs.
+
+A reader pastes a Hugging Face ``config.json`` and sees, for each field that matters, the glossary
+term it belongs to and its effect in parameters, bytes and FLOPs, all from the
+:class:`~roofline_core.models.Model` that :func:`~roofline_core.hf_config.from_hf_config` builds,
+the same one the other calculators use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roofline_core.calculators._common import context_input, dtype_input
+from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.config_code import decode, model_from_code, pretty_json
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.formatting import format_bytes, format_count, format_flops, format_number
+from roofline_core.models import MLA, Model
+from roofline_core.vocabulary import MODEL_CONFIG
+
+#: The config the explainer opens on: Llama 3.1 8B's architecture fields, as its config.json
+#: (https://huggingface.co/meta-llama/Llama-3.1-8B/blob/main/config.json) states them.
+_OPENING_CODE = "t-llama.l-32.h-4096.a-32.k-8.f-14336.v-128256.te-0.ab-0.n-meta-llama/Llama-3.1-8B"
+OPENING_CONFIG = pretty_json(decode(_OPENING_CODE))
+
+#: A row: ``(config keys it explains, glossary term or "", what it sets, its effect)``.
+Row = tuple[tuple[str, ...], str, str, str]
+
+
+def _count(params: float) -> str:
+    return f"{format_count(params)} parameters"
+
+
+def _weights(model: Model, params: float, weight_dtype: str) -> str:
+    return f"{_count(params)}, {format_bytes(params * bytes_per_element(weight_dtype))} in {weight_dtype.upper()}"
+
+
+def _mlp_effect(m: Model, fields: dict[str, Any]) -> str:
+    dense = m.layers - m.moe_layers
+    if dense:
+        return f"{dense} dense MLP layers x {_count(3 * m.hidden_size * m.ffn_size)} each."
+    if "moe_intermediate_size" not in fields:
+        # Mixtral and gpt-oss give their experts this width.
+        return f"Here it is each expert's width: {_count(m.expert_params)} per expert per layer."
+    return "Not used: every layer's MLP is a mixture of experts."
+
+
+def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row]:
+    kv_dtype, weight_dtype = v["kv_dtype"], v["weight_dtype"]
+    per_layer_kv = m.kv_bytes_per_token(kv_dtype) / m.layers
+    rows: list[Row] = [
+        (
+            ("model_type",),
+            "",
+            f"The architecture family ({m.family}); it decides how the other fields are read.",
+            "None by itself.",
+        ),
+        (
+            ("num_hidden_layers",),
+            "kv-cache",
+            f"{m.layers} decoder layers, each with its own attention, MLP and KV cache.",
+            f"Each layer's attention holds {_weights(m, m.attention_params_per_layer, weight_dtype)}; "
+            f"each layer caches {format_bytes(per_layer_kv)} per token.",
+        ),
+        (
+            ("hidden_size",),
+            "gemm",
+            f"The model width: every token is a vector of {m.hidden_size:,} numbers between layers.",
+            "It is one side of every weight matrix, so the weights grow with it.",
+        ),
+        (
+            ("intermediate_size",),
+            "gemm",
+            f"Width of a dense MLP ({m.ffn_size:,}): three matrices of hidden x this width.",
+            _mlp_effect(m, fields),
+        ),
+        (
+            ("vocab_size", "tie_word_embeddings"),
+            "",
+            f"{m.vocab_size:,} tokens in the vocabulary; the output head "
+            + ("shares the embedding table (tied)." if m.tied_embeddings else "is a separate matrix (untied)."),
+            f"Embedding table: {_weights(m, m.embedding_params, weight_dtype)}"
+            + ("." if m.tied_embeddings else "; the output head as much again."),
+        ),
+    ]
+    if m.attention == MLA:
+        # Full keys are the no-rope and rotary parts together; values are v_head_dim wide.
+        full = m.layers * m.heads * (m.head_dim + m.mla_rope_dim + m.mla_v_head_dim) * bytes_per_element(kv_dtype)
+        rows.append(
+            (
+                ("kv_lora_rank", "qk_rope_head_dim"),
+                "multi-head-latent-attention",
+                f"Multi-head latent attention: each layer caches one {m.mla_latent_dim}-wide latent and a "
+                f"{m.mla_rope_dim}-wide rotary key per token instead of keys and values per head.",
+                f"KV cache {format_bytes(m.kv_bytes_per_token(kv_dtype))} per token, against "
+                f"{format_bytes(full)} if all {m.heads} heads cached full keys and values.",
+            )
+        )
+    else:
+        per_query_head = 2 * m.layers * m.heads * m.head_dim * bytes_per_element(kv_dtype)
+        kind = "multi-head attention: one" if m.kv_heads == m.heads else "grouped-query attention: one"
+        rows.append(
+            (
+                ("num_attention_heads", "num_key_value_heads", "head_dim"),
+                "grouped-query-attention",
+                f"{m.heads} query heads and {m.kv_heads} key/value heads of width {m.head_dim} "
+                f"({kind} KV head per {m.heads // m.kv_heads} query heads).",
+                f"KV cache 2 x {m.layers} x {m.kv_heads} x {m.head_dim} x {bytes_per_element(kv_dtype):g} "
+                f"bytes = {format_bytes(m.kv_bytes_per_token(kv_dtype))} per token"
+                + (
+                    f", against {format_bytes(per_query_head)} with one KV head per query head."
+                    if m.kv_heads != m.heads
+                    else "."
+                ),
+            )
+        )
+    return rows
+
+
+#: Expert fields under each family's names (each config states the ones of its family).
+_EXPERT_KEYS = (
+    "num_local_experts",
+    "num_experts",
+    "n_routed_experts",
+    "n_shared_experts",
+    "num_experts_per_tok",
+    "moe_intermediate_size",
+)
+
+
+def _optional_rows(m: Model, v: dict[str, Any]) -> list[Row]:
+    kv_dtype, context = v["kv_dtype"], v["context_tokens"]
+    rows: list[Row] = []
+    if m.sliding_layers:
+        capped = m.kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        uncapped = m.kv_bytes_per_token(kv_dtype) * context
+        rows.append(
+            (
+                ("sliding_window", "layer_types"),
+                "sliding-window-attention",
+                f"{m.sliding_layers} of {m.layers} layers attend to the last {m.sliding_window:,} tokens only.",
+                f"At {context:,} tokens the KV cache is {format_bytes(capped)} per sequence, "
+                f"against {format_bytes(uncapped)} if every layer kept the whole context.",
+            )
+        )
+    if m.is_moe:
+        rows.append(
+            (
+                _EXPERT_KEYS,
+                "mixture-of-experts",
+                f"A mixture of experts on {m.moe_layers} layers: {m.experts} routed experts"
+                + (f" and {m.shared_experts} shared" if m.shared_experts else "")
+                + f", {m.experts_per_token} routed used per token.",
+                f"Memory holds all {_count(m.total_params)}; a token reads "
+                f"{_count(m.active_params_per_token)} ({format_number(100 * m.active_params_per_token / m.total_params)}%).",
+            )
+        )
+    return rows
+
+
+def _keys_given(fields: dict[str, Any], keys: tuple[str, ...]) -> str:
+    """The row's keys the config states (or its first key, for a value the family defaults)."""
+    given = [key for key in keys if key in fields]
+    return ", ".join(given or keys[:1])
+
+
+def _field_text(raw: Any) -> str:
+    """A config value as the table shows it (a per-layer list by its length)."""
+    if isinstance(raw, bool):
+        return "true" if raw else "false"
+    if isinstance(raw, list):
+        return f"{len(raw)} entries"
+    return f"{raw:,}" if isinstance(raw, int) else str(raw)
+
+
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    code = values[MODEL_CONFIG.id]
+    fields = decode(code)
+    model = model_from_code(code, slug="imported")
+    weight_dtype, kv_dtype = values["weight_dtype"], values["kv_dtype"]
+    streamed = model.streamed_params_per_token
+    kv_at_context = model.kv_cache_bytes(context_tokens=values["context_tokens"], kv_dtype=kv_dtype)
+    rows = []
+    for keys, term, sets, effect in _shape_rows(model, values, fields) + _optional_rows(model, values):
+        field_cell = value(_keys_given(fields, keys), "", _keys_given(fields, keys))
+        if term:
+            field_cell["term"] = term
+        shown = ", ".join(_field_text(fields[k]) for k in keys if k in fields)
+        rows.append(
+            {
+                "field": field_cell,
+                "value": value(shown, "", shown or "(family default)"),
+                "sets": value(sets, "", sets),
+                "effect": value(effect, "", effect),
+            }
+        )
+    weight_bytes = model.weight_bytes(weight_dtype)
+    return {
+        "outputs": {
+            "name": value(model.name, "", model.name),
+            "total_params": value(model.total_params, "parameters", format_count(model.total_params)),
+            "active_params": value(
+                model.active_params_per_token, "parameters", format_count(model.active_params_per_token)
+            ),
+            "weight_bytes": value(weight_bytes, "B", format_bytes(weight_bytes)),
+            "kv_bytes_per_token": value(
+                model.kv_bytes_per_token(kv_dtype), "B", format_bytes(model.kv_bytes_per_token(kv_dtype))
+            ),
+            "kv_bytes_at_context": value(kv_at_context, "B", format_bytes(kv_at_context)),
+            # Two FLOPs (a multiply and an add) per weight read, per generated token.
+            "decode_flops_per_token": value(2 * streamed, "FLOP", format_flops(2 * streamed)),
+        },
+        "table": rows,
+    }
+
+
+CONFIG_EXPLAINER = Calculator(
+    id="config-explainer",
+    title="config.json explained",
+    description="Paste a model's config.json to see what each field sets and what it costs in parameters, bytes and FLOPs.",
+    inputs=(
+        MODEL_CONFIG.variant(default=OPENING_CONFIG),
+        context_input(default=32768, min=1, slider=True, help="Tokens in one sequence, for its KV cache."),
+        dtype_input(id="weight_dtype", label="Weight format", help="How the weights are stored."),
+        dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
+    ),
+    outputs=(
+        Output("name", "Model"),
+        Output("total_params", "Parameters (all, in memory)"),
+        Output("active_params", "Active parameters per token"),
+        Output("weight_bytes", "Weights"),
+        Output("kv_bytes_per_token", "KV cache per token"),
+        Output("kv_bytes_at_context", "KV cache per sequence at the context"),
+        Output("decode_flops_per_token", "Weight FLOPs per generated token"),
+    ),
+    compute=_compute,
+    table_columns=(
+        Output("field", "Config field"),
+        Output("value", "Value"),
+        Output("sets", "What it sets"),
+        Output("effect", "Effect"),
+    ),
+)

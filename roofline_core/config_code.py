@@ -1,0 +1,263 @@
+"""A model's architecture from a ``config.json``, in a short code a link can carry.
+
+A reader who pastes a ``config.json`` into a calculator should be able to share the scenario
+as a link, without the file. The link cannot hold the whole config (a few kilobytes of mostly
+irrelevant keys), so it holds the architecture fields :func:`~roofline_core.hf_config.from_hf_config`
+reads, each under a short name, e.g. for Llama 3.1 8B::
+
+    t-llama.l-32.h-4096.a-32.k-8.f-14336.v-128256.te-0.n-meta-llama/Llama-3.1-8B
+
+Grammar: ``name-value`` pairs joined by ``.``; the display name (``n``), if any, comes last and
+runs to the end (it may hold dots). Lists are items joined by ``_``, a run of one item written
+``item*count`` (Gemma 3's six-layer pattern is ``s*5_f_s*5_f...``); layer kinds are written
+``f`` (full), ``s`` (sliding) and ``c`` (chunked attention). Every character the code uses is
+one a query string keeps as it is, so the code is what the address bar shows.
+
+:func:`read_model_config` accepts either form (the JSON text or the code) and returns the code,
+after checking that it describes a model, so a link and a paste are read the same way.
+Standard library only: this runs in the browser in Pyodide.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from roofline_core.hf_config import ConfigError, from_hf_config, parse_config_text
+
+#: config.json key -> (short name, kind). Kinds: ``int``, ``bool``, ``word`` (a model type),
+#: ``kinds`` (a list of layer kinds), ``ints`` (a list of whole numbers). The keys are every
+#: field :func:`~roofline_core.hf_config.from_hf_config` reads.
+FIELDS: dict[str, tuple[str, str]] = {
+    "model_type": ("t", "word"),
+    "num_hidden_layers": ("l", "int"),
+    "hidden_size": ("h", "int"),
+    "num_attention_heads": ("a", "int"),
+    "num_key_value_heads": ("k", "int"),
+    "head_dim": ("d", "int"),
+    "intermediate_size": ("f", "int"),
+    "intermediate_size_mlp": ("fm", "int"),
+    "vocab_size": ("v", "int"),
+    "tie_word_embeddings": ("te", "bool"),
+    "attention_bias": ("ab", "bool"),
+    "use_sliding_window": ("us", "bool"),
+    "sliding_window": ("w", "int"),
+    "sliding_window_pattern": ("wp", "int"),
+    "layer_types": ("lt", "kinds"),
+    "attention_chunk_size": ("cs", "int"),
+    "no_rope_layers": ("nr", "ints"),
+    "num_local_experts": ("e", "int"),
+    "num_experts": ("ne", "int"),
+    "n_routed_experts": ("re", "int"),
+    "num_experts_per_tok": ("ep", "int"),
+    "n_shared_experts": ("se", "int"),
+    "shared_expert_intermediate_size": ("sf", "int"),
+    "moe_intermediate_size": ("mf", "int"),
+    "decoder_sparse_step": ("ds", "int"),
+    "mlp_only_layers": ("ml", "ints"),
+    "first_k_dense_replace": ("fd", "int"),
+    "interleave_moe_layer_step": ("is", "int"),
+    "qk_nope_head_dim": ("qn", "int"),
+    "qk_rope_head_dim": ("qr", "int"),
+    "kv_lora_rank": ("kl", "int"),
+    "q_lora_rank": ("ql", "int"),
+    "v_head_dim": ("vh", "int"),
+}
+#: The display name's key and short name; it is written last because it may hold dots.
+NAME_KEY, NAME_SHORT = "_name_or_path", "n"
+#: Longest code read (a real model's is under 300 characters; Gemma 3's layer list is the longest).
+MAX_CODE_CHARS = 4000
+#: Longest display name kept.
+MAX_NAME_CHARS = 120
+
+_KEY_OF_SHORT = {short: key for key, (short, _) in FIELDS.items()}
+_LAYER_KIND_CODES = {"full_attention": "f", "sliding_attention": "s", "chunked_attention": "c"}
+_LAYER_KIND_OF_CODE = {code: kind for kind, code in _LAYER_KIND_CODES.items()}
+_WORD = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_CODE_START = re.compile(r"[a-z]{1,2}-")
+_WHOLE = re.compile(r"\d{1,15}")
+# Name characters a query string keeps as they are (plus "/", which it escapes but which model
+# names need); anything else becomes "-".
+_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9._/-]")
+
+
+def architecture_of(config: dict) -> dict[str, Any]:
+    """The fields of ``config`` that shape the model, multimodal wrapper unwrapped.
+
+    Raises:
+        ConfigError: if the config is not an object or its ``text_config`` is not one.
+    """
+    if not isinstance(config, dict):
+        raise ConfigError(f"the config is a {type(config).__name__}; expected a JSON object")
+    text = config.get("text_config")
+    if text is not None and not isinstance(text, dict):
+        raise ConfigError("field 'text_config' is not an object; expected the language model's config")
+    source = config if text is None else text
+    # An absent field, null and an empty list all mean "not set" to the reader.
+    fields = {key: source[key] for key in FIELDS if source.get(key) is not None and source[key] != []}
+    if text is not None and config.get("model_type") is not None and "model_type" not in fields:
+        # The inner model_type names the text model; without one, the wrapper's names the family.
+        fields["model_type"] = config["model_type"]
+    name = config.get(NAME_KEY)
+    if isinstance(name, str) and name.strip():
+        fields[NAME_KEY] = name.strip()
+    return fields
+
+
+def encode(fields: dict[str, Any]) -> str:
+    """The short code of ``fields`` (as :func:`architecture_of` returns them).
+
+    Raises:
+        ConfigError: for a value the code cannot hold (a field of the wrong type).
+    """
+    pairs = []
+    for key, (short, kind) in FIELDS.items():
+        if fields.get(key) is not None:
+            pairs.append(f"{short}-{_encode_value(key, kind, fields[key])}")
+    name = fields.get(NAME_KEY)
+    if isinstance(name, str) and name:
+        pairs.append(f"{NAME_SHORT}-{_NAME_UNSAFE.sub('-', name)[:MAX_NAME_CHARS]}")
+    return ".".join(pairs)
+
+
+def _encode_value(key: str, kind: str, value: Any) -> str:
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise ConfigError(f"field '{key}' is {value!r}; expected true or false")
+        return "1" if value else "0"
+    if kind == "word":
+        if not isinstance(value, str) or not _WORD.fullmatch(value):
+            raise ConfigError(f"field '{key}' is {value!r}; expected a model type such as 'llama'")
+        return value
+    if kind == "int":
+        return _whole_text(key, value)
+    if not isinstance(value, list):
+        raise ConfigError(f"field '{key}' is {type(value).__name__}; expected a list")
+    if kind == "kinds":
+        items = []
+        for item in value:
+            if item not in _LAYER_KIND_CODES:
+                raise ConfigError(
+                    f"field '{key}' holds {item!r}; expected full_attention, sliding_attention or chunked_attention"
+                )
+            items.append(_LAYER_KIND_CODES[item])
+    else:
+        items = [_whole_text(key, item) for item in value]
+    return _runs(items)
+
+
+def _whole_text(key: str, value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+        raise ConfigError(f"field '{key}' is {value!r}; expected a whole number >= 0")
+    if value != int(value) or value >= 10**15:
+        raise ConfigError(f"field '{key}' is {value!r}; expected a whole number below 10^15")
+    return str(int(value))
+
+
+def _runs(items: list[str]) -> str:
+    """``["s", "s", "f"]`` -> ``"s*2_f"``."""
+    parts: list[str] = []
+    index = 0
+    while index < len(items):
+        end = index
+        while end < len(items) and items[end] == items[index]:
+            end += 1
+        count = end - index
+        parts.append(items[index] if count == 1 else f"{items[index]}*{count}")
+        index = end
+    return "_".join(parts)
+
+
+def decode(code: str) -> dict[str, Any]:
+    """The fields a short code holds (the inverse of :func:`encode`).
+
+    Raises:
+        ConfigError: naming the part of the code that is wrong.
+    """
+    if len(code) > MAX_CODE_CHARS:
+        raise ConfigError(f"the model code has {len(code):,} characters; expected at most {MAX_CODE_CHARS:,}")
+    fields: dict[str, Any] = {}
+    rest = code.strip()
+    while rest:
+        short, dash, after = rest.partition("-")
+        if not dash:
+            raise ConfigError(f"the model code part {rest[:40]!r} has no '-'; expected name-value pairs joined by '.'")
+        if short == NAME_SHORT:
+            fields[NAME_KEY] = after[:MAX_NAME_CHARS]
+            break
+        text, _, rest = after.partition(".")
+        key = _KEY_OF_SHORT.get(short)
+        if key is None:
+            raise ConfigError(f"the model code names {short[:20]!r}; expected one of {', '.join(_KEY_OF_SHORT)}")
+        if key in fields:
+            raise ConfigError(f"the model code gives {short!r} twice; expected each once")
+        fields[key] = _decode_value(key, FIELDS[key][1], text)
+    return fields
+
+
+def _decode_value(key: str, kind: str, text: str) -> Any:
+    short = FIELDS[key][0]
+    if kind == "bool":
+        if text not in ("0", "1"):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected 0 or 1")
+        return text == "1"
+    if kind == "word":
+        if not _WORD.fullmatch(text):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected a model type such as 'llama'")
+        return text
+    if kind == "int":
+        return _whole(short, text)
+    items: list[Any] = []
+    for part in text.split("_") if text else []:
+        item, star, count_text = part.partition("*")
+        count = _whole(short, count_text) if star else 1
+        if not 1 <= count <= 10_000 or len(items) + count > 10_000:
+            raise ConfigError(f"the model code's {short!r} repeats {count:,} times; expected at most 10,000 items")
+        if kind == "kinds":
+            if item not in _LAYER_KIND_OF_CODE:
+                raise ConfigError(f"the model code's {short!r} holds {item[:20]!r}; expected f, s or c")
+            items += [_LAYER_KIND_OF_CODE[item]] * count
+        else:
+            items += [_whole(short, item)] * count
+    return items
+
+
+def _whole(short: str, text: str) -> int:
+    if not _WHOLE.fullmatch(text):
+        raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected a whole number")
+    return int(text)
+
+
+def read_model_config(text: str) -> tuple[str, dict[str, Any]]:
+    """The code and the fields of a pasted ``config.json`` or of a code from a link.
+
+    Text starting with ``{`` is read as JSON, anything else as a code. Either way the fields
+    must describe a model :func:`~roofline_core.hf_config.from_hf_config` can build.
+
+    Raises:
+        ConfigError: saying what is wrong, for the reader who pasted it.
+    """
+    stripped = text.strip() if isinstance(text, str) else ""
+    if not stripped:
+        raise ConfigError("nothing pasted yet; expected the text of a model's config.json")
+    if stripped.startswith("{"):
+        fields = architecture_of(parse_config_text(stripped))
+    elif _CODE_START.match(stripped):
+        fields = decode(stripped)
+    else:
+        raise ConfigError(
+            f"{stripped[:30]!r} is neither JSON nor a model code from a link; expected the text of a model's config.json"
+        )
+    from_hf_config(fields)  # raises ConfigError naming what is missing or out of range
+    return encode(fields), fields
+
+
+def model_from_code(code: str, **identity: Any) -> Any:
+    """The :class:`~roofline_core.models.Model` a code describes (``identity``: slug, name, ...)."""
+    return from_hf_config(decode(code), **identity)
+
+
+def pretty_json(fields: dict[str, Any]) -> str:
+    """The fields as an indented JSON object, the way a ``config.json`` reads."""
+    return json.dumps(fields, indent=2)
