@@ -370,9 +370,11 @@ def _from_record(record: dict) -> Accelerator | None:
     if not ({"fp16", "bf16"} & set(peaks)) or bandwidth is None or memory is None:
         return None
     first = record["sources"][0]
+    # Every list that shows the name (calculator selects, figures) then says the peak is measured.
+    name = f"{record['name']} (measured peak)" if record.get("measured") else record["name"]
     return Accelerator(
         slug=record["slug"],
-        name=record["name"],
+        name=name,
         peak_flop_per_s=peaks,
         bandwidth_bytes_per_s=bandwidth,
         memory_bytes=memory,

@@ -137,6 +137,10 @@ def test_every_preset_of_a_vendor_without_published_peaks_is_marked_measured() -
         if accelerator.vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS:
             record = next(r for r in ACCELERATOR_RECORDS if r["slug"] == slug)
             assert accelerator.peak_is_measured and record["measured"], slug
+            assert accelerator.name.endswith("(measured peak)"), "every list naming the chip says so"
+    measured = {slug for slug, a in ACCELERATORS.items() if a.peak_is_measured}
+    assert {"apple-m2-ultra", "apple-m3-max", "apple-m4-max"} <= measured
+    assert all(ACCELERATORS[slug].vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS for slug in measured)
 
 
 def _apple_record(**changes: object) -> dict:
