@@ -478,7 +478,9 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
                 {
                     "vendor": _text(vendor),
                     "accelerator": _text(a.slug),
-                    "peak": value(peak, "FLOP/s", format_flop_per_s(peak)),
+                    "peak": value(
+                        peak, "FLOP/s", format_flop_per_s(peak) + (" (measured)" if a.peak_is_measured else "")
+                    ),
                     "bandwidth": value(a.bandwidth_bytes_per_s, "B/s", format_bandwidth(a.bandwidth_bytes_per_s)),
                     "memory": value(a.memory_bytes, "B", format_bytes(a.memory_bytes)),
                     "link": value(
@@ -487,7 +489,8 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
                         f"{a.interconnect_kind} {format_bandwidth(link)}" if link else a.interconnect_kind or "-",
                     ),
                     "power": value(a.board_power_w, "W", f"{a.board_power_w:g} W" if a.board_power_w else "-"),
-                    "source": _text(a.source.url),
+                    # The full address stays in --json; the table shows its host, as URLs overflow it.
+                    "source": value(a.source.url, "", a.source.host),
                 }
             )
     columns = {

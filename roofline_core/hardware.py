@@ -347,17 +347,34 @@ def _record_fields(record: dict) -> dict:
     }
 
 
+#: Vendors that publish no FLOP/s figure for their chips (Apple states memory bandwidth and
+#: capacity only), so a peak for one of their chips can only come from a public measurement.
+VENDORS_WITHOUT_PUBLISHED_PEAKS = frozenset({"Apple"})
+
+
 def _from_record(record: dict) -> Accelerator | None:
-    """The preset a record describes, or None if it lacks a 16-bit peak, bandwidth or capacity."""
+    """The preset a record describes, or None if it lacks a 16-bit peak, bandwidth or capacity.
+
+    Raises:
+        ValueError: if a chip whose vendor publishes no FLOP/s figure has a peak that is not
+            marked as a measurement.
+    """
     peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
+    if peaks and record["vendor"] in VENDORS_WITHOUT_PUBLISHED_PEAKS and not record.get("measured"):
+        raise ValueError(
+            f"{record['slug']}: {record['vendor']} publishes no FLOP/s figure; "
+            "expected its peak to be a cited measurement marked measured: True"
+        )
     bandwidth = _bytes(record.get("memory_bandwidth"))
     memory = _bytes(record.get("memory_capacity"))
     if not ({"fp16", "bf16"} & set(peaks)) or bandwidth is None or memory is None:
         return None
     first = record["sources"][0]
+    # Every list that shows the name (calculator selects, figures) then says the peak is measured.
+    name = f"{record['name']} (measured peak)" if record.get("measured") else record["name"]
     return Accelerator(
         slug=record["slug"],
-        name=record["name"],
+        name=name,
         peak_flop_per_s=peaks,
         bandwidth_bytes_per_s=bandwidth,
         memory_bytes=memory,

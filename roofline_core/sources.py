@@ -7,6 +7,7 @@ reader can check a preset against its spec sheet without trusting this package.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True)
@@ -29,3 +30,9 @@ class Source:
             raise ValueError(f"source {self.title!r}: url must be an https address, got {self.url!r}")
         if not self.states.strip():
             raise ValueError(f"source {self.title!r}: 'states' must quote the figures used")
+
+    @property
+    def host(self) -> str:
+        """The address's host name without a leading ``www.``, for listings too narrow for a URL."""
+        host = urlsplit(self.url).hostname or self.url
+        return host.removeprefix("www.")

@@ -413,6 +413,18 @@ def test_accelerators_lists_every_preset_with_link_and_power(capsys) -> None:
     assert rows["tpu-v5e"]["memory"]["value"] == 16e9
 
 
+def test_accelerators_table_names_each_source_by_host_and_json_keeps_the_address(capsys) -> None:
+    code, out, err = run(capsys, "accelerators", "--json")
+    source = next(r for r in json.loads(out)["rows"] if r["accelerator"]["value"] == "h100-sxm")["source"]
+    assert source["value"] == "https://www.nvidia.com/en-us/data-center/h100/" and source["text"] == "nvidia.com"
+    code, out, err = run(capsys, "accelerators")
+    assert code == 0 and "https://" not in out
+    assert max(len(line) for line in out.splitlines()) < 160, "a long address no longer widens the table"
+    assert "docs.cloud.google.com" in out and "anandtech.com" in out
+    apple = next(line for line in out.splitlines() if "apple-m4-max" in line)
+    assert "14.8 TFLOP/s (measured)" in apple
+
+
 def test_listing_commands_take_no_scenario_options(capsys) -> None:
     code, _out, err = run(capsys, "models", "--batch", "4")
     assert code == 2 and "--batch does not apply to models" in err

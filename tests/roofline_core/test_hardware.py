@@ -7,6 +7,8 @@ import re
 import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
+from roofline_core.accelerator_presets import ACCELERATOR_RECORDS
+from roofline_core.hardware import VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
 
 REQUIRED = {
     "h100-sxm",
@@ -68,6 +70,7 @@ SPARSE_16BIT_TFLOPS = {
     "a100-sxm-80gb": "624",
     "rtx-4090": "330.4",
     "mi300x": "2,614.9",
+    "h100-nvl": "1,671",
 }
 
 
@@ -120,3 +123,59 @@ def test_custom_accelerator_validates() -> None:
     assert custom.memory_bytes is None
     with pytest.raises(ValueError, match="bandwidth_bytes_per_s"):
         CustomAccelerator(peak_flop_per_s={"fp16": 1e12}, bandwidth_bytes_per_s=0)
+
+
+def test_there_are_at_least_thirty_presets_each_with_a_unique_name() -> None:
+    assert len(ACCELERATORS) >= 30
+    names = [a.name for a in ACCELERATORS.values()]
+    assert len(names) == len(set(names))
+
+
+def test_every_preset_of_a_vendor_without_published_peaks_is_marked_measured() -> None:
+    # Apple publishes no FLOP/s figure, so any Apple preset's peak must be a cited measurement.
+    for slug, accelerator in ACCELERATORS.items():
+        if accelerator.vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS:
+            record = next(r for r in ACCELERATOR_RECORDS if r["slug"] == slug)
+            assert accelerator.peak_is_measured and record["measured"], slug
+            assert accelerator.name.endswith("(measured peak)"), "every list naming the chip says so"
+    measured = {slug for slug, a in ACCELERATORS.items() if a.peak_is_measured}
+    assert {"apple-m2-ultra", "apple-m3-max", "apple-m4-max"} <= measured
+    assert all(ACCELERATORS[slug].vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS for slug in measured)
+
+
+def _apple_record(**changes: object) -> dict:
+    record = dict(next(r for r in ACCELERATOR_RECORDS if r["slug"] == "apple-m4-max"))
+    record.update(changes)
+    return record
+
+
+def test_a_vendor_peak_for_an_apple_chip_is_refused_unless_measured() -> None:
+    with pytest.raises(ValueError, match="apple-m4-max: Apple publishes no FLOP/s figure"):
+        _from_record(_apple_record(dense_peak_tera_per_s={"fp16": 10.0}, measured=False))
+    preset = _from_record(_apple_record(dense_peak_tera_per_s={"fp16": 10.0}, measured=True))
+    assert preset is not None and preset.peak_is_measured and preset.peak_for("bf16") == 10e12
+
+
+def test_records_without_a_16_bit_peak_are_not_presets() -> None:
+    for record in ACCELERATOR_RECORDS:
+        has_16_bit = bool({"fp16", "bf16"} & {k for k, v in record["dense_peak_tera_per_s"].items() if v})
+        assert (record["slug"] in ACCELERATORS) == has_16_bit, record["slug"]
+
+
+def test_the_h100_nvl_is_the_per_gpu_half_of_the_sparse_sheet() -> None:
+    nvl = ACCELERATORS["h100-nvl"]
+    assert "* With sparsity" in nvl.source.states
+    assert nvl.peak_for("fp8") == 1670.5e12 and nvl.memory_bytes == 94e9
+    assert nvl.interconnect_bandwidth_bytes_per_s == 600e9 and nvl.board_power_w == 400
+
+
+def test_the_l40_uses_the_dense_figure_its_sheet_states() -> None:
+    l40 = ACCELERATORS["l40"]
+    assert "| FP16 Tensor Core | 181.05 | 362.1* |" in l40.source.states
+    assert l40.peak_for("fp16") == 181.05e12 and l40.bandwidth_bytes_per_s == 864e9
+
+
+def test_tpu_v7_reads_its_capacity_in_gib_and_its_bandwidth_from_the_hot_chips_report() -> None:
+    tpu = ACCELERATORS["tpu-v7"]
+    assert tpu.memory_bytes == 192 * 2**30
+    assert tpu.bandwidth_bytes_per_s == 7.3e12 and tpu.peak_for("fp8") == 4614e12
