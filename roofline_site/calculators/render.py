@@ -152,7 +152,8 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     key, more = _split_inputs(spec)
     inputs = resolved.inputs
     fields = {
-        f["id"]: _field_html(f, inputs[f["id"]], dom_id, hidden=not _shown(spec, f["id"], inputs)) for f in spec["inputs"]
+        f["id"]: _field_html(f, inputs[f["id"]], dom_id, hidden=not _shown(spec, f["id"], inputs))
+        for f in spec["inputs"]
     }
     title = escape(spec["title"])
     parts.append(
