@@ -111,6 +111,25 @@ def format_percent(share: float) -> str:
     return f"{format_number(share * 100)}%"
 
 
+#: Plural units that lose their "s" for a count of exactly one ("1 sequence", "2 sequences").
+_SINGULAR_OF = {
+    "sequences": "sequence",
+    "accelerators": "accelerator",
+    "tokens": "token",
+    "layers": "layer",
+    "heads": "head",
+}
+
+
+def format_amount(count: float, unit: str) -> str:
+    """A count with its unit, singular for exactly one: ``(1, "sequences")`` -> ``"1 sequence"``.
+
+    Whole counts keep every digit with thousands separators (``"32,768 tokens"``).
+    """
+    number = f"{int(count):,}" if float(count).is_integer() else format_number(count)
+    return f"{number} {_SINGULAR_OF.get(unit, unit) if count == 1 else unit}"
+
+
 def format_count(value: float) -> str:
     """Large counts with a word prefix: ``8.03e9`` -> ``"8.03B"``."""
     for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
@@ -153,7 +172,7 @@ def format_max_batch(fit: MemoryFit) -> str:
     if fit.max_batch is None:
         return "no limit"
     if fit.max_batch > 0:
-        return f"{fit.max_batch:,} sequences"
+        return format_amount(fit.max_batch, "sequences")
     if fit.weight_bytes > fit.capacity_bytes:
         return f"none: the weights alone ({format_bytes(fit.weight_bytes)}) leave no room in {format_bytes(fit.capacity_bytes)}"
     free = format_bytes(fit.capacity_bytes - fit.weight_bytes)
