@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from roofline_core.roofline import COMPUTE, MEMORY
 
 if TYPE_CHECKING:
-    from roofline_core.inference import MemoryFit
+    from roofline_core.inference import FitAlternatives, MemoryFit
 
 #: Decimal SI prefixes by power of ten, largest first: the one table for units with a prefix
 #: ("16.1 GB", "989 TFLOP/s") and for chart ticks ("10k", "1T").
@@ -115,6 +115,7 @@ def format_percent(share: float) -> str:
 _SINGULAR_OF = {
     "sequences": "sequence",
     "accelerators": "accelerator",
+    "devices": "device",
     "tokens": "token",
     "layers": "layer",
     "heads": "head",
@@ -158,6 +159,16 @@ def format_memory_fit(fit: MemoryFit) -> str:
     if fit.fits:
         return f"Yes: {used} of {capacity} ({format_percent(fit.share_of_memory)})"
     return f"No: needs {used} of {capacity}"
+
+
+def format_fit_advice(alternatives: FitAlternatives, *, devices: int) -> str:
+    """What would fit, for a scenario that does not: ``"It fits on 2 devices, or in FP8 weights."``."""
+    options = [f"on {format_amount(alternatives.devices_needed, 'devices')}"]
+    if alternatives.weight_dtypes:
+        formats = " or ".join(dtype.upper() for dtype in alternatives.weight_dtypes[:2])
+        where = "" if devices == 1 else f" on {format_amount(devices, 'devices')}"
+        options.append(f"in {formats} weights{where}")
+    return f"It fits {', or '.join(options)}."
 
 
 def format_memory_use(fit: MemoryFit) -> str:
