@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from roofline_core.calculators import CALCULATORS
+from roofline_core.calculators import CALCULATORS, compute
 
 pytestmark = pytest.mark.browser
 
@@ -43,3 +43,14 @@ def test_a_phone_folds_the_other_inputs_and_never_scrolls_sideways(page_factory,
     page, _watch = _open(page_factory, site_server, calculator_id, width=1280, height=800)
     if page.locator(f"{ROOT} [data-more-inputs]").count():
         assert page.get_attribute(f"{ROOT} [data-more-inputs]", "open") is not None
+
+
+@pytest.mark.parametrize("calculator_id", sorted(c for c in CALCULATORS if "chart" in compute(c, {})))
+def test_chart_text_is_readable_on_a_phone(page_factory, site_server, calculator_id):
+    page, _watch = _open(page_factory, site_server, calculator_id, width=390, height=844)
+    sizes = page.eval_on_selector_all(
+        f"{ROOT} svg.roofline-chart text",
+        """els => els.filter(e => getComputedStyle(e).display !== 'none')
+              .map(e => parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a)""",
+    )
+    assert sizes and min(sizes) >= 11, (calculator_id, sorted(sizes)[:3])
