@@ -27,6 +27,7 @@ from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
 from roofline_core.config_code import model_from_code
 from roofline_core.formatting import (
+    format_amount,
     format_bandwidth,
     format_bytes,
     format_flop_per_s,
@@ -265,7 +266,7 @@ def _input_text(field: Declaration, parsed: Any, values: dict[str, Any]) -> str:
     number = f"{parsed:,}" if isinstance(parsed, int) else format_number(parsed)
     if not field.unit:
         return number
-    return f"{number}{field.unit}" if field.unit == "%" else f"{number} {field.unit}"
+    return f"{number}{field.unit}" if field.unit == "%" else format_amount(parsed, field.unit)
 
 
 def _shown_inputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) -> dict[str, Any]:

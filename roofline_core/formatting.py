@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from roofline_core.roofline import COMPUTE, MEMORY
 
 if TYPE_CHECKING:
-    from roofline_core.inference import MemoryFit
+    from roofline_core.inference import FitAlternatives, MemoryFit
 
 #: Decimal SI prefixes by power of ten, largest first: the one table for units with a prefix
 #: ("16.1 GB", "989 TFLOP/s") and for chart ticks ("10k", "1T").
@@ -111,6 +111,26 @@ def format_percent(share: float) -> str:
     return f"{format_number(share * 100)}%"
 
 
+#: Plural units that lose their "s" for a count of exactly one ("1 sequence", "2 sequences").
+_SINGULAR_OF = {
+    "sequences": "sequence",
+    "accelerators": "accelerator",
+    "devices": "device",
+    "tokens": "token",
+    "layers": "layer",
+    "heads": "head",
+}
+
+
+def format_amount(count: float, unit: str) -> str:
+    """A count with its unit, singular for exactly one: ``(1, "sequences")`` -> ``"1 sequence"``.
+
+    Whole counts keep every digit with thousands separators (``"32,768 tokens"``).
+    """
+    number = f"{int(count):,}" if float(count).is_integer() else format_number(count)
+    return f"{number} {_SINGULAR_OF.get(unit, unit) if count == 1 else unit}"
+
+
 def format_count(value: float) -> str:
     """Large counts with a word prefix: ``8.03e9`` -> ``"8.03B"``."""
     for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
@@ -141,6 +161,16 @@ def format_memory_fit(fit: MemoryFit) -> str:
     return f"No: needs {used} of {capacity}"
 
 
+def format_fit_advice(alternatives: FitAlternatives, *, devices: int) -> str:
+    """What would fit, for a scenario that does not: ``"It fits on 2 devices, or in FP8 weights."``."""
+    options = [f"on {format_amount(alternatives.devices_needed, 'devices')}"]
+    if alternatives.weight_dtypes:
+        formats = " or ".join(dtype.upper() for dtype in alternatives.weight_dtypes[:2])
+        where = "" if devices == 1 else f" on {format_amount(devices, 'devices')}"
+        options.append(f"in {formats} weights{where}")
+    return f"It fits {', or '.join(options)}."
+
+
 def format_memory_use(fit: MemoryFit) -> str:
     """Weights plus KV cache against capacity: ``"20.4 GB (25.4% of 80.0 GB)"``."""
     return (
@@ -153,7 +183,7 @@ def format_max_batch(fit: MemoryFit) -> str:
     if fit.max_batch is None:
         return "no limit"
     if fit.max_batch > 0:
-        return f"{fit.max_batch:,} sequences"
+        return format_amount(fit.max_batch, "sequences")
     if fit.weight_bytes > fit.capacity_bytes:
         return f"none: the weights alone ({format_bytes(fit.weight_bytes)}) leave no room in {format_bytes(fit.capacity_bytes)}"
     free = format_bytes(fit.capacity_bytes - fit.weight_bytes)

@@ -429,6 +429,60 @@ def model_memory_fit(
 
 
 @dataclass(frozen=True)
+class FitAlternatives:
+    """What would make a scenario that does not fit in memory fit.
+
+    Attributes:
+        devices_needed: Fewest devices of the same kind that hold it, formats unchanged (None
+            if even one sequence's cache cannot be split further: never, here, since weights
+            and cache both divide evenly over devices in this model).
+        weight_dtypes: Smaller weight formats that fit on the devices given, smallest step first.
+    """
+
+    devices_needed: int
+    weight_dtypes: tuple[str, ...]
+
+
+def fit_alternatives(
+    *,
+    model: AnyModel,
+    device_memory_bytes: float,
+    devices: int,
+    weight_dtype: str,
+    kv_dtype: str,
+    batch: int,
+    context_tokens: int,
+) -> FitAlternatives:
+    """More devices, or a smaller weight format, that would hold the weights and KV cache.
+
+    Weights and cache are split evenly over devices (tensor parallelism, as the calculators
+    assume), so the devices needed are the bytes used over one device's memory, rounded up.
+    """
+    used = model_memory_fit(
+        model=model,
+        capacity_bytes=device_memory_bytes * devices,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        batch=batch,
+        context_tokens=context_tokens,
+    ).used_bytes
+    smaller = [
+        dtype
+        for dtype in ("fp8", "int8", "fp4", "int4")
+        if bytes_per_element(dtype) < bytes_per_element(weight_dtype)
+        and model_memory_fit(
+            model=model,
+            capacity_bytes=device_memory_bytes * devices,
+            weight_dtype=dtype,
+            kv_dtype=kv_dtype,
+            batch=batch,
+            context_tokens=context_tokens,
+        ).fits
+    ]
+    return FitAlternatives(devices_needed=math.ceil(used / device_memory_bytes), weight_dtypes=tuple(smaller))
+
+
+@dataclass(frozen=True)
 class DecodeEstimate:
     """A decode step of a model on an accelerator, with its memory picture."""
 

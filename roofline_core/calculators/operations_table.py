@@ -115,7 +115,7 @@ OPERATIONS_TABLE = Calculator(
         Output("ridge_point", "Ridge point"),
         Output("why", "Why it lands there"),
     ),
-    headline=("intensity", "bound", "time"),
+    headline=("bound", "time"),
     key_inputs=("operation", "accelerator"),
     compute=_compute,
     table_columns=(

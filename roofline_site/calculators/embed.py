@@ -28,8 +28,9 @@ def embed_page_markdown(calculator_id: str) -> str:
         "search:\n"
         "  exclude: true\n"
         "---\n\n"
-        f"# {spec['title']}\n\n"
-        f"{spec['description']}\n\n"
+        # The title is read by assistive technology and shown in the bar above (the template);
+        # the frame's first screen is for the calculator, so no description paragraph.
+        f"# {spec['title']} {{: .roofline-embed__title }}\n\n"
         "```calculator\n"
         f"id: {calculator_id}\n"
         "```\n"

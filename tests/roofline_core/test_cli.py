@@ -291,13 +291,16 @@ README_EXAMPLES = [
     ["prefill", "--model", "llama-3-70b", "--accelerator", "h200", "--prompt-tokens", "8192", "--devices", "2"],
     ["kv-cache", "--model", "llama-3-70b", "--context", "32768", "--accelerator", "h100-sxm", "--devices", "4"],
     ["kv-cache", "--attention", "mla", "--layers", "61", "--mla-latent-dim", "512", "--context", "131072"],
+    ["decode", "--config", "tests/data/hf_configs/qwen3-30b-a3b.json", "--batch", "16", "--context", "8192"],
 ]
 
 
-def test_the_readme_examples_are_the_ones_documented_and_run(capsys) -> None:
+def test_the_readme_examples_are_the_ones_documented_and_run(capsys, monkeypatch) -> None:
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)  # the --config example names a file relative to the repository
+    readme = (root / "README.md").read_text(encoding="utf-8")
     for argv in README_EXAMPLES:
         assert "python -m roofline_core " + " ".join(argv) in readme
         code, out, err = run(capsys, *argv)

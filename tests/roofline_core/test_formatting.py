@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from roofline_core.formatting import (
+    format_amount,
     format_bandwidth,
     format_bytes,
     format_count,
@@ -101,3 +102,18 @@ def test_memory_fit_phrases() -> None:
     assert format_max_batch(no_room) == "none: one sequence needs 1.00 GB, 100 MB is free"
     nothing_cached = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=0, context_tokens=1000)
     assert format_max_batch(nothing_cached) == format_max_context(nothing_cached) == "no limit"
+
+
+@pytest.mark.parametrize(
+    ("count", "unit", "text"),
+    [
+        (1, "sequences", "1 sequence"),
+        (2, "sequences", "2 sequences"),
+        (1, "accelerators", "1 accelerator"),
+        (32768, "tokens", "32,768 tokens"),
+        (1, "billion", "1 billion"),
+        (7.505, "billion", "7.51 billion"),
+    ],
+)
+def test_amounts_are_singular_for_exactly_one(count, unit, text) -> None:
+    assert format_amount(count, unit) == text

@@ -267,3 +267,25 @@ def test_preset_decode_time_never_decreases_with_context(slug: str, batch: int, 
 def test_batched_decode_intensity_is_about_the_batch_in_fp16(params: float, batch: int) -> None:
     step = decode_step(params=params, batch=batch, bytes_per_param=2, **H100)
     assert step.intensity_flop_per_byte == pytest.approx(batch)
+
+
+def test_a_scenario_that_does_not_fit_says_what_would() -> None:
+    from roofline_core.calculators import compute
+    from roofline_core.inference import fit_alternatives
+    from roofline_core.models import MODELS
+
+    model = MODELS["llama-3.1-405b"]
+    options = fit_alternatives(
+        model=model,
+        device_memory_bytes=80e9,
+        devices=4,
+        weight_dtype="fp16",
+        kv_dtype="fp16",
+        batch=1,
+        context_tokens=0,
+    )
+    # 2 bytes x 405.85e9 parameters = 812 GB: eleven 80 GB devices; on four, only 4-bit weights fit.
+    assert options.devices_needed == 11 == -(-model.weight_bytes("fp16") // 80e9)
+    assert options.weight_dtypes == ("fp4", "int4")
+    text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70"})["outputs"]["fits"]["text"]
+    assert text == "No: needs 140 GB of 80.0 GB. It fits on 2 devices, or in FP8 or INT8 weights."
