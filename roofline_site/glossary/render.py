@@ -122,7 +122,7 @@ def _heading(level: int, anchor: str, text: str) -> str:
 
 
 def term_page_header_html(entry: Entry, *, category_href: str, index_href: str = "../") -> str:
-    """The term page above the body: breadcrumb, title, category and dates, summary, aliases.
+    """The term page above the body: title, breadcrumb, category and dates, summary, aliases.
 
     Args:
         entry: The term.
@@ -131,7 +131,8 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
     """
     e, t = html.escape, _text
     breadcrumb = (
-        '<nav class="glossary-breadcrumb" aria-label="Breadcrumb">'
+        # Kept out of the search index: a result's excerpt should be the summary, not the path.
+        '<nav class="glossary-breadcrumb" aria-label="Breadcrumb" data-search-exclude>'
         f'<a href="{e(index_href)}">Glossary</a> › <a href="{e(category_href)}">{t(category_title(entry.category))}</a>'
         f' › <span aria-current="page">{t(entry.title)}</span></nav>\n'
     )
@@ -139,9 +140,11 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
     if entry.updated and entry.updated != entry.added:
         dates += f" · updated {_date(entry.updated)}"
     category = entry.category
+    # After the title, not before it: the search index makes a page's text from its first
+    # heading's section, which must be the term (the breadcrumb is excluded from it anyway).
     parts = [
-        breadcrumb,
         _heading(1, entry.slug, entry.title),
+        breadcrumb,
         f'<p class="glossary-entry__meta"><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
         f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
         f'<p class="glossary-entry__summary">{t(entry.summary)}</p>\n',
@@ -207,7 +210,7 @@ def _neighbours_html(entry: Entry, glossary: Glossary, *, term_href: Callable[[s
     if at + 1 < len(ordered):
         after = ordered[at + 1]
         links.append(f'<a rel="next" href="{html.escape(term_href(after.slug))}">{_text(after.title)} →</a>')
-    return f'<nav class="glossary-neighbours" aria-label="Previous and next term">{"".join(links)}</nav>\n'
+    return f'<nav class="glossary-neighbours" aria-label="Previous and next term" data-search-exclude>{"".join(links)}</nav>\n'
 
 
 def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href: str = "../glossary.json") -> str:

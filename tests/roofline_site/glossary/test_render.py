@@ -271,8 +271,8 @@ def test_term_pages_carry_a_breadcrumb_and_the_terms_before_and_after(tmp_path):
     glossary = _glossary(tmp_path)
     beta = glossary.entries["beta"]
     header = render.term_page_header_html(beta, category_href="../category/metrics/", index_href="../")
-    assert header.startswith(
-        '<nav class="glossary-breadcrumb" aria-label="Breadcrumb"><a href="../">Glossary</a> › '
+    assert header.split("</h1>\n", 1)[1].startswith(
+        '<nav class="glossary-breadcrumb" aria-label="Breadcrumb" data-search-exclude><a href="../">Glossary</a> › '
         '<a href="../category/metrics/">Metrics</a> › <span aria-current="page">Beta</span></nav>'
     )
     footer = lambda slug: render.term_page_footer_html(  # noqa: E731
