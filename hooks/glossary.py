@@ -290,6 +290,7 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
         render.term_page_header_html(
             entry,
             category_href=get_relative_url(_page_url(files, render.category_src_uri(entry.category)), page.url),
+            index_href=index_href,
         )
         + f'<div class="{render.BODY_CLASS}">\n{body}\n</div>\n'
         + render.term_page_footer_html(
@@ -348,5 +349,6 @@ def _annotate_and_record(html: str, page: Page, state: _State) -> str:
 
 
 def _fill_mentions(page: Page, slug: str, state: _State) -> str:
-    pages = [(p.title, get_relative_url(p.url or "/", page.url)) for p in state.graph.mentioned_in(slug)]
+    # The home page lists the flagship terms as a reading path, not as a mention of each.
+    pages = [(p.title, get_relative_url(p.url or "/", page.url)) for p in state.graph.mentioned_in(slug) if p.url]
     return (page.content or "").replace(render.MENTIONED_IN_MARKER, render.mentions_html(pages))

@@ -121,20 +121,30 @@ def _heading(level: int, anchor: str, text: str) -> str:
     return f'<h{level} id="{anchor}">{_text(text)}<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
 
 
-def term_page_header_html(entry: Entry, *, category_href: str) -> str:
-    """The term page above the body: title, category and dates, summary, aliases.
+def term_page_header_html(entry: Entry, *, category_href: str, index_href: str = "../") -> str:
+    """The term page above the body: title, breadcrumb, category and dates, summary, aliases.
 
     Args:
         entry: The term.
         category_href: URL of the page of the entry's category, relative to the term's page.
+        index_href: URL of the glossary index, relative to the term's page.
     """
     e, t = html.escape, _text
+    breadcrumb = (
+        # Kept out of the search index: a result's excerpt should be the summary, not the path.
+        '<nav class="glossary-breadcrumb" aria-label="Breadcrumb" data-search-exclude>'
+        f'<a href="{e(index_href)}">Glossary</a> › <a href="{e(category_href)}">{t(category_title(entry.category))}</a>'
+        f' › <span aria-current="page">{t(entry.title)}</span></nav>\n'
+    )
     dates = f"Added {_date(entry.added)}"
     if entry.updated and entry.updated != entry.added:
         dates += f" · updated {_date(entry.updated)}"
     category = entry.category
+    # After the title, not before it: the search index makes a page's text from its first
+    # heading's section, which must be the term (the breadcrumb is excluded from it anyway).
     parts = [
         _heading(1, entry.slug, entry.title),
+        breadcrumb,
         f'<p class="glossary-entry__meta"><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
         f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
         f'<p class="glossary-entry__summary">{t(entry.summary)}</p>\n',
@@ -182,10 +192,25 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
         parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in preset_sources]
         parts.append("</ul>\n")
     parts.append(_heading(2, *TERM_PAGE_SECTIONS[2]) + f"{MENTIONED_IN_MARKER}\n")
+    parts.append(_neighbours_html(entry, glossary, term_href=term_href))
     parts.append(
         f'<p><a class="glossary-back" data-glossary-role="back" href="{e(index_href)}">← Back to glossary</a></p>\n'
     )
     return "".join(parts)
+
+
+def _neighbours_html(entry: Entry, glossary: Glossary, *, term_href: Callable[[str], str]) -> str:
+    """Links to the terms before and after this one, A to Z (the order of the index)."""
+    ordered = sorted(glossary.entries.values(), key=lambda other: (other.title.casefold(), other.slug))
+    at = next(i for i, other in enumerate(ordered) if other.slug == entry.slug)
+    links = []
+    if at > 0:
+        before = ordered[at - 1]
+        links.append(f'<a rel="prev" href="{html.escape(term_href(before.slug))}">← {_text(before.title)}</a>')
+    if at + 1 < len(ordered):
+        after = ordered[at + 1]
+        links.append(f'<a rel="next" href="{html.escape(term_href(after.slug))}">{_text(after.title)} →</a>')
+    return f'<nav class="glossary-neighbours" aria-label="Previous and next term" data-search-exclude>{"".join(links)}</nav>\n'
 
 
 def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href: str = "../glossary.json") -> str:

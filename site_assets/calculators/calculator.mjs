@@ -430,7 +430,15 @@ class CalculatorView {
       for (const [name, value] of Object.entries(view.table.attrs)) {
         tableBox.setAttribute(name, value);
       }
+      // A reader who chose a row with the keyboard keeps focus on that row's button.
+      const chosen = this.root.contains(document.activeElement) ? document.activeElement.closest("button[data-choose]") : null;
       tableBox.querySelector("table").replaceChildren(...drawn.querySelector("table").childNodes);
+      if (chosen) {
+        const again = tableBox.querySelector(
+          `button[data-choose="${CSS.escape(chosen.dataset.choose)}"][data-value="${CSS.escape(chosen.dataset.value)}"]`,
+        );
+        again?.focus();
+      }
     }
     const chartBox = this.root.querySelector("[data-chart-box]");
     if (chartBox && view.chart) {

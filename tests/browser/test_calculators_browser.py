@@ -294,6 +294,22 @@ def test_live_table_is_drawn_like_the_build_time_table(live):
     assert page.locator(f"{ROOT} [data-table] .md-typeset__scrollwrap .md-typeset__table > table").count() == 1
 
 
+def test_choosing_a_table_row_by_keyboard_keeps_focus_on_that_row(live):
+    page = live.page
+    instant_navigate(page, "decode-speed-of-light")
+    page.focus(f'{ROOT} button[data-choose="batch"][data-value="16"]')
+    page.keyboard.press("Enter")
+    wait_until_matches_cpython(page, "decode-speed-of-light")
+    assert form_inputs(page)["batch"] == "16"
+    focused = page.evaluate(
+        "() => [document.activeElement.dataset.choose, document.activeElement.dataset.value,"
+        " document.activeElement.getAttribute('aria-pressed')]"
+    )
+    assert focused == ["batch", "16", "true"]
+    page.click(f'{ROOT} button[data-choose="batch"][data-value="1"]')
+    wait_until_matches_cpython(page, "decode-speed-of-light")
+
+
 def test_bad_input_is_marked_and_other_outputs_keep_their_values(live):
     page = live.page
     instant_navigate(page, "roofline-explorer")

@@ -265,3 +265,19 @@ def test_markdown_text_keeps_apostrophes_and_quotes_readable():
     rendered = python_markdown.markdown(render.markdown_text('The chip\'s "peak" & <b>#1</b>'))
     assert html.unescape(re.sub(r"</?p>", "", rendered)) == 'The chip\'s "peak" & <b>#1</b>'
     assert "&amp;#" not in rendered
+
+
+def test_term_pages_carry_a_breadcrumb_and_the_terms_before_and_after(tmp_path):
+    glossary = _glossary(tmp_path)
+    beta = glossary.entries["beta"]
+    header = render.term_page_header_html(beta, category_href="../category/metrics/", index_href="../")
+    assert header.split("</h1>\n", 1)[1].startswith(
+        '<nav class="glossary-breadcrumb" aria-label="Breadcrumb" data-search-exclude><a href="../">Glossary</a> › '
+        '<a href="../category/metrics/">Metrics</a> › <span aria-current="page">Beta</span></nav>'
+    )
+    footer = lambda slug: render.term_page_footer_html(  # noqa: E731
+        glossary.entries[slug], glossary, index_href="../", term_href=lambda s: f"../{s}/"
+    )
+    # A to Z: Alpha, then Beta; the first has no previous term, the last no next one.
+    assert '<a rel="next" href="../beta/">Beta →</a>' in footer("alpha") and 'rel="prev"' not in footer("alpha")
+    assert '<a rel="prev" href="../alpha/">← Alpha</a>' in footer("beta") and 'rel="next"' not in footer("beta")
