@@ -458,26 +458,22 @@ def fit_alternatives(
     Weights and cache are split evenly over devices (tensor parallelism, as the calculators
     assume), so the devices needed are the bytes used over one device's memory, rounded up.
     """
-    used = model_memory_fit(
-        model=model,
-        capacity_bytes=device_memory_bytes * devices,
-        weight_dtype=weight_dtype,
-        kv_dtype=kv_dtype,
-        batch=batch,
-        context_tokens=context_tokens,
-    ).used_bytes
-    smaller = [
-        dtype
-        for dtype in ("fp8", "int8", "fp4", "int4")
-        if bytes_per_element(dtype) < bytes_per_element(weight_dtype)
-        and model_memory_fit(
+
+    def fit_in(dtype: str) -> MemoryFit:
+        return model_memory_fit(
             model=model,
             capacity_bytes=device_memory_bytes * devices,
             weight_dtype=dtype,
             kv_dtype=kv_dtype,
             batch=batch,
             context_tokens=context_tokens,
-        ).fits
+        )
+
+    used = fit_in(weight_dtype).used_bytes
+    smaller = [
+        dtype
+        for dtype in ("fp8", "int8", "fp4", "int4")
+        if bytes_per_element(dtype) < bytes_per_element(weight_dtype) and fit_in(dtype).fits
     ]
     return FitAlternatives(devices_needed=math.ceil(used / device_memory_bytes), weight_dtypes=tuple(smaller))
 
