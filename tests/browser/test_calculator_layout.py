@@ -45,9 +45,12 @@ def test_a_phone_folds_the_other_inputs_and_never_scrolls_sideways(page_factory,
         assert page.get_attribute(f"{ROOT} [data-more-inputs]", "open") is not None
 
 
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
 @pytest.mark.parametrize("calculator_id", sorted(c for c in CALCULATORS if "chart" in compute(c, {})))
-def test_chart_text_is_readable_on_a_phone(page_factory, site_server, calculator_id):
-    page, _watch = _open(page_factory, site_server, calculator_id, width=390, height=844)
+def test_chart_text_is_readable_beside_the_inputs_and_on_a_phone(
+    page_factory, site_server, calculator_id, width, height
+):
+    page, _watch = _open(page_factory, site_server, calculator_id, width=width, height=height)
     sizes = page.eval_on_selector_all(
         f"{ROOT} svg.roofline-chart text",
         """els => els.filter(e => getComputedStyle(e).display !== 'none')
