@@ -351,4 +351,15 @@ def _annotate_and_record(html: str, page: Page, state: _State) -> str:
 def _fill_mentions(page: Page, slug: str, state: _State) -> str:
     # The home page lists the flagship terms as a reading path, not as a mention of each.
     pages = [(p.title, get_relative_url(p.url or "/", page.url)) for p in state.graph.mentioned_in(slug) if p.url]
+    if not pages:
+        _drop_from_toc(page, render.MENTIONED_IN_ID)
     return (page.content or "").replace(render.MENTIONED_IN_MARKER, render.mentions_html(pages))
+
+
+def _drop_from_toc(page: Page, anchor: str) -> None:
+    """Remove a section the page will not have from its table of contents (and its anchors)."""
+    for title in page.toc.items:
+        title.children = [child for child in title.children if child.id != anchor]
+    anchors = getattr(page, "present_anchor_ids", None)
+    if anchors is not None:
+        anchors.discard(anchor)

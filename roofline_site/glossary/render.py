@@ -27,6 +27,7 @@ from roofline_site.glossary.validator import Glossary
 
 #: Replaced, once every page has been read, by the list of pages linking to the term.
 MENTIONED_IN_MARKER = "<!-- glossary:mentioned-in -->"
+MENTIONED_IN_ID = TERM_PAGE_SECTIONS[2][0]
 #: Class of the element holding an entry's sanitised body on its page.
 BODY_CLASS = "glossary-entry__body"
 #: Term pages rank above pages that merely mention the term in search.
@@ -191,10 +192,11 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
         )
         parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in preset_sources]
         parts.append("</ul>\n")
-    parts.append(_heading(2, *TERM_PAGE_SECTIONS[2]) + f"{MENTIONED_IN_MARKER}\n")
+    # Filled (or dropped, when no page links here) once every page is rendered: mentions_html.
+    parts.append(f"{MENTIONED_IN_MARKER}\n")
     parts.append(_neighbours_html(entry, glossary, term_href=term_href))
     parts.append(
-        f'<p><a class="glossary-back" data-glossary-role="back" href="{e(index_href)}">← Back to glossary</a></p>\n'
+        f'<p data-search-exclude><a class="glossary-back" data-glossary-role="back" href="{e(index_href)}">← Back to glossary</a></p>\n'
     )
     return "".join(parts)
 
@@ -206,10 +208,10 @@ def _neighbours_html(entry: Entry, glossary: Glossary, *, term_href: Callable[[s
     links = []
     if at > 0:
         before = ordered[at - 1]
-        links.append(f'<a rel="prev" href="{html.escape(term_href(before.slug))}">← {_text(before.title)}</a>')
+        links.append(f'<a data-glossary-role="previous" rel="prev" href="{html.escape(term_href(before.slug))}">← {_text(before.title)}</a>')
     if at + 1 < len(ordered):
         after = ordered[at + 1]
-        links.append(f'<a rel="next" href="{html.escape(term_href(after.slug))}">{_text(after.title)} →</a>')
+        links.append(f'<a data-glossary-role="next" rel="next" href="{html.escape(term_href(after.slug))}">{_text(after.title)} →</a>')
     return f'<nav class="glossary-neighbours" aria-label="Previous and next term" data-search-exclude>{"".join(links)}</nav>\n'
 
 
@@ -424,8 +426,9 @@ def redirect_html(*, title: str, target_href: str, canonical_url: str, content_s
 
 
 def mentions_html(pages: list[tuple[str, str]]) -> str:
-    """The "Mentioned in" list: ``(title, relative href)`` per page, or a line saying none."""
+    """The "Mentioned in" section: its heading and ``(title, relative href)`` per page; nothing
+    when no page links here (an empty section would only say so)."""
     if not pages:
-        return '<p class="glossary-mentions glossary-mentions--none">No other page links here yet.</p>'
+        return ""
     items = "".join(f'<li><a href="{html.escape(href)}">{html.escape(title)}</a></li>' for title, href in pages)
-    return f'<ul class="glossary-mentions">{items}</ul>'
+    return _heading(2, *TERM_PAGE_SECTIONS[2]) + f'<ul class="glossary-mentions">{items}</ul>'

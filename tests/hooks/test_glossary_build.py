@@ -75,7 +75,6 @@ def test_a_page_per_term_with_all_its_sections(built_site):
             f"glossary-tag--{e.category}",
             f'<p class="glossary-entry__summary">{html.escape(e.summary, quote=False)}</p>',
             'id="sources"',
-            'id="mentioned-in"',
             "Back to glossary",
         ):
             assert piece in article, (slug, piece)
@@ -217,6 +216,19 @@ def test_build_never_writes_into_docs_or_glossary(tmp_path):
         site / "glossary" / "first" / "index.html"
     ).exists()
     assert "295 FLOP/byte" in (site / "index.html").read_text(encoding="utf-8")
+
+
+def test_mentioned_in_is_left_out_when_no_page_links_to_the_term(tmp_path):
+    root = make_project(tmp_path, {"alpha": entry("Alpha", body="Alpha links [[beta]].\n"), "beta": entry("Beta")})
+    result = build(root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    alpha = (root / "site" / "glossary" / "alpha" / "index.html").read_text(encoding="utf-8")
+    beta = (root / "site" / "glossary" / "beta" / "index.html").read_text(encoding="utf-8")
+    # Heading, list and table-of-contents entry all go; nothing says "nothing here".
+    assert 'id="mentioned-in"' not in alpha and 'href="#mentioned-in"' not in alpha
+    assert MENTIONED_IN_MARKER not in alpha
+    assert 'id="mentioned-in"' in beta and 'href="#mentioned-in"' in beta
+    assert '<a href="../alpha/">Alpha</a>' in beta.split('id="mentioned-in"', 1)[1]
 
 
 def test_file_style_urls(tmp_path):

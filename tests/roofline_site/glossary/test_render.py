@@ -61,7 +61,6 @@ def test_term_page_has_header_body_related_sources_mentions_and_back(tmp_path):
         '<h2 id="sources">Sources',
         '<a href="https://example.org/source">A source</a>',
         "NVIDIA H100 Tensor Core GPU datasheet",
-        '<h2 id="mentioned-in">Mentioned in',
         render.MENTIONED_IN_MARKER,
         '<a class="glossary-back" data-glossary-role="back" href="../">← Back to glossary</a>',
     ]
@@ -171,12 +170,11 @@ def test_redirects_cover_aliases_and_old_slugs(tmp_path):
     assert _glossary(tmp_path).redirects() == {"first": "alpha", "old-beta": "beta"}
 
 
-def test_mentions_html_escapes_titles():
-    assert (
-        render.mentions_html([("A <b>", "../a/")])
-        == '<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>'
-    )
-    assert "No other page" in render.mentions_html([])
+def test_mentions_html_escapes_titles_and_is_empty_without_mentions():
+    section = render.mentions_html([("A <b>", "../a/")])
+    assert section.startswith('<h2 id="mentioned-in">Mentioned in')
+    assert section.endswith('<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>')
+    assert render.mentions_html([]) == ""
 
 
 def test_feed_and_json_are_well_formed_whatever_the_front_matter_holds(tmp_path):
@@ -279,5 +277,5 @@ def test_term_pages_carry_a_breadcrumb_and_the_terms_before_and_after(tmp_path):
         glossary.entries[slug], glossary, index_href="../", term_href=lambda s: f"../{s}/"
     )
     # A to Z: Alpha, then Beta; the first has no previous term, the last no next one.
-    assert '<a rel="next" href="../beta/">Beta →</a>' in footer("alpha") and 'rel="prev"' not in footer("alpha")
-    assert '<a rel="prev" href="../alpha/">← Alpha</a>' in footer("beta") and 'rel="next"' not in footer("beta")
+    assert '<a data-glossary-role="next" rel="next" href="../beta/">Beta →</a>' in footer("alpha") and 'rel="prev"' not in footer("alpha")
+    assert '<a data-glossary-role="previous" rel="prev" href="../alpha/">← Alpha</a>' in footer("beta") and 'rel="next"' not in footer("beta")
