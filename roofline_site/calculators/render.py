@@ -139,7 +139,10 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     spec = resolved.definition
     result = resolved.result
     parts = [
-        f'<div class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed"'
+        # data-search-exclude: a search excerpt is the page's prose, not option lists and result
+        # cards. A <section>, because Material's search parser ends an exclusion at the first
+        # closing tag of the same name, and no <section> is nested inside.
+        f'<section class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed" data-search-exclude'
         f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
         f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}">',
         # Filled by the browser when a link names a choice the calculator does not have.
@@ -189,7 +192,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     # A data attribute, not a <script type="application/json"> island: Material's instant
     # navigation re-creates every <script> of the new page without its type and runs it.
     parts.append(f'<div hidden data-calculator-data="{escape(_json(island))}"></div>')
-    parts.append("</div>")
+    parts.append("</section>")
     return "".join(parts)
 
 

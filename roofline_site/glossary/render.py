@@ -146,7 +146,7 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
     parts = [
         _heading(1, entry.slug, entry.title),
         breadcrumb,
-        f'<p class="glossary-entry__meta"><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
+        f'<p class="glossary-entry__meta" data-search-exclude><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
         f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
         f'<p class="glossary-entry__summary">{t(entry.summary)}</p>\n',
     ]
@@ -208,10 +208,14 @@ def _neighbours_html(entry: Entry, glossary: Glossary, *, term_href: Callable[[s
     links = []
     if at > 0:
         before = ordered[at - 1]
-        links.append(f'<a data-glossary-role="previous" rel="prev" href="{html.escape(term_href(before.slug))}">← {_text(before.title)}</a>')
+        links.append(
+            f'<a data-glossary-role="previous" rel="prev" href="{html.escape(term_href(before.slug))}">← {_text(before.title)}</a>'
+        )
     if at + 1 < len(ordered):
         after = ordered[at + 1]
-        links.append(f'<a data-glossary-role="next" rel="next" href="{html.escape(term_href(after.slug))}">{_text(after.title)} →</a>')
+        links.append(
+            f'<a data-glossary-role="next" rel="next" href="{html.escape(term_href(after.slug))}">{_text(after.title)} →</a>'
+        )
     return f'<nav class="glossary-neighbours" aria-label="Previous and next term" data-search-exclude>{"".join(links)}</nav>\n'
 
 

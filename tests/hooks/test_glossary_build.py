@@ -183,6 +183,21 @@ def test_search_finds_terms_by_title_and_alias(built_site):
 
 
 @pytest.mark.slow
+def test_search_excerpts_are_the_pages_prose(built_site):
+    # A result's excerpt is what a reader would quote: no option lists, result cards or
+    # navigation (calculators, breadcrumbs, dates and back links are kept out of the index).
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    pages = {d["location"]: d["text"] for d in docs}
+    for location in ("calculators/decode-speed-of-light/", "calculators/kv-cache/", "calculators/operations-table/"):
+        assert pages[location].startswith("<p>"), location
+        for debris in ("Llama-3-8B", "More inputs", "Copy link", "Dismiss", "FLOP/byte</"):
+            assert debris not in pages[location], (location, debris)
+    decode = GLOSSARY.entries["decode"]
+    assert pages["glossary/decode/"].startswith(f"<p>{html.escape(decode.summary, quote=False)}</p>")
+    assert all("Back to glossary" not in text for text in pages.values())
+
+
+@pytest.mark.slow
 def test_links_to_terms_carry_preview_markup(built_site):
     html = _article(_page(built_site, "roofline"))
     assert '<a data-glossary-term="arithmetic-intensity" href="../arithmetic-intensity/">' in html

@@ -277,5 +277,9 @@ def test_term_pages_carry_a_breadcrumb_and_the_terms_before_and_after(tmp_path):
         glossary.entries[slug], glossary, index_href="../", term_href=lambda s: f"../{s}/"
     )
     # A to Z: Alpha, then Beta; the first has no previous term, the last no next one.
-    assert '<a data-glossary-role="next" rel="next" href="../beta/">Beta →</a>' in footer("alpha") and 'rel="prev"' not in footer("alpha")
-    assert '<a data-glossary-role="previous" rel="prev" href="../alpha/">← Alpha</a>' in footer("beta") and 'rel="next"' not in footer("beta")
+    assert '<a data-glossary-role="next" rel="next" href="../beta/">Beta →</a>' in footer(
+        "alpha"
+    ) and 'rel="prev"' not in footer("alpha")
+    assert '<a data-glossary-role="previous" rel="prev" href="../alpha/">← Alpha</a>' in footer(
+        "beta"
+    ) and 'rel="next"' not in footer("beta")
