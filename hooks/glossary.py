@@ -64,6 +64,7 @@ class _State:
     term_urls: dict[str, str] = field(default_factory=dict)  # normalised URL -> slug
     graph: LinkGraph = field(default_factory=LinkGraph)
     render_started: dict[str, float] = field(default_factory=dict)  # src_uri -> perf_counter()
+    highlighted: Page | None = None  # the glossary index, shown active while a term page renders
 
 
 _state: _State | None = None
@@ -112,7 +113,21 @@ def on_page_context(context, page: Page, config: MkDocsConfig, nav):
     slug = state.generated.get(page.file.src_uri)
     if slug is not None:
         page.content = _fill_mentions(page, slug, state)
+    if slug is not None or page.file.src_uri in _CATEGORY_URIS:
+        # Term and category pages are not in the navigation; the reader is still "in" the
+        # glossary, so its entry is shown active while this page is rendered.
+        state.highlighted = next((p for p in nav.pages if p.file.src_uri == INDEX_URI), None)
+        if state.highlighted is not None:
+            state.highlighted.active = True
     return context
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    state = _current()
+    if state.highlighted is not None:
+        state.highlighted.active = False
+        state.highlighted = None
+    return output
 
 
 def on_serve(server, config: MkDocsConfig, builder):

@@ -182,6 +182,26 @@ def test_search_finds_terms_by_title_and_alias(built_site):
         assert alias in kv["text"]
 
 
+def _glossary_nav_item_classes(page_html: str) -> str:
+    nav = page_html.split("md-nav--primary", 1)[1]
+    found = re.search(
+        r'<li class="([^"]*)">\s*<a href="[^"]*" class="md-nav__link[^"]*">\s*<span class="md-ellipsis">\s*Glossary\s*<',
+        nav,
+    )
+    assert found, "no Glossary entry in the navigation"
+    return found.group(1)
+
+
+@pytest.mark.slow
+def test_glossary_is_highlighted_in_the_navigation_on_term_and_category_pages(built_site):
+    category = next(iter(GLOSSARY.entries.values())).category
+    for page in (built_site / "glossary" / "decode", built_site / "glossary" / "category" / category):
+        assert "md-nav__item--active" in _glossary_nav_item_classes((page / "index.html").read_text(encoding="utf-8"))
+    # Only while those pages render: elsewhere the entry is a plain link.
+    other = (built_site / "calculators" / "kv-cache" / "index.html").read_text(encoding="utf-8")
+    assert "active" not in _glossary_nav_item_classes(other)
+
+
 @pytest.mark.slow
 def test_search_excerpts_are_the_pages_prose(built_site):
     # A result's excerpt is what a reader would quote: no option lists, result cards or
