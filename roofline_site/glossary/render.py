@@ -220,25 +220,37 @@ def _neighbours_html(entry: Entry, glossary: Glossary, *, term_href: Callable[[s
 
 
 def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href: str = "../glossary.json") -> str:
-    """The Markdown of ``glossary/``: a filter box, every term by category, then A-Z.
+    """The Markdown of ``glossary/``: a filter box and every term once, by category.
 
+    A to Z is a view of the same list, not a second copy: the script regroups the items by the
+    letters given here (``data-glossary-az``), so the order is this module's, not the browser's.
     Without JavaScript the filter box stays hidden and the lists are plain lists.
     """
     entries = glossary.sorted_entries()
+    letters = [
+        [letter, [e.slug for e in members]] for letter, members in groupby(entries, key=lambda e: _initial(e.title))
+    ]
     parts = [
         _front_matter(
             title="Glossary",
-            description=f"All {len(entries)} terms of LLM-inference performance, by category and A to Z.",
+            description=f"All {len(entries)} terms of LLM-inference performance, by category or A to Z.",
         ),
         "# Glossary\n\n",
         f"{len(entries)} terms, each with a definition, why it matters, numbers computed by `roofline_core`, and sources. "
         f"New and updated terms: [RSS feed]({feed_href}). Every term as data: [glossary.json]({json_href}).\n\n",
-        '<div class="glossary-filter" data-glossary-filter hidden>\n'
+        f'<div class="glossary-filter" data-glossary-filter data-glossary-az="{html.escape(json.dumps(letters))}" hidden>\n'
         '<label class="glossary-filter__label" for="glossary-filter-input">Filter terms</label>\n'
         '<input class="glossary-filter__input" id="glossary-filter-input" type="search" autocomplete="off" spellcheck="false" placeholder="Type to narrow the list, e.g. cache">\n'
+        '<div class="glossary-filter__views" role="group" aria-label="Order of the terms">'
+        '<button type="button" class="glossary-filter__view" data-glossary-view="category" aria-pressed="true">By category</button>'
+        '<button type="button" class="glossary-filter__view" data-glossary-view="a-z" aria-pressed="false">A–Z</button>'
+        "</div>\n"
         '<p class="glossary-filter__status" aria-live="polite"></p>\n'
+        '<p class="glossary-filter__empty" hidden>Try one word of the term, such as <em>cache</em> or <em>bandwidth</em>; '
+        '<button type="button" class="glossary-filter__action" data-glossary-clear>clear the filter</button> or '
+        '<button type="button" class="glossary-filter__action" data-glossary-search-site>search the whole site</button>.</p>\n'
         "</div>\n\n",
-        "## By category {#by-category}\n\n",
+        '<div class="glossary-listing" data-glossary-listing markdown>\n\n',
     ]
     for category, description in CATEGORIES.items():
         members = [e for e in entries if e.category == category]
@@ -246,11 +258,7 @@ def index_markdown(glossary: Glossary, *, feed_href: str = "feed.xml", json_href
             continue
         heading = f"[{category_title(category)}]({posixpath.relpath(category_src_uri(category), 'glossary')})"
         parts.append(_group(f"{heading} {{#{category}}}", description, members))
-    parts.append("## A–Z {#a-z}\n\n")
-    for letter, members in groupby(entries, key=lambda e: _initial(e.title)):
-        parts.append(
-            _group(f"{letter} {{#letter-{letter.lower() if letter.isalpha() else 'other'}}}", None, list(members))
-        )
+    parts.append("</div>\n")
     return "".join(parts)
 
 
@@ -281,7 +289,7 @@ def category_page_markdown(glossary: Glossary, category: str) -> str:
         [
             _front_matter(title=f"{title}: glossary category", description=f"{count}. {description}"),
             f"# {title}\n\n",
-            f"{markdown_text(description)} {count}; every category is on [the glossary index]({index}#by-category).\n\n",
+            f"{markdown_text(description)} {count}; every category is on [the glossary index]({index}).\n\n",
             _group(
                 "Terms {#terms}",
                 None,

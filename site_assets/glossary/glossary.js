@@ -235,35 +235,123 @@ function normalise(text) {
     .trim();
 }
 
+// The filter and the view live in the query string (?filter=cache&view=a-z), so a narrowed list
+// can be shared; Material's history state is kept (instant navigation stores its own there).
+function writeIndexState(filter, view) {
+  const url = new URL(window.location.href);
+  if (filter) url.searchParams.set("filter", filter);
+  else url.searchParams.delete("filter");
+  if (view === "a-z") url.searchParams.set("view", view);
+  else url.searchParams.delete("view");
+  window.history.replaceState(window.history.state, "", url.href);
+}
+
+// A to Z is a view of the one list: the same items move into letter groups (in the order the
+// build gives) and back to their categories, so a term is never listed twice.
+function letterGroups(listing, letters) {
+  const container = document.createElement("div");
+  container.className = "glossary-listing glossary-listing--a-z";
+  container.hidden = true;
+  for (const [letter] of letters) {
+    const group = document.createElement("section");
+    group.className = "glossary-group";
+    const heading = document.createElement("h3");
+    heading.textContent = letter;
+    group.append(heading, document.createElement("ul"));
+    container.append(group);
+  }
+  listing.after(container);
+  return container;
+}
+
+function openSiteSearch(text) {
+  // Material's search: its toggle opens the dialog, its input runs the query.
+  const toggle = document.getElementById("__search");
+  const query = document.querySelector('[data-md-component="search-query"]');
+  if (!toggle || !query) return;
+  toggle.checked = true;
+  toggle.dispatchEvent(new Event("change"));
+  query.value = text;
+  query.dispatchEvent(new Event("input", { bubbles: true }));
+  query.focus();
+}
+
 function mountFilters() {
   for (const box of document.querySelectorAll("[data-glossary-filter]")) {
     if (box.dataset.glossaryMounted === "true") continue;
     box.dataset.glossaryMounted = "true";
     const input = box.querySelector("input");
     const status = box.querySelector(".glossary-filter__status");
-    const groups = [...document.querySelectorAll(".glossary-group")];
-    const items = groups.flatMap((group) => [...group.querySelectorAll("li")]);
+    const empty = box.querySelector(".glossary-filter__empty");
+    const listing = document.querySelector("[data-glossary-listing]");
+    const letters = JSON.parse(box.dataset.glossaryAz || "[]");
+    const items = [...listing.querySelectorAll("li")];
+    const home = new Map(items.map((item) => [item, item.parentElement]));
+    const bySlug = new Map(items.map((item) => [item.querySelector(LINK_SELECTOR)?.dataset.glossaryTerm, item]));
     const texts = new Map(items.map((item) => [item, normalise(item.textContent)]));
-    const total = new Set(items.map((item) => item.querySelector(LINK_SELECTOR)?.dataset.glossaryTerm)).size;
+    const alphabetical = letterGroups(listing, letters);
+    const viewButtons = [...box.querySelectorAll("[data-glossary-view]")];
+    let view = "category";
+
+    const showView = (wanted) => {
+      view = wanted === "a-z" ? "a-z" : "category";
+      if (view === "a-z") {
+        const lists = alphabetical.querySelectorAll("ul");
+        letters.forEach(([, slugs], at) => {
+          for (const slug of slugs) if (bySlug.has(slug)) lists[at].append(bySlug.get(slug));
+        });
+      } else {
+        // Back to its category, in the build's order (the order of `items`).
+        for (const item of items) home.get(item).append(item);
+      }
+      listing.hidden = view === "a-z";
+      alphabetical.hidden = view !== "a-z";
+      for (const button of viewButtons) {
+        button.setAttribute("aria-pressed", String(button.dataset.glossaryView === view));
+      }
+    };
 
     const apply = () => {
       const words = normalise(input.value).split(" ").filter(Boolean);
-      const shown = new Set();
+      let shown = 0;
       for (const item of items) {
         const match = words.every((word) => texts.get(item).includes(word));
         item.hidden = !match;
-        if (match) shown.add(item.querySelector(LINK_SELECTOR)?.dataset.glossaryTerm);
+        if (match) shown += 1;
       }
-      for (const group of groups) {
+      for (const group of document.querySelectorAll(".glossary-group")) {
         group.hidden = !group.querySelector("li:not([hidden])");
       }
       if (!words.length) status.textContent = "";
-      else if (!shown.size) status.textContent = `No term matches “${input.value.trim()}”.`;
-      else status.textContent = `${shown.size} of ${total} terms match.`;
+      else if (!shown) status.textContent = `No term matches “${input.value.trim()}”.`;
+      else status.textContent = `${shown} of ${items.length} terms match.`;
+      empty.hidden = !(words.length && !shown);
     };
-    input.addEventListener("input", apply);
+
+    input.addEventListener("input", () => {
+      apply();
+      writeIndexState(input.value.trim(), view);
+    });
+    for (const button of viewButtons) {
+      button.addEventListener("click", () => {
+        showView(button.dataset.glossaryView);
+        apply();
+        writeIndexState(input.value.trim(), view);
+      });
+    }
+    box.querySelector("[data-glossary-clear]").addEventListener("click", () => {
+      input.value = "";
+      apply();
+      writeIndexState("", view);
+      input.focus();
+    });
+    box.querySelector("[data-glossary-search-site]").addEventListener("click", () => openSiteSearch(input.value.trim()));
+
+    const params = new URLSearchParams(window.location.search);
+    input.value = params.get("filter") || input.value;
+    showView(params.get("view") || (window.location.hash === "#a-z" ? "a-z" : "category"));
     box.hidden = false;
-    if (input.value) apply();
+    apply();
   }
 }
 

@@ -125,7 +125,7 @@ def test_index_filter_narrows_the_list_as_you_type(sub_site, page_factory):
     page.goto(sub_site + "glossary/", wait_until="networkidle")
     items = page.locator(".glossary-group li")
     total = items.count()
-    assert total == 2 * len(GLOSSARY.entries)  # by category and A-Z
+    assert total == len(GLOSSARY.entries)  # each term once; A-Z is a view of the same items
     box = page.locator("#glossary-filter-input")
     box.press_sequentially("cache", delay=20)
     visible = page.locator(".glossary-group li:visible")
@@ -139,14 +139,38 @@ def test_index_filter_narrows_the_list_as_you_type(sub_site, page_factory):
         page.locator(".glossary-filter__status").text_content()
         == f"{len(matching)} of {len(GLOSSARY.entries)} terms match."
     )
-    # Groups with nothing left are hidden.
+    # Groups with nothing left are hidden; the filter is in the address, to share.
     assert page.locator(".glossary-group:visible").count() < page.locator(".glossary-group").count()
+    assert page.url.endswith("glossary/?filter=cache")
 
     box.fill("zzzz")
     assert page.locator(".glossary-group li:visible").count() == 0
     assert page.locator(".glossary-filter__status").text_content() == "No term matches “zzzz”."
-    box.fill("")
+    assert page.locator(".glossary-filter__empty").is_visible()
+    page.locator("[data-glossary-clear]").click()
+    assert box.input_value() == "" and page.locator(".glossary-filter__empty").is_hidden()
     assert page.locator(".glossary-group li:visible").count() == total
+    assert page.url.endswith("glossary/")
+    _assert_clean(watch)
+
+
+def test_index_a_to_z_is_a_view_of_the_same_list_kept_in_the_address(sub_site, page_factory):
+    page, watch = page_factory()
+    page.goto(sub_site + "glossary/?filter=cache&view=a-z", wait_until="networkidle")
+    # The link restores both: the letter groups hold the matching terms, A to Z.
+    assert page.locator("#glossary-filter-input").input_value() == "cache"
+    assert page.locator('[data-glossary-view="a-z"]').get_attribute("aria-pressed") == "true"
+    shown = page.locator(".glossary-group li:visible a[data-glossary-term]")
+    titles = shown.all_text_contents()
+    by_title = sorted(
+        (e.title for e in GLOSSARY.entries.values() if "cache" in " ".join((e.title, e.summary, *e.aliases)).lower()),
+        key=lambda t: t.casefold(),
+    )
+    assert titles == by_title
+    assert page.locator(".glossary-group li").count() == len(GLOSSARY.entries)
+    page.locator('[data-glossary-view="category"]').click()
+    assert page.url.endswith("glossary/?filter=cache")
+    assert page.locator("[data-glossary-listing] li").count() == len(GLOSSARY.entries)
     _assert_clean(watch)
 
 
@@ -154,7 +178,7 @@ def test_index_is_a_plain_list_without_javascript(sub_site, page_factory):
     page, watch = page_factory(java_script_enabled=False)
     page.goto(sub_site + "glossary/")
     assert page.locator(".glossary-filter").is_hidden()
-    assert page.locator(".glossary-group li:visible").count() == 2 * len(GLOSSARY.entries)
+    assert page.locator(".glossary-group li:visible").count() == len(GLOSSARY.entries)
     assert watch.external_requests == []
 
 

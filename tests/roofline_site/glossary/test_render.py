@@ -107,15 +107,18 @@ def test_markdown_text_shows_any_text_literally():
     assert html.unescape(re.fullmatch(r'<ul>\n<li><a href="x.md">(.*)</a></li>\n</ul>', rendered).group(1)) == hostile
 
 
-def test_index_lists_every_term_by_category_and_a_to_z(tmp_path):
+def test_index_lists_every_term_once_by_category_and_gives_the_a_to_z_order(tmp_path):
     glossary = _glossary(tmp_path)
     index = render.index_markdown(glossary)
-    assert index.count("[Alpha](alpha.md)") == 2 and index.count("[Beta](beta.md)") == 2
+    assert index.count("[Alpha](alpha.md)") == 1 and index.count("[Beta](beta.md)") == 1
     # Each category heading keeps its anchor and links to the category's own page.
     assert "### [Hardware](category/hardware.md) {#hardware}" in index
     assert "### [Metrics](category/metrics.md) {#metrics}" in index and "### [Memory]" not in index
-    assert "### A {#letter-a}" in index and "### B {#letter-b}" in index
-    assert "data-glossary-filter hidden" in index  # shown only by the script
+    # A to Z is a view the script builds from this order, not a second list.
+    letters = json.loads(html.unescape(re.search(r'data-glossary-az="([^"]*)"', index).group(1)))
+    assert letters == [["A", ["alpha"]], ["B", ["beta"]]]
+    assert "{#letter-" not in index
+    assert "data-glossary-filter data-glossary-az" in index and "hidden>" in index  # shown only by the script
 
 
 def test_glossary_json_fields(tmp_path):
@@ -224,6 +227,8 @@ def test_index_shows_front_matter_as_text(tmp_path):
         "div",
         "label",
         "input",
+        "button",  # the filter's view and empty-state buttons
+        "em",
         "section",
         "ul",
         "li",
@@ -234,8 +239,8 @@ def test_index_shows_front_matter_as_text(tmp_path):
     assert not [
         (tag, a) for tag, a in found if any(name.startswith("on") for name in a) or "javascript" in a.get("href", "")
     ]
-    # As text: title, summary and alias, each by category and A to Z.
-    assert html.unescape(rendered).count("<img src=x onerror=alert(1)>") == 6
+    # As text: title, summary and alias, once each (A to Z is a view of the same list).
+    assert html.unescape(rendered).count("<img src=x onerror=alert(1)>") == 3
 
 
 def test_a_page_per_category_lists_its_terms_with_summaries(tmp_path):
@@ -243,7 +248,7 @@ def test_a_page_per_category_lists_its_terms_with_summaries(tmp_path):
     page = render.category_page_markdown(glossary, "metrics")
     assert render.category_src_uri("metrics") == "glossary/category/metrics.md"
     assert page.startswith("---\ntitle: 'Metrics: glossary category'\n")
-    assert "# Metrics\n" in page and "1 term;" in page and "[the glossary index](../index.md#by-category)" in page
+    assert "# Metrics\n" in page and "1 term;" in page and "[the glossary index](../index.md)" in page
     # Its terms, linked relative to glossary/category/, with their summaries; no other category's.
     assert '- [Beta](../beta.md){ data-glossary-role="index" }' in page
     assert 'glossary-index__summary">The second term&#46;</span>' in page
