@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
@@ -39,7 +40,14 @@ def on_config(config):
 def on_page_markdown(markdown, page, config, files):
     source = _author_source(page, config)
     try:
-        current_build().prepare_page(markdown, path=source.path, source=source.text, url_to=_relative_to(page))
+        current_build().prepare_page(
+            markdown,
+            path=source.path,
+            source=source.text,
+            url_to=_relative_to(page),
+            page_path=page.url,
+            link_to=_published(config),
+        )
     except LocatedError as error:
         # The message already says file, line, what is wrong and what is expected.
         raise PluginError(str(error)) from None
@@ -74,6 +82,13 @@ def _author_source(page, config):
 
 def _relative_to(page):
     return lambda site_path: get_relative_url(site_path, page.url)
+
+
+def _published(config):
+    # Copied links must work outside the site, so they are absolute (site_url is enforced for
+    # deployment builds by hooks/site_url.py).
+    base = config.site_url or ""
+    return lambda site_path: urljoin(base, site_path) if base else site_path
 
 
 def _project_root(config) -> Path:

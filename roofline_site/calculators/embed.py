@@ -8,6 +8,7 @@ state from the query string exactly as the full page does.
 from __future__ import annotations
 
 import json
+from html import escape
 
 from roofline_core.calculators import definition
 
@@ -34,4 +35,28 @@ def embed_page_markdown(calculator_id: str) -> str:
         "```calculator\n"
         f"id: {calculator_id}\n"
         "```\n"
+    )
+
+
+#: Resizes each embedded frame to the height its embed page posts (``embed-height.mjs``):
+#: a blog then needs no guessed height. Documented in docs/calculators/embedding.md.
+RESIZE_SCRIPT = """<script>
+  addEventListener("message", (event) => {
+    if (event.data?.type !== "roofline-glossary:height") return;
+    for (const frame of document.querySelectorAll("iframe")) {
+      if (frame.contentWindow === event.source) frame.style.height = `${event.data.height}px`;
+    }
+  });
+</script>"""
+
+
+def embed_code(src: str, title: str) -> str:
+    """What "Copy embed code" copies: an iframe of ``src`` (absolute) and the resize script.
+
+    The browser puts the reader's scenario into ``src`` by replacing ``src="<src>"``, so the
+    address appears in the code exactly once.
+    """
+    return (
+        f'<iframe src="{escape(src)}" title="{escape(title)}" width="100%" height="700"'
+        f' loading="lazy" style="border: 0"></iframe>\n{RESIZE_SCRIPT}\n'
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from roofline_site.calculators.assets import PyodideSiteAssets, build_assets
-from roofline_site.calculators.embed import EMBED_DIR
+from roofline_site.calculators.embed import EMBED_DIR, FULL_PAGE_DIR
 from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, parse_placement
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, render_calculator
@@ -69,9 +69,14 @@ class CalculatorFences:
                 "a calculator needs the self-hosted Pyodide, which no hook prepared",
                 "hooks/pyodide_assets.py in the hooks of mkdocs.yml",
             ) from None
+        embed = f"{EMBED_DIR}/{calculator_id}/"
+        # An embed page shares its full page: a reader who copies the link wants the site.
+        shared = f"{FULL_PAGE_DIR}/{calculator_id}/" if page.page_path.startswith(f"{EMBED_DIR}/") else page.page_path
         return AssetUrls(
             pyodide_index=page.url_to(assets.runtime_dir),
             core_zip=page.url_to(assets.core_zip),
-            embed=page.url_to(f"{EMBED_DIR}/{calculator_id}/"),
+            embed=page.url_to(embed),
             glossary=page.url_to("glossary/"),
+            share_page=page.link_to(shared),
+            share_embed=page.link_to(embed),
         )

@@ -24,6 +24,7 @@ from html import escape
 from typing import Any
 
 from roofline_core.view import CalculatorView, box_text, calculator_view
+from roofline_site.calculators.embed import embed_code
 from roofline_site.calculators.markup import markup
 from roofline_site.calculators.placement import Resolved
 
@@ -49,12 +50,17 @@ class AssetUrls:
         core_zip: The content-hashed ``roofline_core`` zip.
         embed: The calculator's embed page (``embed/<id>/``).
         glossary: The glossary's folder (``glossary/``), for links to terms in results.
+        share_page: Absolute address that "Copy link" gives (the page, or for an embed page
+            the calculator's full page); the browser adds the scenario's query.
+        share_embed: Absolute address of the embed page, for "Copy embed code".
     """
 
     pyodide_index: str
     core_zip: str
     embed: str
     glossary: str
+    share_page: str = ""
+    share_embed: str = ""
 
 
 def slider_scale(field: dict[str, Any]) -> str:
@@ -144,7 +150,9 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         # closing tag of the same name, and no <section> is nested inside.
         f'<section class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed" data-search-exclude'
         f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
-        f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}">',
+        f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}"'
+        f' data-share-url="{escape(assets.share_page)}" data-embed-src="{escape(assets.share_embed)}"'
+        f' data-embed-code="{escape(embed_code(assets.share_embed, spec["title"]))}">',
         # Filled by the browser when a link names a choice the calculator does not have.
         '<div class="roofline-calc__notice" data-notice role="status" hidden>'
         '<p class="roofline-calc__notice-text" data-notice-text></p>'
@@ -175,14 +183,20 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         )
         parts.extend(fields[name] for name in more)
         parts.append("</div></details>")
+    # The layout holds inputs and answer only: the answer sticks in view while inputs scroll,
+    # and a sticky box never leaves its container, so the table and footer sit below it.
+    parts.append("</div>")
     if view["table"] is not None:
         parts.append(markup(view["table"]))
     parts.append(
         '<div class="roofline-calc__footer">'
         f'<p class="roofline-calc__status" data-status>{escape(PRECOMPUTED_STATUS)}</p>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-link hidden>Copy link</button>'
+        '<button type="button" class="md-button roofline-calc__copy" data-copy-embed hidden>Copy embed code</button>'
         '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'
-        "</div>"
+        # Where copying is not allowed (some cross-origin frames), the text to select by hand.
+        '<textarea class="roofline-calc__copy-text" data-copy-text readonly hidden rows="4"'
+        ' aria-label="Text to copy"></textarea>'
         "</div>"
     )
     island = {

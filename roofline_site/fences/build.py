@@ -45,10 +45,15 @@ class PageContext:
     Attributes:
         path: The author's file, as messages name it.
         url_to: Site path (``assets/pyodide/``) -> URL relative to this page.
+        page_path: This page's site path (``calculators/kv-cache/``).
+        link_to: Site path -> the address a reader shares: absolute on the published site
+            (from ``site_url``), for links copied out of the page.
     """
 
     path: str
     url_to: Callable[[str], str]
+    page_path: str = ""
+    link_to: Callable[[str], str] = lambda site_path: site_path
 
 
 @dataclass(frozen=True)
@@ -128,6 +133,8 @@ class FenceBuild:
         path: str,
         source: str | None = None,
         url_to: Callable[[str], str] = lambda site_path: site_path,
+        page_path: str = "",
+        link_to: Callable[[str], str] = lambda site_path: site_path,
     ) -> int:
         """Find, validate and render every fence of one page.
 
@@ -137,6 +144,8 @@ class FenceBuild:
             source: The author's file's full text, to report lines as the author sees them
                 (``None``: lines are counted in ``markdown``).
             url_to: Site path -> URL relative to the page.
+            page_path: The page's site path.
+            link_to: Site path -> absolute URL on the published site.
 
         Returns:
             The number of fences found.
@@ -154,7 +163,7 @@ class FenceBuild:
             fences = [fence.relocated(line_of) for fence in fences]
         for fence in fences:
             _check_opening_and_closing(fence, path)
-        page = PageContext(path=path, url_to=url_to)
+        page = PageContext(path=path, url_to=url_to, page_path=page_path, link_to=link_to)
         placed: list[_Placed] = []
         for language, kind in self.kinds.items():
             own = [fence for fence in fences if fence.language == language]

@@ -9,7 +9,15 @@
 import { currentEngine, startEngine, whenIdleAfterLoad } from "./engine.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
+import { copyOrShow, embedCode, shareLink } from "./share.mjs";
 import { paramPrefix, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
+
+/** On an embed page, "Open the full page" carries the scenario shown in the frame. */
+function showFullPageScenario() {
+  for (const link of document.querySelectorAll("a[data-full-page-link]")) {
+    link.href = link.dataset.fullPageLink + window.location.search;
+  }
+}
 
 const STATUS = {
   idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
@@ -63,7 +71,9 @@ class CalculatorView {
     this.notice = root.querySelector("[data-notice]");
     this.status = root.querySelector("[data-status]");
     this.copyButton = root.querySelector("[data-copy-link]");
+    this.copyEmbedButton = root.querySelector("[data-copy-embed]");
     this.copyFeedback = root.querySelector("[data-copy-feedback]");
+    this.copyText = root.querySelector("[data-copy-text]");
     this.inFlight = false;
     this.dirty = false;
     this.waiting = false;
@@ -82,6 +92,7 @@ class CalculatorView {
       this.wake();
     }
     this.restoreFromUrl();
+    showFullPageScenario();
   }
 
   // --- wiring -------------------------------------------------------------------------------
@@ -122,7 +133,11 @@ class CalculatorView {
       }
     });
     this.copyButton.hidden = false;
-    this.copyButton.addEventListener("click", () => this.copyLink());
+    this.copyButton.addEventListener("click", () => this.copy(shareLink(this.root.dataset.shareUrl), "Link"));
+    this.copyEmbedButton.hidden = false;
+    this.copyEmbedButton.addEventListener("click", () =>
+      this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues()), "Embed code"),
+    );
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
     });
@@ -305,6 +320,12 @@ class CalculatorView {
   }
 
   writeUrl() {
+    writeUrlInputs([...this.fields.keys()], this.prefix, this.urlValues());
+    showFullPageScenario();
+  }
+
+  /** The inputs a link carries, by input id (without this page's prefix). */
+  urlValues() {
     const values = {};
     for (const id of this.fields.keys()) {
       // A field hidden under the current choices (a custom size beside a preset) stays out.
@@ -321,16 +342,12 @@ class CalculatorView {
       }
       values[id] = this.state[id];
     }
-    writeUrlInputs([...this.fields.keys()], this.prefix, values);
+    return values;
   }
 
-  async copyLink() {
-    try {
-      await navigator.clipboard.writeText(window.location.href);
-      this.copyFeedback.textContent = "Link copied.";
-    } catch {
-      this.copyFeedback.textContent = "Could not copy; the address bar holds the link to these inputs.";
-    }
+  async copy(text, what) {
+    const done = await copyOrShow(text, this.copyText);
+    this.copyFeedback.textContent = done === "copied" ? `${what} copied.` : `${what} selected below: copy it with Ctrl+C (⌘C).`;
     setTimeout(() => {
       this.copyFeedback.textContent = "";
     }, 4000);
@@ -509,6 +526,7 @@ class CalculatorView {
     }
     this.results.removeAttribute("aria-busy");
     this.copyButton.hidden = true;
+    this.copyEmbedButton.hidden = true;
     this.root.dataset.state = "failed";
     this.root.dataset.engine = "failed";
     this.setStatus(

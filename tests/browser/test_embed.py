@@ -3,6 +3,10 @@ the parent page can size the frame with."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
+import threading
+
 import pytest
 
 from roofline_core.calculators import CALCULATORS
@@ -58,3 +62,93 @@ def test_the_embed_fits_narrow_and_wide_frames(page_factory, site_server, width)
     assert scroll_width <= width
     bottom = frame.locator(".roofline-calc__outputs--headline").evaluate("e => e.getBoundingClientRect().bottom")
     assert bottom <= 500
+
+
+@contextlib.contextmanager
+def _serve_once(html: str):
+    """Serve ``html`` at an address of its own (another port, so another origin) while open."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - the name http.server calls
+            body = html.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/post.html"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _changed_batch(locator_root) -> None:
+    box = locator_root.locator("[name=batch]")
+    box.fill("16")
+    box.dispatch_event("input")
+
+
+def test_copy_link_and_embed_code_give_the_published_addresses_with_the_scenario(browser, site_server):
+    # Copied text must work outside the site: absolute addresses from site_url (the default
+    # build's is http://127.0.0.1:8000/), with only the calculator's own inputs in the frame's.
+    context = browser.new_context(service_workers="block", permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto(site_server + "calculators/decode-speed-of-light/")
+        root = page.locator("[data-calculator]").first
+        root.locator("[data-copy-embed]").wait_for(state="visible")
+        _changed_batch(root)
+        page.wait_for_function("location.search.includes('batch=16')")
+        query = page.evaluate("location.search")
+
+        root.locator("[data-copy-link]").click()
+        page.wait_for_function("document.querySelector('[data-copy-feedback]').textContent === 'Link copied.'")
+        assert page.evaluate("navigator.clipboard.readText()") == (
+            "http://127.0.0.1:8000/calculators/decode-speed-of-light/" + query
+        )
+
+        root.locator("[data-copy-embed]").click()
+        page.wait_for_function("document.querySelector('[data-copy-feedback]').textContent === 'Embed code copied.'")
+        code = page.evaluate("navigator.clipboard.readText()")
+        src = "http://127.0.0.1:8000/embed/decode-speed-of-light/" + query.replace("&", "&amp;")
+        assert code.startswith(f'<iframe src="{src}" title="Decode speed of light"'), code
+        assert 'event.data?.type !== "roofline-glossary:height"' in code and code.count("<iframe") == 1
+    finally:
+        context.close()
+
+
+def test_in_a_cross_origin_frame_copying_falls_back_to_selected_text_and_the_full_page_keeps_the_scenario(
+    page_factory, site_server
+):
+    page, watch = page_factory(width=800, height=900)
+    html = PARENT.format(src=f"{site_server}embed/decode-speed-of-light/", width=700)
+    # The blog is another origin (its own port), served from this machine: Chromium refuses a
+    # loopback frame in a page it cannot place on the local network (a routed response).
+    with _serve_once(html) as blog:
+        page.goto(blog)
+    frame = page.frame_locator("#frame")
+    root = frame.locator("[data-calculator]")
+    root.locator("[data-copy-link]").wait_for(state="visible")
+    _changed_batch(root)
+    full_page = frame.locator("a[data-full-page-link]")
+    frame.locator("body").evaluate("() => new Promise(r => setTimeout(r, 300))")
+    assert "batch=16" in full_page.get_attribute("href")
+
+    root.locator("[data-copy-link]").click()
+    text = root.locator("[data-copy-text]")
+    text.wait_for(state="visible")
+    assert text.input_value().startswith("http://127.0.0.1:8000/calculators/decode-speed-of-light/?")
+    assert "batch=16" in text.input_value()
+    assert "selected below" in root.locator("[data-copy-feedback]").text_content()
+    # Selected, so Ctrl+C copies it; and the frame does not widen.
+    assert text.evaluate("el => el.selectionEnd - el.selectionStart") == len(text.input_value())
+    assert frame.locator("html").evaluate("el => el.scrollWidth") <= 700
+    assert watch.page_errors == []

@@ -33,6 +33,7 @@ def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
         core_zip="../../assets/pyodide/rc.abc.zip",
         embed=f"../../embed/{calculator_id}/",
         glossary="../../glossary/",
+        share_embed=f"embed/{calculator_id}/",  # prepare_page's default link_to keeps site paths
     )
     return render_calculator(resolved, dom_id=dom_id, assets=urls)
 
@@ -106,3 +107,46 @@ def test_embed_pages_use_the_same_fence():
     assert build.prepare_page(markdown, path="embed/kv-cache.md", url_to=_url_to) == 1
     html = build.finish_page(convert(markdown, ["calculator"]), path="embed/kv-cache.md")
     assert _expected_html("kv-cache", "calculator-kv-cache") in html
+
+
+def _published(site_path: str) -> str:
+    return "https://example.org/docs/" + site_path
+
+
+def _share_attributes(html: str) -> tuple[str, str]:
+    import re
+
+    found = re.search(r'data-share-url="([^"]*)" data-embed-src="([^"]*)"', html)
+    assert found, "no share addresses"
+    return found.group(1), found.group(2)
+
+
+def test_copied_addresses_are_absolute_and_an_embed_page_shares_its_full_page():
+    build = start_build([CalculatorFences(assets=lambda: ASSETS)])
+    page = "```calculator\nid: kv-cache\n```\n"
+    build.prepare_page(page, path="glossary/kv-cache.md", page_path="glossary/kv-cache/", link_to=_published)
+    html = build.finish_page(convert(page, ["calculator"]), path="glossary/kv-cache.md")
+    assert _share_attributes(html) == (
+        "https://example.org/docs/glossary/kv-cache/",
+        "https://example.org/docs/embed/kv-cache/",
+    )
+
+    markdown = embed_page_markdown("kv-cache").split("---\n", 2)[2]
+    build.prepare_page(markdown, path="embed/kv-cache.md", page_path="embed/kv-cache/", link_to=_published)
+    html = build.finish_page(convert(markdown, ["calculator"]), path="embed/kv-cache.md")
+    assert _share_attributes(html)[0] == "https://example.org/docs/calculators/kv-cache/"
+
+
+def test_the_embed_code_is_escaped_and_documented_as_copied():
+    from pathlib import Path
+
+    from roofline_site.calculators.embed import RESIZE_SCRIPT, embed_code
+
+    code = embed_code('https://example.org/embed/kv-cache/?a=1&b="2"', "KV <cache>")
+    assert code.startswith(
+        '<iframe src="https://example.org/embed/kv-cache/?a=1&amp;b=&quot;2&quot;" title="KV &lt;cache&gt;"'
+    )
+    assert code.endswith(RESIZE_SCRIPT + "\n")
+    # One copy of the script: the page that documents embedding shows the one the button copies.
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "calculators" / "embedding.md").read_text(encoding="utf-8")
+    assert RESIZE_SCRIPT in docs

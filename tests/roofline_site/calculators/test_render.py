@@ -201,7 +201,7 @@ def test_the_config_box_is_hidden_until_its_choice_is_made(calculator_id):
     _html, elements, _result = _render(calculator_id)
     (box,) = [e for e in elements if e["attrs"].get("data-field") == "model_config"]
     assert "hidden" in box["attrs"]
-    (textarea,) = [e for e in elements if e["tag"] == "textarea"]
+    (textarea,) = [e for e in elements if e["tag"] == "textarea" and "data-copy-text" not in e["attrs"]]
     assert textarea["attrs"]["name"] == "model_config"
     (picker,) = [e for e in elements if e["attrs"].get("type") == "file"]
     assert picker["attrs"]["data-file-for"] == "model_config"
@@ -210,6 +210,6 @@ def test_the_config_box_is_hidden_until_its_choice_is_made(calculator_id):
     _html, elements, result = _render(calculator_id, model="config", model_config=code)
     (box,) = [e for e in elements if e["attrs"].get("data-field") == "model_config"]
     assert "hidden" not in box["attrs"]
-    (textarea,) = [e for e in elements if e["tag"] == "textarea"]
+    (textarea,) = [e for e in elements if e["tag"] == "textarea" and "data-copy-text" not in e["attrs"]]
     assert textarea["text"] == code
     assert result["inputs"]["model_config"] == code
