@@ -202,6 +202,9 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     island = {
         "definition": spec,
         "inputs": {name: box_text(value) for name, value in resolved.inputs.items()},
+        # The calculator's own defaults, as its embed page starts: an embed code names what
+        # differs from them (a page link names what differs from this page's inputs).
+        "defaults": {field["id"]: box_text(field["default"]) for field in spec["inputs"]},
     }
     # A data attribute, not a <script type="application/json"> island: Material's instant
     # navigation re-creates every <script> of the new page without its type and runs it.

@@ -53,6 +53,7 @@ class CalculatorView {
     // For each config box: the text last read by Python and the short code a link carries for it.
     this.configCodes = new Map();
     this.initial = { ...island.inputs };
+    this.defaults = { ...island.defaults };
     this.state = { ...island.inputs };
     this.prefix = paramPrefix(this.id, calculatorsOnPage, occurrence);
     this.controls = new Map();
@@ -136,7 +137,7 @@ class CalculatorView {
     this.copyButton.addEventListener("click", () => this.copy(shareLink(this.root.dataset.shareUrl), "Link"));
     this.copyEmbedButton.hidden = false;
     this.copyEmbedButton.addEventListener("click", () =>
-      this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues()), "Embed code"),
+      this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues(this.defaults)), "Embed code"),
     );
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
@@ -320,12 +321,16 @@ class CalculatorView {
   }
 
   writeUrl() {
-    writeUrlInputs([...this.fields.keys()], this.prefix, this.urlValues());
+    writeUrlInputs([...this.fields.keys()], this.prefix, this.urlValues(this.initial));
     showFullPageScenario();
   }
 
-  /** The inputs a link carries, by input id (without this page's prefix). */
-  urlValues() {
+  /**
+   * The inputs a link carries, by input id (without this page's prefix): those that differ
+   * from `baseline`, the inputs the linked page starts with, so a link stays short and says
+   * what the reader changed.
+   */
+  urlValues(baseline) {
     const values = {};
     for (const id of this.fields.keys()) {
       // A field hidden under the current choices (a custom size beside a preset) stays out.
@@ -340,7 +345,9 @@ class CalculatorView {
         }
         continue;
       }
-      values[id] = this.state[id];
+      if (String(this.state[id]) !== String(baseline[id])) {
+        values[id] = this.state[id];
+      }
     }
     return values;
   }
