@@ -120,7 +120,9 @@ def on_page_context(context, page: Page, config: MkDocsConfig, nav):
 
 
 def on_serve(server, config: MkDocsConfig, builder):
-    server.watch(str(_current().project_root / GLOSSARY_DIR_NAME))
+    # From the config, not the state: after a first build that failed (hooks/serve_errors.py
+    # keeps serving), on_config may not have run, and the entries must be watched to fix it.
+    server.watch(str(Path(config.config_file_path).resolve().parent / GLOSSARY_DIR_NAME))
     return server
 
 
