@@ -296,7 +296,7 @@ BROKEN = {
         {"alpha": entry("Alpha", body="Intro.\n\nThe card holds 80 GB.\n")},
         "# Home\n",
         "glossary/alpha.md:12: '80 GB' is a performance figure typed by hand; expected a {{ ... }} quantity"
-        " (CONTRIBUTING.md lists them), so a corrected preset corrects every page; quote a source's own figure"
+        " (docs/authoring-terms.md lists them), so a corrected preset corrects every page; quote a source's own figure"
         " between quotation marks",
     ),
     "term-link-one-bracket": (
