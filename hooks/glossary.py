@@ -7,7 +7,9 @@ graph, rendering). What it adds to the build, all as virtual files (nothing is w
 * ``glossary/<slug>/`` per entry and ``glossary/`` (the index);
 * ``glossary.json``, ``glossary/feed.xml`` (RSS) and redirect pages for aliases and old slugs;
 * on every page: ``[[slug]]`` links and ``{{ quantity ... }}`` numbers rewritten, links to terms
-  marked for the hover preview, and each term's "Mentioned in" list filled from the link graph.
+  marked for the hover preview, and each term's "Mentioned in" list filled from the link graph;
+* on each term page, "Edit this page" and "Suggest a term" links to the repository named by
+  ``extra.repository`` (a project without that setting, such as a test fixture, gets none).
 
 A term page's Markdown is the entry's body alone. Once rendered, that HTML is sanitised by
 allowlist (figures the build drew are kept as they are), then the header and the sections built
@@ -35,6 +37,7 @@ from mkdocs.utils import get_relative_url
 from roofline_site import csp
 from roofline_site.fences import FenceFormatError, current_build
 from roofline_site.glossary import render
+from roofline_site.glossary.contribute import Repository, links_html
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
 from roofline_site.glossary.markup import rewrite
@@ -60,6 +63,7 @@ ENTRY_RENDER_BUDGET_S = float(os.environ.get("ROOFLINE_ENTRY_RENDER_BUDGET_S", "
 class _State:
     glossary: Glossary
     project_root: Path
+    repository: Repository | None
     generated: dict[str, str] = field(default_factory=dict)  # src_uri of a term page -> slug
     term_urls: dict[str, str] = field(default_factory=dict)  # normalised URL -> slug
     graph: LinkGraph = field(default_factory=LinkGraph)
@@ -76,7 +80,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _state
     _require_extensions(config)
     root = Path(config.config_file_path).resolve().parent
-    _state = _State(glossary=_load(root), project_root=root)
+    _state = _State(glossary=_load(root), project_root=root, repository=_repository(config))
     return config
 
 
@@ -131,7 +135,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 
 def on_serve(server, config: MkDocsConfig, builder):
-    server.watch(str(_current().project_root / GLOSSARY_DIR_NAME))
+    # From the config, not the state: after a first build that failed (hooks/serve_errors.py
+    # keeps serving), on_config may not have run, and the entries must be watched to fix it.
+    server.watch(str(Path(config.config_file_path).resolve().parent / GLOSSARY_DIR_NAME))
     return server
 
 
@@ -158,6 +164,15 @@ def _load(root: Path) -> Glossary:
         return load_glossary(root / GLOSSARY_DIR_NAME, display_dir=GLOSSARY_DIR_NAME)
     except GlossaryError as exc:
         raise PluginError(str(exc)) from None
+
+
+def _repository(config: MkDocsConfig) -> Repository | None:
+    if "repository" not in config.extra:
+        return None
+    try:
+        return Repository.from_settings(config.extra["repository"], config.extra.get("repository_branch", "main"))
+    except ValueError as exc:
+        raise PluginError(f"{config.config_file_path}: {exc}") from None
 
 
 def _display_path(config: MkDocsConfig, state: _State, src_uri: str) -> str:
@@ -314,6 +329,7 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
             index_href=index_href,
             term_href=lambda slug: get_relative_url(_term_url(files, slug), page.url),
         )
+        + (links_html(state.repository, entry_path=entry.path) if state.repository else "")
     )
     _add_build_headings(page, entry)
     elapsed_s = time.perf_counter() - state.render_started.pop(page.file.src_uri, time.perf_counter())

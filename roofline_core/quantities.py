@@ -835,7 +835,7 @@ def evaluate_reference(text: str) -> Value:
 def reference_table() -> str:
     """The Markdown table of every quantity, its parameters and an example with its output.
 
-    CONTRIBUTING.md holds this table; a test fails when the two disagree.
+    docs/authoring-terms.md holds this table; a test fails when the two disagree.
     """
     rows = ["| quantity | what it is | parameters (defaults after `=`) | example | gives |", "|---|---|---|---|---|"]
     for q in QUANTITIES.values():
@@ -869,6 +869,6 @@ def parameters_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-if __name__ == "__main__":  # pragma: no cover - prints the tables CONTRIBUTING.md holds
+if __name__ == "__main__":  # pragma: no cover - prints the tables docs/authoring-terms.md holds
     print(reference_table())
     print(parameters_table())

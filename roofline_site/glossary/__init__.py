@@ -1,7 +1,7 @@
 """The glossary as plain Python: schema, front-matter parser, validator, link graph, rendering.
 
 ``hooks/glossary.py`` adapts it to MkDocs; ``python -m roofline_site.glossary`` scaffolds and
-checks entries from the command line. See CONTRIBUTING.md for the entry format.
+checks entries from the command line. See docs/authoring-terms.md for the entry format.
 """
 
 from __future__ import annotations

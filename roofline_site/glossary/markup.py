@@ -10,7 +10,7 @@ Two kinds of inline syntax:
   :mod:`roofline_core.quantities` at build time.
 
 Code (fenced blocks and inline spans) is masked first, so both kinds of syntax can be shown
-verbatim in code, as CONTRIBUTING.md does. Every finding carries its 1-based file line.
+verbatim in code, as docs/authoring-terms.md does. Every finding carries its 1-based file line.
 """
 
 from __future__ import annotations

@@ -246,7 +246,7 @@ def find_prose_problems(body: str, *, path: str, first_line: int) -> list[Proble
                     path,
                     locate.figure(match.group(1), match.group(2)),
                     f"'{figure}' is a performance figure typed by hand",
-                    "expected a {{ ... }} quantity (CONTRIBUTING.md lists them), so a corrected preset corrects"
+                    "expected a {{ ... }} quantity (docs/authoring-terms.md lists them), so a corrected preset corrects"
                     " every page; quote a source's own figure between quotation marks",
                 )
             )

@@ -18,7 +18,7 @@ BODY_PARAGRAPHS: tuple[str, ...] = (
     "Say what it changes for LLM inference; link other terms with `[[slug]]` or `[[slug|your words]]`.",
     "## The numbers",
     "Quote numbers through quantities, never by hand: the H100's ridge point is\n"
-    "{{ ridge_point accelerator=h100-sxm }}. See CONTRIBUTING.md for the list.",
+    "{{ ridge_point accelerator=h100-sxm }}. See docs/authoring-terms.md for the list.",
 )
 
 

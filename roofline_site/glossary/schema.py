@@ -1,7 +1,7 @@
 """The front matter of a glossary entry, declared once with :mod:`roofline_core.vocabulary`.
 
 :data:`FRONT_MATTER` is the single declaration: the validator checks entries against it, and
-:func:`fields_table` and :func:`categories_table` write the tables CONTRIBUTING.md holds (a test
+:func:`fields_table` and :func:`categories_table` write the tables docs/authoring-terms.md holds (a test
 checks they agree).
 """
 
@@ -103,7 +103,7 @@ SOURCE = Record(
     ),
 )
 
-#: The front matter of an entry, field by field (CONTRIBUTING.md's table is generated from it).
+#: The front matter of an entry, field by field (docs/authoring-terms.md's table is generated from it).
 FRONT_MATTER = Record(
     id="front_matter",
     label="Front matter",
@@ -163,7 +163,7 @@ FRONT_MATTER = Record(
 
 
 def fields_table() -> str:
-    """The Markdown table of the front-matter fields (CONTRIBUTING.md holds it; a test compares)."""
+    """The Markdown table of the front-matter fields (docs/authoring-terms.md holds it; a test compares)."""
     rows = ["| field | required | accepts | what it holds |", "|---|---|---|---|"]
     for declared in FRONT_MATTER.fields:
         required = "yes" if declared.id in FRONT_MATTER.required else "no"
@@ -172,7 +172,7 @@ def fields_table() -> str:
 
 
 def categories_table() -> str:
-    """The Markdown table of the categories (CONTRIBUTING.md holds it; a test compares)."""
+    """The Markdown table of the categories (docs/authoring-terms.md holds it; a test compares)."""
     rows = ["| category | for |", "|---|---|"]
     rows += [f"| `{c.value}` | {c.label} |" for c in CATEGORY.choices]
     return "\n".join(rows) + "\n"

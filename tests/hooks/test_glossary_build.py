@@ -86,6 +86,20 @@ def test_a_page_per_term_with_all_its_sections(built_site):
 
 
 @pytest.mark.slow
+def test_every_term_page_links_to_its_source_file_and_the_suggest_form(built_site):
+    """With mkdocs.yml's default repository (REPOSITORY_URL unset in tests); the fixture tests in
+    test_glossary_contribute_links.py show the setting moving them."""
+    repository = "https://github.com/OWNER/roofline-glossary"
+    for slug in GLOSSARY.entries:
+        article = _article(_page(built_site, slug))
+        assert f'href="{repository}/edit/main/glossary/{slug}.md" data-glossary-role="edit">Edit this page<' in article
+        assert (
+            f'href="{repository}/issues/new?template=suggest-a-term.yml" data-glossary-role="suggest">Suggest a term<'
+            in article
+        ), slug
+
+
+@pytest.mark.slow
 def test_flagships_are_linked_from_home_which_is_not_listed_as_a_mention(built_site):
     # The home page's reading path links every flagship; "Mentioned in" lists the pages that
     # use a term, and the home page in every flagship's list would say nothing.
@@ -329,7 +343,7 @@ BROKEN = {
         {"alpha": entry("Alpha", body="Intro.\n\nThe card holds 80 GB.\n")},
         "# Home\n",
         "glossary/alpha.md:12: '80 GB' is a performance figure typed by hand; expected a {{ ... }} quantity"
-        " (CONTRIBUTING.md lists them), so a corrected preset corrects every page; quote a source's own figure"
+        " (docs/authoring-terms.md lists them), so a corrected preset corrects every page; quote a source's own figure"
         " between quotation marks",
     ),
     "term-link-one-bracket": (

@@ -118,7 +118,7 @@ def test_a_hand_typed_figure_in_prose_is_refused_at_its_line(prose, figure):
     text = entry_text(f"Intro.\n\n{prose}\n")
     assert only_problem(text) == (
         f"glossary/example-term.md:{line_of(text, prose.splitlines()[-1])}: '{figure}' is a performance figure"
-        " typed by hand; expected a {{ ... }} quantity (CONTRIBUTING.md lists them), so a corrected preset"
+        " typed by hand; expected a {{ ... }} quantity (docs/authoring-terms.md lists them), so a corrected preset"
         " corrects every page; quote a source's own figure between quotation marks"
     )
 

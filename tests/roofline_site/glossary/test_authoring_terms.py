@@ -1,4 +1,5 @@
-"""CONTRIBUTING.md documents the schema the validator enforces and every quantity, and its example is valid."""
+"""docs/authoring-terms.md documents the schema the validator enforces and every quantity, and its example is
+valid; CONTRIBUTING.md stays a short first step that links to it rather than repeating it."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from roofline_site.glossary.schema import (
 from roofline_site.glossary.validator import read_entry
 from tests.support.site_build import PROJECT_ROOT
 
-TEXT = (PROJECT_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+REFERENCE = PROJECT_ROOT / "docs" / "authoring-terms.md"
+TEXT = REFERENCE.read_text(encoding="utf-8")
+CONTRIBUTING = (PROJECT_ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
 
 def _between(start: str, end: str) -> str:
@@ -112,3 +115,21 @@ def test_documents_the_parser_limits_and_the_allowlist():
         "img",
     }:
         assert f"`{tag}`" in allowed, tag
+
+
+def test_contributing_is_one_screen_with_the_commands_and_a_link_to_the_reference():
+    assert len(CONTRIBUTING.splitlines()) <= 45
+    assert "](docs/authoring-terms.md)" in CONTRIBUTING
+    assert '.venv/bin/python -m roofline_site.glossary new "Paged attention" --category memory' in CONTRIBUTING
+    assert "\n   .venv/bin/python -m roofline_site.glossary check\n" in CONTRIBUTING
+    assert "authoring-terms.md" in (PROJECT_ROOT / "mkdocs.yml").read_text(encoding="utf-8"), "in the site's nav"
+
+
+def test_contributing_and_the_reference_share_no_sentence():
+    """One copy of each rule: CONTRIBUTING.md links to the reference instead of repeating it."""
+
+    def sentences(text: str) -> set[str]:
+        prose = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+        return {s.strip() for s in re.split(r"(?<=[.:;])\s+", " ".join(prose.split())) if len(s.strip()) > 40}
+
+    assert sentences(CONTRIBUTING) & sentences(TEXT) == set()
