@@ -29,6 +29,34 @@ MAX_LABELLED_POINTS = 3
 _PREFIXES = {3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
 # Tolerance on a decade's exponent, so a range edge at exactly 10**n gets its tick.
 _EXPONENT_SLACK = 1e-9
+#: The largest size calculators.css sets tick text at, in view-box units: 23 in a chart drawn at
+#: about half its 640 units (a phone, or beside the inputs), so it reads at 11 px there.
+TICK_FONT_UNITS = 23.0
+#: Width of a character of tick text, in em: generous for digits and SI prefixes in the sans
+#: fonts the site uses, so a box estimated with it holds the drawn label.
+_CHAR_WIDTH_EM = 0.62
+
+
+def text_box(text: Node, font_units: float = TICK_FONT_UNITS) -> tuple[float, float, float, float]:
+    """Estimated box ``(left, top, right, bottom)`` of a ``text`` node, in view-box units.
+
+    From its anchor point, ``text-anchor`` and ``dominant-baseline``: what lets the layout keep
+    labels apart without a browser to measure them.
+    """
+    attrs = text["attrs"]
+    width = len("".join(c for c in text["children"] if isinstance(c, str))) * _CHAR_WIDTH_EM * font_units
+    x, y = float(attrs["x"]), float(attrs["y"])
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[attrs.get("text-anchor", "start")]
+    if attrs.get("dominant-baseline") == "middle":
+        top = y - font_units / 2
+    else:  # alphabetic baseline: most of the glyph above it
+        top = y - 0.8 * font_units
+    return left, top, left + width, top + font_units
+
+
+def boxes_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two ``(left, top, right, bottom)`` boxes share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def is_roofline_chart(chart: Any) -> bool:
@@ -85,33 +113,17 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     bottom = TOP_PX + PLOT_HEIGHT_PX
     right = LEFT_PX + PLOT_WIDTH_PX
     grid = node("g", {"class": "roofline-chart__grid"})
-    ticks: list[Node] = []
+    x_ticks: list[Node] = []
     for exponent in axes.decades(axes.x_lo, axes.x_hi):
         x = _n(axes.x_px(10.0**exponent))
         grid["children"].append(node("line", {"x1": x, "y1": TOP_PX, "x2": x, "y2": bottom}))
-        ticks.append(
-            node(
-                "text",
-                {"class": "roofline-chart__tick", "x": x, "y": bottom + 18, "text-anchor": "middle"},
-                tick_label(exponent),
-            )
-        )
+        x_ticks.append(x_tick(x, tick_label(exponent)))
+    y_ticks: list[Node] = []
     for exponent in axes.decades(axes.y_lo, axes.y_hi):
         y = _n(axes.y_px(10.0**exponent))
         grid["children"].append(node("line", {"x1": LEFT_PX, "y1": y, "x2": right, "y2": y}))
-        ticks.append(
-            node(
-                "text",
-                {
-                    "class": "roofline-chart__tick",
-                    "x": LEFT_PX - 8,
-                    "y": y,
-                    "text-anchor": "end",
-                    "dominant-baseline": "middle",
-                },
-                tick_label(exponent),
-            )
-        )
+        y_ticks.append(y_tick(y, tick_label(exponent)))
+    ticks = [*x_ticks, *clear_of(y_ticks, x_ticks)]
     middle = _n(TOP_PX + PLOT_HEIGHT_PX / 2)
     roof = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in chart["roof"])
     ridge_x = axes.x_px(chart["ridge_flop_per_byte"])
@@ -182,6 +194,41 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         ),
         node("g", {"class": "roofline-chart__points"}, *_points(chart["points"], axes)),
     )
+
+
+def x_tick(x: str, label: str) -> Node:
+    """A horizontal axis's tick label, centred under its grid line at ``x`` (pixels)."""
+    return node(
+        "text",
+        {"class": "roofline-chart__tick", "x": x, "y": TOP_PX + PLOT_HEIGHT_PX + 18, "text-anchor": "middle"},
+        label,
+    )
+
+
+def y_tick(y: str, label: str) -> Node:
+    """A vertical axis's tick label, left of the plot beside its grid line at ``y`` (pixels)."""
+    return node(
+        "text",
+        {
+            "class": "roofline-chart__tick",
+            "x": LEFT_PX - 8,
+            "y": y,
+            "text-anchor": "end",
+            "dominant-baseline": "middle",
+        },
+        label,
+    )
+
+
+def clear_of(labels: list[Node], kept: list[Node]) -> list[Node]:
+    """``labels`` without those whose box meets one of ``kept``.
+
+    The lowest y tick and the first x tick both sit at the plot's bottom-left corner; where
+    they would collide the y label goes (its grid line stays, and the decade above names the
+    scale).
+    """
+    kept_boxes = [text_box(k) for k in kept]
+    return [label for label in labels if not any(boxes_overlap(text_box(label), box) for box in kept_boxes)]
 
 
 def _points(points: list[dict[str, Any]], axes: _Axes) -> list[Node]:
