@@ -18,11 +18,21 @@ from roofline_core.calculators._common import (
     model_of,
     params_input,
 )
-from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
+from roofline_core.calculators.kv_cache_chart import kv_cache_chart
 from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
+from roofline_core.hardware import ACCELERATORS
 from roofline_core.inference import model_memory_fit
 from roofline_core.models import GQA, MHA, MLA
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
+
+
+def _accelerator_name(values: dict[str, Any]) -> str:
+    """The chosen accelerator's name; this calculator's "Custom" has only a memory size, so no
+    :class:`CustomAccelerator` is built for it."""
+    if values["accelerator"] == CUSTOM:
+        return "a custom accelerator"
+    return ACCELERATORS[values["accelerator"]].name
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -48,7 +58,16 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
             "max_batch": value(fit.max_batch, "sequences", format_max_batch(fit)),
             "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
-        }
+        },
+        "chart": kv_cache_chart(
+            model=model,
+            fit=fit,
+            kv_dtype=values["kv_dtype"],
+            batch=values["batch"],
+            context_tokens=values["context_tokens"],
+            devices=values["devices"],
+            accelerator_name=_accelerator_name(values),
+        ),
     }
 
 

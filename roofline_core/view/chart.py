@@ -9,10 +9,13 @@ elements from it, so the prerendered and the live chart are one drawing.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from roofline_core.view.axes import LogFrame, boxes_overlap, grid_and_ticks, text_box
+from roofline_core.view.axes import coordinate as _n
 from roofline_core.view.nodes import Node, node
+
+__all__ = ["boxes_overlap", "is_roofline_chart", "label_position", "roofline_drawing", "text_box", "tick_label"]
 
 WIDTH_PX = 640
 HEIGHT_PX = 380
@@ -27,36 +30,6 @@ Y_TITLE = "Attainable throughput (FLOP/s)"
 #: Points of a list at most this long are all labelled (when none is highlighted).
 MAX_LABELLED_POINTS = 3
 _PREFIXES = {3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
-# Tolerance on a decade's exponent, so a range edge at exactly 10**n gets its tick.
-_EXPONENT_SLACK = 1e-9
-#: The largest size calculators.css sets tick text at, in view-box units: 23 in a chart drawn at
-#: about half its 640 units (a phone, or beside the inputs), so it reads at 11 px there.
-TICK_FONT_UNITS = 23.0
-#: Width of a character of tick text, in em: generous for digits and SI prefixes in the sans
-#: fonts the site uses, so a box estimated with it holds the drawn label.
-_CHAR_WIDTH_EM = 0.62
-
-
-def text_box(text: Node, font_units: float = TICK_FONT_UNITS) -> tuple[float, float, float, float]:
-    """Estimated box ``(left, top, right, bottom)`` of a ``text`` node, in view-box units.
-
-    From its anchor point, ``text-anchor`` and ``dominant-baseline``: what lets the layout keep
-    labels apart without a browser to measure them.
-    """
-    attrs = text["attrs"]
-    width = len("".join(c for c in text["children"] if isinstance(c, str))) * _CHAR_WIDTH_EM * font_units
-    x, y = float(attrs["x"]), float(attrs["y"])
-    left = {"start": x, "middle": x - width / 2, "end": x - width}[attrs.get("text-anchor", "start")]
-    if attrs.get("dominant-baseline") == "middle":
-        top = y - font_units / 2
-    else:  # alphabetic baseline: most of the glyph above it
-        top = y - 0.8 * font_units
-    return left, top, left + width, top + font_units
-
-
-def boxes_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Whether two ``(left, top, right, bottom)`` boxes share any area."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def is_roofline_chart(chart: Any) -> bool:
@@ -80,24 +53,6 @@ def chart_title(chart: dict[str, Any]) -> str:
     return "Roofline chart" + (". " + "; ".join(parts) if parts else "")
 
 
-class _Axes:
-    """Pixel positions of values on the chart's two log axes."""
-
-    def __init__(self, chart: dict[str, Any]) -> None:
-        self.x_lo, self.x_hi = (math.log10(v) for v in chart["x_range"])
-        self.y_lo, self.y_hi = (math.log10(v) for v in chart["y_range"])
-
-    def x_px(self, flop_per_byte: float) -> float:
-        return LEFT_PX + (math.log10(flop_per_byte) - self.x_lo) / (self.x_hi - self.x_lo) * PLOT_WIDTH_PX
-
-    def y_px(self, flop_per_s: float) -> float:
-        return TOP_PX + PLOT_HEIGHT_PX - (math.log10(flop_per_s) - self.y_lo) / (self.y_hi - self.y_lo) * PLOT_HEIGHT_PX
-
-    @staticmethod
-    def decades(lo: float, hi: float) -> range:
-        return range(math.ceil(lo - _EXPONENT_SLACK), math.floor(hi + _EXPONENT_SLACK) + 1)
-
-
 def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     """The chart as an ``<svg>`` element tree.
 
@@ -109,21 +64,18 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         A :class:`~roofline_core.view.nodes.Node`; coordinates are pixels of a
         ``WIDTH_PX`` x ``HEIGHT_PX`` view box, written with one decimal.
     """
-    axes = _Axes(chart)
-    bottom = TOP_PX + PLOT_HEIGHT_PX
-    right = LEFT_PX + PLOT_WIDTH_PX
-    grid = node("g", {"class": "roofline-chart__grid"})
-    x_ticks: list[Node] = []
-    for exponent in axes.decades(axes.x_lo, axes.x_hi):
-        x = _n(axes.x_px(10.0**exponent))
-        grid["children"].append(node("line", {"x1": x, "y1": TOP_PX, "x2": x, "y2": bottom}))
-        x_ticks.append(x_tick(x, tick_label(exponent)))
-    y_ticks: list[Node] = []
-    for exponent in axes.decades(axes.y_lo, axes.y_hi):
-        y = _n(axes.y_px(10.0**exponent))
-        grid["children"].append(node("line", {"x1": LEFT_PX, "y1": y, "x2": right, "y2": y}))
-        y_ticks.append(y_tick(y, tick_label(exponent)))
-    ticks = [*x_ticks, *clear_of(y_ticks, x_ticks)]
+    axes = LogFrame(
+        width_px=WIDTH_PX,
+        height_px=HEIGHT_PX,
+        left_px=LEFT_PX,
+        right_px=RIGHT_PX,
+        top_px=TOP_PX,
+        bottom_px=BOTTOM_PX,
+        x_range=tuple(chart["x_range"]),
+        y_range=tuple(chart["y_range"]),
+    )
+    bottom = axes.plot_bottom_px
+    grid, ticks = grid_and_ticks(axes, x_label=tick_label, y_label=tick_label)
     middle = _n(TOP_PX + PLOT_HEIGHT_PX / 2)
     roof = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in chart["roof"])
     ridge_x = axes.x_px(chart["ridge_flop_per_byte"])
@@ -196,42 +148,7 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     )
 
 
-def x_tick(x: str, label: str) -> Node:
-    """A horizontal axis's tick label, centred under its grid line at ``x`` (pixels)."""
-    return node(
-        "text",
-        {"class": "roofline-chart__tick", "x": x, "y": TOP_PX + PLOT_HEIGHT_PX + 18, "text-anchor": "middle"},
-        label,
-    )
-
-
-def y_tick(y: str, label: str) -> Node:
-    """A vertical axis's tick label, left of the plot beside its grid line at ``y`` (pixels)."""
-    return node(
-        "text",
-        {
-            "class": "roofline-chart__tick",
-            "x": LEFT_PX - 8,
-            "y": y,
-            "text-anchor": "end",
-            "dominant-baseline": "middle",
-        },
-        label,
-    )
-
-
-def clear_of(labels: list[Node], kept: list[Node]) -> list[Node]:
-    """``labels`` without those whose box meets one of ``kept``.
-
-    The lowest y tick and the first x tick both sit at the plot's bottom-left corner; where
-    they would collide the y label goes (its grid line stays, and the decade above names the
-    scale).
-    """
-    kept_boxes = [text_box(k) for k in kept]
-    return [label for label in labels if not any(boxes_overlap(text_box(label), box) for box in kept_boxes)]
-
-
-def _points(points: list[dict[str, Any]], axes: _Axes) -> list[Node]:
+def _points(points: list[dict[str, Any]], axes: LogFrame) -> list[Node]:
     labelled = _labelled(points)
     drawn = []
     for index, point in enumerate(points):
@@ -272,8 +189,3 @@ def _labelled(points: list[dict[str, Any]]) -> set[int]:
     if highlighted:
         return highlighted
     return set(range(len(points))) if len(points) <= MAX_LABELLED_POINTS else set()
-
-
-def _n(value: float) -> str:
-    """A coordinate in pixels with one decimal."""
-    return f"{value:.1f}"
