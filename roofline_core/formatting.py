@@ -2,7 +2,9 @@
 
 Formatting is the only place units change: everything else stays in FLOP, bytes and seconds.
 Three significant figures, except that whole numbers of 100 or more keep every digit of their
-integer part ("6,126 tok/s", not "6,130").
+integer part ("6,126 tok/s", not "6,130"), and a value that rounds to a whole number drops its
+zero decimals ("80 GB" beside "141 GB", not "80.0 GB"): a reader takes "80.0" for a measured
+figure where the sheet says 80.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ def _round_half_up(value: Decimal, digits: int) -> Decimal:
 def format_number(value: float, significant: int = 3) -> str:
     """``value`` to ``significant`` figures, with thousands separators and no exponent.
 
+    A value that rounds to a whole number is written without decimals (``80.0`` -> ``"80"``,
+    ``0.99996`` -> ``"1"``); others keep their significant zeros (``2.5`` -> ``"2.50"``).
     Halves round away from zero, as people round (0.5625 -> "0.563"), not to even as
     ``round()`` does; the value is taken as its shortest decimal form (``repr``).
     """
@@ -50,14 +54,17 @@ def format_number(value: float, significant: int = 3) -> str:
     if abs(rounded) >= 10 ** (significant - 1):
         return f"{int(rounded):,}"
     digits = max(0, significant - 1 - math.floor(math.log10(abs(rounded))))
-    return f"{_round_half_up(rounded, digits):,.{digits}f}"
+    rounded = _round_half_up(rounded, digits)
+    if rounded == rounded.to_integral_value():
+        return f"{int(rounded):,}"
+    return f"{rounded:,.{digits}f}"
 
 
 def _with_prefix(value: float, unit: str, prefixes=_DECIMAL_PREFIXES) -> str:
     if not math.isfinite(value):
         return f"{value} {unit}"
     for scale, prefix in prefixes:
-        # Pick the prefix after rounding, so 999.96e9 shows as "1.00 TB" rather than "1,000 GB".
+        # Pick the prefix after rounding, so 999.96e9 shows as "1 TB" rather than "1,000 GB".
         if abs(value) >= scale * 0.9995 or scale == prefixes[-1][0]:
             scaled = value / scale
             if abs(scaled) >= 999.5 and scale != prefixes[0][0]:
@@ -154,7 +161,7 @@ def bound_phrase(bound: str) -> str:
 
 
 def format_memory_fit(fit: MemoryFit) -> str:
-    """The verdict: ``"Yes: 16.1 GB of 80.0 GB (20.1%)"`` or ``"No: needs 141 GB of 80.0 GB"``."""
+    """The verdict: ``"Yes: 16.1 GB of 80 GB (20.1%)"`` or ``"No: needs 141 GB of 80 GB"``."""
     used, capacity = format_bytes(fit.used_bytes), format_bytes(fit.capacity_bytes)
     if fit.fits:
         return f"Yes: {used} of {capacity} ({format_percent(fit.share_of_memory)})"
@@ -172,7 +179,7 @@ def format_fit_advice(alternatives: FitAlternatives, *, devices: int) -> str:
 
 
 def format_memory_use(fit: MemoryFit) -> str:
-    """Weights plus KV cache against capacity: ``"20.4 GB (25.4% of 80.0 GB)"``."""
+    """Weights plus KV cache against capacity: ``"20.4 GB (25.4% of 80 GB)"``."""
     return (
         f"{format_bytes(fit.used_bytes)} ({format_percent(fit.share_of_memory)} of {format_bytes(fit.capacity_bytes)})"
     )

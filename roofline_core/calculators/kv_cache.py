@@ -18,11 +18,21 @@ from roofline_core.calculators._common import (
     model_of,
     params_input,
 )
-from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
+from roofline_core.calculators.kv_cache_chart import kv_cache_chart
 from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
+from roofline_core.hardware import ACCELERATORS
 from roofline_core.inference import model_memory_fit
 from roofline_core.models import GQA, MHA, MLA
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
+
+
+def _accelerator_name(values: dict[str, Any]) -> str:
+    """The chosen accelerator's name; this calculator's "Custom" has only a memory size, so no
+    :class:`CustomAccelerator` is built for it."""
+    if values["accelerator"] == CUSTOM:
+        return "a custom accelerator"
+    return ACCELERATORS[values["accelerator"]].name
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -48,7 +58,16 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
             "max_batch": value(fit.max_batch, "sequences", format_max_batch(fit)),
             "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
-        }
+        },
+        "chart": kv_cache_chart(
+            model=model,
+            fit=fit,
+            kv_dtype=values["kv_dtype"],
+            batch=values["batch"],
+            context_tokens=values["context_tokens"],
+            devices=values["devices"],
+            accelerator_name=_accelerator_name(values),
+        ),
     }
 
 
@@ -120,7 +139,10 @@ KV_CACHE = Calculator(
         Output("max_batch", "Largest batch that fits"),
         Output("max_context_tokens", "Longest context that fits"),
     ),
-    headline=("kv_bytes", "max_batch", "share_of_memory"),
+    # The chart beside these answers whether and up to what context the cache fits; the largest
+    # batch (a sentence when none fits) follows with the other outputs, so the headline and the
+    # chart stay in an embed's first 500 px.
+    headline=("kv_bytes", "share_of_memory"),
     key_inputs=("model", "context_tokens"),
     compute=_compute,
 )

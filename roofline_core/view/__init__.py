@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from roofline_core.view.calculator import PROSE_CHARS, CalculatorView, calculator_view, compute_view_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing, tick_label
+from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "calculator_view",
     "compute_view_json",
     "is_roofline_chart",
+    "kv_cache_drawing",
     "node",
     "roofline_drawing",
     "tick_label",

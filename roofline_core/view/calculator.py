@@ -12,8 +12,10 @@ from typing import Any, TypedDict
 
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
+from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
 from roofline_core.config_code import decode, pretty_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
+from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.vocabulary import ModelConfig
 
@@ -37,7 +39,7 @@ class CalculatorView(TypedDict):
             its last good values).
         outputs: ``{output id: OutputView}``.
         table: The result table (a ``div[data-table]`` tree), or None.
-        chart: The roofline chart (an ``svg`` tree), or None.
+        chart: The chart (an ``svg`` tree: the roofline, or the KV cache against context), or None.
         configs: For each pasted config.json read: ``{"code": ..., "text": ...}``, the short
             code a link carries instead of the file, and the fields read, as JSON text (what
             the box shows when the code came from a link).
@@ -64,11 +66,6 @@ def calculator_view(
     """
     calc = CALCULATORS[calculator_id]
     chart = result.get("chart")
-    if chart is not None and not is_roofline_chart(chart):
-        raise ValueError(
-            f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; "
-            "expected roofline_core.figures.roofline_curve data (x_range, y_range, roof, points)"
-        )
     return {
         "errors": dict(result["errors"]),
         "outputs": {
@@ -80,13 +77,30 @@ def calculator_view(
             if result.get("table")
             else None
         ),
-        "chart": roofline_drawing(chart, element_id=f"{dom_id}-chart") if chart else None,
+        "chart": chart_drawing(calculator_id, chart, element_id=f"{dom_id}-chart") if chart else None,
         "configs": {
             field.id: {"code": result["inputs"][field.id], "text": pretty_json(decode(result["inputs"][field.id]))}
             for field in calc.applicable_fields(result["inputs"])
             if isinstance(field, ModelConfig) and field.id in result["inputs"]
         },
     }
+
+
+def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:
+    """The drawing of a result's chart: the KV cache chart, or the roofline.
+
+    Raises:
+        ValueError: naming the calculator, for chart data of neither shape.
+    """
+    if is_kv_cache_chart(chart):
+        return kv_cache_drawing(chart, element_id=element_id)
+    if is_roofline_chart(chart):
+        return roofline_drawing(chart, element_id=element_id)
+    raise ValueError(
+        f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; expected "
+        "roofline_core.figures.roofline_curve data (x_range, y_range, roof, points) or "
+        'roofline_core.calculators.kv_cache_chart data (kind "kv-cache")'
+    )
 
 
 def compute_view_json(

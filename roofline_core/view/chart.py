@@ -9,10 +9,13 @@ elements from it, so the prerendered and the live chart are one drawing.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from roofline_core.view.axes import LogFrame, boxes_overlap, grid_and_ticks, text_box
+from roofline_core.view.axes import coordinate as _n
 from roofline_core.view.nodes import Node, node
+
+__all__ = ["boxes_overlap", "is_roofline_chart", "label_position", "roofline_drawing", "text_box", "tick_label"]
 
 WIDTH_PX = 640
 HEIGHT_PX = 380
@@ -27,8 +30,6 @@ Y_TITLE = "Attainable throughput (FLOP/s)"
 #: Points of a list at most this long are all labelled (when none is highlighted).
 MAX_LABELLED_POINTS = 3
 _PREFIXES = {3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
-# Tolerance on a decade's exponent, so a range edge at exactly 10**n gets its tick.
-_EXPONENT_SLACK = 1e-9
 
 
 def is_roofline_chart(chart: Any) -> bool:
@@ -52,24 +53,6 @@ def chart_title(chart: dict[str, Any]) -> str:
     return "Roofline chart" + (". " + "; ".join(parts) if parts else "")
 
 
-class _Axes:
-    """Pixel positions of values on the chart's two log axes."""
-
-    def __init__(self, chart: dict[str, Any]) -> None:
-        self.x_lo, self.x_hi = (math.log10(v) for v in chart["x_range"])
-        self.y_lo, self.y_hi = (math.log10(v) for v in chart["y_range"])
-
-    def x_px(self, flop_per_byte: float) -> float:
-        return LEFT_PX + (math.log10(flop_per_byte) - self.x_lo) / (self.x_hi - self.x_lo) * PLOT_WIDTH_PX
-
-    def y_px(self, flop_per_s: float) -> float:
-        return TOP_PX + PLOT_HEIGHT_PX - (math.log10(flop_per_s) - self.y_lo) / (self.y_hi - self.y_lo) * PLOT_HEIGHT_PX
-
-    @staticmethod
-    def decades(lo: float, hi: float) -> range:
-        return range(math.ceil(lo - _EXPONENT_SLACK), math.floor(hi + _EXPONENT_SLACK) + 1)
-
-
 def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     """The chart as an ``<svg>`` element tree.
 
@@ -81,37 +64,18 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         A :class:`~roofline_core.view.nodes.Node`; coordinates are pixels of a
         ``WIDTH_PX`` x ``HEIGHT_PX`` view box, written with one decimal.
     """
-    axes = _Axes(chart)
-    bottom = TOP_PX + PLOT_HEIGHT_PX
-    right = LEFT_PX + PLOT_WIDTH_PX
-    grid = node("g", {"class": "roofline-chart__grid"})
-    ticks: list[Node] = []
-    for exponent in axes.decades(axes.x_lo, axes.x_hi):
-        x = _n(axes.x_px(10.0**exponent))
-        grid["children"].append(node("line", {"x1": x, "y1": TOP_PX, "x2": x, "y2": bottom}))
-        ticks.append(
-            node(
-                "text",
-                {"class": "roofline-chart__tick", "x": x, "y": bottom + 18, "text-anchor": "middle"},
-                tick_label(exponent),
-            )
-        )
-    for exponent in axes.decades(axes.y_lo, axes.y_hi):
-        y = _n(axes.y_px(10.0**exponent))
-        grid["children"].append(node("line", {"x1": LEFT_PX, "y1": y, "x2": right, "y2": y}))
-        ticks.append(
-            node(
-                "text",
-                {
-                    "class": "roofline-chart__tick",
-                    "x": LEFT_PX - 8,
-                    "y": y,
-                    "text-anchor": "end",
-                    "dominant-baseline": "middle",
-                },
-                tick_label(exponent),
-            )
-        )
+    axes = LogFrame(
+        width_px=WIDTH_PX,
+        height_px=HEIGHT_PX,
+        left_px=LEFT_PX,
+        right_px=RIGHT_PX,
+        top_px=TOP_PX,
+        bottom_px=BOTTOM_PX,
+        x_range=tuple(chart["x_range"]),
+        y_range=tuple(chart["y_range"]),
+    )
+    bottom = axes.plot_bottom_px
+    grid, ticks = grid_and_ticks(axes, x_label=tick_label, y_label=tick_label)
     middle = _n(TOP_PX + PLOT_HEIGHT_PX / 2)
     roof = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in chart["roof"])
     ridge_x = axes.x_px(chart["ridge_flop_per_byte"])
@@ -184,7 +148,7 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     )
 
 
-def _points(points: list[dict[str, Any]], axes: _Axes) -> list[Node]:
+def _points(points: list[dict[str, Any]], axes: LogFrame) -> list[Node]:
     labelled = _labelled(points)
     drawn = []
     for index, point in enumerate(points):
@@ -225,8 +189,3 @@ def _labelled(points: list[dict[str, Any]]) -> set[int]:
     if highlighted:
         return highlighted
     return set(range(len(points))) if len(points) <= MAX_LABELLED_POINTS else set()
-
-
-def _n(value: float) -> str:
-    """A coordinate in pixels with one decimal."""
-    return f"{value:.1f}"

@@ -191,6 +191,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     parts.append(
         '<div class="roofline-calc__footer">'
         f'<p class="roofline-calc__status" data-status>{escape(PRECOMPUTED_STATUS)}</p>'
+        '<button type="button" class="md-button roofline-calc__retry" data-retry hidden>Retry</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-link hidden>Copy link</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-embed hidden>Copy embed code</button>'
         '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'

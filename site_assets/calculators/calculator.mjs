@@ -6,7 +6,7 @@
 // (roofline_core.view): texts, and element trees for the table and the chart. It holds no
 // formula and no presentation rule.
 
-import { currentEngine, startEngine, whenIdleAfterLoad } from "./engine.mjs";
+import { currentEngine, retryEngine, startEngine, whenIdleAfterLoad } from "./engine.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { copyOrShow, embedCode, shareLink } from "./share.mjs";
@@ -24,6 +24,11 @@ const STATUS = {
   loading: "Loading Python in your browser for live recalculation…",
   live: "Live: recalculated in your browser by roofline_core, running in Pyodide.",
   invalid: "Fix the marked input; the results shown are for the last valid inputs.",
+  // For a reader, not a developer: what they see and what to do. The technical reason goes to
+  // the console.
+  failed: "Showing precomputed values: live recalculation could not start. Check your connection, then retry.",
+  reset: " The inputs were reset to the values these results are for.",
+  computeFailed: "This change could not be recalculated live; the results shown are for the last inputs that were. Retry, or change an input.",
 };
 
 const mounted = new WeakSet();
@@ -75,6 +80,7 @@ class CalculatorView {
     this.copyEmbedButton = root.querySelector("[data-copy-embed]");
     this.copyFeedback = root.querySelector("[data-copy-feedback]");
     this.copyText = root.querySelector("[data-copy-text]");
+    this.retryButton = root.querySelector("[data-retry]");
     this.inFlight = false;
     this.dirty = false;
     this.waiting = false;
@@ -139,6 +145,7 @@ class CalculatorView {
     this.copyEmbedButton.addEventListener("click", () =>
       this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues(this.defaults)), "Embed code"),
     );
+    this.retryButton.addEventListener("click", () => this.retry());
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
     });
@@ -390,7 +397,9 @@ class CalculatorView {
         (result) => this.apply(result, sent),
         (error) => {
           if (engine.state !== "failed") {
-            this.setStatus(`The live calculation failed: ${error.message}`);
+            console.warn(`roofline calculator ${this.id}: live calculation failed: ${error.message}`);
+            this.setStatus(STATUS.computeFailed);
+            this.retryButton.hidden = false;
           }
         },
       )
@@ -536,10 +545,27 @@ class CalculatorView {
     this.copyEmbedButton.hidden = true;
     this.root.dataset.state = "failed";
     this.root.dataset.engine = "failed";
-    this.setStatus(
-      `Showing precomputed values: live recalculation could not start (${reason}).` +
-        (reset ? " The inputs were reset to the values these results are for." : ""),
-    );
+    console.warn(`roofline calculator ${this.id}: live recalculation could not start: ${reason}`);
+    this.setStatus(STATUS.failed + (reset ? STATUS.reset : ""));
+    this.retryButton.hidden = false;
+  }
+
+  /** The reader's Retry: start the engine again if it failed, then recalculate the inputs shown. */
+  retry() {
+    this.retryButton.hidden = true;
+    if (this.root.dataset.state === "failed") {
+      retryEngine(this.engineUrls());
+      const tableButtons = this.root.querySelectorAll("button[data-choose]");
+      for (const control of [...this.controls.values(), ...this.sliders.values(), ...tableButtons]) {
+        if (control) {
+          control.disabled = false;
+        }
+      }
+      this.copyButton.hidden = false;
+      this.copyEmbedButton.hidden = false;
+      this.waiting = false;
+    }
+    this.requestCompute();
   }
 
   setStatus(text) {

@@ -32,6 +32,19 @@ export function startEngine(urls) {
   return engine;
 }
 
+/**
+ * Start the engine again after it failed (a blocked download, a dropped connection): the
+ * reader's Retry. An engine that is loading or live is kept, so every calculator on the page
+ * may ask and they all share the one new worker.
+ * @param {{indexURL: string, coreZipURL: string}} urls As for `startEngine`.
+ */
+export function retryEngine(urls) {
+  if (engine?.state === "failed") {
+    engine = createEngine(urls);
+  }
+  return startEngine(urls);
+}
+
 /** The engine if it was started, else null (nothing is loaded by asking). */
 export function currentEngine() {
   return engine;

@@ -57,3 +57,22 @@ def test_chart_text_is_readable_beside_the_inputs_and_on_a_phone(
               .map(e => parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a)""",
     )
     assert sizes and min(sizes) >= 11, (calculator_id, sorted(sizes)[:3])
+
+
+def test_a_wide_table_scrolls_in_its_own_box_with_a_cue_and_its_key_column_in_view(page_factory, site_server):
+    page, _watch = _open(page_factory, site_server, "operations-table", width=360, height=740)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.locator(f"{ROOT} [data-table] .md-typeset__scrollwrap")
+    assert box.evaluate("e => e.scrollWidth > e.clientWidth"), "the table should overflow its box at 360 px"
+    # The cue: shadows fixed at the box's edges, under covers that scroll with the content.
+    style = box.evaluate("e => [getComputedStyle(e).backgroundImage, getComputedStyle(e).backgroundAttachment]")
+    assert style[0].count("radial-gradient") == 2 and style[1] == "local, local, scroll, scroll", style
+    # Scrolled to the end, the key column is still in the box and the others pass under it.
+    key = page.locator(f"{ROOT} [data-table] tbody tr:not(.roofline-calc__prose-row) td:first-child").first
+    other = page.locator(f"{ROOT} [data-table] tbody tr:not(.roofline-calc__prose-row) td:nth-child(2)").first
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.wait_for_timeout(50)
+    seen = box.bounding_box()
+    cell = key.bounding_box()
+    assert seen["x"] - 1 <= cell["x"] and cell["x"] + cell["width"] <= seen["x"] + seen["width"]
+    assert other.bounding_box()["x"] < cell["x"] + cell["width"] - 1

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.view import calculator_view
 from roofline_site.calculators.render import PRECOMPUTED_STATUS
 from tests.conftest import PageWatch
 from tests.support.hf_configs import config_text
@@ -276,6 +277,33 @@ def test_live_chart_is_drawn_like_the_build_time_chart(live):
     page.fill(f"{ROOT} [name=intensity]", "1")
     wait_until_matches_cpython(page, "roofline-explorer")
     assert chart_geometry(page) == prerendered
+
+
+def test_live_kv_chart_is_the_views_drawing_of_the_inputs(live):
+    page = live.page
+    instant_navigate(page, "kv-cache")
+    page.select_option(f"{ROOT} [name=model]", "gemma-3-27b")
+    page.fill(f"{ROOT} [name=devices]", "1")  # an earlier test may have left other settings
+    page.fill(f"{ROOT} [name=batch]", "1")
+    page.fill(f"{ROOT} [name=context_tokens]", "200000")
+    inputs = wait_until_matches_cpython(page, "kv-cache")
+    result = compute("kv-cache", inputs)
+    expected = calculator_view("kv-cache", result, dom_id="c")["chart"]
+
+    def drawn(tree, tag):
+        found = [tree] if tree["tag"] == tag else []
+        return found + [e for child in tree["children"] if isinstance(child, dict) for e in drawn(child, tag)]
+
+    svg = f"{ROOT} svg.roofline-chart--kv"
+    page.wait_for_function(
+        "([sel, want]) => document.querySelector(sel + ' .roofline-chart__kv-curve')?.getAttribute('d') === want",
+        arg=[svg, drawn(expected, "path")[0]["attrs"]["d"]],
+    )
+    texts = page.eval_on_selector_all(f"{svg} text", "els => els.map(t => t.textContent)")
+    assert texts == ["".join(c for c in t["children"] if isinstance(c, str)) for t in drawn(expected, "text")]
+    # The reader's context and where the cache stops fitting are both marked and named.
+    assert {p["role"] for p in result["chart"]["points"]} == {"current", "limit"}
+    assert all(p["label"] in texts for p in result["chart"]["points"])
 
 
 def test_live_table_is_drawn_like_the_build_time_table(live):

@@ -179,3 +179,47 @@ def test_on_a_slow_link_the_worker_skips_the_snapshot(browser, site_server):
         assert not [url for url in requests if ".snapshot-" in url]
     finally:
         context.close()
+
+
+def test_a_runtime_that_cannot_load_says_so_in_a_sentence_and_retry_goes_live(browser, site_server):
+    context = browser.new_context(viewport={"width": 360, "height": 740}, service_workers="block")
+    try:
+        blocked: list[str] = []
+
+        def abort(route):
+            blocked.append(route.request.url)
+            route.abort()
+
+        # On the context: the worker's own requests (pyodide.mjs and the rest) go through it.
+        context.route("**/assets/pyodide/**", abort)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(site_server + "calculators/kv-cache/", wait_until="load")
+        page.wait_for_selector(f"{ROOT}[data-engine]")
+        page.focus(f"{ROOT} [name=context_tokens]")
+        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+        assert blocked
+        status = page.text_content(f"{ROOT} [data-status]")
+        # A sentence for a reader: what is shown and what to do, no error text from the runtime.
+        assert status.startswith("Showing precomputed values: live recalculation could not start.")
+        assert "retry" in status and "Error" not in status and "http" not in status
+        retry = page.locator(f"{ROOT} [data-retry]")
+        assert retry.is_visible() and retry.text_content() == "Retry"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        assert page.is_disabled(f"{ROOT} [name=context_tokens]")
+
+        context.unroute("**/assets/pyodide/**", abort)
+        retry.click()
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        assert retry.is_hidden() and page.is_enabled(f"{ROOT} [name=context_tokens]")
+        page.fill(f"{ROOT} [name=context_tokens]", "4096")
+        expected = compute("kv-cache", {"context_tokens": "4096"})["outputs"]["kv_bytes"]["text"]
+        page.wait_for_function(
+            "([sel, want]) => document.querySelector(sel).textContent === want",
+            arg=[f'{ROOT} [data-output="kv_bytes"]', expected],
+        )
+        assert errors == []
+    finally:
+        context.close()

@@ -24,13 +24,19 @@ from roofline_core.formatting import (
         (format_time(0.004776), "4.78 ms"),
         (format_time(0.0418), "41.8 ms"),
         (format_time(2.5), "2.50 s"),
+        # Whole values drop their zero decimals, beside others that keep theirs.
+        (format_bytes(80e9), "80 GB"),
+        (format_bytes(80.04e9), "80 GB"),
+        (format_bytes(80.6e9), "80.6 GB"),
+        (format_percent(0.2), "20%"),
+        (format_number(1234.0), "1,234"),
         (format_time(40.1e-6), "40.1 µs"),
-        (format_time(0.00099996), "1.00 ms"),
+        (format_time(0.00099996), "1 ms"),
         (format_tokens_per_s(209.3), "209 tok/s"),
         (format_tokens_per_s(6125.7), "6,126 tok/s"),
         (format_bytes(16.06e9), "16.1 GB"),
         (format_bytes(10_737_418_240), "10.7 GB"),
-        (format_bytes(999.96e9), "1.00 TB"),
+        (format_bytes(999.96e9), "1 TB"),
         (format_bytes(0), "0 B"),
         (format_intensity(295.22), "295 FLOP/byte"),
         (format_intensity(0.5625), "0.563 FLOP/byte"),  # seed 003
@@ -40,7 +46,7 @@ from roofline_core.formatting import (
         (format_percent(0.00339), "0.339%"),
         (format_percent(1.0), "100%"),
         (format_count(8.03e9), "8.03B"),
-        (format_number(9.996), "10.0"),
+        (format_number(9.996), "10"),
         (format_number(-1234.4), "-1,234"),
     ],
 )
@@ -72,7 +78,7 @@ def test_si_prefixes_are_the_table_the_formatters_use() -> None:
 
     assert list(SI_PREFIXES) == sorted(SI_PREFIXES, reverse=True)
     for exponent, prefix in SI_PREFIXES.items():
-        assert format_bytes(2 * 10.0**exponent) == f"2.00 {prefix}B"
+        assert format_bytes(2 * 10.0**exponent) == f"2 {prefix}B"
 
 
 def test_bound_phrase() -> None:
@@ -90,16 +96,16 @@ def test_memory_fit_phrases() -> None:
     fits = fit_in_memory(
         capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131_072, batch=4, context_tokens=8192
     )
-    assert format_memory_fit(fits) == "Yes: 20.3 GB of 80.0 GB (25.4%)"
-    assert format_memory_use(fits) == "20.3 GB (25.4% of 80.0 GB)"
+    assert format_memory_fit(fits) == "Yes: 20.3 GB of 80 GB (25.4%)"
+    assert format_memory_use(fits) == "20.3 GB (25.4% of 80 GB)"
     assert format_max_batch(fits) == "59 sequences"
     assert format_max_context(fits) == "122,070 tokens per sequence"
     too_big = fit_in_memory(capacity_bytes=80e9, weight_bytes=141e9, kv_bytes_per_token=131_072, context_tokens=1)
-    assert format_memory_fit(too_big) == "No: needs 141 GB of 80.0 GB"
-    assert format_max_batch(too_big) == "none: the weights alone (141 GB) leave no room in 80.0 GB"
+    assert format_memory_fit(too_big) == "No: needs 141 GB of 80 GB"
+    assert format_max_batch(too_big) == "none: the weights alone (141 GB) leave no room in 80 GB"
     assert format_max_context(too_big) == "none"
     no_room = fit_in_memory(capacity_bytes=80e9, weight_bytes=79.9e9, kv_bytes_per_token=1e6, context_tokens=1000)
-    assert format_max_batch(no_room) == "none: one sequence needs 1.00 GB, 100 MB is free"
+    assert format_max_batch(no_room) == "none: one sequence needs 1 GB, 100 MB is free"
     nothing_cached = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=0, context_tokens=1000)
     assert format_max_batch(nothing_cached) == format_max_context(nothing_cached) == "no limit"
 

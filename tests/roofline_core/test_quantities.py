@@ -25,7 +25,7 @@ from roofline_core.quantities import (
         ("ridge_point accelerator=a100-sxm-80gb", "153 FLOP/byte"),
         ("decode_step_time params=8e9 accelerator=h100-sxm", "4.78 ms"),
         ("decode_tokens_per_s params=8e9 accelerator=h100-sxm", "209 tok/s"),
-        ("decode_intensity params=8e9 accelerator=h100-sxm", "1.00 FLOP/byte"),
+        ("decode_intensity params=8e9 accelerator=h100-sxm", "1 FLOP/byte"),
         # Seed 004: 70B FP16 on an H100, 41.8 ms per step; 6,126 tok/s at batch 256.
         ("decode_step_time params=70e9 accelerator=h100-sxm batch=256", "41.8 ms"),
         ("decode_tokens_per_s params=70e9 accelerator=h100-sxm batch=256", "6,126 tok/s"),
@@ -42,7 +42,7 @@ from roofline_core.quantities import (
         ("prefill_intensity params=8e9 accelerator=h100-sxm prompt_tokens=2048", "2,048 FLOP/byte"),
         ("prefill_bound params=8e9 accelerator=h100-sxm prompt_tokens=64", "memory-bound"),
         ("attainable_flop_per_s accelerator=h100-sxm intensity=1", "3.35 TFLOP/s"),
-        ("matmul_intensity m=1 n=8192 k=8192", "1.00 FLOP/byte"),
+        ("matmul_intensity m=1 n=8192 k=8192", "1 FLOP/byte"),
         ("weight_bytes model=llama-3-8b", "16.1 GB"),
         ("params model=deepseek-v3 kind=active", "37.6B"),
         ("kv_cache_bytes model=llama-3-70b context_tokens=32768", "10.7 GB"),

@@ -18,6 +18,7 @@ from roofline_core.view import (
     roofline_drawing,
     tick_label,
 )
+from roofline_core.view import chart as chart_layout
 from tests.support.hf_configs import config_text
 
 
@@ -105,16 +106,51 @@ def test_chart_ticks_cover_every_decade_of_both_axes():
     )
     svg = roofline_drawing(chart, element_id="c")
     ticks = [_text(t) for t in _elements(svg, "text") if t["attrs"].get("class") == "roofline-chart__tick"]
-    # x from 0.1 to 10k FLOP/byte: six decades; then y, a decade per tick in FLOP/s.
+    # x from 0.1 to 10k FLOP/byte: six decades; then y, a decade per tick in FLOP/s, but for
+    # the lowest one, which sits on the x axis beside the "0.1" and gives way to it.
     assert ticks[:6] == ["0.1", "1", "10", "100", "1k", "10k"]
     assert ticks[6:] == [
-        tick_label(e) for e in range(round(math.log10(chart["y_range"][0])), round(math.log10(chart["y_range"][1])) + 1)
+        tick_label(e)
+        for e in range(round(math.log10(chart["y_range"][0])) + 1, round(math.log10(chart["y_range"][1])) + 1)
     ]
     # Every coordinate is a final text with one decimal or a whole number: nothing left to compute.
     for element in _elements(svg):
         for name in ("x", "y", "x1", "y1", "cx", "cy"):
             if name in element["attrs"]:
                 float(element["attrs"][name])
+
+
+@pytest.mark.parametrize("peak_flop_per_s", [1e14, 3e14, 1e15, 989e12, 5e15])
+@pytest.mark.parametrize("x_min_flop_per_byte", [0.01, 0.1, 1.0])
+def test_no_two_tick_labels_overlap_even_at_the_corner(peak_flop_per_s, x_min_flop_per_byte):
+    # The decode calculator's frame: the lowest y decade (100G) sits on the x axis, where the
+    # first x label (0.1) is; at the phone's text size their boxes met.
+    chart = roofline_curve(
+        peak_flop_per_s=peak_flop_per_s,
+        bandwidth_bytes_per_s=3.35e12,
+        points=[{"label": "p", "intensity_flop_per_byte": 1.0}],
+        x_min_flop_per_byte=x_min_flop_per_byte,
+        x_max_flop_per_byte=1e4,
+    )
+    svg = roofline_drawing(chart, element_id="c")
+    ticks = [t for t in _elements(svg, "text") if t["attrs"].get("class") == "roofline-chart__tick"]
+    boxes = [chart_layout.text_box(t) for t in ticks]
+    for i, a in enumerate(boxes):
+        for j, b in enumerate(boxes[:i]):
+            assert not chart_layout.boxes_overlap(a, b), (_text(ticks[i]), _text(ticks[j]))
+    # Only a colliding label gives way: every x decade keeps its label, and every y decade
+    # whose grid line is clear of the x labels keeps its own.
+    x_labels = [_text(t) for t in ticks if t["attrs"]["text-anchor"] == "middle"]
+    assert x_labels[0] == tick_label(round(math.log10(x_min_flop_per_byte)))
+    y_lines = [g for g in _elements(svg, "line") if g["attrs"].get("x1") == str(chart_layout.LEFT_PX)]
+    y_labels = [t for t in ticks if t["attrs"]["text-anchor"] == "end"]
+    assert len(y_lines) - len(y_labels) <= 1
+
+
+def test_the_decode_calculators_corner_label_gives_way():
+    view = calculator_view("decode-speed-of-light", compute("decode-speed-of-light", {}), dom_id="c")
+    ticks = [_text(t) for t in _elements(view["chart"], "text") if t["attrs"].get("class") == "roofline-chart__tick"]
+    assert "0.1" in ticks and "100G" not in ticks and "1T" in ticks
 
 
 def test_compute_view_json_is_the_view_of_compute_as_json():

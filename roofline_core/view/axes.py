@@ -1,0 +1,148 @@
+"""Log-log axes in pixels, shared by the calculators' charts: frame, grid, tick labels that keep apart.
+
+A chart module (``chart`` for the roofline, ``kv_chart`` for the KV cache) says how big its
+margins are and how a decade is labelled; where a value lands, which decades get a grid line,
+and which tick labels would collide (the bottom-left corner, where both axes start) is decided
+here once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from roofline_core.view.nodes import Node, node
+
+Box = tuple[float, float, float, float]
+
+#: The largest size calculators.css sets chart text at, in view-box units: 23 in a chart drawn
+#: at about half its 640 units (a phone, or beside the inputs), so it reads at 11 px there.
+TEXT_UNITS = 23.0
+#: Width of a character of chart text, in em: generous for digits, SI prefixes and lower-case
+#: words in the sans fonts the site uses, so a box estimated with it holds the drawn label.
+_CHAR_WIDTH_EM = 0.62
+# Tolerance on a decade's exponent, so a range edge at exactly 10**n gets its tick.
+_EXPONENT_SLACK = 1e-9
+
+
+def coordinate(value_px: float) -> str:
+    """A coordinate in pixels, written with one decimal."""
+    return f"{value_px:.1f}"
+
+
+@dataclass(frozen=True)
+class LogFrame:
+    """A plot area with log axes: margins in pixels of the view box, ranges in the data's units."""
+
+    width_px: float
+    height_px: float
+    left_px: float
+    right_px: float
+    top_px: float
+    bottom_px: float
+    x_range: tuple[float, float]
+    y_range: tuple[float, float]
+
+    @property
+    def plot_left_px(self) -> float:
+        return self.left_px
+
+    @property
+    def plot_right_px(self) -> float:
+        return self.width_px - self.right_px
+
+    @property
+    def plot_top_px(self) -> float:
+        return self.top_px
+
+    @property
+    def plot_bottom_px(self) -> float:
+        return self.height_px - self.bottom_px
+
+    def x_px(self, x: float) -> float:
+        lo, hi = (math.log10(v) for v in self.x_range)
+        return self.plot_left_px + (math.log10(x) - lo) / (hi - lo) * (self.plot_right_px - self.plot_left_px)
+
+    def y_px(self, y: float) -> float:
+        lo, hi = (math.log10(v) for v in self.y_range)
+        return self.plot_bottom_px - (math.log10(y) - lo) / (hi - lo) * (self.plot_bottom_px - self.plot_top_px)
+
+    def x_decades(self) -> range:
+        return _decades(*self.x_range)
+
+    def y_decades(self) -> range:
+        return _decades(*self.y_range)
+
+
+def _decades(lo: float, hi: float) -> range:
+    return range(math.ceil(math.log10(lo) - _EXPONENT_SLACK), math.floor(math.log10(hi) + _EXPONENT_SLACK) + 1)
+
+
+def grid_and_ticks(
+    frame: LogFrame, *, x_label: Callable[[int], str], y_label: Callable[[int], str]
+) -> tuple[Node, list[Node]]:
+    """A grid line per decade of each axis, and their tick labels (``x_label(exponent)``...).
+
+    The lowest y tick and the first x tick both sit at the plot's bottom-left corner; where
+    they would collide the y label goes (its grid line stays, and the decade above names the
+    scale).
+    """
+    grid = node("g", {"class": "roofline-chart__grid"})
+    x_ticks: list[Node] = []
+    for exponent in frame.x_decades():
+        x = coordinate(frame.x_px(10.0**exponent))
+        grid["children"].append(node("line", {"x1": x, "y1": frame.plot_top_px, "x2": x, "y2": frame.plot_bottom_px}))
+        x_ticks.append(
+            node(
+                "text",
+                {"class": "roofline-chart__tick", "x": x, "y": frame.plot_bottom_px + 18, "text-anchor": "middle"},
+                x_label(exponent),
+            )
+        )
+    y_ticks: list[Node] = []
+    for exponent in frame.y_decades():
+        y = coordinate(frame.y_px(10.0**exponent))
+        grid["children"].append(node("line", {"x1": frame.plot_left_px, "y1": y, "x2": frame.plot_right_px, "y2": y}))
+        y_ticks.append(
+            node(
+                "text",
+                {
+                    "class": "roofline-chart__tick",
+                    "x": frame.plot_left_px - 8,
+                    "y": y,
+                    "text-anchor": "end",
+                    "dominant-baseline": "middle",
+                },
+                y_label(exponent),
+            )
+        )
+    return grid, [*x_ticks, *clear_of(y_ticks, x_ticks)]
+
+
+def text_box(text: Node, font_units: float = TEXT_UNITS) -> Box:
+    """Estimated box ``(left, top, right, bottom)`` of a ``text`` node, in view-box units.
+
+    From its anchor point, ``text-anchor`` and ``dominant-baseline``: what lets the layout keep
+    labels apart without a browser to measure them.
+    """
+    attrs = text["attrs"]
+    width = len("".join(c for c in text["children"] if isinstance(c, str))) * _CHAR_WIDTH_EM * font_units
+    x, y = float(attrs["x"]), float(attrs["y"])
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[attrs.get("text-anchor", "start")]
+    if attrs.get("dominant-baseline") == "middle":
+        top = y - font_units / 2
+    else:  # alphabetic baseline: most of the glyph above it
+        top = y - 0.8 * font_units
+    return left, top, left + width, top + font_units
+
+
+def boxes_overlap(a: Box, b: Box) -> bool:
+    """Whether two ``(left, top, right, bottom)`` boxes share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def clear_of(labels: list[Node], kept: list[Node]) -> list[Node]:
+    """``labels`` without those whose box meets one of ``kept``."""
+    kept_boxes = [text_box(k) for k in kept]
+    return [label for label in labels if not any(boxes_overlap(text_box(label), box) for box in kept_boxes)]

@@ -1,0 +1,185 @@
+"""The KV cache calculator's chart laid out in pixels: cache bytes against context, under the memory.
+
+The data (``roofline_core.calculators.kv_cache_chart``) arrives computed: the curve, the memory
+lines and the marked points, each with its label text. This module places them on log axes
+and puts every label where it can be read without hover: beside its line or point, at the
+first of a few spots that meets no label already placed and stays inside the chart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from roofline_core.formatting import format_bytes
+from roofline_core.view.axes import Box, LogFrame, coordinate, grid_and_ticks, text_box
+from roofline_core.view.chart import tick_label
+from roofline_core.view.nodes import Node, node
+
+WIDTH_PX = 640
+HEIGHT_PX = 380
+# Wider than the roofline's: the byte ticks ("100 GB") are longer than "10T".
+LEFT_PX = 96
+RIGHT_PX = 24
+TOP_PX = 16
+BOTTOM_PX = 52
+X_TITLE = "Context (tokens per sequence)"
+Y_TITLE = "KV cache (bytes)"
+#: Gap between a label and its line or point, in pixels.
+_GAP_PX = 8
+#: One line of label text at its largest size, in pixels (a label moved a line up or down).
+_LINE_PX = 26
+
+
+def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
+    """The chart as an ``<svg>`` element tree.
+
+    Args:
+        chart: ``roofline_core.calculators.kv_cache_chart`` data (x in tokens, y in bytes).
+        element_id: Prefix for ids inside the SVG (unique on the page).
+    """
+    frame = LogFrame(
+        width_px=WIDTH_PX,
+        height_px=HEIGHT_PX,
+        left_px=LEFT_PX,
+        right_px=RIGHT_PX,
+        top_px=TOP_PX,
+        bottom_px=BOTTOM_PX,
+        x_range=tuple(chart["x_range"]),
+        y_range=tuple(chart["y_range"]),
+    )
+    grid, ticks = grid_and_ticks(frame, x_label=tick_label, y_label=lambda e: format_bytes(10.0**e))
+    left, right, top, bottom = frame.plot_left_px, frame.plot_right_px, frame.plot_top_px, frame.plot_bottom_px
+    middle = coordinate((top + bottom) / 2)
+    placed: list[Box] = []
+    lines: list[Node] = []
+    for line in chart["lines"]:
+        y = frame.y_px(line["y"])
+        drawn = node("g", {"class": f"roofline-chart__level roofline-chart__level--{line['role']}"})
+        drawn["children"].append(
+            node("line", {"x1": coordinate(left), "y1": coordinate(y), "x2": coordinate(right), "y2": coordinate(y)})
+        )
+        spots = [(left + _GAP_PX, y - _GAP_PX, "start"), (left + _GAP_PX, y + _GAP_PX + 18, "start")]
+        spots += [(right - _GAP_PX, y - _GAP_PX, "end"), (right - _GAP_PX, y + _GAP_PX + 18, "end")]
+        drawn["children"].append(_place(line["label"], spots, placed, frame))
+        lines.append(drawn)
+    points: list[Node] = []
+    for point in chart["points"]:
+        x, y = frame.x_px(point["x"]), frame.y_px(point["y"])
+        group = node("g", {"class": f"roofline-chart__point roofline-chart__point--{point['role']}"})
+        if point["role"] == "limit":
+            # Down to the context axis: where the reader reads the longest context that fits.
+            group["children"].append(
+                node(
+                    "line",
+                    {"x1": coordinate(x), "y1": coordinate(y), "x2": coordinate(x), "y2": coordinate(bottom)},
+                )
+            )
+        group["children"].append(
+            node("circle", {"cx": coordinate(x), "cy": coordinate(y), "r": 7 if point["role"] == "current" else 5})
+        )
+        # Beside the point, then centred over or under it, then a line further up or down each time.
+        spots = [
+            (x + dx, y + dy + direction * lines * _LINE_PX, anchor)
+            for lines in range(3)
+            for direction, dy in ((-1, -_GAP_PX), (1, _GAP_PX + 18))
+            for dx, anchor in ((12, "start"), (-12, "end"), (0, "middle"))
+        ]
+        group["children"].append(_place(point["label"], spots, placed, frame))
+        points.append(group)
+    extras = []
+    if chart["note"]:
+        # Top left, else bottom right, moving inwards a line at a time.
+        spots = [
+            spot
+            for lines in range(4)
+            for spot in (
+                (left + _GAP_PX, top + 26 + lines * _LINE_PX, "start"),
+                (right - _GAP_PX, bottom - _GAP_PX - lines * _LINE_PX, "end"),
+            )
+        ]
+        extras.append(_place(chart["note"], spots, placed, frame, css_class="roofline-chart__note"))
+    curve = " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in chart["curve"])
+    return node(
+        "svg",
+        {
+            "class": "roofline-chart roofline-chart--kv",
+            "viewBox": f"0 0 {WIDTH_PX} {HEIGHT_PX}",
+            "role": "img",
+            "aria-labelledby": f"{element_id}-title",
+            "data-chart": "kv-cache",
+        },
+        node("title", {"id": f"{element_id}-title"}, chart["title"]),
+        grid,
+        node(
+            "rect",
+            {
+                "class": "roofline-chart__frame",
+                "x": coordinate(left),
+                "y": coordinate(top),
+                "width": coordinate(right - left),
+                "height": coordinate(bottom - top),
+            },
+        ),
+        *ticks,
+        node(
+            "text",
+            {
+                "class": "roofline-chart__axis-title",
+                "x": coordinate((left + right) / 2),
+                "y": HEIGHT_PX - 8,
+                "text-anchor": "middle",
+            },
+            X_TITLE,
+        ),
+        node(
+            "text",
+            {
+                "class": "roofline-chart__axis-title",
+                "x": 14,
+                "y": middle,
+                "text-anchor": "middle",
+                "transform": f"rotate(-90 14 {middle})",
+            },
+            Y_TITLE,
+        ),
+        *lines,
+        node("path", {"class": "roofline-chart__kv-curve", "d": f"M {curve}"}),
+        *points,
+        *extras,
+    )
+
+
+def _place(
+    text: str,
+    spots: Iterable[tuple[float, float, str]],
+    placed: list[Box],
+    frame: LogFrame,
+    *,
+    css_class: str = "roofline-chart__label",
+) -> Node:
+    """A label at the best of ``spots`` (x, baseline y, anchor), and its box added to ``placed``.
+
+    The first spot whose box stays in the plot and meets no placed label wins; when none does
+    (a crowded corner), the one that covers the least of the others, so a label is never dropped.
+    """
+    candidates = [
+        node("text", {"class": css_class, "x": coordinate(x), "y": coordinate(y), "text-anchor": anchor}, text)
+        for x, y, anchor in spots
+    ]
+    chosen = min(candidates, key=lambda label: _crowding(text_box(label), placed, frame))
+    placed.append(text_box(chosen))
+    return chosen
+
+
+def _crowding(box: Box, placed: list[Box], frame: LogFrame) -> float:
+    """How badly a label's box sits: 0 when clear; area over other labels; any overflow of the
+    chart's edges (or onto the tick labels under the plot) counts as far worse."""
+    inside = (0.0, 0.0, frame.width_px, frame.plot_bottom_px)
+    spill = sum(max(0.0, inside[i] - box[i]) for i in (0, 1)) + sum(max(0.0, box[i] - inside[i]) for i in (2, 3))
+    covered = sum(_overlap_area(box, other) for other in placed)
+    return spill * 1e6 + covered
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
