@@ -199,8 +199,8 @@ def prompt_input(*, help: str) -> WholeNumber:
     return PROMPT_TOKENS.variant(help=help)
 
 
-def devices_input() -> WholeNumber:
-    return DEVICES
+def devices_input(*, default: int = 1) -> WholeNumber:
+    return DEVICES if default == DEVICES.default else DEVICES.variant(default=default)
 
 
 def custom_kv_inputs() -> tuple[WholeNumber, ...]:

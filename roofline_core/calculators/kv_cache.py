@@ -128,7 +128,9 @@ KV_CACHE = Calculator(
         dtype_input(
             id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."
         ),
-        devices_input(),
+        # Two: Llama-3-70B's 16-bit weights (141 GB) alone overflow one 80 GB H100, and a
+        # calculator opens on a scenario that runs.
+        devices_input(default=2),
     ),
     outputs=(
         Output("kv_bytes", "KV cache, whole batch"),
@@ -139,10 +141,9 @@ KV_CACHE = Calculator(
         Output("max_batch", "Largest batch that fits"),
         Output("max_context_tokens", "Longest context that fits"),
     ),
-    # The chart beside these answers whether and up to what context the cache fits; the largest
-    # batch (a sentence when none fits) follows with the other outputs, so the headline and the
-    # chart stay in an embed's first 500 px.
-    headline=("kv_bytes", "share_of_memory"),
+    # Whether the batch fits leads (a configuration that does not fit says so at the top); the
+    # chart beside shows up to what context it does.
+    headline=("max_batch", "kv_bytes"),
     key_inputs=("model", "context_tokens"),
     compute=_compute,
 )

@@ -215,6 +215,8 @@ def test_kv_cache_custom_memory_and_weights(capsys) -> None:
         "70e9",
         "--memory-gb",
         "320",
+        "--devices",
+        "1",
         "--json",
     )
     outputs = json.loads(out)["outputs"]

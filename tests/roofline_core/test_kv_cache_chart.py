@@ -67,7 +67,7 @@ def test_the_capacity_line_is_the_devices_memory_and_the_room_line_what_the_weig
 
 
 def test_the_points_are_the_calculators_own_numbers():
-    result, chart = _chart(model="llama-3-8b", context_tokens=32768)
+    result, chart = _chart(model="llama-3-8b", context_tokens=32768, devices=1)
     points = _points(chart)
     assert (points["current"]["x"], points["current"]["y"]) == (32768, result["outputs"]["kv_bytes"]["value"])
     assert points["current"]["label"] == f"{result['outputs']['kv_bytes']['text']} at 32.8k"
