@@ -134,8 +134,13 @@ def format_amount(count: float, unit: str) -> str:
 
     Whole counts keep every digit with thousands separators (``"32,768 tokens"``).
     """
-    number = f"{int(count):,}" if float(count).is_integer() else format_number(count)
+    number = format_whole(count) if float(count).is_integer() else format_number(count)
     return f"{number} {_SINGULAR_OF.get(unit, unit) if count == 1 else unit}"
+
+
+def format_whole(count: float) -> str:
+    """A whole count with every digit and thousands separators: ``1024`` -> ``"1,024"``."""
+    return f"{int(count):,}"
 
 
 def format_count(value: float) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.formatting import bound_phrase, format_intensity
+from roofline_core.formatting import bound_phrase, format_intensity, format_whole
 from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
 from roofline_core.roofline import MatmulCost, _require_positive, bound, matmul_cost, ridge_point
@@ -124,28 +124,28 @@ def operations_catalogue(
         (
             "decode-gemv",
             "Decode projection, batch 1 (GEMV)",
-            f"1 token x {d} by {d} x {d} weights",
+            f"1 token × {format_whole(d)} by {format_whole(d)} × {format_whole(d)} weights",
             matmul_cost(m=1, n=d, k=d, weight_bytes_per_element=bpe, activation_bytes_per_element=bpe),
             "every weight crosses the memory bus to be used in a single multiply-add",
         ),
         (
             "decode-gemm-batched",
-            f"Decode projection, batch {batch} (GEMM)",
-            f"{batch} tokens x {d} by {d} x {d} weights",
+            f"Decode projection, batch {format_whole(batch)} (GEMM)",
+            f"{format_whole(batch)} tokens × {format_whole(d)} by {format_whole(d)} × {format_whole(d)} weights",
             matmul_cost(m=batch, n=d, k=d, weight_bytes_per_element=bpe, activation_bytes_per_element=bpe),
-            f"each weight read is shared by {batch} sequences, so intensity grows with the batch",
+            f"each weight read is shared by {format_whole(batch)} sequences, so intensity grows with the batch",
         ),
         (
             "prefill-gemm",
-            f"Prefill projection, {prompt_tokens}-token prompt (GEMM)",
-            f"{prompt_tokens} tokens x {d} by {d} x {d} weights",
+            f"Prefill projection, {format_whole(prompt_tokens)}-token prompt (GEMM)",
+            f"{format_whole(prompt_tokens)} tokens × {format_whole(d)} by {format_whole(d)} × {format_whole(d)} weights",
             matmul_cost(m=prompt_tokens, n=d, k=d, weight_bytes_per_element=bpe, activation_bytes_per_element=bpe),
             "each weight is reused across every prompt token processed in parallel",
         ),
         (
             "decode-attention-mha",
-            "Decode attention, MHA (QK^T and AV)",
-            f"{model.heads} query heads, {model.heads} KV heads, {context_tokens} cached tokens, head dim {model.head_dim}",
+            "Decode attention, MHA (QKᵀ and AV)",
+            f"{model.heads} query heads, {model.heads} KV heads, {format_whole(context_tokens)} cached tokens, head dim {model.head_dim}",
             _attention_decode_cost(
                 heads=model.heads, kv_heads=model.heads, head_dim=model.head_dim, context_tokens=context_tokens, bpe=bpe
             ),
@@ -153,8 +153,8 @@ def operations_catalogue(
         ),
         (
             "decode-attention-gqa",
-            "Decode attention, GQA (QK^T and AV)",
-            f"{model.heads} query heads, {gqa_kv_heads} KV heads, {context_tokens} cached tokens, head dim {model.head_dim}",
+            "Decode attention, GQA (QKᵀ and AV)",
+            f"{model.heads} query heads, {gqa_kv_heads} KV heads, {format_whole(context_tokens)} cached tokens, head dim {model.head_dim}",
             _attention_decode_cost(
                 heads=model.heads,
                 kv_heads=gqa_kv_heads,
@@ -167,21 +167,21 @@ def operations_catalogue(
         (
             "prefill-attention-unfused",
             "Prefill attention, unfused (scores in memory)",
-            f"{prompt_tokens} tokens, head dim {model.head_dim}, one head",
+            f"{format_whole(prompt_tokens)} tokens, head dim {model.head_dim}, one head",
             _attention_prefill_cost(tokens=prompt_tokens, head_dim=model.head_dim, bpe=bpe, fused=False),
-            "the T x T score matrix is written to memory and read back around the softmax",
+            "the T × T score matrix is written to memory and read back around the softmax",
         ),
         (
             "prefill-attention-fused",
             "Prefill attention, fused (FlashAttention)",
-            f"{prompt_tokens} tokens, head dim {model.head_dim}, one head",
+            f"{format_whole(prompt_tokens)} tokens, head dim {model.head_dim}, one head",
             _attention_prefill_cost(tokens=prompt_tokens, head_dim=model.head_dim, bpe=bpe, fused=True),
             "the scores stay in on-chip SRAM, so only Q, K, V and the output cross the memory bus",
         ),
         (
             "elementwise-add",
             "Elementwise op (residual add)",
-            f"{prompt_tokens} tokens x {d} features",
+            f"{format_whole(prompt_tokens)} tokens × {format_whole(d)} features",
             MatmulCost(flops=float(prompt_tokens * d), bytes_moved=3.0 * prompt_tokens * d * bpe),
             "one addition per element against two reads and one write",
         ),

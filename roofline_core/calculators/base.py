@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from roofline_core.calculators.terms import term_of
 from roofline_core.vocabulary import Declaration, OneOf
 
 #: The choice that makes a calculator use the numbers typed into its custom fields (the fields
@@ -131,6 +132,10 @@ class Calculator:
             "conditions": self.field_conditions(),
             "headline": list(self.headline),
             "key_inputs": list(self.key_inputs),
+            # The glossary term of each input and output that has one (terms.py).
+            "terms": {
+                item.id: slug for item in (*self.inputs, *self.outputs) if (slug := term_of(item.id)) is not None
+            },
         }
 
 

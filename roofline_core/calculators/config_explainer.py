@@ -38,7 +38,7 @@ def _weights(model: Model, params: float, weight_dtype: str) -> str:
 def _mlp_effect(m: Model, fields: dict[str, Any]) -> str:
     dense = m.layers - m.moe_layers
     if dense:
-        return f"{dense} dense MLP layers x {_count(3 * m.hidden_size * m.ffn_size)} each."
+        return f"{dense} dense MLP layers × {_count(3 * m.hidden_size * m.ffn_size)} each."
     if "moe_intermediate_size" not in fields:
         # Mixtral and gpt-oss give their experts this width.
         return f"Here it is each expert's width: {_count(m.expert_params)} per expert per layer."
@@ -105,7 +105,7 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
                 "grouped-query-attention",
                 f"{m.heads} query heads and {m.kv_heads} key/value heads of width {m.head_dim} "
                 f"({kind} KV head per {m.heads // m.kv_heads} query heads).",
-                f"KV cache 2 x {m.layers} x {m.kv_heads} x {m.head_dim} x {bytes_per_element(kv_dtype):g} "
+                f"KV cache 2 × {m.layers} × {m.kv_heads} × {m.head_dim} × {bytes_per_element(kv_dtype):g} "
                 f"bytes = {format_bytes(m.kv_bytes_per_token(kv_dtype))} per token"
                 + (
                     f", against {format_bytes(per_query_head)} with one KV head per query head."

@@ -35,6 +35,7 @@ from roofline_core.formatting import (
     format_percent,
     format_time,
     format_tokens_per_s,
+    format_whole,
 )
 from roofline_core.inference import (
     DECODE_TABLE_BATCHES,
@@ -121,14 +122,18 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         )
         points.append(
             {
-                "label": f"batch {b}",
+                "label": f"batch {format_whole(b)}",
                 "intensity_flop_per_byte": row_step.intensity_flop_per_byte,
                 "highlight": b == batch,
             }
         )
     if batch not in DECODE_TABLE_BATCHES:
         points.append(
-            {"label": f"batch {batch}", "intensity_flop_per_byte": step.intensity_flop_per_byte, "highlight": True}
+            {
+                "label": f"batch {format_whole(batch)}",
+                "intensity_flop_per_byte": step.intensity_flop_per_byte,
+                "highlight": True,
+            }
         )
     chart = roofline_chart(
         peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s, points=points

@@ -121,7 +121,7 @@ def _title(
     fit: MemoryFit, points: list[dict[str, Any]], note: str | None, *, accelerator_name: str, devices: int, batch: int
 ) -> str:
     """Text alternative: what the curve is, where the reader is, and where it stops fitting."""
-    devices_text = accelerator_name if devices == 1 else f"{devices} x {accelerator_name}"
+    devices_text = accelerator_name if devices == 1 else f"{devices} × {accelerator_name}"
     sequences = format_amount(batch, "sequences")
     parts = [f"KV cache of {sequences} against context, under the {format_bytes(fit.capacity_bytes)} of {devices_text}"]
     parts += [point["label"] for point in points]

@@ -151,7 +151,7 @@ def model_label(model: Model) -> str:
 
 def devices_label(chip: Accelerator, devices: int) -> str:
     """``"H100 SXM"`` or ``"8 x H100 SXM"``."""
-    return f"{devices} x {chip.name}" if devices > 1 else chip.name
+    return f"{devices} × {chip.name}" if devices > 1 else chip.name
 
 
 # --- Sweeps ---------------------------------------------------------------------------------

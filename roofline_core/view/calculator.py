@@ -14,7 +14,7 @@ from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
 from roofline_core.config_code import decode, pretty_json
-from roofline_core.view.chart import is_roofline_chart, roofline_drawing
+from roofline_core.view.chart import is_roofline_chart, roofline_drawing, roofline_legend
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.vocabulary import ModelConfig
@@ -95,7 +95,9 @@ def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str)
     if is_kv_cache_chart(chart):
         return kv_cache_drawing(chart, element_id=element_id)
     if is_roofline_chart(chart):
-        return roofline_drawing(chart, element_id=element_id)
+        drawing = roofline_drawing(chart, element_id=element_id)
+        legend = roofline_legend(chart)
+        return drawing if legend is None else node("div", {"class": "roofline-chart__with-legend"}, drawing, legend)
     raise ValueError(
         f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; expected "
         "roofline_core.figures.roofline_curve data (x_range, y_range, roof, points) or "
@@ -170,7 +172,10 @@ def table_tree(
         rows.append(node("tr", marker, *cells))
         for column in prose:
             label = node("span", {"class": "roofline-calc__prose-label"}, f"{column.label}: ")
-            cell = node("td", {"colspan": len(columns)}, label, str(row[column.id]["text"]))
+            # A block of its own, so the sentence can stay in the table's visible box while the
+            # columns scroll sideways under it on a phone (calculators.css).
+            sentence = node("div", {"class": "roofline-calc__prose"}, label, str(row[column.id]["text"]))
+            cell = node("td", {"colspan": len(columns)}, sentence)
             rows.append(node("tr", {"class": "roofline-calc__prose-row", **marker}, cell))
     head = node("tr", {}, *(node("th", {"scope": "col"}, column.label) for column in columns))
     return node(

@@ -189,3 +189,32 @@ def _labelled(points: list[dict[str, Any]]) -> set[int]:
     if highlighted:
         return highlighted
     return set(range(len(points))) if len(points) <= MAX_LABELLED_POINTS else set()
+
+
+def roofline_legend(chart: dict[str, Any]) -> Node | None:
+    """What the dots mean, readable without hover: the colour of each bound drawn, and every
+    dot the drawing leaves unlabelled, named left to right. None when every dot is labelled
+    and all share one bound (nothing left to explain)."""
+    points = chart["points"]
+    labelled = _labelled(points)
+    bounds = [which for which in ("memory", "compute") if any(p["bound"] == which for p in points)]
+    unlabelled = [p for i, p in enumerate(points) if i not in labelled]
+    if not unlabelled and len(bounds) < 2:
+        return None
+    parts: list[Any] = []
+    for which in bounds:
+        swatch = node("span", {"class": f"roofline-chart__key roofline-chart__key--{which}", "aria-hidden": "true"})
+        parts += [swatch, f" {which}-bound "]
+    if unlabelled:
+        names = [p["label"] for p in sorted(unlabelled, key=lambda p: p["x"])]
+        lead = "· Other dots, left to right: " if labelled else "· Dots, left to right: "
+        parts.append(lead + _listed(names) + ".")
+    return node("p", {"class": "roofline-chart__legend"}, *parts)
+
+
+def _listed(names: list[str]) -> str:
+    """Names as a list; a first word they all share is said once ("batch 2, 4, 8")."""
+    firsts = {name.split(" ", 1)[0] for name in names}
+    if len(firsts) == 1 and all(" " in name for name in names):
+        return f"{firsts.pop()} " + ", ".join(name.split(" ", 1)[1] for name in names)
+    return "; ".join(names)

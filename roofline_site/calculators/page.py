@@ -79,4 +79,11 @@ class CalculatorFences:
             glossary=page.url_to("glossary/"),
             share_page=page.link_to(shared),
             share_embed=page.link_to(embed),
+            own_term=_term_of_page(page.page_path),
         )
+
+
+def _term_of_page(page_path: str) -> str:
+    """The glossary term a page is about (``glossary/<slug>/``), or ``""`` for other pages."""
+    parts = page_path.strip("/").split("/")
+    return parts[1] if len(parts) == 2 and parts[0] == "glossary" and parts[1] != "category" else ""

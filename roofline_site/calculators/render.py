@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -53,6 +54,8 @@ class AssetUrls:
         share_page: Absolute address that "Copy link" gives (the page, or for an embed page
             the calculator's full page); the browser adds the scenario's query.
         share_embed: Absolute address of the embed page, for "Copy embed code".
+        own_term: The glossary term whose page shows the calculator, if any: labels do not
+            link to the page they are on.
     """
 
     pyodide_index: str
@@ -61,6 +64,7 @@ class AssetUrls:
     glossary: str
     share_page: str = ""
     share_embed: str = ""
+    own_term: str = ""
 
 
 def slider_scale(field: dict[str, Any]) -> str:
@@ -163,7 +167,9 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     key, more = _split_inputs(spec)
     inputs = resolved.inputs
     fields = {
-        f["id"]: _field_html(f, inputs[f["id"]], dom_id, hidden=not _shown(spec, f["id"], inputs))
+        f["id"]: _field_html(
+            f, inputs[f["id"]], dom_id, hidden=not _shown(spec, f["id"], inputs), term=_term(spec, f["id"], assets)
+        )
         for f in spec["inputs"]
     }
     title = escape(spec["title"])
@@ -173,7 +179,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     parts.extend(fields[name] for name in key)
     parts.append("</div>")
     view = calculator_view(spec["id"], result, dom_id=dom_id, glossary_url=assets.glossary)
-    parts.append(_answer_html(spec, view))
+    parts.append(_answer_html(spec, view, assets))
     if more:
         # Open in the markup (a page without JavaScript shows every input); the browser folds it
         # on a narrow screen so the answer stays in the first screen.
@@ -214,8 +220,36 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     return "".join(parts)
 
 
-def _field_html(field: dict[str, Any], value: Any, dom_id: str, *, hidden: bool = False) -> str:
-    """One input with its label, help and error line; ``hidden`` while no chosen option uses it."""
+def _term(spec: dict[str, Any], item_id: str, assets: AssetUrls) -> tuple[str, str] | None:
+    """``(slug, href)`` of the glossary term that explains an input or output, if one does."""
+    slug = spec.get("terms", {}).get(item_id)
+    if not slug or slug == assets.own_term:
+        return None
+    return slug, f"{assets.glossary.rstrip('/')}/{slug}/"
+
+
+def _term_link(term: tuple[str, str] | None, text: str, *, label: str = "") -> str:
+    """A link to a glossary term (the site's hover preview reads ``data-glossary-term``)."""
+    if term is None:
+        return text
+    slug, href = term
+    named = f' aria-label="{escape(label)}"' if label else ""
+    # data-glossary-role: a label's link is the calculator's, not the page's, so it does not
+    # make the page a "Mentioned in" of the term (roofline_site/glossary/links.py).
+    return (
+        f'<a class="roofline-calc__term" href="{escape(href)}" data-glossary-term="{escape(slug)}"'
+        f' data-glossary-role="calculator"{named}>{text}</a>'
+    )
+
+
+def _field_html(
+    field: dict[str, Any], value: Any, dom_id: str, *, hidden: bool = False, term: tuple[str, str] | None = None
+) -> str:
+    """One input with its label, help and error line; ``hidden`` while no chosen option uses it.
+
+    With a ``term``, a small link beside the label leads to (and previews) its glossary entry;
+    the label itself stays a label, so a tap on it focuses the field instead of leaving.
+    """
     field_id = f"{dom_id}-{field['id']}"
     help_id, error_id, label_id = f"{field_id}-help", f"{field_id}-error", f"{field_id}-label"
     help_text = field.get("help") or ""
@@ -225,8 +259,13 @@ def _field_html(field: dict[str, Any], value: Any, dom_id: str, *, hidden: bool 
     parts = [
         f'<div class="roofline-calc__field roofline-calc__field--{field["kind"]}" data-field="{escape(field["id"])}"'
         + (" hidden>" if hidden else ">"),
-        f'<label id="{label_id}" for="{field_id}">{label}</label>',
     ]
+    label_html = f'<label id="{label_id}" for="{field_id}">{label}</label>'
+    if term is None:
+        parts.append(label_html)
+    else:
+        link = _term_link(term, "?", label=f"{field['label']}: glossary entry")
+        parts.append(f'<div class="roofline-calc__label-row">{label_html}{link}</div>')
     if field["kind"] == "choice":
         options = _options_html(field["choices"], value)
         parts.append(
@@ -301,14 +340,16 @@ def _shown(spec: dict[str, Any], field_id: str, inputs: dict[str, Any]) -> bool:
     return condition is None or inputs[condition["select"]] in condition["values"]
 
 
-def _outputs_html(outputs: list[dict[str, Any]], view: CalculatorView, *, headline: bool) -> str:
+def _outputs_html(
+    outputs: list[dict[str, Any]], view: CalculatorView, *, headline: bool, terms: Callable[[str], Any]
+) -> str:
     items = []
     for output in outputs:
         shown = view["outputs"][output["id"]]
         prose = " roofline-calc__output--prose" if shown["prose"] else ""
         items.append(
             f'<div class="roofline-calc__output{prose}">'
-            f"<dt>{escape(output['label'])}</dt>"
+            f"<dt>{_term_link(terms(output['id']), escape(output['label']))}</dt>"
             f'<dd data-output="{escape(output["id"])}">{escape(shown["text"])}</dd>'
             "</div>"
         )
@@ -316,7 +357,7 @@ def _outputs_html(outputs: list[dict[str, Any]], view: CalculatorView, *, headli
     return f'<dl class="roofline-calc__outputs{kind}">{"".join(items)}</dl>'
 
 
-def _answer_html(spec: dict[str, Any], view: CalculatorView) -> str:
+def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls) -> str:
     """The results: the headline outputs, the chart, then the other outputs, in one live region.
 
     The chart is inside the region (so it sits beside the headline on a wide screen and right
@@ -324,13 +365,20 @@ def _answer_html(spec: dict[str, Any], view: CalculatorView) -> str:
     """
     headline = [o for o in spec["outputs"] if o["id"] in spec["headline"]]
     others = [o for o in spec["outputs"] if o["id"] not in spec["headline"]]
-    parts = ['<div class="roofline-calc__results" aria-live="polite">', _outputs_html(headline, view, headline=True)]
+
+    def terms(output_id: str) -> tuple[str, str] | None:
+        return _term(spec, output_id, assets)
+
+    parts = [
+        '<div class="roofline-calc__results" aria-live="polite">',
+        _outputs_html(headline, view, headline=True, terms=terms),
+    ]
     if view["chart"] is not None:
         parts.append(
             f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
         )
     if others:
-        parts.append(_outputs_html(others, view, headline=False))
+        parts.append(_outputs_html(others, view, headline=False, terms=terms))
     parts.append("</div>")
     return "".join(parts)
 

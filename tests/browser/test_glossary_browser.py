@@ -236,3 +236,15 @@ def test_screenshots(sub_site, page_factory, screenshot_dir, scheme, width):
     assert box["x"] >= 0 and box["x"] + box["width"] <= width  # stays on screen at 390 px
     page.screenshot(path=str(screenshot_dir / f"glossary-preview-{scheme}-{width}.png"))
     _assert_clean(watch)
+
+
+def test_calculator_labels_preview_their_glossary_terms(sub_site, page_factory):
+    # A calculator page links the terms it uses: an output's name, and a "?" beside an input.
+    page, watch = page_factory()
+    page.goto(sub_site + "calculators/decode-speed-of-light/", wait_until="networkidle")
+    page.locator('.roofline-calc__output a.roofline-calc__term[data-glossary-term="ridge-point"]').hover()
+    _assert_preview_of(page, "ridge-point")
+    page.keyboard.press("Escape")
+    page.locator('.roofline-calc__label-row a.roofline-calc__term[data-glossary-term="batching"]').focus()
+    _assert_preview_of(page, "batching")
+    _assert_clean(watch)

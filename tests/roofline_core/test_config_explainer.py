@@ -28,7 +28,7 @@ def test_it_opens_on_llama_31_8b() -> None:
     assert result["outputs"]["total_params"]["value"] == preset.total_params
     assert result["outputs"]["kv_bytes_per_token"]["value"] == preset.kv_bytes_per_token("fp16") == 131072
     gqa = _rows(result)["num_attention_heads, num_key_value_heads"]
-    assert gqa["effect"]["text"].startswith("KV cache 2 x 32 x 8 x 128 x 2 bytes = 131 kB per token")
+    assert gqa["effect"]["text"].startswith("KV cache 2 × 32 × 8 × 128 × 2 bytes = 131 kB per token")
 
 
 @pytest.mark.parametrize("slug", stored_slugs())

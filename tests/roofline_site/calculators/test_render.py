@@ -213,3 +213,32 @@ def test_the_config_box_is_hidden_until_its_choice_is_made(calculator_id):
     (textarea,) = [e for e in elements if e["tag"] == "textarea" and "data-copy-text" not in e["attrs"]]
     assert textarea["text"] == code
     assert result["inputs"]["model_config"] == code
+
+
+def test_every_term_a_calculator_names_is_a_glossary_entry():
+    from roofline_core.calculators.terms import TERM_OF
+    from roofline_site.glossary import load_glossary
+    from tests.support.site_build import PROJECT_ROOT
+
+    entries = load_glossary(PROJECT_ROOT / "glossary").entries
+    assert sorted(slug for slug in set(TERM_OF.values()) if slug not in entries) == []
+    # The table names ids the calculators use, not stale ones.
+    used = {item["id"] for c in CALCULATORS for item in (*definition(c)["inputs"], *definition(c)["outputs"])}
+    assert sorted(set(TERM_OF) - used) == []
+
+
+@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
+def test_labels_link_their_glossary_terms(calculator_id):
+    spec = definition(calculator_id)
+    _html, elements, _result = _render(calculator_id)
+    links = {e["attrs"]["data-glossary-term"]: e for e in elements if "data-glossary-term" in e["attrs"]}
+    for item_id, slug in spec["terms"].items():
+        assert slug in links, (calculator_id, item_id)
+        assert links[slug]["attrs"]["href"] == f"{ASSETS.glossary.rstrip('/')}/{slug}/"
+    # An output's name is the link; an input keeps its <label> and gets a named "?" beside it.
+    outputs = {o["id"]: o["label"] for o in spec["outputs"]}
+    for element in elements:
+        if element["tag"] == "a" and "roofline-calc__term" in element["attrs"].get("class", ""):
+            assert element["text"] in outputs.values() or (
+                element["text"] == "?" and element["attrs"]["aria-label"].endswith(": glossary entry")
+            )

@@ -1,0 +1,49 @@
+"""The glossary term that explains each calculator input and output, by its id.
+
+Ids mean the same in every calculator (a batch is a batch), so one table serves them all; the
+page links each label to its term (``roofline_site/calculators/render.py``), and a test checks
+that every slug here is a glossary entry. Standard library only: this runs in Pyodide too.
+"""
+
+from __future__ import annotations
+
+#: Input or output id -> glossary slug.
+TERM_OF: dict[str, str] = {
+    # Inputs
+    "intensity": "arithmetic-intensity",
+    "peak_tflop_per_s": "peak-flops",
+    "bandwidth_tb_per_s": "memory-bandwidth",
+    "memory_gb": "hbm",
+    "batch": "batching",
+    "context_tokens": "kv-cache",
+    "prompt_tokens": "prefill",
+    "weight_dtype": "quantization",
+    "kv_dtype": "kv-cache-quantisation",
+    "devices": "tensor-parallelism",
+    "bandwidth_efficiency": "model-bandwidth-utilisation",
+    "attention": "grouped-query-attention",
+    "mla_latent_dim": "multi-head-latent-attention",
+    "mla_rope_dim": "multi-head-latent-attention",
+    # Outputs
+    "attainable": "roofline",
+    "share_of_peak": "peak-flops",
+    "bound": "roofline",
+    "ridge_point": "ridge-point",
+    "step_time": "decode",
+    "tokens_per_s": "tokens-per-second",
+    "tokens_per_s_per_sequence": "tokens-per-second",
+    "compute_utilisation": "model-flops-utilisation",
+    "kv_bytes": "kv-cache",
+    "kv_bytes_per_token": "kv-cache",
+    "kv_bytes_per_sequence": "kv-cache",
+    "kv_bytes_at_context": "kv-cache",
+    "max_batch": "batching",
+    "ttft": "time-to-first-token",
+    "active_params": "mixture-of-experts",
+    "decode_flops_per_token": "decode",
+}
+
+
+def term_of(field_or_output_id: str) -> str | None:
+    """The glossary slug explaining an input or output, or None when no entry does."""
+    return TERM_OF.get(field_or_output_id)
