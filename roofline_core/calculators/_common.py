@@ -9,7 +9,9 @@ from roofline_core.calculators.base import CUSTOM, FROM_CONFIG
 from roofline_core.config_code import model_from_code
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
+from roofline_core.formatting import format_fit_advice, format_memory_fit
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
+from roofline_core.inference import MemoryFit, fit_alternatives
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
 from roofline_core.vocabulary import (
     ACCELERATOR,
@@ -213,15 +215,16 @@ def custom_kv_inputs() -> tuple[WholeNumber, ...]:
 
 
 def roofline_chart(
-    *, peak_flop_per_s: float, bandwidth_bytes_per_s: float, points: list[dict[str, Any]]
+    *, peak_flop_per_s: float, bandwidth_bytes_per_s: float, points: list[dict[str, Any]], dots: str | None = None
 ) -> dict[str, Any]:
     """The chart of a calculator's roofline with its points.
 
     A fixed frame (0.1 to 10,000 FLOP/byte, widened only when a point falls outside it) keeps
-    the chart still while the reader drags a slider.
+    the chart still while the reader drags a slider. ``dots`` says in a few words what the
+    points are when there are too many to label ("table rows"); the legend shows it.
     """
     xs = [p["intensity_flop_per_byte"] for p in points]
-    return roofline_curve(
+    return {"dots": dots} | roofline_curve(
         peak_flop_per_s=peak_flop_per_s,
         bandwidth_bytes_per_s=bandwidth_bytes_per_s,
         points=points,
@@ -246,3 +249,20 @@ def model_of(values: dict[str, Any]) -> AnyModel:
         mla_latent_dim=values.get("mla_latent_dim", 0),
         mla_rope_dim=values.get("mla_rope_dim", 0),
     )
+
+
+def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_tokens: int) -> str:
+    """Whether the scenario fits, said plainly; for one that does not, what would (more devices,
+    smaller weights): ``"No: needs 141 GB of 80 GB. It fits on 2 devices, or in FP8 weights."``."""
+    if fit.fits:
+        return format_memory_fit(fit)
+    alternatives = fit_alternatives(
+        model=model_of(values),
+        device_memory_bytes=memory_bytes_of(values),
+        devices=values["devices"],
+        weight_dtype=values["weight_dtype"],
+        kv_dtype=values["kv_dtype"],
+        batch=batch,
+        context_tokens=context_tokens,
+    )
+    return f"{format_memory_fit(fit)}. {format_fit_advice(alternatives, devices=values['devices'])}"

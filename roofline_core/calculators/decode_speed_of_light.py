@@ -17,7 +17,7 @@ from roofline_core.calculators._common import (
     custom_kv_inputs,
     devices_input,
     dtype_input,
-    memory_bytes_of,
+    fit_verdict,
     model_config_input,
     model_input,
     model_of,
@@ -28,9 +28,7 @@ from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import (
     bound_phrase,
     format_bytes,
-    format_fit_advice,
     format_intensity,
-    format_memory_fit,
     format_memory_use,
     format_percent,
     format_time,
@@ -40,9 +38,7 @@ from roofline_core.formatting import (
 from roofline_core.inference import (
     DECODE_TABLE_BATCHES,
     DecodeEstimate,
-    MemoryFit,
     estimate_decode,
-    fit_alternatives,
 )
 from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY
 
@@ -59,22 +55,6 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
         devices=values["devices"],
         bandwidth_efficiency=values["bandwidth_efficiency"] / 100.0,
     )
-
-
-def _fit_text(values: dict[str, Any], fit: MemoryFit) -> str:
-    """The verdict, and for a scenario that does not fit, what would (more devices, smaller weights)."""
-    if fit.fits:
-        return format_memory_fit(fit)
-    alternatives = fit_alternatives(
-        model=model_of(values),
-        device_memory_bytes=memory_bytes_of(values),
-        devices=values["devices"],
-        weight_dtype=values["weight_dtype"],
-        kv_dtype=values["kv_dtype"],
-        batch=values["batch"],
-        context_tokens=values["context_tokens"],
-    )
-    return f"{format_memory_fit(fit)}. {format_fit_advice(alternatives, devices=values['devices'])}"
 
 
 def batch_cell(batch: int) -> dict[str, Any]:
@@ -100,7 +80,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "kv_bytes": value(kv_bytes, "B", format_bytes(kv_bytes)),
         "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
         "memory_use": value(fit.used_bytes, "B", format_memory_use(fit)),
-        "fits": value(fit.fits, "", _fit_text(values, fit)),
+        "fits": value(fit.fits, "", fit_verdict(values, fit, batch=batch, context_tokens=values["context_tokens"])),
     }
     table = []
     points = []
@@ -136,7 +116,10 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             }
         )
     chart = roofline_chart(
-        peak_flop_per_s=step.peak_flop_per_s, bandwidth_bytes_per_s=step.bandwidth_bytes_per_s, points=points
+        peak_flop_per_s=step.peak_flop_per_s,
+        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
+        points=points,
+        dots="table rows",
     )
     return {"outputs": outputs, "table": table, "chart": chart}
 

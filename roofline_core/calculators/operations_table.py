@@ -80,7 +80,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "why": cells["why"],
         },
         "table": [_cells(op) for op in operations],
-        "chart": roofline_chart(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth, points=points),
+        "chart": roofline_chart(
+            peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth, points=points, dots="table rows"
+        ),
     }
 
 

@@ -11,6 +11,8 @@ from roofline_core.calculators._common import (
     custom_accelerator_inputs,
     devices_input,
     dtype_input,
+    fit_verdict,
+    memory_bytes_of,
     model_config_input,
     model_input,
     model_of,
@@ -20,7 +22,7 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
-from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill, model_memory_fit
 
 
 def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
@@ -37,6 +39,18 @@ def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     prefill, decode = _steps(values)
+    # After the pass, every prompt token of every sequence sits in the KV cache beside the
+    # weights; a custom model known only by its size counts its weights alone.
+    model = model_of(values)
+    cached_tokens = values["prompt_tokens"] if model.kv_cache_known else 0
+    fit = model_memory_fit(
+        model=model,
+        capacity_bytes=memory_bytes_of(values) * values["devices"],
+        weight_dtype=values["weight_dtype"],
+        kv_dtype=values["kv_dtype"],
+        batch=values["batch"],
+        context_tokens=cached_tokens,
+    )
     ridge = prefill.ridge_point_flop_per_byte
     tokens = prefill.tokens
     points = [
@@ -57,6 +71,12 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "tokens_per_s": value(prefill.tokens_per_s, "tokens/s", format_tokens_per_s(prefill.tokens_per_s)),
             "compute_utilisation": value(prefill.compute_utilisation, "1", format_percent(prefill.compute_utilisation)),
             "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
+            "fits": value(
+                fit.fits,
+                "",
+                fit_verdict(values, fit, batch=values["batch"], context_tokens=cached_tokens)
+                + ("" if model.kv_cache_known else " (weights only: a custom model has no KV shape)"),
+            ),
         },
         "chart": roofline_chart(
             peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points
@@ -64,7 +84,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s")
+_CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s", "memory_gb")
 
 PREFILL_TTFT = Calculator(
     id="prefill-ttft",
@@ -83,6 +103,7 @@ PREFILL_TTFT = Calculator(
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         prompt_input(help="Tokens in each prompt, processed together in one forward pass."),
         batch_input(default=1),
+        dtype_input(id="kv_dtype", label="KV cache format", help="How the prompt's cached keys and values are stored."),
         devices_input(),
     ),
     outputs=(
@@ -92,8 +113,11 @@ PREFILL_TTFT = Calculator(
         Output("tokens_per_s", "Prefill tokens/s"),
         Output("compute_utilisation", "Compute utilisation"),
         Output("ridge_point", "Ridge point"),
+        Output("fits", "Fits in memory"),
     ),
-    headline=("ttft", "bound"),
+    # As on the decode calculator, a scenario that does not fit says so at the top; the chart
+    # beside shows which roof limits the pass.
+    headline=("ttft", "fits"),
     key_inputs=("model", "prompt_tokens"),
     compute=_compute,
 )

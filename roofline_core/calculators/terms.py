@@ -41,6 +41,7 @@ TERM_OF: dict[str, str] = {
     "ttft": "time-to-first-token",
     "active_params": "mixture-of-experts",
     "decode_flops_per_token": "decode",
+    "fits": "kv-cache",
 }
 
 

@@ -14,7 +14,7 @@ from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
 from roofline_core.config_code import decode, pretty_json
-from roofline_core.view.chart import is_roofline_chart, roofline_drawing, roofline_legend
+from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.vocabulary import ModelConfig
@@ -95,9 +95,7 @@ def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str)
     if is_kv_cache_chart(chart):
         return kv_cache_drawing(chart, element_id=element_id)
     if is_roofline_chart(chart):
-        drawing = roofline_drawing(chart, element_id=element_id)
-        legend = roofline_legend(chart)
-        return drawing if legend is None else node("div", {"class": "roofline-chart__with-legend"}, drawing, legend)
+        return roofline_drawing(chart, element_id=element_id)
     raise ValueError(
         f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; expected "
         "roofline_core.figures.roofline_curve data (x_range, y_range, roof, points) or "

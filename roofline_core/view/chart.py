@@ -29,6 +29,8 @@ X_TITLE = "Arithmetic intensity (FLOP/byte)"
 Y_TITLE = "Attainable throughput (FLOP/s)"
 #: Points of a list at most this long are all labelled (when none is highlighted).
 MAX_LABELLED_POINTS = 3
+#: Height of a legend line, in view-box units (the narrow layout's 23-unit type fits in it).
+LEGEND_LINE_PX = 26
 _PREFIXES = {3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E"}
 
 
@@ -144,8 +146,34 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
             },
             "ridge",
         ),
+        _legend(chart["points"], chart.get("dots")),
         node("g", {"class": "roofline-chart__points"}, *_points(chart["points"], axes)),
     )
+
+
+def _legend(points: list[dict[str, Any]], dots: str | None) -> Node:
+    """What the dots mean, readable without hover, in the plot's top-left corner (the roof
+    rises from the bottom-left, so that corner is empty): a swatch per bound drawn, and what
+    the unlabelled dots are (``dots``, from the calculator: "table rows")."""
+    lines: list[Node] = []
+    for bound in ("memory", "compute"):
+        if any(p["bound"] == bound for p in points):
+            lines.append(
+                node(
+                    "g", {"class": f"roofline-chart__point roofline-chart__point--{bound}"}, node("circle", {"r": "7"})
+                )
+            )
+            lines[-1]["children"].append(node("text", {"class": "roofline-chart__legend-text"}, f"{bound}-bound"))
+    if dots and len(_labelled(points)) < len(points):
+        lines.append(node("g", {}, node("text", {"class": "roofline-chart__legend-text"}, f"other dots: {dots}")))
+    for row, line in enumerate(lines):
+        y = TOP_PX + LEGEND_LINE_PX * (row + 1)
+        for child in line["children"]:
+            if child["tag"] == "circle":
+                child["attrs"].update({"cx": _n(LEFT_PX + 14), "cy": _n(y - 4)})
+            else:
+                child["attrs"].update({"x": _n(LEFT_PX + (26 if len(line["children"]) > 1 else 8)), "y": _n(y)})
+    return node("g", {"class": "roofline-chart__legend"}, *lines)
 
 
 def _points(points: list[dict[str, Any]], axes: LogFrame) -> list[Node]:
@@ -185,36 +213,6 @@ def label_position(x: float, y: float) -> tuple[float, float, str]:
 
 def _labelled(points: list[dict[str, Any]]) -> set[int]:
     """Label the highlighted points when there are any, else every point of a short list."""
-    highlighted = {i for i, p in enumerate(points) if p.get("highlight")}
-    if highlighted:
-        return highlighted
-    return set(range(len(points))) if len(points) <= MAX_LABELLED_POINTS else set()
-
-
-def roofline_legend(chart: dict[str, Any]) -> Node | None:
-    """What the dots mean, readable without hover: the colour of each bound drawn, and every
-    dot the drawing leaves unlabelled, named left to right. None when every dot is labelled
-    and all share one bound (nothing left to explain)."""
-    points = chart["points"]
-    labelled = _labelled(points)
-    bounds = [which for which in ("memory", "compute") if any(p["bound"] == which for p in points)]
-    unlabelled = [p for i, p in enumerate(points) if i not in labelled]
-    if not unlabelled and len(bounds) < 2:
-        return None
-    parts: list[Any] = []
-    for which in bounds:
-        swatch = node("span", {"class": f"roofline-chart__key roofline-chart__key--{which}", "aria-hidden": "true"})
-        parts += [swatch, f" {which}-bound "]
-    if unlabelled:
-        names = [p["label"] for p in sorted(unlabelled, key=lambda p: p["x"])]
-        lead = "· Other dots, left to right: " if labelled else "· Dots, left to right: "
-        parts.append(lead + _listed(names) + ".")
-    return node("p", {"class": "roofline-chart__legend"}, *parts)
-
-
-def _listed(names: list[str]) -> str:
-    """Names as a list; a first word they all share is said once ("batch 2, 4, 8")."""
-    firsts = {name.split(" ", 1)[0] for name in names}
-    if len(firsts) == 1 and all(" " in name for name in names):
-        return f"{firsts.pop()} " + ", ".join(name.split(" ", 1)[1] for name in names)
-    return "; ".join(names)
+    if len(points) <= MAX_LABELLED_POINTS:
+        return set(range(len(points)))
+    return {i for i, p in enumerate(points) if p.get("highlight")}
