@@ -251,11 +251,8 @@ def model_of(values: dict[str, Any]) -> AnyModel:
     )
 
 
-def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_tokens: int) -> str:
-    """Whether the scenario fits, said plainly; for one that does not, what would (more devices,
-    smaller weights): ``"No: needs 141 GB of 80 GB. It fits on 2 devices, or in FP8 weights."``."""
-    if fit.fits:
-        return format_memory_fit(fit)
+def fit_advice(values: dict[str, Any], *, batch: int, context_tokens: int) -> str:
+    """What would make the scenario fit: ``"It fits on 2 devices, or in FP8 weights."``."""
     alternatives = fit_alternatives(
         model=model_of(values),
         device_memory_bytes=memory_bytes_of(values),
@@ -265,4 +262,12 @@ def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_t
         batch=batch,
         context_tokens=context_tokens,
     )
-    return f"{format_memory_fit(fit)}. {format_fit_advice(alternatives, devices=values['devices'])}"
+    return format_fit_advice(alternatives, devices=values["devices"])
+
+
+def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_tokens: int) -> str:
+    """Whether the scenario fits, said plainly; for one that does not, what would (more devices,
+    smaller weights): ``"No: needs 141 GB of 80 GB. It fits on 2 devices, or in FP8 weights."``."""
+    if fit.fits:
+        return format_memory_fit(fit)
+    return f"{format_memory_fit(fit)}. {fit_advice(values, batch=batch, context_tokens=context_tokens)}"

@@ -12,6 +12,7 @@ from roofline_core.calculators._common import (
     custom_kv_inputs,
     devices_input,
     dtype_input,
+    fit_advice,
     memory_bytes_of,
     model_config_input,
     model_input,
@@ -22,7 +23,7 @@ from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
 from roofline_core.calculators.kv_cache_chart import kv_cache_chart
 from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import model_memory_fit
+from roofline_core.inference import MemoryFit, model_memory_fit
 from roofline_core.models import GQA, MHA, MLA
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 
@@ -33,6 +34,13 @@ def _accelerator_name(values: dict[str, Any]) -> str:
     if values["accelerator"] == CUSTOM:
         return "a custom accelerator"
     return ACCELERATORS[values["accelerator"]].name
+
+
+def _max_batch_text(values: dict[str, Any], fit: MemoryFit) -> str:
+    """The largest batch; when not even one sequence fits, why, and what would fit it."""
+    if fit.max_batch != 0:
+        return format_max_batch(fit)
+    return f"{format_max_batch(fit)}. {fit_advice(values, batch=1, context_tokens=values['context_tokens'])}"
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -56,7 +64,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 kv_share, "1", f"{format_percent(kv_share)} of {format_bytes(fit.capacity_bytes)}"
             ),
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
-            "max_batch": value(fit.max_batch, "sequences", format_max_batch(fit)),
+            "max_batch": value(fit.max_batch, "sequences", _max_batch_text(values, fit)),
             "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
         },
         "chart": kv_cache_chart(
