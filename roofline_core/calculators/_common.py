@@ -11,7 +11,7 @@ from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import format_fit_advice, format_memory_fit
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
-from roofline_core.inference import MemoryFit, fit_alternatives
+from roofline_core.inference import MemoryFit, fit_alternatives, model_memory_fit
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
 from roofline_core.vocabulary import (
     ACCELERATOR,
@@ -248,6 +248,18 @@ def model_of(values: dict[str, Any]) -> AnyModel:
         head_dim=values.get("head_dim", 0),
         mla_latent_dim=values.get("mla_latent_dim", 0),
         mla_rope_dim=values.get("mla_rope_dim", 0),
+    )
+
+
+def memory_fit_of(values: dict[str, Any], model: AnyModel, *, context_tokens: int) -> MemoryFit:
+    """Whether the chosen batch of ``model`` fits the chosen devices' memory at a context."""
+    return model_memory_fit(
+        model=model,
+        capacity_bytes=memory_bytes_of(values) * values["devices"],
+        weight_dtype=values["weight_dtype"],
+        kv_dtype=values["kv_dtype"],
+        batch=values["batch"],
+        context_tokens=context_tokens,
     )
 
 

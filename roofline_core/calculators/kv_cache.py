@@ -13,7 +13,7 @@ from roofline_core.calculators._common import (
     devices_input,
     dtype_input,
     fit_advice,
-    memory_bytes_of,
+    memory_fit_of,
     model_config_input,
     model_input,
     model_of,
@@ -23,7 +23,7 @@ from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
 from roofline_core.calculators.kv_cache_chart import kv_cache_chart
 from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import MemoryFit, model_memory_fit
+from roofline_core.inference import MemoryFit
 from roofline_core.models import GQA, MHA, MLA
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 
@@ -46,14 +46,7 @@ def _max_batch_text(values: dict[str, Any], fit: MemoryFit) -> str:
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     per_token = model.kv_bytes_per_token(values["kv_dtype"])
-    fit = model_memory_fit(
-        model=model,
-        capacity_bytes=memory_bytes_of(values) * values["devices"],
-        weight_dtype=values["weight_dtype"],
-        kv_dtype=values["kv_dtype"],
-        batch=values["batch"],
-        context_tokens=values["context_tokens"],
-    )
+    fit = memory_fit_of(values, model, context_tokens=values["context_tokens"])
     kv_share = fit.kv_bytes / fit.capacity_bytes
     return {
         "outputs": {

@@ -12,7 +12,7 @@ from roofline_core.calculators._common import (
     devices_input,
     dtype_input,
     fit_verdict,
-    memory_bytes_of,
+    memory_fit_of,
     model_config_input,
     model_input,
     model_of,
@@ -22,7 +22,7 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
-from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill, model_memory_fit
+from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
 
 
 def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
@@ -43,14 +43,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     # weights; a custom model known only by its size counts its weights alone.
     model = model_of(values)
     cached_tokens = values["prompt_tokens"] if model.kv_cache_known else 0
-    fit = model_memory_fit(
-        model=model,
-        capacity_bytes=memory_bytes_of(values) * values["devices"],
-        weight_dtype=values["weight_dtype"],
-        kv_dtype=values["kv_dtype"],
-        batch=values["batch"],
-        context_tokens=cached_tokens,
-    )
+    fit = memory_fit_of(values, model, context_tokens=cached_tokens)
     ridge = prefill.ridge_point_flop_per_byte
     tokens = prefill.tokens
     points = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from roofline_core.view.nodes import Node, node
 
@@ -73,6 +74,52 @@ class LogFrame:
 
     def y_decades(self) -> range:
         return _decades(*self.y_range)
+
+
+def frame_of(
+    chart: dict[str, Any], *, width_px: float, height_px: float, margins_px: tuple[float, float, float, float]
+) -> LogFrame:
+    """The log frame of chart data with ``x_range`` and ``y_range``; margins are (left, right,
+    top, bottom) in pixels of the view box."""
+    left, right, top, bottom = margins_px
+    return LogFrame(
+        width_px=width_px,
+        height_px=height_px,
+        left_px=left,
+        right_px=right,
+        top_px=top,
+        bottom_px=bottom,
+        x_range=tuple(chart["x_range"]),
+        y_range=tuple(chart["y_range"]),
+    )
+
+
+def axis_titles(frame: LogFrame, *, x_title: str, y_title: str) -> list[Node]:
+    """The two axis titles: under the plot, and turned along the left edge."""
+    middle = coordinate((frame.plot_top_px + frame.plot_bottom_px) / 2)
+    return [
+        node(
+            "text",
+            {
+                "class": "roofline-chart__axis-title",
+                "x": coordinate((frame.plot_left_px + frame.plot_right_px) / 2),
+                "y": frame.height_px - 8,
+                "text-anchor": "middle",
+            },
+            x_title,
+        ),
+        node(
+            "text",
+            {
+                "class": "roofline-chart__axis-title",
+                "x": 14,
+                "y": middle,
+                "text-anchor": "middle",
+                "transform": f"rotate(-90 14 {middle})",
+            },
+            y_title,
+        ),
+    ]
 
 
 def _decades(lo: float, hi: float) -> range:

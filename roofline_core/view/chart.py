@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.view.axes import LogFrame, boxes_overlap, grid_and_ticks, text_box
+from roofline_core.view.axes import LogFrame, axis_titles, boxes_overlap, frame_of, grid_and_ticks, text_box
 from roofline_core.view.axes import coordinate as _n
 from roofline_core.view.nodes import Node, node
 
@@ -66,19 +66,9 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         A :class:`~roofline_core.view.nodes.Node`; coordinates are pixels of a
         ``WIDTH_PX`` x ``HEIGHT_PX`` view box, written with one decimal.
     """
-    axes = LogFrame(
-        width_px=WIDTH_PX,
-        height_px=HEIGHT_PX,
-        left_px=LEFT_PX,
-        right_px=RIGHT_PX,
-        top_px=TOP_PX,
-        bottom_px=BOTTOM_PX,
-        x_range=tuple(chart["x_range"]),
-        y_range=tuple(chart["y_range"]),
-    )
+    axes = frame_of(chart, width_px=WIDTH_PX, height_px=HEIGHT_PX, margins_px=(LEFT_PX, RIGHT_PX, TOP_PX, BOTTOM_PX))
     bottom = axes.plot_bottom_px
     grid, ticks = grid_and_ticks(axes, x_label=tick_label, y_label=tick_label)
-    middle = _n(TOP_PX + PLOT_HEIGHT_PX / 2)
     roof = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in chart["roof"])
     ridge_x = axes.x_px(chart["ridge_flop_per_byte"])
     return node(
@@ -103,27 +93,7 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
             },
         ),
         *ticks,
-        node(
-            "text",
-            {
-                "class": "roofline-chart__axis-title",
-                "x": _n(LEFT_PX + PLOT_WIDTH_PX / 2),
-                "y": HEIGHT_PX - 8,
-                "text-anchor": "middle",
-            },
-            X_TITLE,
-        ),
-        node(
-            "text",
-            {
-                "class": "roofline-chart__axis-title",
-                "x": 14,
-                "y": middle,
-                "text-anchor": "middle",
-                "transform": f"rotate(-90 14 {middle})",
-            },
-            Y_TITLE,
-        ),
+        *axis_titles(axes, x_title=X_TITLE, y_title=Y_TITLE),
         node("path", {"class": "roofline-chart__roof", "d": f"M {roof}"}),
         node(
             "line",

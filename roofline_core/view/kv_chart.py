@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from roofline_core.formatting import format_bytes
-from roofline_core.view.axes import Box, LogFrame, coordinate, grid_and_ticks, text_box
+from roofline_core.view.axes import Box, LogFrame, axis_titles, coordinate, frame_of, grid_and_ticks, text_box
 from roofline_core.view.chart import tick_label
 from roofline_core.view.nodes import Node, node
 
@@ -38,19 +38,9 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         chart: ``roofline_core.calculators.kv_cache_chart`` data (x in tokens, y in bytes).
         element_id: Prefix for ids inside the SVG (unique on the page).
     """
-    frame = LogFrame(
-        width_px=WIDTH_PX,
-        height_px=HEIGHT_PX,
-        left_px=LEFT_PX,
-        right_px=RIGHT_PX,
-        top_px=TOP_PX,
-        bottom_px=BOTTOM_PX,
-        x_range=tuple(chart["x_range"]),
-        y_range=tuple(chart["y_range"]),
-    )
+    frame = frame_of(chart, width_px=WIDTH_PX, height_px=HEIGHT_PX, margins_px=(LEFT_PX, RIGHT_PX, TOP_PX, BOTTOM_PX))
     grid, ticks = grid_and_ticks(frame, x_label=tick_label, y_label=lambda e: format_bytes(10.0**e))
     left, right, top, bottom = frame.plot_left_px, frame.plot_right_px, frame.plot_top_px, frame.plot_bottom_px
-    middle = coordinate((top + bottom) / 2)
     placed: list[Box] = []
     lines: list[Node] = []
     for line in chart["lines"]:
@@ -122,27 +112,7 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
             },
         ),
         *ticks,
-        node(
-            "text",
-            {
-                "class": "roofline-chart__axis-title",
-                "x": coordinate((left + right) / 2),
-                "y": HEIGHT_PX - 8,
-                "text-anchor": "middle",
-            },
-            X_TITLE,
-        ),
-        node(
-            "text",
-            {
-                "class": "roofline-chart__axis-title",
-                "x": 14,
-                "y": middle,
-                "text-anchor": "middle",
-                "transform": f"rotate(-90 14 {middle})",
-            },
-            Y_TITLE,
-        ),
+        *axis_titles(frame, x_title=X_TITLE, y_title=Y_TITLE),
         *lines,
         node("path", {"class": "roofline-chart__kv-curve", "d": f"M {curve}"}),
         *points,
