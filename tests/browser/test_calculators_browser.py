@@ -355,6 +355,8 @@ def test_bad_input_is_marked_and_other_outputs_keep_their_values(live):
         page.fill(box, bad)
         page.wait_for_selector(f'{box}[aria-invalid="true"]')
         error_id = page.get_attribute(box, "aria-describedby").split()[-1]
+        # The field stays invalid from one bad value to the next: wait for this value's message.
+        page.locator(f"#{error_id}", has_text=fragment).wait_for()
         message = page.text_content(f"#{error_id}")
         assert "Arithmetic intensity" in message and fragment in message, message
         assert shown_outputs(page) == good_outputs
