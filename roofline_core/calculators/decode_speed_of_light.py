@@ -59,7 +59,7 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
 
 def batch_cell(batch: int) -> dict[str, Any]:
     """The table's batch cell: the batch in sequences, shown as a plain count."""
-    return value(batch, "sequences", f"{batch:,}")
+    return value(batch, "sequences", format_whole(batch))
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:

@@ -125,24 +125,22 @@ def _legend(points: list[dict[str, Any]], dots: str | None) -> Node:
     """What the dots mean, readable without hover, in the plot's top-left corner (the roof
     rises from the bottom-left, so that corner is empty): a swatch per bound drawn, and what
     the unlabelled dots are (``dots``, from the calculator: "table rows")."""
-    lines: list[Node] = []
-    for bound in ("memory", "compute"):
-        if any(p["bound"] == bound for p in points):
-            lines.append(
-                node(
-                    "g", {"class": f"roofline-chart__point roofline-chart__point--{bound}"}, node("circle", {"r": "7"})
-                )
-            )
-            lines[-1]["children"].append(node("text", {"class": "roofline-chart__legend-text"}, f"{bound}-bound"))
+    # (bound of the swatch, or None for a line of text alone; the line's text)
+    rows: list[tuple[str | None, str]] = [
+        (bound, f"{bound}-bound") for bound in ("memory", "compute") if any(p["bound"] == bound for p in points)
+    ]
     if dots and len(_labelled(points)) < len(points):
-        lines.append(node("g", {}, node("text", {"class": "roofline-chart__legend-text"}, f"other dots: {dots}")))
-    for row, line in enumerate(lines):
+        rows.append((None, f"other dots: {dots}"))
+    lines: list[Node] = []
+    for row, (bound, text) in enumerate(rows):
         y = TOP_PX + LEGEND_LINE_PX * (row + 1)
-        for child in line["children"]:
-            if child["tag"] == "circle":
-                child["attrs"].update({"cx": _n(LEFT_PX + 14), "cy": _n(y - 4)})
-            else:
-                child["attrs"].update({"x": _n(LEFT_PX + (26 if len(line["children"]) > 1 else 8)), "y": _n(y)})
+        x = _n(LEFT_PX + (26 if bound else 8))
+        label = node("text", {"class": "roofline-chart__legend-text", "x": x, "y": _n(y)}, text)
+        if bound is None:
+            lines.append(node("g", {}, label))
+            continue
+        swatch = node("circle", {"r": "7", "cx": _n(LEFT_PX + 14), "cy": _n(y - 4)})
+        lines.append(node("g", {"class": f"roofline-chart__point roofline-chart__point--{bound}"}, swatch, label))
     return node("g", {"class": "roofline-chart__legend"}, *lines)
 
 
