@@ -10,8 +10,9 @@ A row names a model and an accelerator by slug. A slug with a preset in
 :mod:`roofline_core.models` or :mod:`roofline_core.hardware` uses the preset; otherwise the file
 must declare it in a ``[models.<slug>]`` or ``[accelerators.<slug>]`` table, built from numbers
 the table cites (a preset, once it exists, wins, and the declared numbers are checked against it).
-Weight formats that are not plain number formats (block-quantised ones such as GGUF ``q4_0``)
-are declared in ``[formats.<slug>]`` with their bits per weight, scale bytes included.
+A weight format is a number format (``bf16``), a block-scaled preset of
+:mod:`roofline_core.block_formats` (``q4_0``, ``mxfp4``), or a format the file declares in
+``[formats.<slug>]`` with its bits per weight, scale bytes included.
 
 Problems are reported as ``<file>:<line>: <what is wrong>; <what is expected>``.
 """
@@ -23,6 +24,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
+from roofline_core.block_formats import BLOCK_FORMATS
 from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
 from roofline_core.hardware import ACCELERATORS, AnyAccelerator, CustomAccelerator
 from roofline_core.models import ATTENTION_KINDS, MODELS, AnyModel, CustomModel, Model
@@ -336,11 +338,14 @@ def _number(raw: dict[str, Any], key: str, title: str, start: int, lines: _Lines
 
 def _load_formats(raw_formats: dict[str, Any], lines: _Lines) -> dict[str, WeightFormat]:
     formats = {slug: WeightFormat(slug, DTYPES[slug].bytes_per_element * 8.0) for slug in STORAGE_DTYPES}
+    formats |= {slug: WeightFormat(slug, f.bits_per_weight, f.source) for slug, f in BLOCK_FORMATS.items()}
     for slug, raw in raw_formats.items():
         start = lines.table_line("formats", slug)
         title = f"format {slug}"
         if slug in formats:
-            raise lines.error(start, f"{title} redefines a number format", "a new name for a block-quantised format")
+            raise lines.error(
+                start, f"{title} redefines a preset format", "a new name for a format roofline_core has no preset of"
+            )
         _check_keys(raw, ("bits_per_weight", *_DECLARATION_SOURCE_FIELDS), title, start, lines)
         bits = _number(raw, "bits_per_weight", title, start, lines)
         formats[slug] = WeightFormat(slug, float(bits), _source(raw, title, start, lines))

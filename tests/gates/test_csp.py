@@ -69,12 +69,19 @@ def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory
         if index == 0:
             page.goto(url, wait_until="load")
         else:
+            # Mark the calculators of the page being left: instant navigation may change the URL
+            # before it swaps the content, and driving the old page's (live) calculator would
+            # leave the new one untouched, so the wait would be for the new nodes.
+            page.evaluate(
+                "() => document.querySelectorAll('[data-calculator]').forEach(el => el.setAttribute('data-left', ''))"
+            )
             page.evaluate(
                 "(href) => { const a = document.createElement('a'); a.href = href; document.body.append(a); a.click(); a.remove(); }",
                 url,
             )
             page.wait_for_url(url)
-            page.locator("[data-calculator]").first.wait_for()
+            page.locator("[data-calculator]:not([data-left])").first.wait_for()
+            page.locator("[data-calculator][data-left]").first.wait_for(state="detached")
         _change, states[name] = make_live(page)
         violations[name] = page.evaluate("() => window.__cspViolations")
     # An embed page (its own template, no instant navigation) boots once more.

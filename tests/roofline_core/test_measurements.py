@@ -66,7 +66,7 @@ def test_a_row_resolves_presets_and_plain_formats() -> None:
 def test_declared_formats_models_and_accelerators_are_built_from_their_numbers() -> None:
     text = (
         """
-[formats.q4_0]
+[formats.q4_x]
 bits_per_weight = 4.5
 source_url = "https://example.org/ggml"
 source_quote = "18 bytes per 32 weights"
@@ -101,7 +101,7 @@ bandwidth_bytes_per_s = 800e9
 source_url = "https://example.org/chip"
 source_quote = "800 GB/s"
 """
-        + _row(model="tiny", accelerator="chip", weight_format="q4_0")
+        + _row(model="tiny", accelerator="chip", weight_format="q4_x")
         + _row(id="row-two", model="big-gqa")
     )
     table = load_measurements(text, filename="m.toml")
@@ -188,7 +188,7 @@ source_quote = "spec"
 
 def test_a_format_may_not_redefine_a_number_format() -> None:
     text = '[formats.fp16]\nbits_per_weight = 15\nsource_url = "https://x.org"\nsource_quote = "q"\n'
-    assert _error(text).startswith("m.toml:1: format fp16 redefines a number format")
+    assert _error(text).startswith("m.toml:1: format fp16 redefines a preset format")
 
 
 def test_a_declaration_may_cite_a_second_document_and_each_must_be_https() -> None:
