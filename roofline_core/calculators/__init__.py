@@ -18,12 +18,13 @@ from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
+from roofline_core.calculators.pitfalls import PITFALLS
 from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
 from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
 
 CALCULATORS: dict[str, Calculator] = {
     c.id: c
-    for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE, CONFIG_EXPLAINER)
+    for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE, CONFIG_EXPLAINER, PITFALLS)
 }
 
 __all__ = [
