@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from roofline_core.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.models import AnyModel
@@ -488,6 +489,12 @@ class DecodeEstimate:
     kv_bytes: float
     weight_bytes_streamed: float
     memory: MemoryFit | None
+    attention_flops: float = 0.0
+
+    @property
+    def attention_share_of_flops(self) -> float:
+        """Share of the step's FLOPs spent in attention over the context (0 to 1)."""
+        return self.attention_flops / self.step.flops
 
     @property
     def step_time_s(self) -> float:
@@ -541,6 +548,11 @@ def estimate_decode(
         compute_dtype: Format of the matrix math, choosing the peak.
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
 
+    The step's FLOPs are the weight matmuls (2 per streamed parameter per sequence) plus
+    attention over the context (for a preset model: ``4 * heads * head_dim`` per cached token
+    per layer, the absorbed form for MLA, sliding layers over at most their window), so a long
+    context can move decode toward the compute roof; see :mod:`roofline_core.attention`.
+
     ``memory`` of the result is None for a :class:`~roofline_core.hardware.CustomAccelerator`
     whose capacity is unknown.
 
@@ -568,6 +580,9 @@ def estimate_decode(
         kv_cache_bytes=kv_bytes + (weight_params_read - params) * bpp,
         devices=devices,
     )
+    # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
+    attention = decode_attention_cost(model, context_tokens=context_tokens, batch=batch)
+    step = _with_attention(step, attention)
     fit = (
         None
         if accelerator.memory_bytes is None
@@ -588,6 +603,7 @@ def estimate_decode(
         kv_bytes=kv_bytes,
         weight_bytes_streamed=weight_params_read * bpp,
         memory=fit,
+        attention_flops=attention.flops,
     )
 
 
@@ -601,6 +617,7 @@ def estimate_prefill(
     batch: int = 1,
     devices: int = 1,
     bandwidth_efficiency: float = 1.0,
+    fused_attention: bool = True,
 ) -> StepEstimate:
     """Prefill of ``batch`` prompts of ``prompt_tokens`` tokens; ``step_time_s`` is the time to first token.
 
@@ -613,6 +630,12 @@ def estimate_prefill(
         weight_dtype: Storage format of the weights (sets the bytes per parameter).
         compute_dtype: Format of the matrix math, choosing the peak.
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
+        fused_attention: Whether attention runs as a tiled kernel (FlashAttention) or unfused,
+            writing its score matrix to memory (see :mod:`roofline_core.attention`).
+
+    Attention's causal FLOPs over the prompt are added for a preset model (about
+    ``2 * heads * head_dim * prompt^2`` per layer), so a long prompt costs more than its
+    weight matmuls alone.
     """
     bpp = bytes_per_element(weight_dtype)
     step = prefill_step(
@@ -624,16 +647,33 @@ def estimate_prefill(
         batch=batch,
         devices=devices,
     )
-    if not model.is_moe:
+    if model.is_moe:
+        all_weights_read = (model.total_params - model.embedding_params) * bpp
+        step = _step(
+            flops=step.flops,
+            bytes_moved=max(step.bytes_moved, all_weights_read),
+            tokens=step.tokens,
+            peak_flop_per_s=step.peak_flop_per_s,
+            bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
+            devices=devices,
+        )
+    attention = prefill_attention_cost(
+        model, prompt_tokens=prompt_tokens, batch=batch, act_dtype=compute_dtype, tiled=fused_attention
+    )
+    return _with_attention(step, attention)
+
+
+def _with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate:
+    """``step`` with attention's FLOPs and traffic added (unchanged when there is none)."""
+    if attention.flops == 0 and attention.bytes_moved == 0:
         return step
-    all_weights_read = (model.total_params - model.embedding_params) * bpp
     return _step(
-        flops=step.flops,
-        bytes_moved=max(step.bytes_moved, all_weights_read),
+        flops=step.flops + attention.flops,
+        bytes_moved=step.bytes_moved + attention.bytes_moved,
         tokens=step.tokens,
         peak_flop_per_s=step.peak_flop_per_s,
         bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
-        devices=devices,
+        devices=step.devices,
     )
 
 

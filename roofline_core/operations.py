@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from roofline_core.attention import QUERY_BLOCK_ROWS
 from roofline_core.formatting import bound_phrase, format_intensity, format_whole
 from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
@@ -82,10 +83,10 @@ def _attention_decode_cost(*, heads: int, kv_heads: int, head_dim: int, context_
 
 
 def _attention_prefill_cost(*, tokens: int, head_dim: int, bpe: float, fused: bool) -> MatmulCost:
-    # Per head: QK^T and PV are 2 * T^2 * d FLOPs each. Unfused, the T x T score matrix goes to
-    # memory and back: written by QK^T, read and written by softmax, read by PV (4 T^2 elements),
-    # besides Q, K, V and O (4 T d). Fused (FlashAttention), scores stay in on-chip SRAM and only
-    # Q, K, V and O cross the memory bus.
+    # Per head, no mask: QK^T and PV are 2 * T^2 * d FLOPs each. Unfused, the T x T score matrix
+    # goes to memory and back: written by QK^T, read and written by softmax, read by PV (4 T^2
+    # elements), besides Q, K, V and O (4 T d). Fused, the scores stay on chip and memory sees
+    # Q, K, V and O about once (see roofline_core.attention for the K and V re-reads).
     flops = 4.0 * tokens * tokens * head_dim
     io = 4.0 * tokens * head_dim
     elements = io if fused else io + 4.0 * tokens * tokens
@@ -176,7 +177,8 @@ def operations_catalogue(
             "Prefill attention, fused (FlashAttention)",
             f"{format_whole(prompt_tokens)} tokens, head dim {model.head_dim}, one head",
             _attention_prefill_cost(tokens=prompt_tokens, head_dim=model.head_dim, bpe=bpe, fused=True),
-            "the scores stay in on-chip SRAM, so only Q, K, V and the output cross the memory bus",
+            f"the scores stay in on-chip SRAM; K and V are re-read once per block of {QUERY_BLOCK_ROWS} query rows, "
+            "but from cache, so memory sees Q, K, V and the output about once",
         ),
         (
             "elementwise-add",

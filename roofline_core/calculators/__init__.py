@@ -21,10 +21,20 @@ from roofline_core.calculators.operations_table import OPERATIONS_TABLE
 from roofline_core.calculators.pitfalls import PITFALLS
 from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
 from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
+from roofline_core.calculators.speculative_decoding import SPECULATIVE_DECODING
 
 CALCULATORS: dict[str, Calculator] = {
     c.id: c
-    for c in (ROOFLINE_EXPLORER, DECODE_SPEED_OF_LIGHT, KV_CACHE, PREFILL_TTFT, OPERATIONS_TABLE, CONFIG_EXPLAINER, PITFALLS)
+    for c in (
+        ROOFLINE_EXPLORER,
+        DECODE_SPEED_OF_LIGHT,
+        KV_CACHE,
+        PREFILL_TTFT,
+        OPERATIONS_TABLE,
+        CONFIG_EXPLAINER,
+        PITFALLS,
+        SPECULATIVE_DECODING,
+    )
 }
 
 __all__ = [

@@ -214,6 +214,14 @@ SCENARIOS = {
         page.fill(f"{ROOT} [name=model_config]", config_text("gpt-oss-20b")),
         _press(page, f"{ROOT} [data-slider-for=context_tokens]", "ArrowRight", 1),
     ),
+    "pitfalls": lambda page: (
+        page.select_option(f"{ROOT} [name=model]", "gemma-2-9b"),
+        page.select_option(f"{ROOT} [name=block_format]", "q4_k"),
+    ),
+    "speculative-decoding": lambda page: (
+        _press(page, f"{ROOT} [data-slider-for=acceptance_percent]", "ArrowRight", 5),
+        page.select_option(f"{ROOT} [name=draft_kind]", "head"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),

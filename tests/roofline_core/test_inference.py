@@ -24,6 +24,7 @@ from roofline_core import (
     memory_fit,
     prefill_step,
 )
+from roofline_core.attention import prefill_attention_cost
 
 H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
 
@@ -128,7 +129,10 @@ def test_moe_decode_reads_more_experts_as_the_batch_grows() -> None:
     # At batch 256 practically every expert is read: all weights but the embedding table.
     assert many.weight_bytes_streamed == pytest.approx((mixtral.total_params - mixtral.embedding_params) * 2, rel=1e-6)
     prefill = estimate_prefill(model=mixtral, accelerator=h100, prompt_tokens=4096)
-    assert prefill.bytes_moved == pytest.approx((mixtral.total_params - mixtral.embedding_params) * 2)
+    # Every expert's weights, plus attention's Q, K, V and O crossing memory once per layer:
+    # 32 layers x 4,096 tokens x (32 query heads x 256 for Q and O + 8 KV heads x 256) x 2 bytes.
+    attention_bytes = 32 * 4096 * (32 * 256 + 8 * 256) * 2
+    assert prefill.bytes_moved == pytest.approx((mixtral.total_params - mixtral.embedding_params) * 2 + attention_bytes)
 
 
 def test_memory_fit() -> None:
@@ -182,7 +186,11 @@ def test_estimate_prefill_of_a_custom_model_matches_prefill_step_and_the_dense_p
         prompt_tokens=512,
         weight_dtype="int8",
     )
-    assert preset == by_size
+    # The preset adds attention over the prompt, which a custom model (no query heads) cannot.
+    attention = prefill_attention_cost(llama, prompt_tokens=512)
+    assert attention.flops > 0
+    assert preset.flops == pytest.approx(by_size.flops + attention.flops)
+    assert preset.bytes_moved == pytest.approx(by_size.bytes_moved + attention.bytes_moved)
 
 
 def test_a_custom_model_with_a_presets_numbers_decodes_like_the_preset() -> None:
@@ -195,7 +203,12 @@ def test_a_custom_model_with_a_presets_numbers_decodes_like_the_preset() -> None
         head_dim=llama.head_dim,
     )
     kwargs = {"accelerator": h100, "batch": 4, "context_tokens": 8192, "devices": 2, "kv_dtype": "fp8"}
-    assert estimate_decode(model=twin, **kwargs) == estimate_decode(model=llama, **kwargs)
+    by_size, preset = estimate_decode(model=twin, **kwargs), estimate_decode(model=llama, **kwargs)
+    # Same weights and KV bytes; the preset also counts attention's FLOPs over the context:
+    # 80 layers x 4 x 64 heads x 128 x 8,192 tokens x 4 sequences.
+    assert preset.step.bytes_moved == by_size.step.bytes_moved and preset.kv_bytes == by_size.kv_bytes
+    assert preset.attention_flops == 80 * 4 * 64 * 128 * 8192 * 4
+    assert preset.step.flops == pytest.approx(by_size.step.flops + preset.attention_flops)
     fit = {"accelerator": h100, "context_tokens": 32768, "devices": 4}
     assert memory_fit(model=twin, **fit) == memory_fit(model=llama, **fit)
 

@@ -1,0 +1,187 @@
+"""Speculative decoding on the roofline: tokens per verify step, and what the draft costs.
+
+A draft proposes ``k`` tokens; the target model checks them, plus the current position, in one
+forward pass and keeps them up to the first rejection, then adds its own token there. If each
+draft token is accepted independently with probability ``a`` (the assumption of Leviathan,
+Kalman and Matias 2023, https://arxiv.org/abs/2211.17192, section 3), one verify step yields
+
+    E = (1 - a^(k+1)) / (1 - a)          (k + 1 when a = 1)
+
+tokens on average::
+
+    >>> round(expected_tokens_per_verify(acceptance_rate=0.8, draft_tokens=4), 3)
+    3.362
+    >>> expected_tokens_per_verify(acceptance_rate=0.0, draft_tokens=4)
+    1.0
+
+The time per cycle is ``k`` draft steps plus one verify step. The verify step is a decode step
+whose every sequence carries ``k + 1`` tokens: the weights and the KV cache are read once, the
+FLOPs are ``k + 1`` times a plain step's, so it stays as fast as a plain step only while the
+step is memory-bound. Standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.hardware import Accelerator
+from roofline_core.inference import _kv_bytes_per_token, _step, _weight_params_read, estimate_decode
+from roofline_core.models import Model
+
+#: Draft kinds: a separate small model; a head of one extra layer on the target's last hidden
+#: state (DeepSeek-V3's multi-token prediction module, EAGLE); n-gram lookup in the prompt.
+DRAFT_MODEL = "model"
+DRAFT_HEAD = "head"
+DRAFT_NGRAM = "ngram"
+DRAFT_KINDS = (DRAFT_MODEL, DRAFT_HEAD, DRAFT_NGRAM)
+
+
+def expected_tokens_per_verify(*, acceptance_rate: float, draft_tokens: int) -> float:
+    """Mean tokens one verify step yields, for i.i.d. acceptance ``acceptance_rate`` of ``draft_tokens`` guesses.
+
+    Raises:
+        ValueError: if the rate is outside [0, 1] or the draft length is negative.
+    """
+    if not 0.0 <= acceptance_rate <= 1.0:
+        raise ValueError(f"acceptance_rate must be from 0 to 1, got {acceptance_rate!r}")
+    if draft_tokens < 0:
+        raise ValueError(f"draft_tokens must be 0 or more, got {draft_tokens!r}")
+    if acceptance_rate == 1.0:
+        return float(draft_tokens + 1)
+    return (1.0 - acceptance_rate ** (draft_tokens + 1)) / (1.0 - acceptance_rate)
+
+
+@dataclass(frozen=True)
+class SpeculativeEstimate:
+    """One draft-and-verify cycle against plain decoding, per sequence of the batch.
+
+    Attributes:
+        expected_tokens: Mean tokens each verify step yields per sequence.
+        plain_step_s: A plain decode step of the target, in seconds.
+        draft_step_s: One draft step, in seconds (0 for n-gram lookup).
+        verify_step_s: The verify step with ``draft_tokens + 1`` tokens per sequence, in seconds.
+        draft_tokens: Guesses per cycle.
+        verify_bound: ``"memory"`` or ``"compute"``: the roof that sets the verify step.
+    """
+
+    expected_tokens: float
+    plain_step_s: float
+    draft_step_s: float
+    verify_step_s: float
+    draft_tokens: int
+    verify_bound: str
+
+    @property
+    def cycle_s(self) -> float:
+        """Drafting plus verifying, in seconds."""
+        return self.draft_tokens * self.draft_step_s + self.verify_step_s
+
+    @property
+    def speedup(self) -> float:
+        """Tokens per second with speculation over tokens per second without."""
+        return self.expected_tokens * self.plain_step_s / self.cycle_s
+
+    @property
+    def tokens_per_s_per_sequence(self) -> float:
+        """Tokens/s each sequence sees with speculation."""
+        return self.expected_tokens / self.cycle_s
+
+    @property
+    def draft_share(self) -> float:
+        """Share of the cycle spent drafting (0 to 1)."""
+        return self.draft_tokens * self.draft_step_s / self.cycle_s
+
+
+def _head_draft_step_s(
+    model: Model,
+    accelerator: Accelerator,
+    *,
+    weight_dtype: str,
+    kv_dtype: str,
+    batch: int,
+    context_tokens: int,
+    devices: int,
+) -> float:
+    """One step of a one-layer draft head: a layer's share of the weights, the output head, one layer's KV."""
+    head_params = model.vocab_size * model.hidden_size
+    layer_params = (model.streamed_params_per_token - head_params) / model.layers
+    kv_one_layer = _kv_bytes_per_token(model, kv_dtype, context_tokens) * context_tokens * batch / model.layers
+    params = layer_params + head_params
+    return _step(
+        flops=2.0 * params * batch,
+        bytes_moved=params * bytes_per_element(weight_dtype) + kv_one_layer,
+        tokens=batch,
+        peak_flop_per_s=accelerator.peak_for("fp16"),
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
+        devices=devices,
+    ).step_time_s
+
+
+def estimate_speculative_decode(
+    *,
+    model: Model,
+    accelerator: Accelerator,
+    draft_kind: str,
+    draft_tokens: int,
+    acceptance_rate: float,
+    draft_model: Model | None = None,
+    batch: int = 1,
+    context_tokens: int = 0,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    devices: int = 1,
+) -> SpeculativeEstimate:
+    """Speculative decoding of ``model`` at the roofline, draft and target on the same devices.
+
+    Args:
+        draft_kind: One of :data:`DRAFT_KINDS`. A draft model runs its own decode step (its
+            weights and its KV cache, in the same formats); a head costs one layer of the
+            target plus the output head; n-gram lookup costs nothing on the accelerator.
+        draft_model: The draft model, for ``draft_kind="model"``.
+
+    Raises:
+        ValueError: for an unknown draft kind, a missing draft model, or values out of range.
+    """
+    if draft_kind not in DRAFT_KINDS:
+        raise ValueError(f"unknown draft kind {draft_kind!r}; expected one of {', '.join(DRAFT_KINDS)}")
+    if draft_kind == DRAFT_MODEL and draft_model is None:
+        raise ValueError("draft_kind 'model' needs draft_model")
+    expected = expected_tokens_per_verify(acceptance_rate=acceptance_rate, draft_tokens=draft_tokens)
+    common = {"accelerator": accelerator, "weight_dtype": weight_dtype, "kv_dtype": kv_dtype, "devices": devices}
+    plain = estimate_decode(model=model, batch=batch, context_tokens=context_tokens, **common)
+    verify_tokens = batch * (draft_tokens + 1)
+    bpp = bytes_per_element(weight_dtype)
+    # One read of the weights (for an MoE, the experts the k + 1 tokens of every sequence pick)
+    # and of the KV cache; k + 1 times the FLOPs of a plain step.
+    verify = _step(
+        flops=plain.step.flops * (draft_tokens + 1),
+        bytes_moved=_weight_params_read(model, verify_tokens) * bpp + plain.kv_bytes,
+        tokens=verify_tokens,
+        peak_flop_per_s=plain.step.peak_flop_per_s,
+        bandwidth_bytes_per_s=plain.step.bandwidth_bytes_per_s,
+        devices=devices,
+    )
+    if draft_kind == DRAFT_NGRAM:
+        draft_s = 0.0
+    elif draft_kind == DRAFT_HEAD:
+        draft_s = _head_draft_step_s(
+            model,
+            accelerator,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            batch=batch,
+            context_tokens=context_tokens,
+            devices=devices,
+        )
+    else:
+        assert draft_model is not None
+        draft_s = estimate_decode(model=draft_model, batch=batch, context_tokens=context_tokens, **common).step_time_s
+    return SpeculativeEstimate(
+        expected_tokens=expected,
+        plain_step_s=plain.step_time_s,
+        draft_step_s=draft_s,
+        verify_step_s=verify.step_time_s,
+        draft_tokens=draft_tokens,
+        verify_bound=verify.bound,
+    )
