@@ -190,9 +190,12 @@ def _choose_step_model(command: Command, args: argparse.Namespace, raw: dict[str
         raw["model"] = CUSTOM
         if shape and len(shape) < len(_GQA_SHAPE):
             raise CliError("the KV cache of a --params model needs all of --layers, --kv-heads and --head-dim")
-        context = _parsed(command, raw, "context_tokens") if "--context" in command.options else 0
+        context = _parsed(command, raw, "context_tokens") if _given(args, "--context") else 0
         if not shape and context:
             raise CliError("--context needs --layers, --kv-heads and --head-dim when the model is given by --params")
+        if not shape and "--context" in command.options:
+            # A model known only by its size has no KV shape: its steps read the weights alone.
+            raw["context_tokens"] = 0
         return
     if not _given(args, "--model"):
         raise CliError(f"give --model (one of {', '.join(MODELS)}), --config or --params")

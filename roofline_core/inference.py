@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, replace
 
 from roofline_core.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
+from roofline_core.compute_format import resolve_compute_dtype
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.models import AnyModel
@@ -531,7 +532,7 @@ def estimate_decode(
     accelerator: AnyAccelerator,
     weight_dtype: str = "fp16",
     kv_dtype: str = "fp16",
-    compute_dtype: str = "fp16",
+    compute_dtype: str | None = None,
     batch: int = 1,
     context_tokens: int = 0,
     devices: int = 1,
@@ -542,10 +543,11 @@ def estimate_decode(
     Args:
         model: A preset :class:`~roofline_core.models.Model` or a
             :class:`~roofline_core.models.CustomModel`.
-        weight_dtype: Storage format of the weights (int8/int4 weights are dequantised, so the
-            math runs in ``compute_dtype``).
+        weight_dtype: Storage format of the weights.
         kv_dtype: Storage format of the KV cache.
-        compute_dtype: Format of the matrix math, choosing the peak.
+        compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
+            with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
+            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
 
     The step's FLOPs are the weight matmuls (2 per streamed parameter per sequence) plus
@@ -573,7 +575,7 @@ def estimate_decode(
     # extra "KV" traffic to keep one formula.
     step = decode_step(
         params=params,
-        peak_flop_per_s=accelerator.peak_for(compute_dtype),
+        peak_flop_per_s=accelerator.peak_for(resolve_compute_dtype(compute_dtype, weight_dtype, accelerator)),
         bandwidth_bytes_per_s=bandwidth,
         bytes_per_param=bpp,
         batch=batch,
@@ -613,7 +615,7 @@ def estimate_prefill(
     accelerator: AnyAccelerator,
     prompt_tokens: int,
     weight_dtype: str = "fp16",
-    compute_dtype: str = "fp16",
+    compute_dtype: str | None = None,
     batch: int = 1,
     devices: int = 1,
     bandwidth_efficiency: float = 1.0,
@@ -628,7 +630,9 @@ def estimate_prefill(
         model: A preset :class:`~roofline_core.models.Model` or a
             :class:`~roofline_core.models.CustomModel`.
         weight_dtype: Storage format of the weights (sets the bytes per parameter).
-        compute_dtype: Format of the matrix math, choosing the peak.
+        compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
+            with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
+            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
         fused_attention: Whether attention runs as a tiled kernel (FlashAttention) or unfused,
             writing its score matrix to memory (see :mod:`roofline_core.attention`).
@@ -638,6 +642,7 @@ def estimate_prefill(
     weight matmuls alone.
     """
     bpp = bytes_per_element(weight_dtype)
+    compute_dtype = resolve_compute_dtype(compute_dtype, weight_dtype, accelerator)
     step = prefill_step(
         params=model.streamed_params_per_token,
         prompt_tokens=prompt_tokens,
@@ -657,9 +662,9 @@ def estimate_prefill(
             bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
             devices=devices,
         )
-    attention = prefill_attention_cost(
-        model, prompt_tokens=prompt_tokens, batch=batch, act_dtype=compute_dtype, tiled=fused_attention
-    )
+    # Attention's activations stay 16-bit in mainstream engines even when the weights' matmuls
+    # run in 8 bits; its FLOPs are counted at the step's peak.
+    attention = prefill_attention_cost(model, prompt_tokens=prompt_tokens, batch=batch, tiled=fused_attention)
     return _with_attention(step, attention)
 
 

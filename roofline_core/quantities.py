@@ -57,6 +57,7 @@ from roofline_core.vocabulary import (
     DEVICES,
     INTENSITY,
     KV_DTYPE,
+    MATH_DTYPE,
     MAX_MATRIX_DIM,
     MODEL,
     PARAMS,
@@ -338,6 +339,7 @@ def _decode(
     weight_dtype: str,
     kv_dtype: str,
     bandwidth_efficiency: float,
+    compute_dtype: str,
 ):
     """A decode step of a preset model, or of a model known only by its size (weights only).
 
@@ -352,6 +354,7 @@ def _decode(
         context_tokens=context_tokens,
         devices=devices,
         bandwidth_efficiency=bandwidth_efficiency / 100,
+        compute_dtype=compute_dtype,
     ).step
 
 
@@ -365,6 +368,7 @@ def _prefill(
     devices: int,
     weight_dtype: str,
     bandwidth_efficiency: float,
+    compute_dtype: str,
 ):
     """A prefill pass; ``bandwidth_efficiency`` in percent, as typed."""
     return estimate_prefill(
@@ -375,6 +379,7 @@ def _prefill(
         batch=batch,
         devices=devices,
         bandwidth_efficiency=bandwidth_efficiency / 100,
+        compute_dtype=compute_dtype,
     )
 
 
@@ -505,7 +510,16 @@ def _operation(
 
 
 def _step_parameters(*extra: Declaration) -> tuple[Declaration, ...]:
-    return (_ACCELERATOR, *_MODEL_OR_PARAMS, *extra, DEVICES, WEIGHT_DTYPE, BANDWIDTH_EFFICIENCY, HYPOTHETICAL)
+    return (
+        _ACCELERATOR,
+        *_MODEL_OR_PARAMS,
+        *extra,
+        DEVICES,
+        WEIGHT_DTYPE,
+        MATH_DTYPE,
+        BANDWIDTH_EFFICIENCY,
+        HYPOTHETICAL,
+    )
 
 
 _DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE)

@@ -1056,6 +1056,20 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
 
 ACCELERATOR, MODEL, WEIGHT_DTYPE, KV_DTYPE, COMPUTE_DTYPE = _preset_choices()
 
+#: The math format of an inference estimate: "auto" (what engines do for the weight format on
+#: the chip, roofline_core.compute_format) or a format whose peak the chip lists.
+MATH_DTYPE = OneOf(
+    id="compute_dtype",
+    label="Math format",
+    default="auto",
+    help=(
+        "The format the matrix units compute in. Auto is what engines do: 8-bit or FP4 weights on "
+        "that peak where the chip has one, otherwise widened to 16 bits (weight-only)."
+    ),
+    choices=(Choice(value="auto", label="Auto (as engines run these weights)"), *COMPUTE_DTYPE.choices),
+    noun_text="math format",
+)
+
 BATCH = WholeNumber(
     id="batch",
     label="Batch size",

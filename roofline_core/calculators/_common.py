@@ -6,10 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG
+from roofline_core.compute_format import AUTO, compute_scheme, resolve_compute_dtype
 from roofline_core.config_code import model_from_code
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
-from roofline_core.formatting import format_fit_advice, format_memory_fit
+from roofline_core.formatting import format_fit_advice, format_flop_per_s, format_memory_fit
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
 from roofline_core.inference import MemoryFit, fit_alternatives, model_memory_fit
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
@@ -283,3 +284,36 @@ def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_t
     if fit.fits:
         return format_memory_fit(fit)
     return f"{format_memory_fit(fit)}. {fit_advice(values, batch=batch, context_tokens=context_tokens)}"
+
+
+def math_accelerator(values: dict[str, Any]) -> tuple[AnyAccelerator, str]:
+    """The chosen accelerator and the math format an estimate runs in (the "Math format" field).
+
+    "Auto" is what engines do for the weight format on that chip
+    (:func:`roofline_core.compute_format.engine_compute_dtype`); a custom accelerator's peak is
+    the rate of the chosen format, or of 16-bit math under "Auto".
+    """
+    chosen = values["compute_dtype"]
+    accelerator = accelerator_of(values, compute_dtype="fp16" if chosen == AUTO else chosen)
+    return accelerator, resolve_compute_dtype(chosen, values["weight_dtype"], accelerator)
+
+
+def math_cross_check(values: dict[str, Any]) -> dict[str, str]:
+    """A math format the chosen chip lists no peak for is refused at its field."""
+    chosen = values.get("compute_dtype", AUTO)
+    if chosen == AUTO or values["accelerator"] == CUSTOM:
+        return {}
+    accelerator = ACCELERATORS[values["accelerator"]]
+    if accelerator.supports(chosen):
+        return {}
+    supported = ", ".join(d.upper() for d in accelerator.peak_flop_per_s)
+    return {
+        "compute_dtype": f"Math format {chosen.upper()} has no peak on the {accelerator.name}; "
+        f"choose one of Auto, {supported}."
+    }
+
+
+def math_text(values: dict[str, Any], accelerator: AnyAccelerator, compute_dtype: str) -> str:
+    """How the weights meet the math: ``"W8A8 on the FP8 peak (1,979 TFLOP/s)"``."""
+    peak = format_flop_per_s(accelerator.peak_for(compute_dtype))
+    return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak})"

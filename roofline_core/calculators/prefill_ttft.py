@@ -6,12 +6,14 @@ from typing import Any
 
 from roofline_core.calculators._common import (
     accelerator_input,
-    accelerator_of,
     batch_input,
     custom_accelerator_inputs,
     devices_input,
     dtype_input,
     fit_verdict,
+    math_accelerator,
+    math_cross_check,
+    math_text,
     memory_fit_of,
     model_config_input,
     model_input,
@@ -23,15 +25,18 @@ from roofline_core.calculators._common import (
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
 from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.vocabulary import MATH_DTYPE
 
 
 def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
     """The prefill step, and a batch-1 decode step of the same model for comparison."""
+    accelerator, compute_dtype = math_accelerator(values)
     common = {
         "model": model_of(values),
-        "accelerator": accelerator_of(values),
+        "accelerator": accelerator,
         "weight_dtype": values["weight_dtype"],
         "devices": values["devices"],
+        "compute_dtype": compute_dtype,
     }
     prefill = estimate_prefill(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
     return prefill, estimate_decode(**common).step
@@ -39,6 +44,7 @@ def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     prefill, decode = _steps(values)
+    accelerator, math_dtype = math_accelerator(values)
     # After the pass, every prompt token of every sequence sits in the KV cache beside the
     # weights; a custom model known only by its size counts its weights alone.
     model = model_of(values)
@@ -70,6 +76,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 fit_verdict(values, fit, batch=values["batch"], context_tokens=cached_tokens)
                 + ("" if model.kv_cache_known else " (weights only: a custom model has no KV shape)"),
             ),
+            "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
         },
         "chart": roofline_chart(
             peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points
@@ -92,6 +99,7 @@ PREFILL_TTFT = Calculator(
             label="Weight format",
             help="How the weights are stored; it sets the bytes read per parameter.",
         ),
+        MATH_DTYPE,
         accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         prompt_input(help="Tokens in each prompt, processed together in one forward pass."),
@@ -107,7 +115,9 @@ PREFILL_TTFT = Calculator(
         Output("compute_utilisation", "Compute utilisation"),
         Output("ridge_point", "Ridge point"),
         Output("fits", "Fits in memory"),
+        Output("math", "Math"),
     ),
+    cross_check=math_cross_check,
     # As on the decode calculator, a scenario that does not fit says so at the top; the chart
     # beside shows which roof limits the pass.
     headline=("ttft", "fits"),

@@ -244,7 +244,8 @@ def test_fuzz_every_calculator(data: st.DataObject) -> None:
 
 # Seed 004's table: a custom 70B model in FP16 on one H100, read as a bound (its weights alone
 # would need two such cards). The calculator opens on a scenario that runs instead (below).
-SEED_004 = {"model": "custom", "params_billion": "70"}
+# Seed 004's table is weights-only: no KV cache (the calculator itself opens at 4,096 tokens).
+SEED_004 = {"model": "custom", "params_billion": "70", "context_tokens": "0"}
 
 
 def test_decode_opens_on_a_scenario_that_fits() -> None:
@@ -271,7 +272,7 @@ def test_decode_seed_004s_table() -> None:
 
 
 def test_decode_chart_marks_the_current_batch() -> None:
-    result = compute("decode-speed-of-light", {"batch": "48"})
+    result = compute("decode-speed-of-light", {"batch": "48", "context_tokens": "0"})
     highlighted = [p for p in result["chart"]["points"] if p["highlight"]]
     assert [p["label"] for p in highlighted] == ["batch 48"]
     assert highlighted[0]["x"] == pytest.approx(48)

@@ -44,7 +44,19 @@ def test_decode_custom_numbers_reproduce_the_8b_seed(capsys) -> None:
 
 
 def test_decode_preset_json(capsys) -> None:
-    code, out, _ = run(capsys, "decode", "--model", "llama-3-8b", "--accelerator", "h100-sxm", "--batch", "8", "--json")
+    code, out, _ = run(
+        capsys,
+        "decode",
+        "--model",
+        "llama-3-8b",
+        "--accelerator",
+        "h100-sxm",
+        "--batch",
+        "8",
+        "--context",
+        "0",
+        "--json",
+    )
     result = json.loads(out)
     assert code == 0
     assert result["outputs"]["intensity"]["value"] == pytest.approx(8.0)

@@ -300,5 +300,7 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
     # 2 bytes x 405.85e9 parameters = 812 GB: eleven 80 GB devices; on four, only 4-bit weights fit.
     assert options.devices_needed == 11 == -(-model.weight_bytes("fp16") // 80e9)
     assert options.weight_dtypes == ("fp4", "int4")
-    text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70"})["outputs"]["fits"]["text"]
+    text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70", "context_tokens": "0"})[
+        "outputs"
+    ]["fits"]["text"]
     assert text == "No: needs 140 GB of 80 GB. It fits on 2 devices, or in FP8 or INT8 weights."

@@ -1,0 +1,76 @@
+"""Which peak a quantised format runs on: W8A8 where the chip has the 8-bit peak, else weight-only."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roofline_core.calculators import compute
+from roofline_core.compute_format import compute_scheme, engine_compute_dtype
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.inference import estimate_decode, estimate_prefill
+from roofline_core.models import MODELS
+
+
+@pytest.mark.parametrize(
+    ("weights", "chip", "math"),
+    [
+        ("fp16", "h100-sxm", "fp16"),
+        ("bf16", "tpu-v5e", "bf16"),
+        ("fp8", "h100-sxm", "fp8"),  # Hopper: W8A8 on the FP8 tensor cores
+        ("fp8", "l40s", "fp8"),  # Ada: W8A8
+        ("fp8", "a100-sxm-80gb", "fp16"),  # Ampere has no FP8 peak: weight-only FP8 (Marlin)
+        ("int8", "a100-sxm-80gb", "int8"),  # INT8 W8A8
+        ("int4", "h100-sxm", "fp16"),  # AWQ/GPTQ: W4A16
+        ("fp4", "b200", "fp4"),  # Blackwell's FP4 peak
+        ("fp4", "h100-sxm", "fp16"),  # no FP4 peak: widened
+        ("fp8", "tpu-v5e", "bf16"),
+    ],
+)
+def test_engines_compute_format(weights: str, chip: str, math: str) -> None:
+    assert engine_compute_dtype(weights, ACCELERATORS[chip]) == math
+
+
+def test_schemes_in_words() -> None:
+    assert compute_scheme("fp8", "fp8") == "W8A8 on the FP8 peak"
+    assert compute_scheme("int4", "fp16") == "weight-only: INT4 widened to FP16 on its peak"
+    assert compute_scheme("bf16", "fp16") == "BF16 weights on the FP16 peak"
+    assert compute_scheme("fp16", "fp8") == "FP16 weights with the math in FP8, on its peak"
+
+
+def test_fp8_prefill_on_hopper_runs_on_the_fp8_peak_and_on_ampere_on_the_16_bit_one() -> None:
+    model = MODELS["llama-3.1-70b"]
+    h100 = estimate_prefill(
+        model=model, accelerator=ACCELERATORS["h100-sxm"], prompt_tokens=8192, weight_dtype="fp8", devices=2
+    )
+    assert h100.peak_flop_per_s == ACCELERATORS["h100-sxm"].peak_for("fp8")
+    a100 = estimate_prefill(
+        model=model, accelerator=ACCELERATORS["a100-sxm-80gb"], prompt_tokens=8192, weight_dtype="fp8", devices=2
+    )
+    assert a100.peak_flop_per_s == ACCELERATORS["a100-sxm-80gb"].peak_for("fp16")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    chip=st.sampled_from(sorted(a for a in ACCELERATORS if ACCELERATORS[a].supports("fp8"))),
+    batch=st.integers(1, 4096),
+    context=st.integers(0, 32_768),
+    prompt=st.integers(1, 32_768),
+)
+def test_fp8_compute_never_exceeds_the_fp8_peak(chip, batch, context, prompt) -> None:
+    accelerator = ACCELERATORS[chip]
+    model = MODELS["llama-3.1-8b"]
+    decode = estimate_decode(
+        model=model, accelerator=accelerator, weight_dtype="fp8", batch=batch, context_tokens=context
+    )
+    prefill = estimate_prefill(model=model, accelerator=accelerator, weight_dtype="fp8", prompt_tokens=prompt)
+    for step in (decode.step, prefill):
+        assert step.flops / step.step_time_s <= accelerator.peak_for("fp8") * step.devices * (1 + 1e-9)
+
+
+def test_calculators_show_the_math_and_refuse_a_format_the_chip_lacks() -> None:
+    result = compute("prefill-ttft", {"weight_dtype": "fp8"})
+    assert result["outputs"]["math"]["text"].startswith("W8A8 on the FP8 peak")
+    refused = compute("decode-speed-of-light", {"compute_dtype": "fp4"})
+    assert "has no peak on the NVIDIA H100 SXM" in refused["errors"]["compute_dtype"]
