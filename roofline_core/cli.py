@@ -352,7 +352,7 @@ def cmd_prefill(command: Command, args: argparse.Namespace) -> dict[str, Any]:
 
 
 _MEMORY_OUTPUTS = {"share_of_memory", "weight_bytes", "max_batch", "max_context_tokens"}
-_WEIGHT_OUTPUTS = {"weight_bytes", "max_batch", "max_context_tokens"}
+_WEIGHT_OUTPUTS = {"weight_bytes", "max_batch", "max_context_tokens", "cache_tokens"}
 
 
 def cmd_kv_cache(command: Command, args: argparse.Namespace) -> dict[str, Any]:

@@ -166,8 +166,13 @@ def bound_phrase(bound: str) -> str:
 
 
 def format_memory_fit(fit: MemoryFit) -> str:
-    """The verdict: ``"Yes: 16.1 GB of 80 GB (20.1%)"`` or ``"No: needs 141 GB of 80 GB"``."""
+    """The verdict, weights and cache first, then the runtime's reserve:
+    ``"Yes: 16.1 GB + 8.22 GB reserve of 80 GB"`` or ``"No: needs 141 GB + 8.37 GB reserve of 80 GB"``
+    (without a reserve, ``"Yes: 16.1 GB of 80 GB (20.1%)"``)."""
     used, capacity = format_bytes(fit.used_bytes), format_bytes(fit.capacity_bytes)
+    if fit.reserved_bytes:
+        needed = f"{used} + {format_bytes(fit.reserved_bytes)} reserve of {capacity}"
+        return f"Yes: {needed}" if fit.fits else f"No: needs {needed}"
     if fit.fits:
         return f"Yes: {used} of {capacity} ({format_percent(fit.share_of_memory)})"
     return f"No: needs {used} of {capacity}"

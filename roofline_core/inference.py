@@ -21,6 +21,7 @@ from roofline_core.attention import AttentionCost, decode_attention_cost, prefil
 from roofline_core.compute_format import resolve_compute_dtype
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
+from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
 from roofline_core.models import AnyModel
 from roofline_core.roofline import (
     COMPUTE,
@@ -265,6 +266,8 @@ class MemoryFit:
             caches nothing).
         max_context_tokens: Longest context that fits for this batch: 0 if the weights alone
             do not fit, ``None`` if there is no limit (nothing is cached per token).
+        reserved_bytes: Memory the serving runtime keeps from weights and cache (the share
+            outside the engine and its activations, :mod:`roofline_core.headroom`), in bytes.
     """
 
     capacity_bytes: float
@@ -273,14 +276,17 @@ class MemoryFit:
     kv_bytes_per_sequence: float
     max_batch: int | None
     max_context_tokens: int | None
+    reserved_bytes: float = 0.0
 
     @property
     def used_bytes(self) -> float:
+        """Weights plus KV cache, in bytes."""
         return self.weight_bytes + self.kv_bytes
 
     @property
     def fits(self) -> bool:
-        return self.used_bytes <= self.capacity_bytes
+        """Whether weights, KV cache and the runtime's reserve fit in the capacity."""
+        return self.used_bytes + self.reserved_bytes <= self.capacity_bytes
 
     @property
     def share_of_memory(self) -> float:
@@ -295,6 +301,7 @@ def fit_in_memory(
     kv_bytes_per_token: float,
     batch: int = 1,
     context_tokens: int = 0,
+    reserved_bytes: float = 0.0,
 ) -> MemoryFit:
     """How weights and the KV cache of ``batch`` sequences share ``capacity_bytes`` of memory.
 
@@ -304,16 +311,17 @@ def fit_in_memory(
         kv_bytes_per_token: KV-cache bytes one token of one sequence adds, in bytes.
         batch: Sequences.
         context_tokens: Cached tokens per sequence.
-
-    Activations and the runtime's workspace are ignored, so real limits are somewhat lower.
+        reserved_bytes: Memory kept back for the runtime (activations, workspace, the share an
+            engine leaves unused), in bytes; 0 gives the bare capacity.
     """
     _require_positive("capacity_bytes", capacity_bytes)
     _require_non_negative("weight_bytes", weight_bytes)
     _require_non_negative("kv_bytes_per_token", kv_bytes_per_token)
     _require_count("batch", batch)
     _require_context(context_tokens)
+    _require_non_negative("reserved_bytes", reserved_bytes)
     per_sequence = kv_bytes_per_token * context_tokens
-    free = capacity_bytes - weight_bytes
+    free = capacity_bytes - reserved_bytes - weight_bytes
     max_batch: int | None
     max_context: int | None
     if free < 0:
@@ -333,6 +341,7 @@ def fit_in_memory(
         kv_bytes_per_sequence=per_sequence,
         max_batch=max_batch,
         max_context_tokens=max_context,
+        reserved_bytes=reserved_bytes,
     )
 
 
@@ -383,8 +392,13 @@ def memory_fit(
     batch: int = 1,
     context_tokens: int = 0,
     devices: int = 1,
+    memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
 ) -> MemoryFit:
-    """:func:`fit_in_memory` for ``model`` on ``devices`` x ``accelerator``.
+    """:func:`fit_in_memory` for ``model`` on ``devices`` x ``accelerator``, with a serving engine's reserve.
+
+    ``memory_utilisation`` is the share of memory the engine may use (as vLLM's
+    ``gpu_memory_utilization``); the activations of a forward chunk are reserved inside it
+    (:mod:`roofline_core.headroom`). 1.0 with no activations gives the bare capacity.
 
     Raises:
         ValueError: if the accelerator's memory is unknown (a
@@ -401,6 +415,8 @@ def memory_fit(
         kv_dtype=kv_dtype,
         batch=batch,
         context_tokens=context_tokens,
+        devices=devices,
+        memory_utilisation=memory_utilisation,
     )
 
 
@@ -412,19 +428,25 @@ def model_memory_fit(
     kv_dtype: str = "fp16",
     batch: int = 1,
     context_tokens: int = 0,
+    devices: int = 1,
+    memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
 ) -> MemoryFit:
-    """:func:`fit_in_memory` for ``model`` in ``capacity_bytes``, sliding-window layers capped."""
+    """:func:`fit_in_memory` for ``model`` in ``capacity_bytes`` over ``devices``, sliding-window
+    layers capped, with a serving engine's reserve (see :func:`memory_fit`)."""
     fit = fit_in_memory(
         capacity_bytes=capacity_bytes,
         weight_bytes=model.weight_bytes(weight_dtype),
         kv_bytes_per_token=_kv_bytes_per_token(model, kv_dtype, context_tokens),
         batch=batch,
         context_tokens=context_tokens,
+        reserved_bytes=reserved_bytes(
+            model, capacity_bytes=capacity_bytes, devices=devices, utilisation=memory_utilisation
+        ),
     )
     if fit.max_context_tokens and model.kv_cache_known:
         # Sliding-window layers stop growing at their window, so the longest context is not
         # linear in the free memory: ask the model.
-        free = fit.capacity_bytes - fit.weight_bytes
+        free = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
         longest = model.context_for_kv_bytes(kv_bytes=free, batch=batch, kv_dtype=kv_dtype)
         fit = replace(fit, max_context_tokens=None if math.isinf(longest) else math.floor(longest))
     return fit
@@ -458,26 +480,30 @@ def fit_alternatives(
     """More devices, or a smaller weight format, that would hold the weights and KV cache.
 
     Weights and cache are split evenly over devices (tensor parallelism, as the calculators
-    assume), so the devices needed are the bytes used over one device's memory, rounded up.
+    assume), each device keeping a serving engine's reserve; the devices needed are the
+    fewest that hold it all.
     """
 
-    def fit_in(dtype: str) -> MemoryFit:
+    def fit_in(dtype: str, on: int = devices) -> MemoryFit:
         return model_memory_fit(
             model=model,
-            capacity_bytes=device_memory_bytes * devices,
+            capacity_bytes=device_memory_bytes * on,
             weight_dtype=dtype,
             kv_dtype=kv_dtype,
             batch=batch,
             context_tokens=context_tokens,
+            devices=on,
         )
 
-    used = fit_in(weight_dtype).used_bytes
+    # Every device adds memory and a reserve proportional to it, so the search ends; the
+    # bound only guards against a model too large for any cluster.
+    needed = next((n for n in range(devices, 65_537) if fit_in(weight_dtype, n).fits), 65_537)
     smaller = [
         dtype
         for dtype in ("fp8", "int8", "fp4", "int4")
         if bytes_per_element(dtype) < bytes_per_element(weight_dtype) and fit_in(dtype).fits
     ]
-    return FitAlternatives(devices_needed=math.ceil(used / device_memory_bytes), weight_dtypes=tuple(smaller))
+    return FitAlternatives(devices_needed=needed, weight_dtypes=tuple(smaller))
 
 
 @dataclass(frozen=True)

@@ -261,6 +261,7 @@ def memory_fit_of(values: dict[str, Any], model: AnyModel, *, context_tokens: in
         kv_dtype=values["kv_dtype"],
         batch=values["batch"],
         context_tokens=context_tokens,
+        devices=values["devices"],
     )
 
 

@@ -152,7 +152,6 @@ DECODE_SPEED_OF_LIGHT = Calculator(
             label="Weight format",
             help="How the weights are stored; it sets the bytes read per parameter.",
         ),
-        MATH_DTYPE,
         accelerator_input(custom_fields=_CUSTOM_ACCELERATOR_FIELDS),
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         batch_input(default=1),
@@ -162,6 +161,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
         devices_input(),
         BANDWIDTH_EFFICIENCY,
+        MATH_DTYPE,
     ),
     outputs=(
         Output("step_time", "Time per decode step"),

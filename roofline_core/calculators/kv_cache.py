@@ -21,10 +21,18 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
 from roofline_core.calculators.kv_cache_chart import kv_cache_chart
-from roofline_core.formatting import format_bytes, format_max_batch, format_max_context, format_percent
+from roofline_core.formatting import (
+    format_amount,
+    format_bytes,
+    format_max_batch,
+    format_max_context,
+    format_percent,
+    format_whole,
+)
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.headroom import KV_BLOCK_TOKENS, kv_capacity
 from roofline_core.inference import MemoryFit
-from roofline_core.models import GQA, MHA, MLA
+from roofline_core.models import GQA, MHA, MLA, AnyModel, Model
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 
 
@@ -43,6 +51,29 @@ def _max_batch_text(values: dict[str, Any], fit: MemoryFit) -> str:
     return f"{format_max_batch(fit)}. {fit_advice(values, batch=1, context_tokens=values['context_tokens'])}"
 
 
+def _engine_report(values: dict[str, Any], model: AnyModel, fit: MemoryFit) -> dict[str, Any]:
+    """What an engine prints at start-up: the tokens its KV blocks hold, and how many requests
+    of this context run at once."""
+    if not isinstance(model, Model):
+        return value(0, "tokens", "unknown for a model given by size alone")
+    report = kv_capacity(
+        model,
+        capacity_bytes=fit.capacity_bytes,
+        weight_bytes=fit.weight_bytes,
+        kv_dtype=values["kv_dtype"],
+        context_tokens=values["context_tokens"],
+        devices=values["devices"],
+    )
+    if report.blocks == 0:
+        return value(0, "tokens", "none: no room beside the weights and the runtime's reserve")
+    return value(
+        report.cache_tokens,
+        "tokens",
+        f"{format_whole(report.cache_tokens)} tokens in {format_whole(report.blocks)} blocks of "
+        f"{KV_BLOCK_TOKENS}; {format_amount(report.max_sequences, 'requests')} of this context at once",
+    )
+
+
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     per_token = model.kv_bytes_per_token(values["kv_dtype"])
@@ -59,6 +90,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
             "max_batch": value(fit.max_batch, "sequences", _max_batch_text(values, fit)),
             "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
+            "cache_tokens": _engine_report(values, model, fit),
         },
         "chart": kv_cache_chart(
             model=model,
@@ -129,9 +161,10 @@ KV_CACHE = Calculator(
         dtype_input(
             id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."
         ),
-        # Two: Llama-3-70B's 16-bit weights (141 GB) alone overflow one 80 GB H100, and a
-        # calculator opens on a scenario that runs.
-        devices_input(default=2),
+        # Four: Llama-3-70B's 16-bit weights (141 GB) overflow one 80 GB H100, and two hold
+        # them but not a 32k-token cache beside a serving engine's reserve; a calculator opens
+        # on a scenario that runs.
+        devices_input(default=4),
     ),
     outputs=(
         Output("kv_bytes", "KV cache, whole batch"),
@@ -141,6 +174,7 @@ KV_CACHE = Calculator(
         Output("weight_bytes", "Weights"),
         Output("max_batch", "Largest batch that fits"),
         Output("max_context_tokens", "Longest context that fits"),
+        Output("cache_tokens", "KV cache capacity, as an engine reports it"),
     ),
     # Whether the batch fits leads (a configuration that does not fit says so at the top); the
     # chart beside shows up to what context it does.

@@ -62,7 +62,8 @@ def kv_cache_chart(
     curve = [
         [tokens, model.kv_cache_bytes(context_tokens=tokens, batch=batch, kv_dtype=kv_dtype)] for tokens in samples
     ]
-    room_bytes = fit.capacity_bytes - fit.weight_bytes
+    # What the weights and the serving runtime's reserve leave for the cache.
+    room_bytes = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
     on_devices = "" if devices == 1 else f" ({format_amount(devices, 'devices')})"
     lines = [
         {"y": fit.capacity_bytes, "label": f"Memory {format_bytes(fit.capacity_bytes)}{on_devices}", "role": "capacity"}
@@ -80,7 +81,11 @@ def kv_cache_chart(
     limit = fit.max_context_tokens
     note = None
     if room_bytes <= 0:
-        note = f"No room: weights take {format_bytes(fit.weight_bytes)} of {format_bytes(fit.capacity_bytes)}"
+        note = (
+            f"No room: weights take {format_bytes(fit.weight_bytes)} of {format_bytes(fit.capacity_bytes)}"
+            if fit.weight_bytes >= fit.capacity_bytes
+            else f"No room: the runtime keeps {format_bytes(fit.reserved_bytes)}"
+        )
     elif limit is None:
         note = "No limit: every layer slides"
     elif x_lo <= limit <= x_hi:

@@ -18,6 +18,7 @@ from roofline_core.calculators._common import (
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import format_bytes, format_memory_fit, format_number, format_percent, format_time
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.headroom import reserved_bytes
 from roofline_core.inference import MemoryFit
 from roofline_core.pitfalls import (
     Pitfall,
@@ -87,13 +88,15 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         block_scales_ignored(model, block_format=block_format),
     )
     worst = max(pitfalls, key=_size_of_error)
+    capacity = accelerator.memory_bytes * values["devices"]
     fit = MemoryFit(
-        capacity_bytes=accelerator.memory_bytes * values["devices"],
+        capacity_bytes=capacity,
         weight_bytes=weight_bytes,
         kv_bytes=kv_bytes,
         kv_bytes_per_sequence=kv_bytes / batch,
         max_batch=None,
         max_context_tokens=None,
+        reserved_bytes=reserved_bytes(model, capacity_bytes=capacity, devices=values["devices"]),
     )
     return {
         "outputs": {

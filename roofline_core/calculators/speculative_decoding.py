@@ -27,6 +27,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.headroom import reserved_bytes
 from roofline_core.inference import MemoryFit
 from roofline_core.models import MODELS
 from roofline_core.speculative import DRAFT_HEAD, DRAFT_MODEL, DRAFT_NGRAM, estimate_speculative_decode
@@ -43,13 +44,15 @@ def _memory(values: dict[str, Any], draft_kind: str) -> MemoryFit:
         m.kv_cache_bytes(context_tokens=values["context_tokens"], batch=values["batch"], kv_dtype=values["kv_dtype"])
         for m in models
     )
+    capacity = ACCELERATORS[values["accelerator"]].memory_bytes * values["devices"]
     return MemoryFit(
-        capacity_bytes=ACCELERATORS[values["accelerator"]].memory_bytes * values["devices"],
+        capacity_bytes=capacity,
         weight_bytes=weight,
         kv_bytes=kv,
         kv_bytes_per_sequence=kv / values["batch"],
         max_batch=None,
         max_context_tokens=None,
+        reserved_bytes=reserved_bytes(models[0], capacity_bytes=capacity, devices=values["devices"]),
     )
 
 

@@ -307,7 +307,8 @@ def find_unfit_scenarios(body: str, *, path: str, first_line: int) -> list[Probl
                     path,
                     ref.line,
                     f"{shown} needs {format_bytes(fit.weight_bytes)} of weights and {format_bytes(fit.kv_bytes)} of KV"
-                    f" cache, more than the {format_bytes(fit.capacity_bytes)} its devices hold",
+                    f" cache, more than the {format_bytes(fit.capacity_bytes)} its devices hold once"
+                    f" {format_bytes(fit.reserved_bytes)} is kept for the serving runtime",
                     "expected a scenario that fits (more devices=, a smaller model, weight_dtype=fp8, a shorter"
                     " context or batch), or hypothetical=yes in a sentence that calls the figure hypothetical",
                 )

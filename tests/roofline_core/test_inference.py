@@ -25,6 +25,7 @@ from roofline_core import (
     prefill_step,
 )
 from roofline_core.attention import prefill_attention_cost
+from roofline_core.headroom import activation_bytes
 
 H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
 
@@ -140,7 +141,12 @@ def test_memory_fit() -> None:
     alone = memory_fit(model=model, accelerator=h100, context_tokens=32768)
     assert not alone.fits and alone.max_batch == 0
     four = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4)
-    assert four.max_batch == (320e9 - model.weight_bytes()) // 10_737_418_240
+    # An engine keeps 10% of memory and a forward chunk's activations (roofline_core.headroom).
+    reserve = 0.1 * 320e9 + activation_bytes(model, devices=4)
+    assert four.reserved_bytes == pytest.approx(reserve)
+    assert four.max_batch == (320e9 - reserve - model.weight_bytes()) // 10_737_418_240
+    bare = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4, memory_utilisation=1.0)
+    assert bare.reserved_bytes == activation_bytes(model, devices=4)
     no_context = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131072, context_tokens=0)
     assert no_context.max_batch is None and no_context.max_context_tokens == int(64e9 // 131072)
 
@@ -210,7 +216,10 @@ def test_a_custom_model_with_a_presets_numbers_decodes_like_the_preset() -> None
     assert preset.attention_flops == 80 * 4 * 64 * 128 * 8192 * 4
     assert preset.step.flops == pytest.approx(by_size.step.flops + preset.attention_flops)
     fit = {"accelerator": h100, "context_tokens": 32768, "devices": 4}
-    assert memory_fit(model=twin, **fit) == memory_fit(model=llama, **fit)
+    by_size, preset = memory_fit(model=twin, **fit), memory_fit(model=llama, **fit)
+    # The same weights and cache; only the preset knows its activations, which the reserve adds.
+    assert (by_size.weight_bytes, by_size.kv_bytes) == (preset.weight_bytes, preset.kv_bytes)
+    assert preset.reserved_bytes == pytest.approx(by_size.reserved_bytes + activation_bytes(llama, devices=4))
 
 
 def test_a_custom_model_without_kv_shape_decodes_only_at_zero_context() -> None:
@@ -297,10 +306,11 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
         batch=1,
         context_tokens=0,
     )
-    # 2 bytes x 405.85e9 parameters = 812 GB: eleven 80 GB devices; on four, only 4-bit weights fit.
-    assert options.devices_needed == 11 == -(-model.weight_bytes("fp16") // 80e9)
+    # 2 bytes x 405.85e9 parameters = 812 GB; each 80 GB device keeps 8 GB and its share of the
+    # activations for the runtime, so eleven devices (792 GB usable) are short and twelve hold it.
+    assert options.devices_needed == 12 == -(-model.weight_bytes("fp16") // (0.9 * 80e9 - 1e9))
     assert options.weight_dtypes == ("fp4", "int4")
     text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70", "context_tokens": "0"})[
         "outputs"
     ]["fits"]["text"]
-    assert text == "No: needs 140 GB of 80 GB. It fits on 2 devices, or in FP8 or INT8 weights."
+    assert text == "No: needs 140 GB + 8 GB reserve of 80 GB. It fits on 2 devices, or in FP8 or INT8 weights."

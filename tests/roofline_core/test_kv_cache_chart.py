@@ -7,6 +7,7 @@ import pytest
 from roofline_core.calculators import compute
 from roofline_core.calculators.kv_cache_chart import CONTEXT_FRAME_TOKENS
 from roofline_core.hardware import get_accelerator
+from roofline_core.headroom import activation_bytes
 from roofline_core.models import get_model
 
 
@@ -62,7 +63,8 @@ def test_the_capacity_line_is_the_devices_memory_and_the_room_line_what_the_weig
     lines = _lines(chart)
     capacity = 2 * get_accelerator("h100-sxm").memory_bytes
     assert lines["capacity"]["y"] == capacity
-    assert lines["room"]["y"] == capacity - result["outputs"]["weight_bytes"]["value"]
+    reserve = 0.1 * capacity + activation_bytes(get_model("llama-3-8b"), devices=2)
+    assert lines["room"]["y"] == pytest.approx(capacity - reserve - result["outputs"]["weight_bytes"]["value"])
     assert lines["capacity"]["label"] == "Memory 160 GB (2 devices)"
 
 
@@ -72,7 +74,7 @@ def test_the_points_are_the_calculators_own_numbers():
     assert (points["current"]["x"], points["current"]["y"]) == (32768, result["outputs"]["kv_bytes"]["value"])
     assert points["current"]["label"] == f"{result['outputs']['kv_bytes']['text']} at 32.8k"
     limit = result["outputs"]["max_context_tokens"]["value"]
-    assert points["limit"]["x"] == limit and points["limit"]["label"] == "Full at 488k"
+    assert points["limit"]["x"] == limit and points["limit"]["label"] == "Full at 425k"
     assert points["limit"]["y"] == _lines(chart)["room"]["y"]
     assert chart["note"] is None
 

@@ -1,0 +1,115 @@
+"""Memory a serving engine keeps back from the KV cache, and the questions it answers at start-up.
+
+An engine does not give the KV cache all of an accelerator's memory. vLLM budgets a fraction of
+it for the whole executor, ``gpu_memory_utilization`` (0.92 by default in
+``vllm/config/cache.py`` as of 2026, 0.9 in earlier releases), and inside that budget it first
+profiles the weights and the peak activations of a forward pass; what remains becomes KV
+blocks of ``block_size`` tokens (16 by default, ``CacheConfig.DEFAULT_BLOCK_SIZE``). It then
+prints how many tokens the cache holds and how many requests of the longest context fit at once.
+
+This module estimates the same budget:
+
+- the share of memory left outside the engine, ``1 - utilisation`` (default 0.9: the more
+  cautious of vLLM's old and new defaults);
+- the activations of one forward chunk: for ``chunk_tokens`` tokens, the widest layer's
+  intermediates (gate and up projections of the MLP, or the attention's Q, K, V and output)
+  plus the residual stream, in 16 bits, and the FP32 logits of the sequences being sampled.
+  This is an estimate of what profiling measures, not a measurement; CUDA graphs, the
+  communication library and allocator fragmentation are taken to fit in the share outside
+  the engine.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from roofline_core.models import AnyModel, Model
+
+#: Share of memory the engine may use; the rest stays outside it (see the module docstring).
+DEFAULT_MEMORY_UTILISATION = 0.9
+#: Tokens per KV block (vLLM's ``CacheConfig.DEFAULT_BLOCK_SIZE``).
+KV_BLOCK_TOKENS = 16
+#: Tokens of one profiling forward chunk, and sequences whose logits are sampled at once: the
+#: class defaults of vLLM's ``SchedulerConfig`` (``DEFAULT_MAX_NUM_BATCHED_TOKENS = 2048``,
+#: ``DEFAULT_MAX_NUM_SEQS = 128``; engines raise both for large GPUs, so this is a floor).
+CHUNK_TOKENS = 2048
+SAMPLED_SEQUENCES = 128
+
+
+def activation_bytes(model: AnyModel, *, devices: int = 1, chunk_tokens: int = CHUNK_TOKENS) -> float:
+    """Peak activation memory of one forward chunk over all devices, in bytes (0 for a model known only by size).
+
+    Tensor parallelism splits the MLP's and attention's intermediates and the vocabulary over the
+    devices; the residual stream is held whole on each.
+
+    >>> from roofline_core.models import MODELS
+    >>> round(activation_bytes(MODELS["llama-3.1-8b"]) / 1e6)
+    217
+    """
+    if not isinstance(model, Model):
+        return 0.0
+    mlp_width = model.moe_ffn_size * max(model.experts_per_token, 1) if model.is_moe else model.ffn_size
+    attention_width = (2 * model.heads + 2 * model.kv_heads) * model.head_dim
+    widest = max(2 * mlp_width, attention_width)
+    per_device = chunk_tokens * (widest / devices + 2 * model.hidden_size) * 2
+    logits = SAMPLED_SEQUENCES * model.vocab_size / devices * 4
+    return (per_device + logits) * devices
+
+
+def reserved_bytes(
+    model: AnyModel, *, capacity_bytes: float, devices: int = 1, utilisation: float = DEFAULT_MEMORY_UTILISATION
+) -> float:
+    """Memory an engine keeps from weights and KV cache: the share outside it plus the activations, in bytes.
+
+    Raises:
+        ValueError: if ``utilisation`` is not in (0, 1].
+    """
+    if not 0.0 < utilisation <= 1.0:
+        raise ValueError(f"utilisation must be more than 0 and at most 1, got {utilisation!r}")
+    return (1.0 - utilisation) * capacity_bytes + activation_bytes(model, devices=devices)
+
+
+@dataclass(frozen=True)
+class KvCapacity:
+    """What an engine would report at start-up about its KV cache.
+
+    Attributes:
+        kv_budget_bytes: Memory left for the KV cache, all devices together, in bytes (negative
+            when the weights and reserve alone overflow).
+        cache_tokens: Tokens the cache holds (whole blocks), at full per-token cost.
+        blocks: KV blocks of :data:`KV_BLOCK_TOKENS` tokens.
+        max_sequences: Requests of ``context_tokens`` that fit at once (vLLM's "maximum
+            concurrency"), whole requests only.
+    """
+
+    kv_budget_bytes: float
+    cache_tokens: int
+    blocks: int
+    max_sequences: int
+
+
+def kv_capacity(
+    model: Model,
+    *,
+    capacity_bytes: float,
+    weight_bytes: float,
+    kv_dtype: str,
+    context_tokens: int,
+    devices: int = 1,
+    utilisation: float = DEFAULT_MEMORY_UTILISATION,
+) -> KvCapacity:
+    """The KV budget after weights and reserve, in blocks, tokens and requests of ``context_tokens``."""
+    budget = (
+        capacity_bytes
+        - weight_bytes
+        - reserved_bytes(model, capacity_bytes=capacity_bytes, devices=devices, utilisation=utilisation)
+    )
+    per_token = model.kv_bytes_per_token(kv_dtype)
+    if budget <= 0 or per_token == 0:
+        return KvCapacity(budget, 0, 0, 0)
+    blocks = math.floor(budget / (per_token * KV_BLOCK_TOKENS))
+    per_request = model.kv_cache_bytes(context_tokens=max(context_tokens, 1), kv_dtype=kv_dtype)
+    return KvCapacity(budget, blocks * KV_BLOCK_TOKENS, blocks, math.floor(budget / per_request))
