@@ -610,7 +610,7 @@ def estimate_decode(
     )
     # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
     attention = decode_attention_cost(model, context_tokens=context_tokens, batch=batch)
-    step = _with_attention(step, attention)
+    step = with_attention(step, attention)
     fit = (
         None
         if accelerator.memory_bytes is None
@@ -691,10 +691,10 @@ def estimate_prefill(
     # Attention's activations stay 16-bit in mainstream engines even when the weights' matmuls
     # run in 8 bits; its FLOPs are counted at the step's peak.
     attention = prefill_attention_cost(model, prompt_tokens=prompt_tokens, batch=batch, tiled=fused_attention)
-    return _with_attention(step, attention)
+    return with_attention(step, attention)
 
 
-def _with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate:
+def with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate:
     """``step`` with attention's FLOPs and traffic added (unchanged when there is none)."""
     if attention.flops == 0 and attention.bytes_moved == 0:
         return step

@@ -27,7 +27,8 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
-from roofline_core.inference import decode_step, prefill_step
+from roofline_core.attention import decode_attention_cost, prefill_attention_cost
+from roofline_core.inference import decode_step, prefill_step, with_attention
 from roofline_core.measurements import Measurement, MeasurementTable
 
 FIT = "fit"
@@ -77,7 +78,7 @@ SPEED_OF_LIGHT = Efficiencies(bandwidth=1.0, compute=1.0)
 #: for estimates that run where the table is not shipped (the browser). A test refits the table
 #: and fails if these drift from it, so a new row that moves the fit updates them here too.
 #: Shown with the fit's errors on the site's "Model vs measurement" page.
-FITTED_EFFICIENCIES = Efficiencies(bandwidth=0.68, compute=0.68)
+FITTED_EFFICIENCIES = Efficiencies(bandwidth=0.73, compute=0.6)
 
 
 #: Kinds of row the page summarises separately: how far below the bound each kind lands differs.
@@ -134,7 +135,7 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
     params = m.model.streamed_params_per_token
 
     def decode_s(context_tokens: float) -> float:
-        return decode_step(
+        step = decode_step(
             params=params,
             peak_flop_per_s=peak_flop_per_s,
             bandwidth_bytes_per_s=bandwidth_bytes_per_s,
@@ -143,10 +144,13 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
             # The model's own rule: sliding-window layers cache at most their window.
             kv_cache_bytes=m.model.kv_cache_bytes(context_tokens=context_tokens, batch=m.batch, kv_dtype=m.kv_format),
             devices=m.devices,
-        ).step_time_s
+        )
+        # Attention's arithmetic over the context, as the site's estimates count it.
+        attention = decode_attention_cost(m.model, context_tokens=round(context_tokens), batch=m.batch)
+        return with_attention(step, attention).step_time_s
 
     def prefill_s() -> float:
-        return prefill_step(
+        step = prefill_step(
             params=params,
             prompt_tokens=m.input_tokens,
             peak_flop_per_s=peak_flop_per_s,
@@ -154,7 +158,9 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
             bytes_per_param=m.weight_format.bytes_per_weight,
             batch=m.batch,
             devices=m.devices,
-        ).step_time_s
+        )
+        attention = prefill_attention_cost(m.model, prompt_tokens=m.input_tokens, batch=m.batch)
+        return with_attention(step, attention).step_time_s
 
     # Decode time grows linearly with the context here, so the step at the mean context of the
     # generation (prompt plus half the output) is the mean step.

@@ -27,11 +27,14 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
 from roofline_core.formatting import (
     bound_phrase,
     format_bytes,
+    format_count,
     format_intensity,
     format_memory_use,
+    format_number,
     format_percent,
     format_time,
     format_tokens_per_s,
@@ -40,9 +43,10 @@ from roofline_core.formatting import (
 from roofline_core.inference import (
     DECODE_TABLE_BATCHES,
     DecodeEstimate,
+    StepEstimate,
     estimate_decode,
 )
-from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE
+from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE, Number
 
 
 def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
@@ -66,6 +70,40 @@ def batch_cell(batch: int) -> dict[str, Any]:
     return value(batch, "sequences", format_whole(batch))
 
 
+def _realistic(per_sequence: float) -> dict[str, Any]:
+    """The speed of light scaled by the middle half of published single-device decode runs."""
+    low, high = DECODE_SHARE_OF_SPEED_OF_LIGHT
+    return value(
+        per_sequence * (low + high) / 2,
+        "tokens/s",
+        f"{format_tokens_per_s(per_sequence * low)} to {format_tokens_per_s(per_sequence * high)} per sequence "
+        f"(published runs reach {format_percent(low)} to {format_percent(high)} of the speed of light)",
+    )
+
+
+def _energy(values: dict[str, Any], accelerator: Any, step: StepEstimate) -> dict[str, Any]:
+    """Joules per generated token at the devices' board power, at the speed of light (a floor)."""
+    power_w = getattr(accelerator, "board_power_w", None)
+    if not power_w:
+        return value(0, "J", "unknown: no board power for this accelerator")
+    joules = power_w * values["devices"] * step.step_time_s / step.tokens
+    return value(
+        joules,
+        "J",
+        f"{format_number(joules)} J per token at {format_whole(power_w)} W per device "
+        f"({format_count(3.6e6 / joules)} tokens per kWh), at the speed of light",
+    )
+
+
+def _cost(values: dict[str, Any], step: StepEstimate) -> dict[str, Any]:
+    """Cost of a million generated tokens at the reader's price per device-hour, at the speed of light."""
+    price = values["price_per_device_hour"]
+    if price == 0:
+        return value(0, "USD", "enter a price per device-hour")
+    dollars = price * values["devices"] / 3600 * step.step_time_s / step.tokens * 1e6
+    return value(dollars, "USD", f"${format_number(dollars)} per million tokens at the speed of light")
+
+
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     batch = values["batch"]
     estimate = decode_at(values, batch)
@@ -87,6 +125,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "memory_use": value(fit.used_bytes, "B", format_memory_use(fit)),
         "fits": value(fit.fits, "", fit_verdict(values, fit, batch=batch, context_tokens=values["context_tokens"])),
         "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
+        "realistic": _realistic(per_sequence),
+        "energy_per_token": _energy(values, accelerator, step),
+        "cost_per_million": _cost(values, step),
         "attention_share": value(
             estimate.attention_share_of_flops, "1", format_percent(estimate.attention_share_of_flops)
         ),
@@ -162,6 +203,16 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         devices_input(),
         BANDWIDTH_EFFICIENCY,
         MATH_DTYPE,
+        Number(
+            id="price_per_device_hour",
+            label="Price per device-hour",
+            unit="USD",
+            default=0,
+            minimum=0,
+            maximum=10_000,
+            step=0.01,
+            help="What one accelerator costs you per hour; 0 leaves the cost out.",
+        ),
     ),
     outputs=(
         Output("step_time", "Time per decode step"),
@@ -177,6 +228,9 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("fits", "Fits in memory"),
         Output("math", "Math"),
         Output("attention_share", "Attention's share of the FLOPs"),
+        Output("realistic", "Realistic speed"),
+        Output("energy_per_token", "Energy per token"),
+        Output("cost_per_million", "Cost per million tokens"),
     ),
     cross_check=math_cross_check,
     headline=("step_time", "tokens_per_s", "fits"),

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 import pytest
 
+from roofline_core.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
 from roofline_core.measurements import load_measurements_file
 from roofline_core.validation import (
     EXCLUDED,
+    FIT,
     FITTED_EFFICIENCIES,
     fraction_of_speed_of_light,
     predict,
+    row_group,
     split_role,
     validate,
 )
@@ -67,3 +71,14 @@ def test_the_published_default_efficiencies_are_the_fit_of_this_table() -> None:
 def test_excluded_rows_say_why() -> None:
     excluded = [row for row in ROWS.values() if split_role(row) == EXCLUDED]
     assert excluded and all(row.exclude.strip() for row in excluded)
+
+
+def test_the_decode_range_constant_is_the_tables_middle_half() -> None:
+    report = validate(TABLE)
+    shares = [
+        fraction_of_speed_of_light(c.measurement, c.speed_of_light)
+        for c in report.comparisons
+        if c.role == FIT and row_group(c.measurement) == "decode, one device"
+    ]
+    low, _median, high = statistics.quantiles(shares, n=4)
+    assert DECODE_SHARE_OF_SPEED_OF_LIGHT == (round(low, 2), round(high, 2))

@@ -365,3 +365,15 @@ def test_every_calculator_names_its_headline_and_key_inputs(calc_id: str) -> Non
     calc = CALCULATORS[calc_id]
     assert 2 <= len(calc.headline) <= 4 and set(calc.headline) <= {o.id for o in calc.outputs}
     assert 1 <= len(calc.key_inputs) <= 2 and set(calc.key_inputs) <= {f.id for f in calc.inputs}
+
+
+def test_decode_energy_cost_and_realistic_range_by_hand() -> None:
+    # Llama 3 8B, batch 64, 4,096 tokens of context, one H100 SXM (700 W board power).
+    result = compute("decode-speed-of-light", {"batch": "64", "price_per_device_hour": "2.5"})
+    step_s = result["outputs"]["step_time"]["value"]
+    assert result["outputs"]["energy_per_token"]["value"] == pytest.approx(700 * step_s / 64)
+    assert result["outputs"]["cost_per_million"]["value"] == pytest.approx(2.5 / 3600 * step_s / 64 * 1e6)
+    per_sequence = 1 / step_s
+    assert result["outputs"]["realistic"]["value"] == pytest.approx(per_sequence * (0.51 + 0.69) / 2)
+    free = compute("decode-speed-of-light", {})
+    assert free["outputs"]["cost_per_million"]["text"] == "enter a price per device-hour"

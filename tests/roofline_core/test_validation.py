@@ -7,8 +7,9 @@ import zlib
 
 import pytest
 
+from roofline_core.attention import decode_attention_cost, prefill_attention_cost
 from roofline_core.hardware import get_accelerator
-from roofline_core.inference import decode_step, prefill_step
+from roofline_core.inference import decode_step, prefill_step, with_attention
 from roofline_core.measurements import Measurement, MeasurementTable, WeightFormat
 from roofline_core.models import get_model
 from roofline_core.sources import Source
@@ -62,8 +63,9 @@ def _row(**changes: object) -> Measurement:
 
 
 def _decode_s(row: Measurement, bandwidth: float, peak: float) -> float:
-    kv = LLAMA.kv_bytes_per_token("fp16") * (row.input_tokens + row.output_tokens / 2) * row.batch
-    return decode_step(
+    context = row.input_tokens + row.output_tokens / 2
+    kv = LLAMA.kv_bytes_per_token("fp16") * context * row.batch
+    step = decode_step(
         params=LLAMA.streamed_params_per_token,
         peak_flop_per_s=peak,
         bandwidth_bytes_per_s=bandwidth,
@@ -71,6 +73,9 @@ def _decode_s(row: Measurement, bandwidth: float, peak: float) -> float:
         batch=row.batch,
         kv_cache_bytes=kv,
         devices=row.devices,
+    )
+    return with_attention(
+        step, decode_attention_cost(LLAMA, context_tokens=round(context), batch=row.batch)
     ).step_time_s
 
 
@@ -108,6 +113,8 @@ def test_prefill_and_ttft_follow_prefill_step() -> None:
         bandwidth_bytes_per_s=3.35e12,
         batch=2,
     )
+    # Plus causal attention over the prompt: 32 layers x 4 x 32 heads x 128 per query-key pair.
+    step = with_attention(step, prefill_attention_cost(LLAMA, prompt_tokens=2048, batch=2))
     ttft = _row(metric="ttft_ms", unit="ms", input_tokens=2048, output_tokens=1, batch=2)
     prefill = _row(metric="prefill_tokens_per_s", input_tokens=2048, output_tokens=1, batch=2)
     assert predict(ttft) == pytest.approx(step.step_time_s * 1e3)
@@ -123,13 +130,16 @@ def test_static_batch_throughput_is_prefill_then_decode_steps_per_device() -> No
         devices=2,
         parallelism="tensor",
     )
-    prefill = prefill_step(
-        params=LLAMA.streamed_params_per_token,
-        prompt_tokens=128,
-        peak_flop_per_s=989e12,
-        bandwidth_bytes_per_s=3.35e12,
-        batch=64,
-        devices=2,
+    prefill = with_attention(
+        prefill_step(
+            params=LLAMA.streamed_params_per_token,
+            prompt_tokens=128,
+            peak_flop_per_s=989e12,
+            bandwidth_bytes_per_s=3.35e12,
+            batch=64,
+            devices=2,
+        ),
+        prefill_attention_cost(LLAMA, prompt_tokens=128, batch=64),
     ).step_time_s
     total_s = prefill + 127 * _decode_s(row, 3.35e12, 989e12)
     assert predict(row) == pytest.approx(64 * 128 / total_s / 2)

@@ -1,0 +1,13 @@
+"""How far below the speed of light real servers run, from the site's table of published measurements.
+
+The numbers here are fitted by :mod:`roofline_core.validation` on the fit half of
+``measurements/measurements.toml`` and copied as constants, because the browser computes without
+the table; ``tests/data/test_measurements.py`` refits the table and fails if they drift.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+#: The middle half (25th to 75th percentile) of measured single-device decode speed as a share of
+#: the speed of light, over the fit rows: a realistic range for a decode estimate.
+DECODE_SHARE_OF_SPEED_OF_LIGHT = (0.51, 0.69)
