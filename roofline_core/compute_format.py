@@ -28,6 +28,10 @@ AUTO = "auto"
 
 #: Storage formats whose own peak engines use when the chip has one (W8A8, W4A4).
 _NATIVE_WHEN_SUPPORTED = ("fp8", "int8", "fp4")
+#: Block-scaled formats that run on the FP4 peak where the chip has one (Blackwell's block-scaled
+#: tensor cores take MXFP4 and NVFP4 directly); GGUF blocks are counted on their dequantising
+#: path, at the 16-bit peak.
+_FP4_BLOCKS = ("mxfp4", "nvfp4")
 
 
 def sixteen_bit(accelerator: AnyAccelerator) -> str:
@@ -39,6 +43,8 @@ def engine_compute_dtype(weight_dtype: str, accelerator: AnyAccelerator) -> str:
     """The format mainstream engines compute in for weights stored as ``weight_dtype`` on ``accelerator``."""
     if weight_dtype in _NATIVE_WHEN_SUPPORTED and accelerator.supports(weight_dtype):
         return weight_dtype
+    if weight_dtype in _FP4_BLOCKS and accelerator.supports("fp4"):
+        return "fp4"
     return sixteen_bit(accelerator)
 
 
@@ -52,6 +58,8 @@ def resolve_compute_dtype(compute_dtype: str | None, weight_dtype: str, accelera
 def compute_scheme(weight_dtype: str, compute_dtype: str) -> str:
     """How the weights meet the math, in words: ``"W8A8 on the FP8 peak"``, ``"weight-only: INT4 widened to FP16"``."""
     weights, math = weight_dtype.upper(), compute_dtype.upper()
+    if weight_dtype in _FP4_BLOCKS and compute_dtype == "fp4":
+        return f"W4A4 on the FP4 peak ({weights} blocks)"
     if weight_dtype == compute_dtype:
         if weight_dtype in _NATIVE_WHEN_SUPPORTED:
             bits = round(bytes_per_element(weight_dtype) * 8)

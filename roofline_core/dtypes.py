@@ -1,13 +1,16 @@
 """Number formats and how many bytes one element takes.
 
-Sub-byte formats (int4, fp4) pack two elements per byte, so their size is 0.5 bytes; block
-scales (as in MXFP4 or GPTQ group scales) add a little on top and are ignored here, as the
-seeds do.
+Sub-byte formats (int4, fp4) pack two elements per byte, so their size is 0.5 bytes: the bare
+element, as the seeds count it. The block-scaled formats of :mod:`roofline_core.block_formats`
+(MXFP4, NVFP4, GGUF Q4_0/Q4_K/Q8_0) are weight formats too, at their real size with the scales
+included (``mxfp4`` is 4.25 bits, 0.53125 bytes).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from roofline_core.block_formats import BLOCK_FORMATS
 
 
 @dataclass(frozen=True)
@@ -38,11 +41,15 @@ DTYPES: dict[str, DType] = {
         DType("int8", "INT8", 1.0, False),
         DType("fp4", "FP4", 0.5, True),
         DType("int4", "INT4", 0.5, False),
+        # Block-scaled weight formats, scales included; MX and NV formats hold floats.
+        *(DType(f.slug, f.label, f.bytes_per_weight, f.slug in ("mxfp4", "nvfp4")) for f in BLOCK_FORMATS.values()),
     )
 }
 
 #: Formats a model's weights or KV cache are commonly stored in (tf32 is a compute mode only).
 STORAGE_DTYPES: tuple[str, ...] = ("fp32", "bf16", "fp16", "fp8", "int8", "fp4", "int4")
+#: Formats weights are stored in: the plain ones and the block-scaled ones.
+WEIGHT_DTYPES: tuple[str, ...] = (*STORAGE_DTYPES, *BLOCK_FORMATS)
 #: Formats the math can run in (each accelerator lists the ones it has a peak for).
 COMPUTE_DTYPES: tuple[str, ...] = ("fp16", "bf16", "fp8", "int8", "fp4", "tf32")
 

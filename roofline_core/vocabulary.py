@@ -1011,7 +1011,7 @@ Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url |
 def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
     # Imported here so this module's helpers load without the preset tables (and no cycle forms
     # if a preset module ever uses the vocabulary).
-    from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES, STORAGE_DTYPES
+    from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES, STORAGE_DTYPES, WEIGHT_DTYPES
     from roofline_core.hardware import ACCELERATORS
     from roofline_core.models import MODELS
 
@@ -1037,11 +1037,15 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
         label="Weight format",
         default="fp16",
         help="How the weights are stored; it sets the bytes read per parameter.",
-        choices=dtype_choices(STORAGE_DTYPES),
+        choices=dtype_choices(WEIGHT_DTYPES),
         noun_text="storage format",
     )
     kv = dataclasses.replace(
-        weights, id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."
+        weights,
+        id="kv_dtype",
+        label="KV cache format",
+        help="How cached keys and values are stored.",
+        choices=dtype_choices(STORAGE_DTYPES),
     )
     compute = OneOf(
         id="dtype",

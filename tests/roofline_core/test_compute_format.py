@@ -74,3 +74,16 @@ def test_calculators_show_the_math_and_refuse_a_format_the_chip_lacks() -> None:
     assert result["outputs"]["math"]["text"].startswith("W8A8 on the FP8 peak")
     refused = compute("decode-speed-of-light", {"compute_dtype": "fp4"})
     assert "has no peak on the NVIDIA H100 SXM" in refused["errors"]["compute_dtype"]
+
+
+def test_block_scaled_weights_count_their_scales_and_use_the_fp4_peak_where_there_is_one() -> None:
+    model = MODELS["llama-3.1-8b"]
+    h100, b200 = ACCELERATORS["h100-sxm"], ACCELERATORS["b200"]
+    mx = estimate_decode(model=model, accelerator=h100, weight_dtype="mxfp4")
+    # 17 bytes per 32 weights (block_mxfp4), not 16.
+    assert mx.weight_bytes_streamed == pytest.approx(model.streamed_params_per_token * 17 / 32)
+    assert mx.step.peak_flop_per_s == h100.peak_for("fp16")  # widened: no FP4 units on Hopper
+    nv = estimate_prefill(model=model, accelerator=b200, prompt_tokens=4096, weight_dtype="nvfp4")
+    assert nv.peak_flop_per_s == b200.peak_for("fp4")
+    assert compute_scheme("nvfp4", "fp4") == "W4A4 on the FP4 peak (NVFP4 blocks)"
+    assert engine_compute_dtype("q4_k", h100) == "fp16"

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core import vocabulary as v
-from roofline_core.dtypes import COMPUTE_DTYPES, STORAGE_DTYPES
+from roofline_core.dtypes import COMPUTE_DTYPES, STORAGE_DTYPES, WEIGHT_DTYPES
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 
@@ -194,7 +194,8 @@ def test_declarations_refuse_impossible_ranges():
 def test_preset_choices_are_the_presets():
     assert v.ACCELERATOR.values() == tuple(ACCELERATORS)
     assert v.MODEL.values() == tuple(MODELS)
-    assert v.WEIGHT_DTYPE.values() == v.KV_DTYPE.values() == STORAGE_DTYPES
+    assert v.KV_DTYPE.values() == STORAGE_DTYPES
+    assert v.WEIGHT_DTYPE.values() == WEIGHT_DTYPES == (*STORAGE_DTYPES, "mxfp4", "nvfp4", "q4_0", "q4_k", "q8_0")
     assert v.COMPUTE_DTYPE.values() == COMPUTE_DTYPES
 
 
