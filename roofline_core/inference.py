@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass, replace
 
 from roofline_core.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
+from roofline_core.communication import NONE as NO_COMMUNICATION
+from roofline_core.communication import CommCost, tensor_parallel_comm
 from roofline_core.compute_format import resolve_compute_dtype
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
@@ -517,6 +519,12 @@ class DecodeEstimate:
     weight_bytes_streamed: float
     memory: MemoryFit | None
     attention_flops: float = 0.0
+    communication: CommCost = NO_COMMUNICATION
+
+    @property
+    def communication_share(self) -> float:
+        """Share of the step spent in tensor parallelism's all-reduces (0 to 1)."""
+        return self.communication.time_s / self.step.step_time_s
 
     @property
     def attention_share_of_flops(self) -> float:
@@ -611,6 +619,9 @@ def estimate_decode(
     # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
     attention = decode_attention_cost(model, context_tokens=context_tokens, batch=batch)
     step = with_attention(step, attention)
+    # Tensor parallelism's all-reduces sit on the critical path of a decode step.
+    communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch)
+    step = replace(step, step_time_s=step.step_time_s + communication.time_s)
     fit = (
         None
         if accelerator.memory_bytes is None
@@ -632,6 +643,7 @@ def estimate_decode(
         weight_bytes_streamed=weight_params_read * bpp,
         memory=fit,
         attention_flops=attention.flops,
+        communication=communication,
     )
 
 
@@ -691,7 +703,9 @@ def estimate_prefill(
     # Attention's activations stay 16-bit in mainstream engines even when the weights' matmuls
     # run in 8 bits; its FLOPs are counted at the step's peak.
     attention = prefill_attention_cost(model, prompt_tokens=prompt_tokens, batch=batch, tiled=fused_attention)
-    return with_attention(step, attention)
+    step = with_attention(step, attention)
+    communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch * prompt_tokens)
+    return replace(step, step_time_s=step.step_time_s + communication.time_s)
 
 
 def with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate:

@@ -28,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from roofline_core.attention import decode_attention_cost, prefill_attention_cost
+from roofline_core.communication import tensor_parallel_comm
 from roofline_core.inference import decode_step, prefill_step, with_attention
 from roofline_core.measurements import Measurement, MeasurementTable
 
@@ -147,7 +148,7 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
         )
         # Attention's arithmetic over the context, as the site's estimates count it.
         attention = decode_attention_cost(m.model, context_tokens=round(context_tokens), batch=m.batch)
-        return with_attention(step, attention).step_time_s
+        return with_attention(step, attention).step_time_s + communication_s(m.batch)
 
     def prefill_s() -> float:
         step = prefill_step(
@@ -160,7 +161,14 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
             devices=m.devices,
         )
         attention = prefill_attention_cost(m.model, prompt_tokens=m.input_tokens, batch=m.batch)
-        return with_attention(step, attention).step_time_s
+        return with_attention(step, attention).step_time_s + communication_s(m.batch * m.input_tokens)
+
+    def communication_s(tokens: int) -> float:
+        # Tensor-parallel rows pay two all-reduces per layer (roofline_core.communication); the
+        # link runs at its own speed, not at the fitted fractions of memory and compute.
+        if m.parallelism != "tensor":
+            return 0.0
+        return tensor_parallel_comm(m.model, m.accelerator, devices=m.devices, tokens=tokens).time_s
 
     # Decode time grows linearly with the context here, so the step at the mean context of the
     # generation (prompt plus half the output) is the mean step.

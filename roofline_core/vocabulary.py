@@ -1092,7 +1092,10 @@ DEVICES = WholeNumber(
     default=1,
     minimum=1,
     maximum=MAX_DEVICES,
-    help="Accelerators the weights and work are split over evenly (tensor parallelism, no communication cost).",
+    help=(
+        "Accelerators the weights and work are split over evenly (tensor parallelism, with its "
+        "all-reduces where the model and the link bandwidth are known)."
+    ),
 )
 CONTEXT_TOKENS = WholeNumber(
     id="context_tokens",

@@ -5,12 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from roofline_core.calculators.base import CUSTOM, FROM_CONFIG
+from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, value
+from roofline_core.communication import CommCost
 from roofline_core.compute_format import AUTO, compute_scheme, resolve_compute_dtype
 from roofline_core.config_code import model_from_code
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
-from roofline_core.formatting import format_fit_advice, format_flop_per_s, format_memory_fit
+from roofline_core.formatting import (
+    format_fit_advice,
+    format_flop_per_s,
+    format_memory_fit,
+    format_percent,
+    format_time,
+    format_whole,
+)
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
 from roofline_core.inference import MemoryFit, fit_alternatives, model_memory_fit
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
@@ -318,3 +326,18 @@ def math_text(values: dict[str, Any], accelerator: AnyAccelerator, compute_dtype
     """How the weights meet the math: ``"W8A8 on the FP8 peak (1,979 TFLOP/s)"``."""
     peak = format_flop_per_s(accelerator.peak_for(compute_dtype))
     return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak})"
+
+
+def communication_output(communication: CommCost, step_time_s: float) -> dict[str, Any]:
+    """The share of a step in tensor parallelism's all-reduces, or why there is none or it is unknown."""
+    if communication.collectives == 0 and communication.known:
+        return value(0.0, "1", "none: one device")
+    if not communication.known:
+        return value(0.0, "1", "unknown: no link bandwidth for this accelerator or model")
+    share = communication.time_s / step_time_s
+    return value(
+        share,
+        "1",
+        f"{format_percent(share)} ({format_time(communication.time_s)} in "
+        f"{format_whole(communication.collectives)} all-reduces)",
+    )

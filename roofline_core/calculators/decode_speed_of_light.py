@@ -11,6 +11,7 @@ from typing import Any
 from roofline_core.calculators._common import (
     accelerator_input,
     batch_input,
+    communication_output,
     context_input,
     custom_accelerator_inputs,
     custom_kv_inputs,
@@ -126,6 +127,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "fits": value(fit.fits, "", fit_verdict(values, fit, batch=batch, context_tokens=values["context_tokens"])),
         "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
         "realistic": _realistic(per_sequence),
+        "communication_share": communication_output(estimate.communication, estimate.step_time_s),
         "energy_per_token": _energy(values, accelerator, step),
         "cost_per_million": _cost(values, step),
         "attention_share": value(
@@ -228,6 +230,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("fits", "Fits in memory"),
         Output("math", "Math"),
         Output("attention_share", "Attention's share of the FLOPs"),
+        Output("communication_share", "Time in tensor-parallel all-reduces"),
         Output("realistic", "Realistic speed"),
         Output("energy_per_token", "Energy per token"),
         Output("cost_per_million", "Cost per million tokens"),

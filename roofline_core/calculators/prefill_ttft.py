@@ -7,6 +7,7 @@ from typing import Any
 from roofline_core.calculators._common import (
     accelerator_input,
     batch_input,
+    communication_output,
     custom_accelerator_inputs,
     devices_input,
     dtype_input,
@@ -23,6 +24,7 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.communication import tensor_parallel_comm
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
 from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
 from roofline_core.vocabulary import MATH_DTYPE
@@ -77,6 +79,12 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 + ("" if model.kv_cache_known else " (weights only: a custom model has no KV shape)"),
             ),
             "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
+            "communication_share": communication_output(
+                tensor_parallel_comm(
+                    model, accelerator, devices=values["devices"], tokens=values["batch"] * values["prompt_tokens"]
+                ),
+                prefill.step_time_s,
+            ),
         },
         "chart": roofline_chart(
             peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points
@@ -116,6 +124,7 @@ PREFILL_TTFT = Calculator(
         Output("ridge_point", "Ridge point"),
         Output("fits", "Fits in memory"),
         Output("math", "Math"),
+        Output("communication_share", "Time in tensor-parallel all-reduces"),
     ),
     cross_check=math_cross_check,
     # As on the decode calculator, a scenario that does not fit says so at the top; the chart

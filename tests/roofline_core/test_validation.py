@@ -8,6 +8,7 @@ import zlib
 import pytest
 
 from roofline_core.attention import decode_attention_cost, prefill_attention_cost
+from roofline_core.communication import tensor_parallel_comm
 from roofline_core.hardware import get_accelerator
 from roofline_core.inference import decode_step, prefill_step, with_attention
 from roofline_core.measurements import Measurement, MeasurementTable, WeightFormat
@@ -141,7 +142,11 @@ def test_static_batch_throughput_is_prefill_then_decode_steps_per_device() -> No
         ),
         prefill_attention_cost(LLAMA, prompt_tokens=128, batch=64),
     ).step_time_s
-    total_s = prefill + 127 * _decode_s(row, 3.35e12, 989e12)
+    # Tensor parallelism over two H100s: two all-reduces per layer, of 64 x 128 prompt tokens'
+    # activations in the prefill and of 64 tokens' in each decode step.
+    prefill += tensor_parallel_comm(LLAMA, H100, devices=2, tokens=64 * 128).time_s
+    decode = _decode_s(row, 3.35e12, 989e12) + tensor_parallel_comm(LLAMA, H100, devices=2, tokens=64).time_s
+    total_s = prefill + 127 * decode
     assert predict(row) == pytest.approx(64 * 128 / total_s / 2)
 
 
