@@ -19,12 +19,17 @@ from dataclasses import dataclass, replace
 
 from roofline_core.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
 from roofline_core.communication import NONE as NO_COMMUNICATION
-from roofline_core.communication import CommCost, tensor_parallel_comm
+from roofline_core.communication import (
+    STEP_LATENCY_S,
+    CommCost,
+    expert_parallel_comm,
+    tensor_parallel_comm,
+)
 from roofline_core.compute_format import resolve_compute_dtype
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
-from roofline_core.models import AnyModel
+from roofline_core.models import AnyModel, Model
 from roofline_core.roofline import (
     COMPUTE,
     MEMORY,
@@ -38,6 +43,11 @@ DEFAULT_SWEEP_BATCHES: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 #: Seed 004's batches continued past the H100 ridge (about batch 295), so a table or chart shows
 #: the turn to compute-bound: the decode calculator's table and the decode-batch figure.
 DECODE_TABLE_BATCHES: tuple[int, ...] = (*DEFAULT_SWEEP_BATCHES, 512, 1024)
+
+
+#: How the work of a step is split over devices (``estimate_decode(parallelism=...)``).
+TENSOR, PIPELINE, EXPERT = "tensor", "pipeline", "expert"
+PARALLELISMS = (TENSOR, PIPELINE, EXPERT)
 
 
 def _require_count(name: str, value: int) -> None:
@@ -520,6 +530,7 @@ class DecodeEstimate:
     memory: MemoryFit | None
     attention_flops: float = 0.0
     communication: CommCost = NO_COMMUNICATION
+    pipeline_bubble: float = 0.0
 
     @property
     def communication_share(self) -> float:
@@ -571,6 +582,7 @@ def estimate_decode(
     context_tokens: int = 0,
     devices: int = 1,
     bandwidth_efficiency: float = 1.0,
+    parallelism: str = TENSOR,
 ) -> DecodeEstimate:
     """Decode step of ``model`` on ``devices`` x ``accelerator`` at ``context_tokens`` of context.
 
@@ -619,9 +631,43 @@ def estimate_decode(
     # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
     attention = decode_attention_cost(model, context_tokens=context_tokens, batch=batch)
     step = with_attention(step, attention)
-    # Tensor parallelism's all-reduces sit on the critical path of a decode step.
-    communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch)
+    bubble = 0.0
+    if parallelism not in PARALLELISMS:
+        raise ValueError(f"unknown parallelism {parallelism!r}; expected one of {', '.join(PARALLELISMS)}")
+    if parallelism == EXPERT:
+        # Experts spread over the devices; each MoE layer dispatches every token's activation to
+        # its experts' devices and combines the results (two all-to-alls).
+        if not (isinstance(model, Model) and model.is_moe):
+            raise ValueError("expert parallelism needs a mixture-of-experts model")
+        communication = expert_parallel_comm(model, accelerator, devices=devices, tokens=batch)
+    else:
+        # Tensor parallelism's all-reduces sit on the critical path of a decode step.
+        communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch)
     step = replace(step, step_time_s=step.step_time_s + communication.time_s)
+    if parallelism == PIPELINE and devices > 1:
+        # Each of the p = `devices` stages holds 1/p of the layers. Decode keeps the batch cycling
+        # through them as m = min(batch, p) micro-batches: a micro-batch's next token needs all p
+        # stages, one stage time each, so a step lasts p stage times, and with fewer
+        # micro-batches than stages a share 1 - m/p of every stage's time is idle. (GPipe's
+        # (p-1)/(m+p-1) is the bubble of a batch that drains before the next starts.)
+        # Activations hop between stages point to point.
+        micro = min(batch, devices)
+        stage = (
+            estimate_decode(
+                model=model,
+                accelerator=accelerator,
+                weight_dtype=weight_dtype,
+                kv_dtype=kv_dtype,
+                compute_dtype=compute_dtype,
+                batch=math.ceil(batch / micro),
+                context_tokens=context_tokens,
+                bandwidth_efficiency=bandwidth_efficiency,
+            ).step_time_s
+            / devices
+        )
+        communication = CommCost((devices - 1) * STEP_LATENCY_S, 0.0, devices - 1)
+        bubble = 1 - micro / devices
+        step = replace(step, step_time_s=devices * stage + communication.time_s)
     fit = (
         None
         if accelerator.memory_bytes is None
@@ -644,6 +690,7 @@ def estimate_decode(
         memory=fit,
         attention_flops=attention.flops,
         communication=communication,
+        pipeline_bubble=bubble,
     )
 
 

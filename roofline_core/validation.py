@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from roofline_core.attention import decode_attention_cost, prefill_attention_cost
 from roofline_core.communication import tensor_parallel_comm
+from roofline_core.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
 from roofline_core.inference import decode_step, prefill_step, with_attention
 from roofline_core.measurements import Measurement, MeasurementTable
 
@@ -79,7 +80,7 @@ SPEED_OF_LIGHT = Efficiencies(bandwidth=1.0, compute=1.0)
 #: for estimates that run where the table is not shipped (the browser). A test refits the table
 #: and fails if these drift from it, so a new row that moves the fit updates them here too.
 #: Shown with the fit's errors on the site's "Model vs measurement" page.
-FITTED_EFFICIENCIES = Efficiencies(bandwidth=0.73, compute=0.6)
+FITTED_EFFICIENCIES = Efficiencies(bandwidth=FITTED_BANDWIDTH_SHARE, compute=FITTED_COMPUTE_SHARE)
 
 
 #: Kinds of row the page summarises separately: how far below the bound each kind lands differs.

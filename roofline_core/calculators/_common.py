@@ -20,8 +20,8 @@ from roofline_core.formatting import (
     format_whole,
 )
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
-from roofline_core.inference import MemoryFit, fit_alternatives, model_memory_fit
-from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel
+from roofline_core.inference import EXPERT, PIPELINE, TENSOR, MemoryFit, fit_alternatives, model_memory_fit
+from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel, Model
 from roofline_core.vocabulary import (
     ACCELERATOR,
     BANDWIDTH_TB_PER_S,
@@ -328,8 +328,9 @@ def math_text(values: dict[str, Any], accelerator: AnyAccelerator, compute_dtype
     return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak})"
 
 
-def communication_output(communication: CommCost, step_time_s: float) -> dict[str, Any]:
-    """The share of a step in tensor parallelism's all-reduces, or why there is none or it is unknown."""
+def communication_output(communication: CommCost, step_time_s: float, *, noun: str = "all-reduces") -> dict[str, Any]:
+    """The share of a step spent communicating (``noun``: what the collectives are), or why there is
+    none or it is unknown."""
     if communication.collectives == 0 and communication.known:
         return value(0.0, "1", "none: one device")
     if not communication.known:
@@ -339,5 +340,32 @@ def communication_output(communication: CommCost, step_time_s: float) -> dict[st
         share,
         "1",
         f"{format_percent(share)} ({format_time(communication.time_s)} in "
-        f"{format_whole(communication.collectives)} all-reduces)",
+        f"{format_whole(communication.collectives)} {noun})",
     )
+
+
+#: The parallelism select of the decode calculator (roofline_core.inference.PARALLELISMS).
+PARALLELISM_INPUT = OneOf(
+    id="parallelism",
+    label="Parallelism",
+    choices=(
+        Choice(value=TENSOR, label="Tensor (every layer split; two all-reduces per layer)"),
+        Choice(value=PIPELINE, label="Pipeline (layers in stages; micro-batches cycle)"),
+        Choice(value=EXPERT, label="Expert (MoE experts spread; all-to-alls per MoE layer)"),
+    ),
+    default=TENSOR,
+    help="How the work is split when there is more than one device.",
+)
+
+#: What each parallelism's collectives are, for the communication output.
+COLLECTIVE_NOUN = {TENSOR: "all-reduces", PIPELINE: "stage hops", EXPERT: "all-to-alls"}
+
+
+def parallelism_cross_check(values: dict[str, Any]) -> dict[str, str]:
+    """Expert parallelism needs experts: refused at its field for a dense model."""
+    if values.get("parallelism") != EXPERT:
+        return {}
+    model = model_of(values)
+    if isinstance(model, Model) and model.is_moe:
+        return {}
+    return {"parallelism": "Parallelism Expert needs a mixture-of-experts model; choose one of Tensor, Pipeline."}

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    COLLECTIVE_NOUN,
+    PARALLELISM_INPUT,
     accelerator_input,
     batch_input,
     communication_output,
@@ -24,6 +26,7 @@ from roofline_core.calculators._common import (
     model_config_input,
     model_input,
     model_of,
+    parallelism_cross_check,
     params_input,
     roofline_chart,
 )
@@ -63,6 +66,7 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
         context_tokens=values["context_tokens"],
         devices=values["devices"],
         bandwidth_efficiency=values["bandwidth_efficiency"] / 100.0,
+        parallelism=values["parallelism"],
     )
 
 
@@ -127,7 +131,15 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "fits": value(fit.fits, "", fit_verdict(values, fit, batch=batch, context_tokens=values["context_tokens"])),
         "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
         "realistic": _realistic(per_sequence),
-        "communication_share": communication_output(estimate.communication, estimate.step_time_s),
+        "communication_share": communication_output(
+            estimate.communication, estimate.step_time_s, noun=COLLECTIVE_NOUN[values["parallelism"]]
+        ),
+        "pipeline_bubble": value(
+            estimate.pipeline_bubble,
+            "1",
+            format_percent(estimate.pipeline_bubble)
+            + (" of each stage's time idle" if estimate.pipeline_bubble else ""),
+        ),
         "energy_per_token": _energy(values, accelerator, step),
         "cost_per_million": _cost(values, step),
         "attention_share": value(
@@ -203,6 +215,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         context_input(default=4096, min=0, slider=False),
         dtype_input(id="kv_dtype", label="KV cache format", help="How cached keys and values are stored."),
         devices_input(),
+        PARALLELISM_INPUT,
         BANDWIDTH_EFFICIENCY,
         MATH_DTYPE,
         Number(
@@ -230,12 +243,13 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("fits", "Fits in memory"),
         Output("math", "Math"),
         Output("attention_share", "Attention's share of the FLOPs"),
-        Output("communication_share", "Time in tensor-parallel all-reduces"),
+        Output("communication_share", "Time communicating"),
+        Output("pipeline_bubble", "Pipeline bubble"),
         Output("realistic", "Realistic speed"),
         Output("energy_per_token", "Energy per token"),
         Output("cost_per_million", "Cost per million tokens"),
     ),
-    cross_check=math_cross_check,
+    cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values),
     headline=("step_time", "tokens_per_s", "fits"),
     key_inputs=("model", "batch"),
     compute=_compute,

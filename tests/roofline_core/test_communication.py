@@ -110,3 +110,28 @@ def test_collective_time_grows_with_the_message(small, extra, devices) -> None:
     kw = {"devices": devices, "link_bandwidth_bytes_per_s": 450e9}
     assert all_reduce_time_s(message_bytes=small + extra, **kw) >= all_reduce_time_s(message_bytes=small, **kw)
     assert all_to_all_time_s(message_bytes=small + extra, **kw) >= all_to_all_time_s(message_bytes=small, **kw)
+
+
+def test_pipeline_decode_keeps_single_device_latency_and_idles_stages_at_small_batch() -> None:
+    model, h100 = MODELS["llama-3-70b"], ACCELERATORS["h100-sxm"]
+    kw = {"model": model, "accelerator": h100, "context_tokens": 4096}
+    one_device = estimate_decode(batch=1, devices=1, **kw)
+    staged = estimate_decode(batch=1, devices=4, parallelism="pipeline", **kw)
+    # One sequence passes all four stages in turn: no faster than one device, plus three hops.
+    assert staged.step_time_s == pytest.approx(one_device.step_time_s + 3 * STEP_LATENCY_S)
+    assert staged.pipeline_bubble == pytest.approx(0.75)
+    # Eight sequences as four micro-batches of two keep every stage busy.
+    full = estimate_decode(batch=8, devices=4, parallelism="pipeline", **kw)
+    assert full.pipeline_bubble == 0
+    assert full.step_time_s == pytest.approx(estimate_decode(batch=2, devices=1, **kw).step_time_s + 3 * STEP_LATENCY_S)
+
+
+def test_expert_parallel_decode_needs_experts() -> None:
+    with pytest.raises(ValueError, match="mixture-of-experts"):
+        estimate_decode(
+            model=MODELS["llama-3-70b"], accelerator=ACCELERATORS["h100-sxm"], devices=4, parallelism="expert"
+        )
+    moe = estimate_decode(
+        model=MODELS["qwen3-30b-a3b"], accelerator=ACCELERATORS["h100-sxm"], devices=4, batch=64, parallelism="expert"
+    )
+    assert moe.communication.collectives == 2 * MODELS["qwen3-30b-a3b"].moe_layers
