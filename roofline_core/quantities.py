@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from roofline_core.communication import link_bandwidth_per_direction_bytes_per_s
 from roofline_core.dtypes import DTYPES, bytes_per_element
 from roofline_core.formatting import (
     bound_phrase,
@@ -252,6 +253,34 @@ def _memory_capacity(*, accelerator: Accelerator) -> Value:
 
 def _memory_kind(*, accelerator: Accelerator) -> Value:
     return Value(accelerator.memory_kind, _sources(accelerator))
+
+
+def _with_link(accelerator: Accelerator) -> float:
+    if not accelerator.interconnect_bandwidth_bytes_per_s:
+        having = ", ".join(a.slug for a in ACCELERATORS.values() if a.interconnect_bandwidth_bytes_per_s)
+        raise QuantityError(f"{accelerator.name} has no interconnect figure in its sources; expected one of: {having}")
+    return accelerator.interconnect_bandwidth_bytes_per_s
+
+
+def _interconnect_bandwidth(*, accelerator: Accelerator, per: str) -> Value:
+    # Sheets differ in whether they quote both directions together; "per=direction" applies the
+    # site's one reading of each preset's wording (roofline_core.communication).
+    if per == "direction":
+        _with_link(accelerator)
+        figure = link_bandwidth_per_direction_bytes_per_s(accelerator)
+        return Value(f"{format_bandwidth(figure)} per direction", _sources(accelerator))
+    return Value(format_bandwidth(_with_link(accelerator)), _sources(accelerator))
+
+
+def _interconnect_kind(*, accelerator: Accelerator) -> Value:
+    return Value(accelerator.interconnect_kind or "none stated", _sources(accelerator))
+
+
+def _board_power(*, accelerator: Accelerator) -> Value:
+    if not accelerator.board_power_w:
+        having = ", ".join(a.slug for a in ACCELERATORS.values() if a.board_power_w)
+        raise QuantityError(f"{accelerator.name} has no board power in its sources; expected one of: {having}")
+    return Value(f"{format_number(accelerator.board_power_w)} W", _sources(accelerator))
 
 
 def _accelerator_name(*, accelerator: Accelerator) -> Value:
@@ -541,6 +570,9 @@ _EXAMPLES: dict[str, str] = {
     "memory_capacity": "memory_capacity accelerator=h100-sxm",
     "memory_kind": "memory_kind accelerator=h100-sxm",
     "accelerator_name": "accelerator_name accelerator=h100-sxm",
+    "interconnect_bandwidth": "interconnect_bandwidth accelerator=h100-sxm",
+    "interconnect_kind": "interconnect_kind accelerator=h100-sxm",
+    "board_power": "board_power accelerator=h100-sxm",
     "ridge_point": "ridge_point accelerator=h100-sxm",
     "critical_batch": "critical_batch accelerator=h100-sxm",
     "attainable_flop_per_s": "attainable_flop_per_s accelerator=h100-sxm intensity=1",
@@ -583,6 +615,15 @@ QUANTITIES: dict[str, Quantity] = {
         _q("memory_capacity", "Memory capacity of an accelerator, in bytes.", (_ACCELERATOR,), _memory_capacity),
         _q("memory_kind", "What an accelerator's memory is (HBM3, GDDR6X...).", (_ACCELERATOR,), _memory_kind),
         _q("accelerator_name", "Display name of an accelerator preset.", (_ACCELERATOR,), _accelerator_name),
+        _q(
+            "interconnect_bandwidth",
+            "Device-to-device link bandwidth as the sheet states it (per=sheet), or one direction of it"
+            " (per=direction), in bytes/s.",
+            (_ACCELERATOR, _choice("per", ("sheet", "direction"), "sheet", "The sheet's figure, or one direction.")),
+            _interconnect_bandwidth,
+        ),
+        _q("interconnect_kind", "Name of an accelerator's device-to-device link.", (_ACCELERATOR,), _interconnect_kind),
+        _q("board_power", "Board (or module) power of an accelerator, in watts.", (_ACCELERATOR,), _board_power),
         _q("ridge_point", "Peak compute over bandwidth, in FLOP/byte.", (_ACCELERATOR, COMPUTE_DTYPE), _ridge_point),
         _q(
             "critical_batch",

@@ -277,3 +277,20 @@ def test_critical_batch_uses_the_roof_of_the_maths_format():
     assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8 dtype=fp8").text == "295"
     with pytest.raises(QuantityError, match="no fp8 peak"):
         evaluate_reference("critical_batch accelerator=a100-sxm-80gb weight_dtype=fp8 dtype=fp8")
+
+
+def test_interconnect_and_board_power_quantities_quote_the_presets() -> None:
+    # H100 SXM: "NVLink: 900GB/s" (NVIDIA counts both directions) and a 700 W TDP, as its source quotes.
+    assert evaluate_reference("interconnect_bandwidth accelerator=h100-sxm").text == "900 GB/s"
+    assert (
+        evaluate_reference("interconnect_bandwidth accelerator=h100-sxm per=direction").text == "450 GB/s per direction"
+    )
+    # A100: "300+300 GB/s" is already per direction.
+    assert (
+        evaluate_reference("interconnect_bandwidth accelerator=a100-sxm-80gb per=direction").text
+        == "300 GB/s per direction"
+    )
+    assert evaluate_reference("interconnect_kind accelerator=tpu-v5p").text == "ICI"
+    assert evaluate_reference("board_power accelerator=h100-sxm").text == "700 W"
+    with pytest.raises(QuantityError, match="has no interconnect figure"):
+        evaluate_reference("interconnect_bandwidth accelerator=rtx-4090")
