@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.host_server import HostServer
+from benchmarks.site_pages import add_stock_stdlib
 from roofline_site.calculators.assets import pyodide_site_assets
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
@@ -68,6 +69,8 @@ worker.postMessage({
   indexURL,
   lockFileURL: new URL("pyodide-lock.json", indexURL).href,
   coreZipURL: new URL("../{core_zip}", import.meta.url).href,
+  // Pyodide's own library, as a page without this site's build would use.
+  stdLibURL: new URL("python_stdlib.zip", indexURL).href,
 });
 """
 
@@ -190,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(result.stdout, result.stderr, file=sys.stderr)
                 return 1
         assets = pyodide_site_assets(PROJECT_ROOT)
+        add_stock_stdlib(site, assets.runtime_dir)
         bare = site / BARE_DIR
         bare.mkdir()
         (bare / "index.html").write_text(BARE_HTML, encoding="utf-8")

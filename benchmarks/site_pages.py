@@ -71,3 +71,13 @@ def representative_pages(site_dir: Path) -> dict[str, str]:
     if kinds.get("calculator page"):
         chosen["calculator page"] = kinds["calculator page"][0]
     return chosen
+
+
+def add_stock_stdlib(site_dir: Path, runtime_dir: str) -> None:
+    """Put Pyodide's own ``python_stdlib.zip`` beside the built runtime, for the bare Pyodide page
+    (the anchor boots the way a page without this site's build would; the site ships a trimmed one)."""
+    from roofline_site.pyodide_bundle import pyodide_package_dir
+    from roofline_site.pyodide_stdlib import STOCK_NAME
+
+    target = site_dir / runtime_dir / STOCK_NAME
+    target.write_bytes((pyodide_package_dir(PROJECT_ROOT) / STOCK_NAME).read_bytes())

@@ -1,8 +1,8 @@
 """Self-host Pyodide: add the pinned npm package's runtime files and the packed roofline_core to
 the built site (``assets/pyodide/<version>/`` and ``assets/pyodide/roofline_core.<hash>.zip``),
-and the memory snapshot the worker boots from (beside the runtime files; made in Node, cached in
-``.cache/``). Without Node the build goes on without a snapshot and the worker boots the
-ordinary way.
+the trimmed, precompiled standard library and the memory snapshot the worker boots from (beside
+the runtime files; made in Node, cached in ``.cache/``). Without Node the build goes on with the
+stock library and no snapshot, and the worker boots the ordinary way.
 
 They are prepared once per build, here, and are generated files, so nothing lands in
 ``docs/``. Calculator fences read their site paths from the same preparation
@@ -19,7 +19,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from roofline_site.calculators.assets import prepare_build_assets
-from roofline_site.pyodide_snapshot import SnapshotError, build_snapshot
+from roofline_site.node_artifacts import NodeArtifactError
+from roofline_site.pyodide_snapshot import build_snapshot
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("mkdocs.hooks.pyodide_assets")
@@ -35,11 +36,20 @@ def on_files(files: Files, config) -> Files:
     for site_path, source in assets.runtime_files.items():
         files.append(File.generated(config, site_path, abs_src_path=str(source)))
     files.append(File.generated(config, assets.core_zip, content=assets.core_zip_bytes))
+    if assets.stdlib_note:
+        # Info, not a warning: the stock library works, only slower to start.
+        log.info("stock Python standard library: %s", assets.stdlib_note)
+    else:
+        files.append(File.generated(config, assets.stdlib_zip, content=assets.stdlib_zip_bytes))
     try:
         snapshot = build_snapshot(
-            PROJECT_ROOT, core_zip_name=Path(assets.core_zip).name, core_zip_bytes=assets.core_zip_bytes
+            PROJECT_ROOT,
+            core_zip_name=Path(assets.core_zip).name,
+            core_zip_bytes=assets.core_zip_bytes,
+            stdlib_name=Path(assets.stdlib_zip).name,
+            stdlib_bytes=assets.stdlib_zip_bytes,
         )
-    except SnapshotError as error:
+    except NodeArtifactError as error:
         # Info, not a warning: the site works without it (the worker's ordinary boot).
         log.info("no Pyodide snapshot: %s", error)
     else:

@@ -1,9 +1,10 @@
 // Make the Pyodide memory snapshot the calculators' worker boots from (run by the build, in
 // Node, from roofline_site/pyodide_snapshot.py):
 //
-//   node make_pyodide_snapshot.mjs <pyodide package dir> <roofline_core.<hash>.zip> <out dir>
+//   node make_pyodide_snapshot.mjs <pyodide package dir> <roofline_core.<hash>.zip> <stdlib zip> <out dir>
 //
-// Boots the pinned npm Pyodide with `_makeSnapshot`, unpacks roofline_core where the worker
+// Boots the pinned npm Pyodide with `_makeSnapshot` and the standard library zip the site serves
+// (the worker must restore with the same bytes), unpacks roofline_core where the worker
 // unpacks it, imports every module and computes each calculator once at its defaults (so the
 // lazily built tables are in memory too), then writes the container of snapshot.mjs, not yet
 // gzipped, under snapshotFileName() without its `.gz`, and prints that name.
@@ -30,9 +31,9 @@ for calculator_id in CALCULATORS:
 del importlib, pkgutil, module, calculator_id
 `;
 
-const [pyodideDir, zipPath, outDir] = process.argv.slice(2);
-if (!pyodideDir || !zipPath || !outDir) {
-  console.error("usage: node make_pyodide_snapshot.mjs <pyodide package dir> <roofline_core zip> <out dir>");
+const [pyodideDir, zipPath, stdlibPath, outDir] = process.argv.slice(2);
+if (!pyodideDir || !zipPath || !stdlibPath || !outDir) {
+  console.error("usage: node make_pyodide_snapshot.mjs <pyodide package dir> <roofline_core zip> <stdlib zip> <out dir>");
   process.exit(2);
 }
 
@@ -76,6 +77,7 @@ const pyodideModule = await import(pathToFileURL(indexURL + "pyodide.mjs").href)
 // Python's prints go to stderr: stdout carries only the file name.
 const pyodide = await pyodideModule.loadPyodide({
   indexURL,
+  stdLibURL: path.resolve(stdlibPath),
   _makeSnapshot: true,
   // A fixed hash seed: the dictionaries in the snapshot were built with it.
   env: { PYTHONHASHSEED: "0" },
@@ -89,6 +91,7 @@ pyodide.runPython(WARM_UP);
 const memory = pyodide.makeMemorySnapshot();
 
 const zipName = path.basename(zipPath);
-const name = snapshotFileName(zipName).replace(/\.gz$/, "");
-await writeFile(path.join(outDir, name), packSnapshot(memory, snapshotKey(pyodideModule.version, zipName)));
+const stdlibName = path.basename(stdlibPath);
+const name = snapshotFileName(zipName, stdlibName).replace(/\.gz$/, "");
+await writeFile(path.join(outDir, name), packSnapshot(memory, snapshotKey(pyodideModule.version, zipName, stdlibName)));
 process.stdout.write(name);

@@ -16,7 +16,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from roofline_site.node_artifacts import NodeArtifactError
 from roofline_site.pyodide_bundle import PYODIDE_RUNTIME_FILES, core_zip_bytes, hashed_name, pyodide_package_dir
+from roofline_site.pyodide_stdlib import STOCK_NAME, build_stdlib
 
 SITE_DIR = "assets/pyodide"
 
@@ -31,6 +33,11 @@ class PyodideSiteAssets:
         runtime_files: Site path -> absolute path in ``node_modules/pyodide``.
         core_zip: Site path of ``roofline_core.<hash>.zip``.
         core_zip_bytes: Its content.
+        stdlib_zip: Site path of the standard library zip the worker boots with: the trimmed,
+            precompiled ``python_stdlib.<hash>.zip``, or the npm package's own when it could not
+            be made.
+        stdlib_zip_bytes: Its content.
+        stdlib_note: Why the stock library is served, or ``""``.
     """
 
     version: str
@@ -38,10 +45,14 @@ class PyodideSiteAssets:
     runtime_files: dict[str, Path]
     core_zip: str
     core_zip_bytes: bytes
+    stdlib_zip: str
+    stdlib_zip_bytes: bytes
+    stdlib_note: str = ""
 
 
 def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
-    """Collect the runtime files of ``project_root/node_modules/pyodide`` and pack roofline_core.
+    """Collect the runtime files of ``project_root/node_modules/pyodide``, pack roofline_core and
+    trim the standard library for it (``roofline_site.pyodide_stdlib``; made in Node, cached).
 
     Raises:
         FileNotFoundError: when the npm package or one of its runtime files is missing.
@@ -58,12 +69,25 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
             )
         runtime_files[runtime_dir + name] = source
     data = core_zip_bytes()
+    core_zip = f"{SITE_DIR}/{hashed_name(data)}"
+    stock = runtime_files.pop(runtime_dir + STOCK_NAME)
+    try:
+        stdlib = build_stdlib(project_root, core_zip_name=core_zip.rsplit("/", 1)[1], core_zip_bytes=data)
+    except NodeArtifactError as error:
+        # The site works with the stock library, only slower to start.
+        runtime_files[runtime_dir + STOCK_NAME] = stock
+        stdlib_zip, stdlib_bytes, note = runtime_dir + STOCK_NAME, stock.read_bytes(), str(error)
+    else:
+        stdlib_zip, stdlib_bytes, note = runtime_dir + stdlib.name, stdlib.data, ""
     return PyodideSiteAssets(
         version=version,
         runtime_dir=runtime_dir,
         runtime_files=runtime_files,
-        core_zip=f"{SITE_DIR}/{hashed_name(data)}",
+        core_zip=core_zip,
         core_zip_bytes=data,
+        stdlib_zip=stdlib_zip,
+        stdlib_zip_bytes=stdlib_bytes,
+        stdlib_note=note,
     )
 
 

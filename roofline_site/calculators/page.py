@@ -75,6 +75,7 @@ class CalculatorFences:
         return AssetUrls(
             pyodide_index=page.url_to(assets.runtime_dir),
             core_zip=page.url_to(assets.core_zip),
+            stdlib_zip=page.url_to(assets.stdlib_zip),
             embed=page.url_to(embed),
             glossary=page.url_to("glossary/"),
             share_page=page.link_to(shared),

@@ -49,6 +49,7 @@ class AssetUrls:
     Attributes:
         pyodide_index: Folder of the self-hosted Pyodide runtime (ends with ``/``).
         core_zip: The content-hashed ``roofline_core`` zip.
+        stdlib_zip: The standard library zip the worker boots with.
         embed: The calculator's embed page (``embed/<id>/``).
         glossary: The glossary's folder (``glossary/``), for links to terms in results.
         share_page: Absolute address that "Copy link" gives (the page, or for an embed page
@@ -60,6 +61,7 @@ class AssetUrls:
 
     pyodide_index: str
     core_zip: str
+    stdlib_zip: str
     embed: str
     glossary: str
     share_page: str = ""
@@ -154,6 +156,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         # closing tag of the same name, and no <section> is nested inside.
         f'<section class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed" data-search-exclude'
         f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
+        f' data-stdlib-url="{escape(assets.stdlib_zip)}"'
         f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}"'
         f' data-share-url="{escape(assets.share_page)}" data-embed-src="{escape(assets.share_embed)}"'
         f' data-embed-code="{escape(embed_code(assets.share_embed, spec["title"]))}">',

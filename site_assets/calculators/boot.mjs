@@ -18,13 +18,16 @@ if "random" in sys.modules:
  * @param {string} options.indexURL The runtime folder, ending with `/`.
  * @param {string} options.lockFileURL
  * @param {string} options.coreZipURL Where the packed roofline_core is (`roofline_core.<hash>.zip`).
+ * @param {string} options.stdLibURL Where the standard library zip is (the build's trimmed
+ *   `python_stdlib.<hash>.zip`, or the npm package's own).
  * @param {(url: string) => Promise<Uint8Array>} options.fetchBytes
  * @param {boolean} [options.useSnapshot] False to skip the snapshot.
  * @returns {Promise<{runtime: object, boot: "snapshot" | "plain", refused: string | null}>}
  *   `refused` says why a snapshot was not used (missing, made for other inputs, rejected).
  */
-export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, fetchBytes, useSnapshot = true }) {
-  const zipName = coreZipURL.slice(coreZipURL.lastIndexOf("/") + 1);
+export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot = true }) {
+  const zipName = baseName(coreZipURL);
+  const stdlibName = baseName(stdLibURL);
   const zip = fetchBytes(coreZipURL);
   // Callers see a failed zip download through the await below; this keeps it from being
   // reported as unhandled while Pyodide boots.
@@ -33,20 +36,20 @@ export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZi
   let refused = useSnapshot ? null : "not asked for";
   if (useSnapshot) {
     // Fetched while Pyodide fetches its own files; loadPyodide awaits it before instantiating.
-    const memory = fetchBytes(indexURL + snapshotFileName(zipName)).then((bytes) =>
-      openSnapshot(bytes, snapshotKey(pyodideModule.version, zipName)),
+    const memory = fetchBytes(indexURL + snapshotFileName(zipName, stdlibName)).then((bytes) =>
+      openSnapshot(bytes, snapshotKey(pyodideModule.version, zipName, stdlibName)),
     );
     // loadPyodide awaits it only after its own first steps; a failure before then is handled
     // there, not reported as unhandled.
     memory.catch(() => {});
     try {
-      runtime = await pyodideModule.loadPyodide({ indexURL, lockFileURL, _loadSnapshot: memory });
+      runtime = await pyodideModule.loadPyodide({ indexURL, lockFileURL, stdLibURL, _loadSnapshot: memory });
     } catch (error) {
       // Missing, stale or rejected (Pyodide checks its own build id too): boot the ordinary way.
       refused = error && error.message ? error.message : String(error);
     }
   }
-  runtime ??= await pyodideModule.loadPyodide({ indexURL, lockFileURL });
+  runtime ??= await pyodideModule.loadPyodide({ indexURL, lockFileURL, stdLibURL });
   // The snapshot holds the imported modules, not the files; unpack them in both cases so that
   // any later import and every traceback find their source.
   runtime.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide" });
@@ -54,4 +57,8 @@ export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZi
     runtime.runPython(RESEED);
   }
   return { runtime, boot: refused === null ? "snapshot" : "plain", refused };
+}
+
+function baseName(url) {
+  return url.slice(url.lastIndexOf("/") + 1);
 }

@@ -167,6 +167,7 @@ class CalculatorView {
     return {
       indexURL: new URL(this.root.dataset.pyodideIndexUrl, document.baseURI).href,
       coreZipURL: new URL(this.root.dataset.coreZipUrl, document.baseURI).href,
+      stdLibURL: new URL(this.root.dataset.stdlibUrl, document.baseURI).href,
     };
   }
 

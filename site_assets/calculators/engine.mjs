@@ -12,8 +12,8 @@ const IDLE_TIMEOUT_MS = 3_000;
 
 // Files the worker fetches once it starts; hinted from the page so they download in parallel
 // instead of one after another (the worker script, then pyodide.mjs, then the rest). Names are
-// relative to the runtime folder.
-const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+// relative to the runtime folder; the standard library and roofline_core have their own URLs.
+const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 
 let engine = null;
 
@@ -21,8 +21,8 @@ let engine = null;
  * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId)}`;
  * `compute` resolves to roofline_core.view's view of the result (for the calculator whose root
  * element has the id `domId`).
- * @param {{indexURL: string, coreZipURL: string}} urls Absolute URLs of the Pyodide runtime
- *   folder and of the packed roofline_core zip.
+ * @param {{indexURL: string, coreZipURL: string, stdLibURL: string}} urls Absolute URLs of the
+ *   Pyodide runtime folder, the packed roofline_core zip and the standard library zip.
  */
 export function startEngine(urls) {
   if (!engine) {
@@ -36,7 +36,7 @@ export function startEngine(urls) {
  * Start the engine again after it failed (a blocked download, a dropped connection): the
  * reader's Retry. An engine that is loading or live is kept, so every calculator on the page
  * may ask and they all share the one new worker.
- * @param {{indexURL: string, coreZipURL: string}} urls As for `startEngine`.
+ * @param {{indexURL: string, coreZipURL: string, stdLibURL: string}} urls As for `startEngine`.
  */
 export function retryEngine(urls) {
   if (engine?.state === "failed") {
@@ -80,7 +80,7 @@ export function whenIdleAfterLoad(callback) {
 function hintRuntimeFiles(urls) {
   // Not the snapshot: the worker fetches it first thing and keeps it in Cache Storage, since
   // an HTTP cache may not keep an entry that size (a preload would then download it twice).
-  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
+  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL, urls.stdLibURL];
   for (const href of hrefs) {
     const link = document.createElement("link");
     link.rel = "preload";
@@ -91,11 +91,27 @@ function hintRuntimeFiles(urls) {
   }
 }
 
-function createEngine({ indexURL, coreZipURL }) {
+// Below this size a file's transfer time is mostly timer resolution and scheduling.
+const MEASURED_MIN_BYTES = 16_000;
+
+/**
+ * The fastest download this page has seen (Mbit/s): body bytes over the time from first to last
+ * byte, for same-origin files of a measurable size that came over the network. Null when there
+ * is none (everything came from cache). The worker boots from the memory snapshot on a first
+ * visit only when the link is this fast (worker.mjs).
+ */
+function measuredDownlinkMbps() {
+  const rates = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+    .filter((entry) => entry.transferSize > 0 && entry.encodedBodySize >= MEASURED_MIN_BYTES)
+    .map((entry) => (entry.encodedBodySize * 8) / (Math.max(entry.responseEnd - entry.responseStart, 0.1) * 1_000));
+  return rates.length ? Math.max(...rates) : null;
+}
+
+function createEngine({ indexURL, coreZipURL, stdLibURL }) {
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
-  const self = { state: "loading", error: null, boot: null, ready: null, compute: null };
+  const self = { state: "loading", error: null, boot: null, refused: null, ready: null, compute: null };
 
   self.ready = new Promise((resolve, reject) => {
     const fail = (message) => {
@@ -116,6 +132,8 @@ function createEngine({ indexURL, coreZipURL }) {
         clearTimeout(timer);
         // "snapshot" or "plain": how Python started, for benchmarks and tests.
         self.boot = message.boot;
+        // Why the snapshot was not used ("not asked for", stale, rejected), or null.
+        self.refused = message.refused;
         self.state = "live";
         resolve();
       } else if (message.type === "failed") {
@@ -154,6 +172,8 @@ function createEngine({ indexURL, coreZipURL }) {
     indexURL,
     lockFileURL: new URL("pyodide-lock.json", indexURL).href,
     coreZipURL,
+    stdLibURL,
+    downlinkMbps: measuredDownlinkMbps(),
   });
   return self;
 }

@@ -14,7 +14,7 @@ const MAGIC = "RGSNAP1\n";
 
 // Bumped whenever what the build runs before taking the snapshot changes, so that a cached
 // snapshot made by an older recipe is never fetched under the same name.
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** The error `openSnapshot` throws for a snapshot made from other inputs. */
 export class StaleSnapshotError extends Error {}
@@ -23,25 +23,39 @@ export class StaleSnapshotError extends Error {}
  * What a snapshot must have been made from.
  * @param {string} pyodideVersion The version of the pyodide.mjs that will restore it.
  * @param {string} coreZipName The packed roofline_core's file name (`roofline_core.<hash>.zip`).
- * @returns {{format: number, pyodide: string, roofline_core: string}}
+ * @param {string} stdlibName The standard library zip's file name (`python_stdlib.<hash>.zip`,
+ *   or the stock `python_stdlib.zip`): the snapshot holds zipimport's directory of it.
+ * @returns {{format: number, pyodide: string, roofline_core: string, stdlib: string}}
  */
-export function snapshotKey(pyodideVersion, coreZipName) {
-  return { format: SNAPSHOT_FORMAT, pyodide: pyodideVersion, roofline_core: coreHash(coreZipName) };
+export function snapshotKey(pyodideVersion, coreZipName, stdlibName) {
+  return { format: SNAPSHOT_FORMAT, pyodide: pyodideVersion, roofline_core: coreHash(coreZipName), stdlib: stdlibHash(stdlibName) };
 }
 
 /**
  * The snapshot's file name, beside the runtime files (whose folder is named by Pyodide's
- * version): `roofline_core.<hash>.snapshot-<format>.gz`.
+ * version): `roofline_core.<hash>.<stdlib hash>.snapshot-<format>.gz`.
  * @param {string} coreZipName
+ * @param {string} stdlibName
  */
-export function snapshotFileName(coreZipName) {
-  return `roofline_core.${coreHash(coreZipName)}.snapshot-${SNAPSHOT_FORMAT}.gz`;
+export function snapshotFileName(coreZipName, stdlibName) {
+  return `roofline_core.${coreHash(coreZipName)}.${stdlibHash(stdlibName)}.snapshot-${SNAPSHOT_FORMAT}.gz`;
 }
 
 function coreHash(coreZipName) {
   const match = /roofline_core\.([0-9a-f]+)\.zip$/.exec(coreZipName);
   if (!match) {
     throw new Error(`${coreZipName}: not a packed roofline_core name (roofline_core.<hash>.zip)`);
+  }
+  return match[1];
+}
+
+function stdlibHash(stdlibName) {
+  if (stdlibName === "python_stdlib.zip") {
+    return "stock";
+  }
+  const match = /python_stdlib\.([0-9a-f]+)\.zip$/.exec(stdlibName);
+  if (!match) {
+    throw new Error(`${stdlibName}: not a standard library zip name (python_stdlib.<hash>.zip)`);
   }
   return match[1];
 }

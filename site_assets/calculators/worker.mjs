@@ -1,10 +1,11 @@
-// Module Web Worker: boots the self-hosted Pyodide (from the build's memory snapshot when it
-// fits, see boot.mjs), unpacks roofline_core into it and answers
-// compute requests with the result as the page shows it (roofline_core.view's
+// Module Web Worker: boots the self-hosted Pyodide (from the build's memory snapshot when it is
+// cached or the link is fast, else from the trimmed, precompiled library; see boot.mjs),
+// unpacks roofline_core into it and answers compute requests with the result as the page shows it (roofline_core.view's
 // compute_view_json: output texts, table and chart as element trees), as JSON. It holds no
 // formula and no presentation rule: both come from the same Python the build used.
 
 import { bootPyodide } from "./boot.mjs";
+import { snapshotFileName } from "./snapshot.mjs";
 
 let pyodide = null;
 let view = null;
@@ -13,7 +14,7 @@ self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "boot") {
     boot(message).then(
-      (bootPath) => self.postMessage({ type: "ready", boot: bootPath }),
+      ({ boot: bootPath, refused }) => self.postMessage({ type: "ready", boot: bootPath, refused }),
       (error) => self.postMessage({ type: "failed", message: describe(error) }),
     );
   } else if (message.type === "compute") {
@@ -25,25 +26,48 @@ self.addEventListener("message", (event) => {
   }
 });
 
-async function boot({ indexURL, lockFileURL, coreZipURL }) {
+async function boot({ indexURL, lockFileURL, coreZipURL, stdLibURL, downlinkMbps }) {
   // Pyodide needs absolute URLs (a relative lockFileURL fails); the page resolved them.
   const pyodideModule = await import(new URL("pyodide.mjs", indexURL).href);
-  const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, fetchBytes, useSnapshot: snapshotPays() });
+  const snapshotURL = indexURL + snapshotFileName(baseName(coreZipURL), baseName(stdLibURL));
+  const useSnapshot = (await isCached(snapshotURL)) || snapshotPaysNow(downlinkMbps);
+  const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot });
   pyodide = started.runtime;
   view = pyodide.pyimport("roofline_core.view");
-  return started.boot;
+  if (!useSnapshot && !savesData()) {
+    // Keep it for the next visit, once the answer is on screen and the link is free.
+    setTimeout(() => fetchSnapshotBytes(snapshotURL).catch(() => {}), SNAPSHOT_PREFETCH_DELAY_MS);
+  }
+  return started;
 }
 
-// The snapshot adds about 6.7 MB (gzip) to a first visit and saves seconds of CPU: worth it
-// unless the reader asked to save data or the browser reports a slow link (Network Information
-// API, Chromium only; elsewhere the snapshot is used).
-function snapshotPays() {
+// Compared with the ordinary boot from the trimmed, precompiled library, the snapshot saves
+// about 0.5 s of CPU on a desktop (1 to 2 s on a phone) and costs about 5 MB more (gzip): it
+// pays on a first visit only on a link faster than about 80 to 100 Mbit/s. The page measures
+// its own downloads (engine.mjs); a browser that reports saving data or a slow link, or a page
+// whose files all came from cache (no measurement), boots the ordinary way and keeps the
+// snapshot for next time.
+const SNAPSHOT_MIN_DOWNLINK_MBPS = 100;
+const SNAPSHOT_PREFETCH_DELAY_MS = 2_000;
+
+function snapshotPaysNow(downlinkMbps) {
   const connection = self.navigator.connection;
-  return !(connection && (connection.saveData || ["slow-2g", "2g", "3g"].includes(connection.effectiveType)));
+  if (savesData() || (connection && ["slow-2g", "2g", "3g"].includes(connection.effectiveType))) {
+    return false;
+  }
+  return typeof downlinkMbps === "number" && downlinkMbps >= SNAPSHOT_MIN_DOWNLINK_MBPS;
+}
+
+function savesData() {
+  return Boolean(self.navigator.connection?.saveData);
+}
+
+function baseName(url) {
+  return url.slice(url.lastIndexOf("/") + 1);
 }
 
 async function fetchBytes(url) {
-  if (url.includes(".snapshot-") && "caches" in self) {
+  if (url.includes(".snapshot-")) {
     return fetchSnapshotBytes(url);
   }
   return responseBytes(await fetch(url), url);
@@ -63,17 +87,25 @@ async function responseBytes(response, url) {
 // so an entry under another name is an older build's and goes.
 const SNAPSHOT_CACHE = "roofline-pyodide-snapshot";
 
-async function fetchSnapshotBytes(url) {
-  let cache = null;
+async function openSnapshotCache() {
   try {
-    cache = await caches.open(SNAPSHOT_CACHE);
-    const hit = await cache.match(url);
-    if (hit) {
-      return responseBytes(hit, url);
-    }
+    return "caches" in self ? await caches.open(SNAPSHOT_CACHE) : null;
   } catch {
     // Storage refused (quota, privacy settings): fetch it as any other file.
-    cache = null;
+    return null;
+  }
+}
+
+async function isCached(url) {
+  const cache = await openSnapshotCache();
+  return Boolean(cache && (await cache.match(url).catch(() => undefined)));
+}
+
+async function fetchSnapshotBytes(url) {
+  const cache = await openSnapshotCache();
+  const hit = cache && (await cache.match(url).catch(() => undefined));
+  if (hit) {
+    return responseBytes(hit, url);
   }
   const response = await fetch(url);
   if (cache && response.ok) {

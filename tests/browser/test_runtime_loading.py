@@ -91,12 +91,13 @@ def test_pages_without_a_calculator_load_nothing_of_the_runtime(page_factory, si
 
 
 def engine_boot(page) -> str | None:
-    """How the page's engine started Python: ``snapshot`` or ``plain`` (the page's own module instance)."""
+    """How the page's engine started Python: ``snapshot`` or ``plain`` (the page's own module
+    instance), with why the snapshot was not used after a colon."""
     return page.evaluate(
         """async () => {
             const loader = document.querySelector('script[src*="calculators/loader.mjs"]').src;
-            const engine = await import(new URL('engine.mjs', loader).href);
-            return engine.currentEngine()?.boot ?? null;
+            const engine = (await import(new URL('engine.mjs', loader).href)).currentEngine();
+            return engine?.refused && engine.refused !== "not asked for" ? `${engine.boot}: ${engine.refused}` : engine?.boot ?? null;
         }"""
     )
 
@@ -122,7 +123,8 @@ def test_without_its_snapshot_the_worker_boots_the_ordinary_way(browser, site_se
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
         page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
-        assert engine_boot(page) == "plain"
+        # Refused because it is missing, and said why.
+        assert engine_boot(page).startswith("plain: ") and "HTTP 404" in engine_boot(page)
         outputs = {
             key: str(value["text"])
             for key, value in compute("roofline-explorer", {"intensity": "64"})["outputs"].items()
@@ -157,22 +159,28 @@ def test_the_next_page_boots_from_the_snapshot_without_downloading_it_again(brow
         context.close()
 
 
-# What the worker sees of a slow link (navigator.connection in the worker). Chromium derives
-# effectiveType from its own round-trip estimates, which ignore DevTools' network emulation on
-# a loopback address in current versions, so the test states the link the worker reads.
-SLOW_LINK = 'Object.defineProperty(self.navigator, "connection", {value: {effectiveType: "3g", saveData: false}});\n'
+# What the worker sees of a reader who saves data (navigator.connection in the worker, which
+# tests cannot set through DevTools), stated in the worker script.
+SAVES_DATA = 'Object.defineProperty(self.navigator, "connection", {value: {effectiveType: "4g", saveData: true}});\n'
+
+# Runs before the page's scripts: no download of the page is measurable (as if all came from
+# cache or over a link too slow to measure), so a first visit does not use the snapshot.
+NO_DOWNLINK_MEASURE = "performance.getEntriesByType = () => [];"
+
+SNAPSHOT_CACHED = """async () => (await (await caches.open("roofline-pyodide-snapshot")).keys())
+    .some((request) => request.url.includes(".snapshot-"))"""
 
 
-def test_on_a_slow_link_the_worker_skips_the_snapshot(browser, site_server):
+def test_a_reader_who_saves_data_never_downloads_the_snapshot(browser, site_server):
     context = browser.new_context(service_workers="block")
     try:
         page = context.new_page()
 
-        def slow_link_worker(route):
+        def saving_worker(route):
             response = route.fetch()
-            route.fulfill(response=response, body=SLOW_LINK + response.text())
+            route.fulfill(response=response, body=SAVES_DATA + response.text())
 
-        page.route("**/calculators/worker.mjs", slow_link_worker)
+        page.route("**/calculators/worker.mjs", saving_worker)
         requests: list[str] = []
         context.on("request", lambda request: requests.append(request.url))
         page.goto(site_server + "calculators/kv-cache/", wait_until="load")
@@ -180,7 +188,38 @@ def test_on_a_slow_link_the_worker_skips_the_snapshot(browser, site_server):
         page.focus(f"{ROOT} [name=batch]")
         page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
         assert engine_boot(page) == "plain"
+        # Not now, and not later for the next visit either.
+        page.wait_for_timeout(3_000)
         assert not [url for url in requests if ".snapshot-" in url]
+    finally:
+        context.close()
+
+
+def test_without_a_fast_link_the_first_visit_boots_plain_and_keeps_the_snapshot_for_the_next(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        first = context.new_page()
+        first.add_init_script(NO_DOWNLINK_MEASURE)
+        first.goto(site_server + "calculators/kv-cache/", wait_until="load")
+        first.wait_for_selector(f"{ROOT}[data-engine]")
+        first.focus(f"{ROOT} [name=batch]")
+        first.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        assert engine_boot(first) == "plain"
+        # Fetched into Cache Storage once the answer is on screen.
+        for _ in range(120):
+            if first.evaluate(SNAPSHOT_CACHED):
+                break
+            first.wait_for_timeout(250)
+        else:
+            raise AssertionError("the snapshot was not kept within 30 s")
+        first.close()
+        second = context.new_page()
+        second.add_init_script(NO_DOWNLINK_MEASURE)
+        second.goto(site_server + "calculators/roofline-explorer/", wait_until="load")
+        second.wait_for_selector(f"{ROOT}[data-engine]")
+        second.focus(f"{ROOT} [data-slider-for=intensity]")
+        second.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        assert engine_boot(second) == "snapshot"
     finally:
         context.close()
 

@@ -21,14 +21,24 @@ def test_runtime_and_core_zip_in_the_built_site(built_site):
     for site_path, source in assets.runtime_files.items():
         assert (built_site / site_path).read_bytes() == source.read_bytes(), site_path
     assert (built_site / assets.core_zip).read_bytes() == assets.core_zip_bytes
-    # The memory snapshot the worker boots from, made for this Pyodide and this roofline_core.
+    # The trimmed standard library, not the stock one.
+    assert not assets.stdlib_note, assets.stdlib_note
+    assert (built_site / assets.stdlib_zip).read_bytes() == assets.stdlib_zip_bytes
+    # The memory snapshot the worker boots from, made for this Pyodide, roofline_core and library.
     snapshot = build_snapshot(
-        PROJECT_ROOT, core_zip_name=Path(assets.core_zip).name, core_zip_bytes=assets.core_zip_bytes
+        PROJECT_ROOT,
+        core_zip_name=Path(assets.core_zip).name,
+        core_zip_bytes=assets.core_zip_bytes,
+        stdlib_name=Path(assets.stdlib_zip).name,
+        stdlib_bytes=assets.stdlib_zip_bytes,
     )
     assert (built_site / assets.runtime_dir / snapshot.name).read_bytes() == snapshot.data
-    # Only the runtime files and the snapshot: no type definitions or source maps from the npm package.
+    # Only the runtime files, the library and the snapshot: no stock library, type definitions
+    # or source maps from the npm package.
     shipped = sorted(p.name for p in (built_site / assets.runtime_dir).iterdir())
-    assert shipped == sorted([*(path.name for path in assets.runtime_files.values()), snapshot.name])
+    expected = [*(path.name for path in assets.runtime_files.values()), Path(assets.stdlib_zip).name, snapshot.name]
+    assert shipped == sorted(expected)
+    assert "python_stdlib.zip" not in shipped
 
 
 COUNT_PACKING = """\

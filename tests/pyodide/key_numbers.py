@@ -8,7 +8,6 @@ interpreters can be compared for exact equality. This file is run inside Pyodide
 from __future__ import annotations
 
 import json
-import platform
 import sys
 import time
 
@@ -109,7 +108,7 @@ def bench_json(calls: int) -> str:
     for calc_id in sorted(CALCULATORS):
         timings[calc_id] = _timed(lambda calc_id=calc_id: compute(calc_id, {}), calls)
         view_timings[calc_id] = _timed(lambda calc_id=calc_id: compute_view_json(calc_id, {}, "calculator"), calls)
-    runtime = f"{platform.python_implementation()} {platform.python_version()} ({sys.platform})"
+    runtime = f"{sys.implementation.name} {sys.version.split()[0]} ({sys.platform})"
     return json.dumps({"runtime": runtime, "timings_s": timings, "view_timings_s": view_timings})
 
 

@@ -2,7 +2,10 @@
 from the build's memory snapshot and the ordinary way give the same numbers as CPython, and a
 snapshot made for another Pyodide or another roofline_core, or one Pyodide rejects, is not used.
 
-One Node process boots five times (about 30 s here); the snapshot comes from the build's cache
+Every boot uses the build's trimmed, precompiled standard library
+(``roofline_site.pyodide_stdlib``), so these also show that it holds every module the numbers need.
+
+One Node process boots six times (about 30 s here); the snapshot comes from the build's cache
 (``roofline_site.pyodide_snapshot``), made first if the cache is cold.
 """
 
@@ -16,6 +19,7 @@ import pytest
 
 from roofline_site.pyodide_bundle import core_zip_bytes, hashed_name
 from roofline_site.pyodide_snapshot import build_snapshot
+from roofline_site.pyodide_stdlib import build_stdlib
 from tests.pyodide import key_numbers
 from tests.pyodide.test_pyodide_parity import PROJECT_ROOT, _node_or_skip
 
@@ -32,10 +36,27 @@ def boots(tmp_path_factory: pytest.TempPathFactory) -> dict:
     data = core_zip_bytes()
     zip_path = runtime_dir / hashed_name(data)
     zip_path.write_bytes(data)
-    snapshot = build_snapshot(PROJECT_ROOT, core_zip_name=zip_path.name, core_zip_bytes=data)
+    stdlib = build_stdlib(PROJECT_ROOT, core_zip_name=zip_path.name, core_zip_bytes=data)
+    stdlib_path = runtime_dir / stdlib.name
+    stdlib_path.write_bytes(stdlib.data)
+    snapshot = build_snapshot(
+        PROJECT_ROOT,
+        core_zip_name=zip_path.name,
+        core_zip_bytes=data,
+        stdlib_name=stdlib.name,
+        stdlib_bytes=stdlib.data,
+    )
     (runtime_dir / snapshot.name).write_bytes(snapshot.data)
     result = subprocess.run(
-        [node, str(RUNNER), str(runtime_dir), str(zip_path), str(HERE / "key_numbers.py"), "key_numbers_json()"],
+        [
+            node,
+            str(RUNNER),
+            str(runtime_dir),
+            str(zip_path),
+            str(stdlib_path),
+            str(HERE / "key_numbers.py"),
+            "key_numbers_json()",
+        ],
         capture_output=True,
         text=True,
         timeout=600,
@@ -58,6 +79,7 @@ def test_snapshot_boot_is_used_and_equals_the_plain_boot_and_cpython(boots):
     [
         ("other_pyodide", "not 0.0.0-other"),
         ("other_core", "not 000000000000"),
+        ("other_stdlib", "not 111111111111"),
         ("rejected", "Snapshot has invalid magic number"),
     ],
 )

@@ -5,18 +5,34 @@ from __future__ import annotations
 import io
 import zipfile
 
+from roofline_site import node_artifacts
 from roofline_site.calculators.assets import pyodide_site_assets
 from roofline_site.pyodide_bundle import PYODIDE_RUNTIME_FILES
+from roofline_site.pyodide_stdlib import STOCK_NAME
 from tests.support.site_build import PROJECT_ROOT
 
 
 def test_runtime_files_under_a_versioned_folder_and_a_hashed_core_zip():
     assets = pyodide_site_assets(PROJECT_ROOT)
     assert assets.runtime_dir == f"assets/pyodide/{assets.version}/"
-    assert sorted(assets.runtime_files) == sorted(assets.runtime_dir + name for name in PYODIDE_RUNTIME_FILES)
+    # The trimmed standard library replaces the stock one.
+    shipped = sorted(assets.runtime_dir + name for name in PYODIDE_RUNTIME_FILES if name != STOCK_NAME)
+    assert sorted(assets.runtime_files) == shipped
+    assert assets.stdlib_zip.startswith(assets.runtime_dir + "python_stdlib.") and not assets.stdlib_note
     assert all(path.is_file() for path in assets.runtime_files.values())
     assert assets.core_zip.startswith("assets/pyodide/roofline_core.") and assets.core_zip.endswith(".zip")
     names = zipfile.ZipFile(io.BytesIO(assets.core_zip_bytes)).namelist()
     assert "roofline_core/calculators/__init__.py" in names
     # Same bytes, same name: a rebuild without code changes keeps the URL cacheable.
     assert pyodide_site_assets(PROJECT_ROOT).core_zip == assets.core_zip
+
+
+def test_without_node_the_stock_standard_library_is_served(monkeypatch, tmp_path):
+    monkeypatch.setattr(node_artifacts.shutil, "which", lambda name: None)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "node_modules").symlink_to(PROJECT_ROOT / "node_modules")
+    assets = pyodide_site_assets(project)
+    assert assets.stdlib_zip == assets.runtime_dir + STOCK_NAME
+    assert assets.runtime_files[assets.stdlib_zip].read_bytes() == assets.stdlib_zip_bytes
+    assert "node is not installed" in assets.stdlib_note

@@ -19,6 +19,8 @@ ASSETS = PyodideSiteAssets(
     runtime_files={},
     core_zip="assets/pyodide/rc.abc.zip",
     core_zip_bytes=b"",
+    stdlib_zip="assets/pyodide/1.0/python_stdlib.def.zip",
+    stdlib_zip_bytes=b"",
 )
 
 
@@ -31,6 +33,7 @@ def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
     urls = AssetUrls(
         pyodide_index="../../assets/pyodide/1.0/",
         core_zip="../../assets/pyodide/rc.abc.zip",
+        stdlib_zip="../../assets/pyodide/1.0/python_stdlib.def.zip",
         embed=f"../../embed/{calculator_id}/",
         glossary="../../glossary/",
         share_embed=f"embed/{calculator_id}/",  # prepare_page's default link_to keeps site paths

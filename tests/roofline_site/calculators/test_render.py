@@ -16,6 +16,7 @@ from roofline_site.calculators.render import AssetUrls, box_text, render_calcula
 ASSETS = AssetUrls(
     pyodide_index="../../assets/pyodide/1.0/",
     core_zip="../../assets/pyodide/rc.abc.zip",
+    stdlib_zip="../../assets/pyodide/1.0/python_stdlib.def.zip",
     embed="../../embed/x/",
     glossary="../../glossary/",
 )
@@ -87,6 +88,7 @@ def test_root_carries_the_dom_contract_and_asset_urls():
     assert root["attrs"]["data-calculator"] == "roofline-explorer"
     assert root["attrs"]["data-pyodide-index-url"] == ASSETS.pyodide_index
     assert root["attrs"]["data-core-zip-url"] == ASSETS.core_zip
+    assert root["attrs"]["data-stdlib-url"] == ASSETS.stdlib_zip
 
 
 def test_fence_defaults_show_in_the_boxes_and_the_results():
