@@ -7,8 +7,8 @@ hashed names). In one run, interleaved so that all see the same machine conditio
   soon as it is mounted (before the idle start), timed to the outputs showing Python's answer.
   For each profile (desktop; CPU slowed 4x; network 20 Mbit/s with 40 ms round trip, through
   Chromium's own emulation) and each boot: *as shipped* (the worker chooses: the snapshot when it
-  is cached or the page measured a fast link, else the trimmed library, keeping the snapshot for
-  next time); *snapshot* (forced, the page told its link is fast); *trimmed library* (served
+  is cached or its timed download of the library shows a fast link, else the trimmed library, keeping the snapshot for
+  next time); *snapshot* (forced: a copy whose worker is told its link is fast); *trimmed library* (served
   from a copy of the site without the snapshot). Cold (fresh browser context) and warm (a second
   page in the same context, after the first kept what it keeps: caches filled, new worker);
 - **bare Pyodide page** (the anchor): a page that only starts the same worker with Pyodide's own
@@ -42,9 +42,12 @@ CALCULATOR_PAGE = "calculators/roofline-explorer/"
 BYTE_PAGES = {"calculator page": CALCULATOR_PAGE, "glossary term": "glossary/roofline/", "home": ""}
 BARE_DIR = "bench-bare"
 NEVER_IDLE = "window.requestIdleCallback = () => 0;"
-# The page's link measurement (engine.mjs) sees one very fast download: the worker takes the snapshot.
+# Put before the worker script of a copy of the site: its timed download (worker.mjs) reads as
+# a very fast link, so it takes the snapshot. A copy, not a Playwright route: intercepting
+# requests turns Chromium's HTTP cache off.
 FAST_LINK = (
-    "performance.getEntriesByType = () => [{transferSize: 1, encodedBodySize: 1e9, responseStart: 0, responseEnd: 1}];"
+    "performance.getEntriesByName = () => "
+    "[{transferSize: 1, encodedBodySize: 1e9, responseStart: 0, responseEnd: 1}];\n"
 )
 SNAPSHOT_CACHED = """async () => (await (await caches.open("roofline-pyodide-snapshot")).keys())
     .some((request) => request.url.includes(".snapshot-"))"""
@@ -128,12 +131,12 @@ def new_context(browser):
     return browser.new_context(service_workers="block")
 
 
-def first_touch(context, base: str, profile: dict, *, init: str, boot: str | None, keep: bool) -> tuple[float, str]:
+def first_touch(context, base: str, profile: dict, *, boot: str | None, keep: bool) -> tuple[float, str]:
     """Time to the live result and the boot used; with ``keep``, stay until the worker has kept
     the snapshot for next time, as a reader who reads the answer would."""
     page = context.new_page()
     apply_profile(context, page, profile)
-    page.add_init_script(NEVER_IDLE + init)
+    page.add_init_script(NEVER_IDLE)
     page.goto(base + CALCULATOR_PAGE, wait_until="load")
     page.wait_for_selector("[data-calculator][data-engine]")
     elapsed = page.evaluate(FIRST_TOUCH)
@@ -158,14 +161,14 @@ def bare(browser, base: str, profile: dict) -> float:
     return elapsed
 
 
-def page_bytes(browser, url: str, *, start_runtime: bool = False, init: str = "") -> tuple[int, int]:
+def page_bytes(browser, url: str, *, start_runtime: bool = False) -> tuple[int, int]:
     """Bytes until the network is quiet with the idle start held back, then (if ``start_runtime``)
     the runtime's bytes after one touch, until the answer (not what is kept for later)."""
     context = new_context(browser)
     sizes: list[int] = []
     context.on("requestfinished", lambda request: sizes.append(request.sizes()["responseBodySize"]))
     page = context.new_page()
-    page.add_init_script(NEVER_IDLE + init)
+    page.add_init_script(NEVER_IDLE)
     page.goto(url, wait_until="networkidle")
     before = sum(sizes)
     after = before
@@ -209,27 +212,33 @@ def main(argv: list[str] | None = None) -> int:
             BARE_MODULE.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip),
             encoding="utf-8",
         )
+        # The same site with a worker told its link is fast: the snapshot boot, forced.
+        fast = tmp_dir / "site-fast-link"
+        shutil.copytree(site, fast)
+        worker = fast / "assets" / "roofline" / "calculators" / "worker.mjs"
+        worker.write_text(FAST_LINK + worker.read_text(encoding="utf-8"), encoding="utf-8")
         rows: dict[tuple[str, str], list[float]] = {}
         shipped_used: dict[str, set[str]] = {}
         with (
             HostServer(site) as server,
+            HostServer(fast) as fast_server,
             HostServer(no_snapshot) as without,
             HostServer(plain_site) as plain,
             sync_playwright() as playwright,
         ):
-            # boot label -> (server, page init script, boot the worker must use, wait until kept)
+            # boot label -> (server, boot the worker must use, wait until the snapshot is kept)
             boots = {
-                "as shipped": (server.url, "", None, True),
-                "snapshot": (server.url, FAST_LINK, "snapshot", False),
-                "trimmed library": (without.url, "", "plain", False),
+                "as shipped": (server.url, None, True),
+                "snapshot": (fast_server.url, "snapshot", False),
+                "trimmed library": (without.url, "plain", False),
             }
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(args.runs):
                 for name, profile in PROFILES.items():
-                    for label, (base, init, boot, keep) in boots.items():
+                    for label, (base, boot, keep) in boots.items():
                         context = new_context(browser)
-                        cold, used = first_touch(context, base, profile, init=init, boot=boot, keep=keep)
-                        warm, _ = first_touch(context, base, profile, init=init, boot=boot, keep=False)
+                        cold, used = first_touch(context, base, profile, boot=boot, keep=keep)
+                        warm, _ = first_touch(context, base, profile, boot=boot, keep=False)
                         context.close()
                         rows.setdefault((name, f"{label} cold"), []).append(cold)
                         rows.setdefault((name, f"{label} warm"), []).append(warm)
@@ -242,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
                 plain_before, _ = page_bytes(browser, plain.url + path)
                 byte_rows[kind] = (site_before, plain_before)
             runtime = {
-                "snapshot": page_bytes(browser, server.url + CALCULATOR_PAGE, start_runtime=True, init=FAST_LINK)[1],
+                "snapshot": page_bytes(browser, fast_server.url + CALCULATOR_PAGE, start_runtime=True)[1],
                 "trimmed library": page_bytes(browser, without.url + CALCULATOR_PAGE, start_runtime=True)[1],
                 "bare Pyodide page": page_bytes(browser, without.url + BARE_DIR + "/", start_runtime=False)[0],
             }

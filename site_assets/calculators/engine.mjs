@@ -12,7 +12,8 @@ const IDLE_TIMEOUT_MS = 3_000;
 
 // Files the worker fetches once it starts; hinted from the page so they download in parallel
 // instead of one after another (the worker script, then pyodide.mjs, then the rest). Names are
-// relative to the runtime folder; the standard library and roofline_core have their own URLs.
+// relative to the runtime folder. Not the standard library: the worker fetches it first thing,
+// timing the link with it (worker.mjs).
 const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 
 let engine = null;
@@ -80,7 +81,7 @@ export function whenIdleAfterLoad(callback) {
 function hintRuntimeFiles(urls) {
   // Not the snapshot: the worker fetches it first thing and keeps it in Cache Storage, since
   // an HTTP cache may not keep an entry that size (a preload would then download it twice).
-  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL, urls.stdLibURL];
+  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
   for (const href of hrefs) {
     const link = document.createElement("link");
     link.rel = "preload";
@@ -89,22 +90,6 @@ function hintRuntimeFiles(urls) {
     link.href = href;
     document.head.append(link);
   }
-}
-
-// Below this size a file's transfer time is mostly timer resolution and scheduling.
-const MEASURED_MIN_BYTES = 16_000;
-
-/**
- * The fastest download this page has seen (Mbit/s): body bytes over the time from first to last
- * byte, for same-origin files of a measurable size that came over the network. Null when there
- * is none (everything came from cache). The worker boots from the memory snapshot on a first
- * visit only when the link is this fast (worker.mjs).
- */
-function measuredDownlinkMbps() {
-  const rates = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
-    .filter((entry) => entry.transferSize > 0 && entry.encodedBodySize >= MEASURED_MIN_BYTES)
-    .map((entry) => (entry.encodedBodySize * 8) / (Math.max(entry.responseEnd - entry.responseStart, 0.1) * 1_000));
-  return rates.length ? Math.max(...rates) : null;
 }
 
 function createEngine({ indexURL, coreZipURL, stdLibURL }) {
@@ -173,7 +158,6 @@ function createEngine({ indexURL, coreZipURL, stdLibURL }) {
     lockFileURL: new URL("pyodide-lock.json", indexURL).href,
     coreZipURL,
     stdLibURL,
-    downlinkMbps: measuredDownlinkMbps(),
   });
   return self;
 }

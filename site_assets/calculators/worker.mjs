@@ -26,11 +26,11 @@ self.addEventListener("message", (event) => {
   }
 });
 
-async function boot({ indexURL, lockFileURL, coreZipURL, stdLibURL, downlinkMbps }) {
+async function boot({ indexURL, lockFileURL, coreZipURL, stdLibURL }) {
   // Pyodide needs absolute URLs (a relative lockFileURL fails); the page resolved them.
   const pyodideModule = await import(new URL("pyodide.mjs", indexURL).href);
   const snapshotURL = indexURL + snapshotFileName(baseName(coreZipURL), baseName(stdLibURL));
-  const useSnapshot = (await isCached(snapshotURL)) || snapshotPaysNow(downlinkMbps);
+  const useSnapshot = (await isCached(snapshotURL)) || (await snapshotPaysNow(stdLibURL));
   const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot });
   pyodide = started.runtime;
   view = pyodide.pyimport("roofline_core.view");
@@ -42,20 +42,43 @@ async function boot({ indexURL, lockFileURL, coreZipURL, stdLibURL, downlinkMbps
 }
 
 // Compared with the ordinary boot from the trimmed, precompiled library, the snapshot saves
-// about 0.5 s of CPU on a desktop (1 to 2 s on a phone) and costs about 5 MB more (gzip): it
-// pays on a first visit only on a link faster than about 80 to 100 Mbit/s. The page measures
-// its own downloads (engine.mjs); a browser that reports saving data or a slow link, or a page
-// whose files all came from cache (no measurement), boots the ordinary way and keeps the
-// snapshot for next time.
-const SNAPSHOT_MIN_DOWNLINK_MBPS = 100;
+// about 0.7 s of CPU on a desktop (more on a phone) and costs about 6 MB more (gzip): on a
+// first visit it pays only on a link faster than about 70 Mbit/s (benchmarks/bench_first_touch.py).
+// The worker times its download of the library zip, which every boot needs and which shares
+// the link with the runtime's other files (so it sees roughly half the link): at 40 Mbit/s or
+// more it takes the snapshot. A reader who saves data or whose browser reports a slow link
+// never gets it on a first visit; the others get it kept for next time.
+const SNAPSHOT_MIN_MEASURED_MBPS = 40;
 const SNAPSHOT_PREFETCH_DELAY_MS = 2_000;
 
-function snapshotPaysNow(downlinkMbps) {
+async function snapshotPaysNow(stdLibURL) {
   const connection = self.navigator.connection;
   if (savesData() || (connection && ["slow-2g", "2g", "3g"].includes(connection.effectiveType))) {
     return false;
   }
-  return typeof downlinkMbps === "number" && downlinkMbps >= SNAPSHOT_MIN_DOWNLINK_MBPS;
+  try {
+    return (await downloadMbps(stdLibURL)) >= SNAPSHOT_MIN_MEASURED_MBPS;
+  } catch {
+    // The boot fetches it again and reports the failure.
+    return false;
+  }
+}
+
+/**
+ * Fetch `url` (into the HTTP cache, from which Pyodide's own request for it is then served:
+ * hashed, immutable names) and return the link's speed over it in Mbit/s: body bytes over the
+ * time from first to last byte (Resource Timing), so the round trip does not count. 0 when it
+ * came from a cache: nothing was learnt about the link.
+ */
+async function downloadMbps(url) {
+  const response = await fetch(url);
+  const bytes = (await response.arrayBuffer()).byteLength;
+  const entry = performance.getEntriesByName(response.url || url).at(-1);
+  if (!entry || entry.transferSize === 0) {
+    return 0;
+  }
+  const seconds = Math.max(entry.responseEnd - entry.responseStart, 0.1) / 1000;
+  return ((entry.encodedBodySize || bytes) * 8) / seconds / 1e6;
 }
 
 function savesData() {

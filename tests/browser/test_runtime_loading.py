@@ -163,9 +163,23 @@ def test_the_next_page_boots_from_the_snapshot_without_downloading_it_again(brow
 # tests cannot set through DevTools), stated in the worker script.
 SAVES_DATA = 'Object.defineProperty(self.navigator, "connection", {value: {effectiveType: "4g", saveData: true}});\n'
 
-# Runs before the page's scripts: no download of the page is measurable (as if all came from
-# cache or over a link too slow to measure), so a first visit does not use the snapshot.
-NO_DOWNLINK_MEASURE = "performance.getEntriesByType = () => [];"
+# Stated in the worker script: its timed download of the library reads as a slow link (one byte
+# a second), so a first visit does not use the snapshot.
+SLOW_LINK = (
+    "performance.getEntriesByName = () => "
+    "[{transferSize: 1, encodedBodySize: 1, responseStart: 0, responseEnd: 1000}];\n"
+)
+
+
+def worker_prefixed(context, prefix: str) -> None:
+    """Serve the calculators' worker script with ``prefix`` run before it, in every page of ``context``."""
+
+    def patched(route):
+        response = route.fetch()
+        route.fulfill(response=response, body=prefix + response.text())
+
+    context.route("**/calculators/worker.mjs", patched)
+
 
 SNAPSHOT_CACHED = """async () => (await (await caches.open("roofline-pyodide-snapshot")).keys())
     .some((request) => request.url.includes(".snapshot-"))"""
@@ -175,12 +189,7 @@ def test_a_reader_who_saves_data_never_downloads_the_snapshot(browser, site_serv
     context = browser.new_context(service_workers="block")
     try:
         page = context.new_page()
-
-        def saving_worker(route):
-            response = route.fetch()
-            route.fulfill(response=response, body=SAVES_DATA + response.text())
-
-        page.route("**/calculators/worker.mjs", saving_worker)
+        worker_prefixed(context, SAVES_DATA)
         requests: list[str] = []
         context.on("request", lambda request: requests.append(request.url))
         page.goto(site_server + "calculators/kv-cache/", wait_until="load")
@@ -198,8 +207,8 @@ def test_a_reader_who_saves_data_never_downloads_the_snapshot(browser, site_serv
 def test_without_a_fast_link_the_first_visit_boots_plain_and_keeps_the_snapshot_for_the_next(browser, site_server):
     context = browser.new_context(service_workers="block")
     try:
+        worker_prefixed(context, SLOW_LINK)
         first = context.new_page()
-        first.add_init_script(NO_DOWNLINK_MEASURE)
         first.goto(site_server + "calculators/kv-cache/", wait_until="load")
         first.wait_for_selector(f"{ROOT}[data-engine]")
         first.focus(f"{ROOT} [name=batch]")
@@ -214,7 +223,6 @@ def test_without_a_fast_link_the_first_visit_boots_plain_and_keeps_the_snapshot_
             raise AssertionError("the snapshot was not kept within 30 s")
         first.close()
         second = context.new_page()
-        second.add_init_script(NO_DOWNLINK_MEASURE)
         second.goto(site_server + "calculators/roofline-explorer/", wait_until="load")
         second.wait_for_selector(f"{ROOT}[data-engine]")
         second.focus(f"{ROOT} [data-slider-for=intensity]")
