@@ -23,6 +23,11 @@ export default [
     languageOptions: { globals: globals.worker },
   },
   {
+    // A classic script (service workers as modules are not yet everywhere), served as /sw.js.
+    files: ["site_assets/offline/sw.js"],
+    languageOptions: { sourceType: "script", globals: globals.serviceworker },
+  },
+  {
     // Run by Node: the tests' scripts, the config, the build's snapshot maker.
     files: ["tests/**/*.mjs", "roofline_site/**/*.mjs", "eslint.config.mjs"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },

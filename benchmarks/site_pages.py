@@ -60,16 +60,23 @@ def page_types(site_dir: Path) -> dict[str, list[str]]:
 
 
 def representative_pages(site_dir: Path) -> dict[str, str]:
-    """One page per kind the benchmarks report: home, a term (roofline if present), a calculator page."""
+    """One page per kind the benchmarks report: home, a term and a calculator page. The term is
+    the flagship roofline page (figures and a live calculator: the heaviest term) when present,
+    the calculator the roofline explorer; else the first of each kind."""
     kinds = page_types(site_dir)
     chosen = {"home": "index.html"}
-    terms = kinds.get("glossary term", [])
+    terms = [
+        *kinds.get("glossary term", []),
+        *(p for p in kinds.get("calculator page", []) if p.startswith("glossary/")),
+    ]
     if terms:
         chosen["glossary term"] = (
             "glossary/roofline/index.html" if "glossary/roofline/index.html" in terms else terms[0]
         )
-    if kinds.get("calculator page"):
-        chosen["calculator page"] = kinds["calculator page"][0]
+    calculators = [p for p in kinds.get("calculator page", []) if p.startswith("calculators/")]
+    if calculators:
+        explorer = "calculators/roofline-explorer/index.html"
+        chosen["calculator page"] = explorer if explorer in calculators else calculators[0]
     return chosen
 
 

@@ -173,7 +173,9 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
     e, t = html.escape, _text
     parts = []
     if entry.related:
-        parts.append(_heading(2, *TERM_PAGE_SECTIONS[0]) + "<ul>\n")
+        # Out of the search index: each summary is indexed on its own term's page already, and
+        # eighty-odd copies made the index every page downloads a sixth larger.
+        parts.append(_heading(2, *TERM_PAGE_SECTIONS[0]) + "<ul data-search-exclude>\n")
         for slug in entry.related:
             other = glossary.entries[slug]
             parts.append(
@@ -304,18 +306,20 @@ def category_page_markdown(glossary: Glossary, category: str) -> str:
 def _group(
     heading: str, description: str | None, members: list[Entry], *, href_of: Callable[[str], str] = lambda s: f"{s}.md"
 ) -> str:
+    # Summaries and aliases stay out of the search index here: the index and the category pages
+    # would add two more copies of what each term's page has indexed.
     lines = ['<section class="glossary-group" markdown>\n\n', f"### {heading}\n\n"]
     if description:
         lines.append(f"{description}\n{{: .glossary-group__about }}\n\n")
     for e in members:
         aliases = (
-            f' <span class="glossary-index__aliases">Also: {markdown_text(", ".join(e.aliases))}</span>'
+            f' <span class="glossary-index__aliases" data-search-exclude>Also: {markdown_text(", ".join(e.aliases))}</span>'
             if e.aliases
             else ""
         )
         lines.append(
             f'- [{markdown_text(e.title)}]({href_of(e.slug)}){{ data-glossary-role="index" }}'
-            f' <span class="glossary-index__summary">{markdown_text(e.summary)}</span>{aliases}\n'
+            f' <span class="glossary-index__summary" data-search-exclude>{markdown_text(e.summary)}</span>{aliases}\n'
         )
     lines.append("\n</section>\n\n")
     return "".join(lines)

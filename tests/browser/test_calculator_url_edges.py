@@ -99,7 +99,7 @@ def twice_site(tmp_path_factory) -> str:
               - {PROJECT_ROOT / "hooks" / "calculators.py"}
               - {PROJECT_ROOT / "hooks" / "security_headers.py"}
             extra_css:
-              - assets/roofline/calculators/calculators.css
+              - assets/roofline/roofline.css
             extra_javascript:
               - assets/roofline/calculators/loader.mjs
             markdown_extensions:

@@ -1,0 +1,116 @@
+"""Precompressed copies of a built site's text files, for hosts that serve them as they are.
+
+nginx's ``gzip_static`` and ``brotli_static``, Caddy's ``precompressed``, and most CDNs in front
+of an object store send ``<file>.gz`` (or ``<file>.br``) when the browser accepts it, instead of
+compressing on every request or not at all. Writing them at build time gives such a host the
+highest levels (gzip 9, Brotli 11), which are too slow to run per request.
+
+Gzip comes from Python's ``gzip`` with no name and time in the header, so two builds give the same
+bytes. Brotli comes from Node's built-in ``zlib`` (Node 20 is already needed for the build's
+Pyodide files), all files in one process; without Node, only ``.gz`` is written.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+#: What a host would compress: text, and WebAssembly (it compresses to about a third).
+COMPRESSED_SUFFIXES = frozenset({".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"})
+# Below this, a compressed copy saves less than a network packet.
+MIN_BYTES = 1024
+GZIP_LEVEL = 9
+BROTLI_SCRIPT = """
+const { brotliCompressSync, constants } = require("node:zlib");
+const { readFileSync, writeFileSync } = require("node:fs");
+for (const path of JSON.parse(readFileSync(0, "utf8"))) {
+  const data = readFileSync(path);
+  const params = {
+    [constants.BROTLI_PARAM_QUALITY]: 11,
+    [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+    [constants.BROTLI_PARAM_MODE]: path.endsWith(".wasm") ? constants.BROTLI_MODE_GENERIC : constants.BROTLI_MODE_TEXT,
+  };
+  writeFileSync(path + ".br", brotliCompressSync(data, { params }));
+}
+"""
+# Brotli 11 on the whole site (the 9.6 MB WebAssembly file most of it) takes some seconds.
+BROTLI_TIMEOUT_S = 300
+
+
+def compressible_files(site_dir: Path) -> list[Path]:
+    """Files under ``site_dir`` a host would compress, large enough to gain from it."""
+    return sorted(
+        path
+        for path in site_dir.rglob("*")
+        if path.is_file() and path.suffix in COMPRESSED_SUFFIXES and path.stat().st_size >= MIN_BYTES
+    )
+
+
+def write_gzip(paths: list[Path]) -> None:
+    """``<file>.gz`` beside each file: gzip level 9, no name or time in the header."""
+    for path in paths:
+        path.with_name(path.name + ".gz").write_bytes(gzip.compress(path.read_bytes(), GZIP_LEVEL, mtime=0))
+
+
+def write_brotli(paths: list[Path]) -> bool:
+    """``<file>.br`` beside each file (Brotli 11, through Node); False when Node is missing.
+
+    Raises:
+        RuntimeError: when Node fails, with its error output.
+    """
+    node = shutil.which("node")
+    if node is None:
+        return False
+    if not paths:
+        return True
+    result = subprocess.run(
+        [node, "-e", BROTLI_SCRIPT],
+        input=json.dumps([str(path) for path in paths]),
+        capture_output=True,
+        text=True,
+        timeout=BROTLI_TIMEOUT_S,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"Brotli compression failed: {result.stderr.strip()[-2000:]}")
+    return True
+
+
+def precompress(site_dir: Path, cache_dir: Path) -> tuple[int, bool]:
+    """Write ``.gz`` and (with Node) ``.br`` copies of the site's text files.
+
+    Compressed copies are kept in ``cache_dir`` by the SHA-256 of the file's bytes, so a rebuild
+    compresses only what changed (Brotli 11 takes about 20 s on the WebAssembly file alone);
+    entries this build did not use are deleted.
+
+    Returns:
+        How many files have copies, and whether ``.br`` copies were written.
+    """
+    paths = compressible_files(site_dir)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    digests = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+    used: set[str] = set()
+    for suffix in (".gz", ".br"):
+        missing = []
+        for path, digest in digests.items():
+            cached = cache_dir / (digest + suffix)
+            used.add(cached.name)
+            if cached.is_file():
+                shutil.copyfile(cached, path.with_name(path.name + suffix))
+            else:
+                missing.append(path)
+        if suffix == ".gz":
+            write_gzip(missing)
+        elif not write_brotli(missing):
+            used -= {digest + ".br" for digest in digests.values()}
+            continue
+        for path in missing:
+            shutil.copyfile(path.with_name(path.name + suffix), cache_dir / (digests[path] + suffix))
+    for entry in cache_dir.iterdir():
+        if entry.name not in used:
+            entry.unlink()
+    brotli = all((path.with_name(path.name + ".br")).is_file() for path in paths)
+    return len(paths), brotli

@@ -1,0 +1,29 @@
+"""The search index every page downloads holds each term's summary once: on the term's own page,
+not again in the glossary index, the category pages or other terms' "Related terms"."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from roofline_site.glossary.validator import load_glossary
+from tests.support.site_build import PROJECT_ROOT
+
+
+@pytest.mark.slow
+def test_each_summary_is_indexed_once(built_site):
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    glossary = load_glossary(PROJECT_ROOT / "glossary")
+    for entry in glossary.entries.values():
+        # Material indexes text as it shows it; a summary's first words are enough to find it.
+        probe = entry.summary[:60]
+        # Glossary pages only: the authoring guide may quote an entry as its example.
+        places = sorted(
+            {
+                doc["location"].split("#")[0]
+                for doc in docs
+                if probe in doc["text"] and doc["location"].startswith("glossary")
+            }
+        )
+        assert places == [f"glossary/{entry.slug}/"], (entry.slug, places)
