@@ -1,6 +1,6 @@
 """Command line: ``python -m roofline_core <command>`` (installed as ``roofline`` too).
 
-``decode``, ``batch-sweep``, ``prefill`` and ``kv-cache`` run the site's calculators
+``decode``, ``batch-sweep``, ``prefill``, ``kv-cache`` and ``limits`` run the site's calculators
 (:func:`roofline_core.calculators.compute`): each option sets one calculator field, so a value
 gets the same check, limits and message as on the site, and the output has the calculator's
 labels. ``ridge`` lists ridge points, of one accelerator or of every preset.
@@ -80,6 +80,7 @@ FIELD_OF_OPTION: dict[str, str] = {
     "--efficiency": "bandwidth_efficiency",
     "--prompt-tokens": "prompt_tokens",
     "--dtype": "dtype",
+    "--max-ms-per-token": "max_ms_per_token",
 }
 
 _GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
@@ -379,6 +380,18 @@ def cmd_kv_cache(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def cmd_limits(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    raw, option_of = _raw_inputs(command, args)
+    _choose_config_model(args, raw, ("--model",))
+    result = _calculate(command, raw, option_of)
+    return {
+        "command": command.name,
+        "title": command.calc.title,
+        "inputs": _shown_inputs(command.calc, result, set()),
+        "outputs": _shown_outputs(command.calc, result, set()),
+    }
+
+
 def _ridge_accelerator(command: Command, args: argparse.Namespace, dtype: str) -> AnyAccelerator | None:
     """The one accelerator asked for, or None for every preset."""
     raw, option_of = _raw_inputs(command, args)
@@ -551,6 +564,15 @@ COMMANDS: dict[str, Command] = {
             ("--model", "--config", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
             + ("--context", "--batch", "--kv-dtype", "--weight-dtype", "--devices"),
             cmd_kv_cache,
+        ),
+        Command(
+            "limits",
+            "longest context, largest batch, fewest devices, least quantised format and best batch"
+            " under a latency target, each with what binds it",
+            "what-fits",
+            ("--model", "--config", "--accelerator", "--devices", "--weight-dtype", "--kv-dtype")
+            + ("--batch", "--context", "--max-ms-per-token"),
+            cmd_limits,
         ),
         Command("models", "list the model presets with their sources", "kv-cache", (), cmd_models),
         Command(

@@ -22,6 +22,7 @@ from roofline_core.calculators.pitfalls import PITFALLS
 from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
 from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
 from roofline_core.calculators.speculative_decoding import SPECULATIVE_DECODING
+from roofline_core.calculators.what_fits import WHAT_FITS
 
 CALCULATORS: dict[str, Calculator] = {
     c.id: c
@@ -34,6 +35,7 @@ CALCULATORS: dict[str, Calculator] = {
         CONFIG_EXPLAINER,
         PITFALLS,
         SPECULATIVE_DECODING,
+        WHAT_FITS,
     )
 }
 

@@ -222,6 +222,10 @@ SCENARIOS = {
         _press(page, f"{ROOT} [data-slider-for=acceptance_percent]", "ArrowRight", 5),
         page.select_option(f"{ROOT} [name=draft_kind]", "head"),
     ),
+    "what-fits": lambda page: (
+        page.select_option(f"{ROOT} [name=accelerator]", "h200"),
+        page.fill(f"{ROOT} [name=max_ms_per_token]", "12"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),

@@ -496,3 +496,22 @@ def test_config_that_is_not_text_or_not_json(capsys, tmp_path) -> None:
     broken.write_text('{"model_type": "llama",\n  "hidden_size": }')
     code, _, err = run(capsys, "decode", "--config", str(broken))
     assert code == 2 and "line 2, column 18" in err
+
+
+def test_limits_gives_the_inverse_answers_with_what_binds(capsys) -> None:
+    from roofline_core.hardware import ACCELERATORS
+    from roofline_core.inverse import fewest_devices, largest_batch
+    from roofline_core.models import MODELS
+
+    argv = ("limits", "--model", "llama-3.1-70b", "--accelerator", "h100-sxm", "--devices", "4", "--context", "8192")
+    code, out, err = run(capsys, *argv, "--max-ms-per-token", "20", "--json")
+    assert code == 0 and err == ""
+    outputs = json.loads(out)["outputs"]
+    model, accelerator = MODELS["llama-3.1-70b"], ACCELERATORS["h100-sxm"]
+    batch = largest_batch(model=model, accelerator=accelerator, devices=4, context_tokens=8192)
+    assert outputs["largest_batch"]["value"] == batch.value
+    assert outputs["largest_batch"]["text"].startswith(f"{batch.value} sequences: memory binds")
+    devices = fewest_devices(model=model, accelerator=accelerator, batch=16, context_tokens=8192, max_ms_per_token=20)
+    assert outputs["fewest_devices"]["value"] == devices.value
+    code, _out, err = run(capsys, *argv, "--max-ms-per-token", "0")
+    assert code == 2 and "Latency target" in err

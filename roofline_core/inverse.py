@@ -1,0 +1,318 @@
+"""Inverse questions: given a model, hardware and a target, the largest or smallest setting that
+meets it, and which constraint binds.
+
+Each answer is the edge of what :func:`roofline_core.inference.memory_fit` and
+:func:`roofline_core.inference.estimate_decode` accept, found by asking them (no second copy of
+their formulas), so feeding an answer back lands exactly on its constraint: one more token,
+sequence or bit no longer fits; half the devices no longer fit or meet the latency.
+
+>>> from roofline_core.hardware import ACCELERATORS
+>>> from roofline_core.models import MODELS
+>>> answer = largest_batch(model=MODELS["llama-3.1-8b"], accelerator=ACCELERATORS["h100-sxm"], context_tokens=8192)
+>>> answer.value, answer.binding
+(51, 'memory')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from roofline_core.dtypes import WEIGHT_DTYPES, bytes_per_element
+from roofline_core.hardware import AnyAccelerator
+from roofline_core.inference import TENSOR, MemoryFit, estimate_decode, memory_fit
+from roofline_core.models import AnyModel
+
+#: What binds an answer.
+MEMORY = "memory"
+LATENCY = "latency"
+#: Nothing binds within the range searched (the answer is the range's end), or no value works.
+NONE = "none"
+
+#: Device counts :func:`fewest_devices` tries, up to more than any single serving deployment.
+DEVICE_COUNTS: tuple[int, ...] = tuple(2**i for i in range(11))
+#: The largest batch :func:`best_batch_under_latency` tries when memory sets no limit.
+MAX_BATCH = 1 << 20
+#: Weight formats from most to fewest bits per weight (block-scaled formats with their scales);
+#: 32-bit and the 16-bit duplicate are left out (no engine serves FP32 weights for speed).
+FORMAT_LADDER: tuple[str, ...] = tuple(
+    sorted((d for d in WEIGHT_DTYPES if d not in ("fp32", "fp16")), key=lambda d: -bytes_per_element(d))
+)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to an inverse question.
+
+    Attributes:
+        value: The answer (tokens, sequences, devices or a format slug); None when no setting
+            meets the target.
+        binding: What stops it going further: :data:`MEMORY`, :data:`LATENCY` or :data:`NONE`.
+        reason: One sentence with the numbers behind ``binding``.
+    """
+
+    value: int | str | None
+    binding: str
+    reason: str
+
+
+def _gb(value: float) -> str:
+    return f"{value / 1e9:.1f} GB"
+
+
+def _overflow(fit: MemoryFit) -> str:
+    """Why nothing is left for the cache: the weights and the reserve alone, against the capacity."""
+    return (
+        f"weights {_gb(fit.weight_bytes)} and the runtime's reserve {_gb(fit.reserved_bytes)} "
+        f"leave nothing of {_gb(fit.capacity_bytes)}"
+    )
+
+
+def longest_context(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    devices: int = 1,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    batch: int = 1,
+) -> Answer:
+    """Longest context (tokens per sequence) whose KV cache for ``batch`` sequences fits beside the
+    weights and the runtime's reserve on ``devices`` x ``accelerator``."""
+    fit = memory_fit(
+        model=model,
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        batch=batch,
+        devices=devices,
+    )
+    free = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
+    if fit.max_context_tokens is None:
+        return Answer(None, NONE, "every layer's cache stops growing at its window: no context fills memory")
+    if fit.max_context_tokens == 0:
+        return Answer(0, MEMORY, _overflow(fit) if free <= 0 else f"not one token's cache fits in the {_gb(free)} left")
+    return Answer(
+        fit.max_context_tokens,
+        MEMORY,
+        f"{batch} sequence(s) of KV cache fill the {_gb(free)} left after weights and reserve",
+    )
+
+
+def largest_batch(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    devices: int = 1,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    context_tokens: int,
+) -> Answer:
+    """Most sequences of ``context_tokens`` whose KV cache fits beside the weights and reserve."""
+    fit = memory_fit(
+        model=model,
+        accelerator=accelerator,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        context_tokens=context_tokens,
+        devices=devices,
+    )
+    if fit.max_batch is None:
+        return Answer(None, NONE, "a context of 0 tokens caches nothing: memory sets no batch limit")
+    free = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
+    if free <= 0:
+        return Answer(0, MEMORY, _overflow(fit))
+    return Answer(
+        fit.max_batch,
+        MEMORY,
+        f"each sequence caches {_gb(fit.kv_bytes_per_sequence)}; {_gb(free)} is left for the cache after weights and reserve",
+    )
+
+
+def least_quantised_format(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    devices: int = 1,
+    kv_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+) -> Answer:
+    """The weight format with the most bits per weight (the least quantisation) that fits, from
+    :data:`FORMAT_LADDER`."""
+    previous = None
+    for dtype in FORMAT_LADDER:
+        fit = memory_fit(
+            model=model,
+            accelerator=accelerator,
+            weight_dtype=dtype,
+            kv_dtype=kv_dtype,
+            batch=batch,
+            context_tokens=context_tokens,
+            devices=devices,
+        )
+        if fit.fits:
+            if previous is None:
+                return Answer(
+                    dtype,
+                    NONE,
+                    f"the widest format considered; {_gb(fit.used_bytes)} of {_gb(fit.capacity_bytes)} used",
+                )
+            return Answer(
+                dtype,
+                MEMORY,
+                f"{previous} weights would not fit; {dtype} uses {_gb(fit.used_bytes)} of {_gb(fit.capacity_bytes)}",
+            )
+        previous = dtype
+    return Answer(None, MEMORY, f"even {FORMAT_LADDER[-1]} weights do not fit with this KV cache")
+
+
+def _step_ms(
+    model, accelerator, devices, weight_dtype, kv_dtype, batch, context_tokens, parallelism, efficiency
+) -> float:
+    return (
+        1e3
+        * estimate_decode(
+            model=model,
+            accelerator=accelerator,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            batch=batch,
+            context_tokens=context_tokens,
+            devices=devices,
+            parallelism=parallelism,
+            bandwidth_efficiency=efficiency,
+        ).step_time_s
+    )
+
+
+def fewest_devices(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+    max_ms_per_token: float | None = None,
+    parallelism: str = TENSOR,
+    bandwidth_efficiency: float = 1.0,
+) -> Answer:
+    """Fewest devices, among :data:`DEVICE_COUNTS`, that hold the weights and KV cache and, when
+    ``max_ms_per_token`` is given, decode a step within it.
+
+    Counts are powers of two: tensor parallelism splits attention heads evenly, and engines
+    require the count to divide the head count (vLLM checks ``num_attention_heads % tp == 0``),
+    which for the head counts models use means a power of two.
+    """
+
+    def fits(n: int) -> bool:
+        return memory_fit(
+            model=model,
+            accelerator=accelerator,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            batch=batch,
+            context_tokens=context_tokens,
+            devices=n,
+        ).fits
+
+    # Every device adds the same memory and reserve, so the fit only improves with the count.
+    by_memory = next((n for n in DEVICE_COUNTS if fits(n)), None)
+    if by_memory is None:
+        return Answer(None, MEMORY, f"{DEVICE_COUNTS[-1]} devices do not hold it")
+    fewer = f"{by_memory // 2} device(s) do not hold weights and cache" if by_memory > 1 else "one device holds it"
+    if max_ms_per_token is None:
+        return Answer(by_memory, MEMORY, fewer)
+    # Communication grows with the count while the per-device work shrinks, so the step time is
+    # not monotonic in it: try each count in turn.
+    for n in (c for c in DEVICE_COUNTS if c >= by_memory):
+        step_ms = _step_ms(
+            model, accelerator, n, weight_dtype, kv_dtype, batch, context_tokens, parallelism, bandwidth_efficiency
+        )
+        if step_ms <= max_ms_per_token:
+            if n == by_memory:
+                return Answer(n, MEMORY, f"{fewer}; at {n} a step takes {step_ms:.3g} ms")
+            return Answer(
+                n, LATENCY, f"memory needs {by_memory}; {n // 2} take longer than {max_ms_per_token:g} ms a step"
+            )
+    return Answer(None, LATENCY, f"no count up to {DEVICE_COUNTS[-1]} decodes a step within {max_ms_per_token:g} ms")
+
+
+def best_batch_under_latency(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    devices: int = 1,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    context_tokens: int = 0,
+    max_ms_per_token: float,
+    parallelism: str = TENSOR,
+    bandwidth_efficiency: float = 1.0,
+) -> Answer:
+    """The batch with the most tokens/s whose decode step stays within ``max_ms_per_token`` and
+    whose KV cache fits.
+
+    A larger batch never shortens the step and never lowers tokens/s (the weights are read once
+    for all sequences), so the answer is the largest batch that meets both.
+    """
+    memory_limit = largest_batch(
+        model=model,
+        accelerator=accelerator,
+        devices=devices,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        context_tokens=context_tokens,
+    )
+    upper = MAX_BATCH if memory_limit.value is None else int(memory_limit.value)
+    if upper == 0:
+        return Answer(None, MEMORY, memory_limit.reason)
+
+    def fast(batch: int) -> bool:
+        return (
+            _step_ms(
+                model,
+                accelerator,
+                devices,
+                weight_dtype,
+                kv_dtype,
+                batch,
+                context_tokens,
+                parallelism,
+                bandwidth_efficiency,
+            )
+            <= max_ms_per_token
+        )
+
+    if not fast(1):
+        return Answer(None, LATENCY, f"one sequence already takes longer than {max_ms_per_token:g} ms a step")
+    best = _last(fast, 1, upper)
+    if best == upper:
+        return Answer(best, MEMORY if memory_limit.value is not None else NONE, memory_limit.reason)
+    return Answer(best, LATENCY, f"{best + 1} sequences take longer than {max_ms_per_token:g} ms a step")
+
+
+def _first(ok: Callable[[int], bool], low: int, high: int) -> int | None:
+    """Smallest n in [low, high] with ok(n), for ok monotonic (False then True); None if none."""
+    if not ok(high):
+        return None
+    while low < high:
+        middle = (low + high) // 2
+        if ok(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _last(ok: Callable[[int], bool], low: int, high: int) -> int:
+    """Largest n in [low, high] with ok(n), for ok monotonic (True then False) and ok(low)."""
+    while low < high:
+        middle = math.ceil((low + high) / 2)
+        if ok(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -1,0 +1,161 @@
+"""roofline_core.inverse: each answer, fed back, sits exactly at its constraint."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, activation_bytes
+from roofline_core.inference import estimate_decode, memory_fit
+from roofline_core.inverse import (
+    DEVICE_COUNTS,
+    FORMAT_LADDER,
+    LATENCY,
+    MEMORY,
+    NONE,
+    best_batch_under_latency,
+    fewest_devices,
+    largest_batch,
+    least_quantised_format,
+    longest_context,
+)
+from roofline_core.models import MODELS
+
+H100 = ACCELERATORS["h100-sxm"]
+LLAMA_8B = MODELS["llama-3.1-8b"]
+LLAMA_70B = MODELS["llama-3.1-70b"]
+
+models = st.sampled_from(sorted(MODELS))
+accelerators = st.sampled_from(sorted(slug for slug, a in ACCELERATORS.items() if a.memory_bytes))
+kv_dtypes = st.sampled_from(["fp16", "fp8"])
+weight_dtypes = st.sampled_from(["bf16", "fp8", "int4"])
+
+
+def _fits(model, accelerator, **kwargs) -> bool:
+    return memory_fit(model=model, accelerator=accelerator, **kwargs).fits
+
+
+def test_largest_batch_by_hand():
+    # Llama 3.1 8B in FP16 on one H100 at 8,192 tokens: 90 % of 80 GB, less the activations and
+    # 16.06 GB of weights, over 131,072 bytes x 8,192 tokens per sequence.
+    free = 80e9 * DEFAULT_MEMORY_UTILISATION - activation_bytes(LLAMA_8B) - LLAMA_8B.weight_bytes("fp16")
+    expected = math.floor(free / (131_072 * 8192))
+    answer = largest_batch(model=LLAMA_8B, accelerator=H100, context_tokens=8192)
+    assert (answer.value, answer.binding) == (expected, MEMORY)
+    assert "left for the cache" in answer.reason
+
+
+def test_a_model_too_large_says_why_with_its_numbers():
+    answer = largest_batch(model=LLAMA_70B, accelerator=H100, devices=1, context_tokens=8192)
+    assert (answer.value, answer.binding) == (0, MEMORY)
+    assert "weights 141.1 GB" in answer.reason and "reserve" in answer.reason
+
+
+def test_a_context_of_zero_sets_no_batch_limit():
+    assert largest_batch(model=LLAMA_8B, accelerator=H100, context_tokens=0).binding == NONE
+
+
+def test_least_quantised_format_on_one_h100_for_70b_is_below_16_bits():
+    answer = least_quantised_format(model=LLAMA_70B, accelerator=H100, context_tokens=8192, batch=4)
+    assert answer.binding == MEMORY and answer.value in FORMAT_LADDER
+    assert FORMAT_LADDER.index(answer.value) > FORMAT_LADDER.index("bf16")
+
+
+@settings(max_examples=40, deadline=None)
+@given(models, accelerators, st.integers(1, 8), weight_dtypes, kv_dtypes, st.integers(1, 64))
+def test_longest_context_fits_and_one_more_token_does_not(model, accelerator, devices, weight_dtype, kv_dtype, batch):
+    m, a = MODELS[model], ACCELERATORS[accelerator]
+    answer = longest_context(
+        model=m, accelerator=a, devices=devices, weight_dtype=weight_dtype, kv_dtype=kv_dtype, batch=batch
+    )
+    common = dict(devices=devices, weight_dtype=weight_dtype, kv_dtype=kv_dtype, batch=batch)
+    if answer.value is None:
+        assert answer.binding == NONE
+        return
+    assert answer.binding == MEMORY
+    if answer.value > 0:
+        assert _fits(m, a, context_tokens=answer.value, **common)
+    assert not _fits(m, a, context_tokens=answer.value + 1, **common)
+
+
+@settings(max_examples=40, deadline=None)
+@given(models, accelerators, st.integers(1, 8), weight_dtypes, kv_dtypes, st.integers(1, 200_000))
+def test_largest_batch_fits_and_one_more_sequence_does_not(
+    model, accelerator, devices, weight_dtype, kv_dtype, context
+):
+    m, a = MODELS[model], ACCELERATORS[accelerator]
+    answer = largest_batch(
+        model=m, accelerator=a, devices=devices, weight_dtype=weight_dtype, kv_dtype=kv_dtype, context_tokens=context
+    )
+    common = dict(devices=devices, weight_dtype=weight_dtype, kv_dtype=kv_dtype, context_tokens=context)
+    assert answer.binding == MEMORY
+    if answer.value > 0:
+        assert _fits(m, a, batch=answer.value, **common)
+    assert not _fits(m, a, batch=answer.value + 1, **common)
+
+
+@settings(max_examples=40, deadline=None)
+@given(models, accelerators, st.integers(1, 8), kv_dtypes, st.integers(1, 32), st.integers(0, 131_072))
+def test_least_quantised_format_fits_and_the_next_wider_does_not(model, accelerator, devices, kv_dtype, batch, context):
+    m, a = MODELS[model], ACCELERATORS[accelerator]
+    answer = least_quantised_format(
+        model=m, accelerator=a, devices=devices, kv_dtype=kv_dtype, batch=batch, context_tokens=context
+    )
+    common = dict(devices=devices, kv_dtype=kv_dtype, batch=batch, context_tokens=context)
+    if answer.value is None:
+        assert not _fits(m, a, weight_dtype=FORMAT_LADDER[-1], **common)
+        return
+    assert _fits(m, a, weight_dtype=answer.value, **common)
+    at = FORMAT_LADDER.index(answer.value)
+    if at > 0:
+        assert answer.binding == MEMORY
+        assert not _fits(m, a, weight_dtype=FORMAT_LADDER[at - 1], **common)
+
+
+def _step_ms(m, a, **kwargs) -> float:
+    return 1e3 * estimate_decode(model=m, accelerator=a, **kwargs).step_time_s
+
+
+@settings(max_examples=30, deadline=None)
+@given(models, accelerators, st.integers(1, 32), st.integers(0, 32_768), st.sampled_from([None, 5.0, 20.0, 80.0]))
+def test_fewest_devices_meet_the_target_and_one_fewer_does_not(model, accelerator, batch, context, limit_ms):
+    m, a = MODELS[model], ACCELERATORS[accelerator]
+    answer = fewest_devices(model=m, accelerator=a, batch=batch, context_tokens=context, max_ms_per_token=limit_ms)
+    common = dict(batch=batch, context_tokens=context)
+
+    def meets(n: int) -> bool:
+        return _fits(m, a, devices=n, **common) and (
+            limit_ms is None or _step_ms(m, a, devices=n, **common) <= limit_ms
+        )
+
+    if answer.value is None:
+        assert answer.binding in (MEMORY, LATENCY)
+        assert not any(meets(n) for n in DEVICE_COUNTS)
+        return
+    assert answer.value in DEVICE_COUNTS and meets(answer.value)
+    for fewer in DEVICE_COUNTS[: DEVICE_COUNTS.index(answer.value)]:
+        assert not meets(fewer)
+
+
+@settings(max_examples=30, deadline=None)
+@given(models, accelerators, st.integers(1, 8), st.integers(0, 32_768), st.sampled_from([5.0, 20.0, 80.0]))
+def test_best_batch_meets_latency_and_memory_and_one_more_sequence_breaks_one(
+    model, accelerator, devices, context, limit_ms
+):
+    m, a = MODELS[model], ACCELERATORS[accelerator]
+    answer = best_batch_under_latency(
+        model=m, accelerator=a, devices=devices, context_tokens=context, max_ms_per_token=limit_ms
+    )
+    common = dict(devices=devices, context_tokens=context)
+    if answer.value is None:
+        return
+    b = answer.value
+    assert _fits(m, a, batch=b, **common) and _step_ms(m, a, batch=b, **common) <= limit_ms
+    more = b + 1
+    broken = not _fits(m, a, batch=more, **common) or _step_ms(m, a, batch=more, **common) > limit_ms
+    assert broken or answer.binding == NONE
+    if answer.binding == LATENCY:
+        assert _step_ms(m, a, batch=more, **common) > limit_ms
