@@ -30,19 +30,29 @@ from roofline_core.inverse import (
 )
 from roofline_core.vocabulary import Number
 
-BINDING_WORDS = {MEMORY: "memory binds", LATENCY: "the latency target binds"}
+BINDING_WORDS = {MEMORY: "memory", LATENCY: "latency target"}
+
+#: The questions, in the order the table lists them: output id and the question as a reader asks it.
+QUESTIONS: tuple[tuple[str, str], ...] = (
+    ("longest_context", "Longest context at this batch"),
+    ("largest_batch", "Largest batch at this context"),
+    ("fewest_devices", "Fewest devices (powers of two) that hold it and meet the target"),
+    ("least_quantised_format", "Least quantised weight format that fits"),
+    ("best_batch", "Batch with the most tokens/s within the target"),
+)
 
 
-def _text(answer: Answer, shown: str) -> str:
-    """The answer, then what binds it and why, in one sentence."""
-    binds = BINDING_WORDS.get(answer.binding, "nothing binds")
-    return f"{shown}: {binds} ({answer.reason})"
-
-
-def _count(answer: Answer, noun: str) -> dict[str, Any]:
+def _shown(answer: Answer, noun: str) -> str:
+    """The amount (or the format) alone."""
     if answer.value is None:
-        return value(None, noun, _text(answer, "none"))
-    return value(answer.value, noun, _text(answer, format_amount(answer.value, noun)))
+        return "none"
+    return str(answer.value) if noun == "" else format_amount(answer.value, noun)
+
+
+def _answer(answer: Answer, noun: str) -> dict[str, Any]:
+    """An answer as an output: the amount (or the format), and what binds it in brackets."""
+    binds = BINDING_WORDS.get(answer.binding, "nothing binds")
+    return value(answer.value, noun, f"{_shown(answer, noun)} ({binds})")
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -50,38 +60,40 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     accelerator = ACCELERATORS[values["accelerator"]]
     common = {"model": model, "accelerator": accelerator, "kv_dtype": values["kv_dtype"]}
     here = {**common, "devices": values["devices"]}
+    weights = values["weight_dtype"]
     limit_ms = values["max_ms_per_token"]
     context = values["context_tokens"]
     batch = values["batch"]
-    fmt = least_quantised_format(**here, batch=batch, context_tokens=context)
-    return {
-        "outputs": {
-            "longest_context": _count(
-                longest_context(**here, weight_dtype=values["weight_dtype"], batch=batch), "tokens"
+    answers = {
+        "longest_context": (longest_context(**here, weight_dtype=weights, batch=batch), "tokens"),
+        "largest_batch": (largest_batch(**here, weight_dtype=weights, context_tokens=context), "sequences"),
+        "fewest_devices": (
+            fewest_devices(
+                **common, weight_dtype=weights, batch=batch, context_tokens=context, max_ms_per_token=limit_ms
             ),
-            "largest_batch": _count(
-                largest_batch(**here, weight_dtype=values["weight_dtype"], context_tokens=context), "sequences"
-            ),
-            "fewest_devices": _count(
-                fewest_devices(
-                    **common,
-                    weight_dtype=values["weight_dtype"],
-                    batch=batch,
-                    context_tokens=context,
-                    max_ms_per_token=limit_ms,
-                ),
-                "devices",
-            ),
-            "least_quantised_format": value(fmt.value, "", _text(fmt, str(fmt.value or "none"))),
-            "best_batch": _count(
-                best_batch_under_latency(
-                    **here, weight_dtype=values["weight_dtype"], context_tokens=context, max_ms_per_token=limit_ms
-                ),
-                "sequences",
-            ),
-            "limit": value(limit_ms, "ms", f"{format_number(limit_ms)} ms per output token"),
-        },
+            "devices",
+        ),
+        "least_quantised_format": (least_quantised_format(**here, batch=batch, context_tokens=context), ""),
+        "best_batch": (
+            best_batch_under_latency(**here, weight_dtype=weights, context_tokens=context, max_ms_per_token=limit_ms),
+            "sequences",
+        ),
     }
+    outputs = {key: _answer(answer, noun) for key, (answer, noun) in answers.items()}
+    outputs["limit"] = value(limit_ms, "ms", f"{format_number(limit_ms)} ms per output token")
+    rows = []
+    for key, question in QUESTIONS:
+        answer, noun = answers[key]
+        binds = BINDING_WORDS.get(answer.binding, "nothing")
+        rows.append(
+            {
+                "question": value(question, "", question),
+                "answer": value(answer.value, noun, _shown(answer, noun)),
+                "binds": value(answer.binding, "", binds),
+                "why": value(answer.reason, "", answer.reason),
+            }
+        )
+    return {"outputs": outputs, "table": rows}
 
 
 WHAT_FITS = Calculator(
@@ -114,14 +126,16 @@ WHAT_FITS = Calculator(
         ),
     ),
     outputs=(
-        Output("longest_context", "Longest context at this batch"),
-        Output("largest_batch", "Largest batch at this context"),
-        Output("fewest_devices", "Fewest devices (powers of two) that hold it and meet the target"),
-        Output("least_quantised_format", "Least quantised weight format that fits"),
-        Output("best_batch", "Batch with the most tokens/s within the target"),
+        *(Output(key, question) for key, question in QUESTIONS),
         Output("limit", "Latency target"),
     ),
     headline=("largest_batch", "longest_context"),
     key_inputs=("context_tokens", "max_ms_per_token"),
     compute=_compute,
+    table_columns=(
+        Output("question", "Question"),
+        Output("answer", "Answer"),
+        Output("binds", "What binds"),
+        Output("why", "Why"),
+    ),
 )

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from roofline_core.version import data_version
 from roofline_core.view import CalculatorView, box_text, calculator_view
 from roofline_site.calculators.embed import embed_code
 from roofline_site.calculators.markup import markup
@@ -159,7 +160,8 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         f' data-stdlib-url="{escape(assets.stdlib_zip)}"'
         f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}"'
         f' data-share-url="{escape(assets.share_page)}" data-embed-src="{escape(assets.share_embed)}"'
-        f' data-embed-code="{escape(embed_code(assets.share_embed, spec["title"]))}">',
+        f' data-embed-code="{escape(embed_code(assets.share_embed, spec["title"]))}"'
+        f' data-data-version="{escape(data_version())}">',
         # Filled by the browser when a link names a choice the calculator does not have.
         '<div class="roofline-calc__notice" data-notice role="status" hidden>'
         '<p class="roofline-calc__notice-text" data-notice-text></p>'
@@ -203,6 +205,8 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         '<button type="button" class="md-button roofline-calc__retry" data-retry hidden>Retry</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-link hidden>Copy link</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-embed hidden>Copy embed code</button>'
+        '<button type="button" class="md-button roofline-calc__copy" data-copy-python hidden>Copy as Python</button>'
+        '<button type="button" class="md-button roofline-calc__copy" data-copy-cite hidden>Cite</button>'
         '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'
         # Where copying is not allowed (some cross-origin frames), the text to select by hand.
         '<textarea class="roofline-calc__copy-text" data-copy-text readonly hidden rows="4"'

@@ -20,6 +20,7 @@ from itertools import groupby
 
 import yaml
 
+from roofline_core.version import data_version
 from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
 from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
@@ -347,7 +348,9 @@ def glossary_json(glossary: Glossary, *, path_of: Callable[[str], str], site_url
         }
         for e in glossary.sorted_entries()
     ]
-    return json.dumps({"categories": CATEGORIES, "terms": terms}, ensure_ascii=False, indent=1) + "\n"
+    # The data version of the numbers the pages show (roofline_core.version), for citing them.
+    document = {"data_version": data_version(), "categories": CATEGORIES, "terms": terms}
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 def rss_feed(

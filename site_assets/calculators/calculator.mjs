@@ -9,7 +9,7 @@
 import { currentEngine, retryEngine, startEngine, whenIdleAfterLoad } from "./engine.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
-import { copyOrShow, embedCode, shareLink } from "./share.mjs";
+import { citation, copyOrShow, embedCode, pythonSnippet, shareLink } from "./share.mjs";
 import { paramPrefix, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
 /** On an embed page, "Open the full page" carries the scenario shown in the frame. */
@@ -78,6 +78,8 @@ class CalculatorView {
     this.status = root.querySelector("[data-status]");
     this.copyButton = root.querySelector("[data-copy-link]");
     this.copyEmbedButton = root.querySelector("[data-copy-embed]");
+    this.copyPythonButton = root.querySelector("[data-copy-python]");
+    this.citeButton = root.querySelector("[data-copy-cite]");
     this.copyFeedback = root.querySelector("[data-copy-feedback]");
     this.copyText = root.querySelector("[data-copy-text]");
     this.retryButton = root.querySelector("[data-retry]");
@@ -145,6 +147,10 @@ class CalculatorView {
     this.copyEmbedButton.addEventListener("click", () =>
       this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues(this.defaults)), "Embed code"),
     );
+    this.copyPythonButton.hidden = false;
+    this.copyPythonButton.addEventListener("click", () => this.copy(pythonSnippet(this.scenario()), "Python"));
+    this.citeButton.hidden = false;
+    this.citeButton.addEventListener("click", () => this.copy(citation({ ...this.scenario(), date: new Date() }), "Citation"));
     this.retryButton.addEventListener("click", () => this.retry());
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
@@ -331,6 +337,17 @@ class CalculatorView {
   writeUrl() {
     writeUrlInputs([...this.fields.keys()], this.prefix, this.urlValues(this.initial));
     showFullPageScenario();
+  }
+
+  /** What "Copy as Python" and "Cite" name: the calculator, its inputs, the link, the data version. */
+  scenario() {
+    return {
+      id: this.id,
+      title: this.definition.title,
+      values: this.urlValues(this.defaults),
+      version: this.root.dataset.dataVersion,
+      link: shareLink(this.root.dataset.shareUrl),
+    };
   }
 
   /**
@@ -542,8 +559,9 @@ class CalculatorView {
       }
     }
     this.results.removeAttribute("aria-busy");
-    this.copyButton.hidden = true;
-    this.copyEmbedButton.hidden = true;
+    for (const button of [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton]) {
+      button.hidden = true;
+    }
     this.root.dataset.state = "failed";
     this.root.dataset.engine = "failed";
     console.warn(`roofline calculator ${this.id}: live recalculation could not start: ${reason}`);
@@ -562,8 +580,9 @@ class CalculatorView {
           control.disabled = false;
         }
       }
-      this.copyButton.hidden = false;
-      this.copyEmbedButton.hidden = false;
+      for (const button of [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton]) {
+        button.hidden = false;
+      }
       this.waiting = false;
     }
     this.requestCompute();

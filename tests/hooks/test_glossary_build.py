@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.version import data_version
 from roofline_site.glossary import CATEGORIES, load_glossary
 from roofline_site.glossary.render import MENTIONED_IN_MARKER
 from tests.hooks.glossary_fixture import build, entry, error_lines, make_project
@@ -157,6 +158,8 @@ def test_glossary_json(built_site):
     assert kv["url"] == "http://127.0.0.1:8000/glossary/kv-cache/" and kv["path"] == "glossary/kv-cache/"
     assert "Key-value cache" in kv["aliases"]
     assert kv["summary"] == GLOSSARY.entries["kv-cache"].summary
+    # The numbers' provenance: the data version of the roofline_core that built the site.
+    assert data["data_version"] == data_version()
 
 
 @pytest.mark.slow

@@ -1,0 +1,35 @@
+"""The data version: a stamp of every formula and preset, for citing a number.
+
+It is the first 12 hex digits of a SHA-256 over this package's source files (path and bytes, in
+path order), so it changes whenever any formula, preset or source quotation changes, and is the
+same wherever the same code runs: the build, the reader's browser (Pyodide unpacks the same
+files), or a notebook with the package installed. The site shows it in every page's footer and
+in ``glossary.json``; "Copy as Python" and "Cite" carry it.
+
+>>> len(data_version()) == 12 and int(data_version(), 16) >= 0
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_digest(package_dir: Path) -> str:
+    """Hex SHA-256 of the ``.py`` files under ``package_dir``: each relative path, then its bytes."""
+    digest = hashlib.sha256()
+    for path in sorted(package_dir.rglob("*.py")):
+        digest.update(path.relative_to(package_dir).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@cache
+def data_version() -> str:
+    """This package's data version (12 hex digits)."""
+    return source_digest(PACKAGE_DIR)[:12]
