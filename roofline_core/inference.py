@@ -296,6 +296,12 @@ class MemoryFit:
         return self.weight_bytes + self.kv_bytes
 
     @property
+    def free_bytes(self) -> float:
+        """Memory left for the KV cache after the weights and the reserve, in bytes (negative
+        when they alone overflow)."""
+        return self.capacity_bytes - self.reserved_bytes - self.weight_bytes
+
+    @property
     def fits(self) -> bool:
         """Whether weights, KV cache and the runtime's reserve fit in the capacity."""
         return self.used_bytes + self.reserved_bytes <= self.capacity_bytes
@@ -458,8 +464,7 @@ def model_memory_fit(
     if fit.max_context_tokens and model.kv_cache_known:
         # Sliding-window layers stop growing at their window, so the longest context is not
         # linear in the free memory: ask the model.
-        free = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
-        longest = model.context_for_kv_bytes(kv_bytes=free, batch=batch, kv_dtype=kv_dtype)
+        longest = model.context_for_kv_bytes(kv_bytes=fit.free_bytes, batch=batch, kv_dtype=kv_dtype)
         fit = replace(fit, max_context_tokens=None if math.isinf(longest) else math.floor(longest))
     return fit
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from roofline_core.dtypes import WEIGHT_DTYPES, bytes_per_element
 from roofline_core.hardware import AnyAccelerator
@@ -61,6 +62,11 @@ def _gb(value: float) -> str:
     return f"{value / 1e9:.1f} GB"
 
 
+def _setup(model: AnyModel, accelerator: AnyAccelerator, weight_dtype: str, kv_dtype: str) -> dict[str, Any]:
+    """The arguments every question passes on unchanged."""
+    return {"model": model, "accelerator": accelerator, "weight_dtype": weight_dtype, "kv_dtype": kv_dtype}
+
+
 def _overflow(fit: MemoryFit) -> str:
     """Why nothing is left for the cache: the weights and the reserve alone, against the capacity."""
     return (
@@ -80,15 +86,8 @@ def longest_context(
 ) -> Answer:
     """Longest context (tokens per sequence) whose KV cache for ``batch`` sequences fits beside the
     weights and the runtime's reserve on ``devices`` x ``accelerator``."""
-    fit = memory_fit(
-        model=model,
-        accelerator=accelerator,
-        weight_dtype=weight_dtype,
-        kv_dtype=kv_dtype,
-        batch=batch,
-        devices=devices,
-    )
-    free = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
+    fit = memory_fit(**_setup(model, accelerator, weight_dtype, kv_dtype), batch=batch, devices=devices)
+    free = fit.free_bytes
     if fit.max_context_tokens is None:
         return Answer(None, NONE, "every layer's cache stops growing at its window: no context fills memory")
     if fit.max_context_tokens == 0:
@@ -111,16 +110,11 @@ def largest_batch(
 ) -> Answer:
     """Most sequences of ``context_tokens`` whose KV cache fits beside the weights and reserve."""
     fit = memory_fit(
-        model=model,
-        accelerator=accelerator,
-        weight_dtype=weight_dtype,
-        kv_dtype=kv_dtype,
-        context_tokens=context_tokens,
-        devices=devices,
+        **_setup(model, accelerator, weight_dtype, kv_dtype), context_tokens=context_tokens, devices=devices
     )
     if fit.max_batch is None:
         return Answer(None, NONE, "a context of 0 tokens caches nothing: memory sets no batch limit")
-    free = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
+    free = fit.free_bytes
     if free <= 0:
         return Answer(0, MEMORY, _overflow(fit))
     return Answer(
@@ -144,13 +138,7 @@ def least_quantised_format(
     previous = None
     for dtype in FORMAT_LADDER:
         fit = memory_fit(
-            model=model,
-            accelerator=accelerator,
-            weight_dtype=dtype,
-            kv_dtype=kv_dtype,
-            batch=batch,
-            context_tokens=context_tokens,
-            devices=devices,
+            **_setup(model, accelerator, dtype, kv_dtype), batch=batch, context_tokens=context_tokens, devices=devices
         )
         if fit.fits:
             if previous is None:
@@ -209,13 +197,7 @@ def fewest_devices(
 
     def fits(n: int) -> bool:
         return memory_fit(
-            model=model,
-            accelerator=accelerator,
-            weight_dtype=weight_dtype,
-            kv_dtype=kv_dtype,
-            batch=batch,
-            context_tokens=context_tokens,
-            devices=n,
+            **_setup(model, accelerator, weight_dtype, kv_dtype), batch=batch, context_tokens=context_tokens, devices=n
         ).fits
 
     # Every device adds the same memory and reserve, so the fit only improves with the count.

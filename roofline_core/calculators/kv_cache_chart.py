@@ -63,7 +63,7 @@ def kv_cache_chart(
         [tokens, model.kv_cache_bytes(context_tokens=tokens, batch=batch, kv_dtype=kv_dtype)] for tokens in samples
     ]
     # What the weights and the serving runtime's reserve leave for the cache.
-    room_bytes = fit.capacity_bytes - fit.reserved_bytes - fit.weight_bytes
+    room_bytes = fit.free_bytes
     on_devices = "" if devices == 1 else f" ({format_amount(devices, 'devices')})"
     lines = [
         {"y": fit.capacity_bytes, "label": f"Memory {format_bytes(fit.capacity_bytes)}{on_devices}", "role": "capacity"}

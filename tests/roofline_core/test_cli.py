@@ -510,7 +510,7 @@ def test_limits_gives_the_inverse_answers_with_what_binds(capsys) -> None:
     model, accelerator = MODELS["llama-3.1-70b"], ACCELERATORS["h100-sxm"]
     batch = largest_batch(model=model, accelerator=accelerator, devices=4, context_tokens=8192)
     assert outputs["largest_batch"]["value"] == batch.value
-    assert outputs["largest_batch"]["text"].startswith(f"{batch.value} sequences: memory binds")
+    assert outputs["largest_batch"]["text"] == f"{batch.value} sequences (memory)"
     devices = fewest_devices(model=model, accelerator=accelerator, batch=16, context_tokens=8192, max_ms_per_token=20)
     assert outputs["fewest_devices"]["value"] == devices.value
     code, _out, err = run(capsys, *argv, "--max-ms-per-token", "0")
