@@ -1,0 +1,163 @@
+"""What moves a decode estimate: the change in tokens/s per sequence when one input moves.
+
+Each factor is moved down and up by :data:`STEP` (10 %) with everything else held, through the
+same :func:`roofline_core.inference.estimate_decode` the calculators use; the factors are then
+ranked by the larger of the two changes. Formats are not continuous, so they move one step on
+the format ladder instead (the next smaller weight and KV formats). The result says which roof
+binds, so a reader sees what buying (bandwidth, compute) or changing (batch, context, formats)
+would do.
+
+>>> from roofline_core.hardware import ACCELERATORS
+>>> from roofline_core.models import MODELS
+>>> factors = decode_sensitivity(model=MODELS["llama-3.1-8b"], accelerator=ACCELERATORS["h100-sxm"])
+>>> factors[0].name, round(factors[0].high_change, 3)
+('Memory bandwidth', 0.1)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.hardware import AnyAccelerator
+from roofline_core.inference import TENSOR, estimate_decode
+from roofline_core.models import AnyModel
+
+#: How far each continuous factor moves, as a share of its value.
+STEP = 0.10
+#: Smaller formats, one step each, for the format factors.
+NEXT_SMALLER_FORMAT = {"fp32": "bf16", "bf16": "fp8", "fp16": "fp8", "fp8": "fp4", "int8": "int4"}
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One input's pull on the estimate.
+
+    Attributes:
+        name: What moved (``"Memory bandwidth"``).
+        low: How it moved down, in words (``"-10 %"``, ``"batch 14"``, ``"FP8"``); empty if it cannot.
+        high: How it moved up, in words; empty if it cannot.
+        low_change: Relative change of tokens/s per sequence when moved down (0.05 = 5 % more).
+        high_change: The same when moved up.
+    """
+
+    name: str
+    low: str
+    high: str
+    low_change: float
+    high_change: float
+
+    @property
+    def swing(self) -> float:
+        """The larger of the two changes, in absolute value: the rank of the factor."""
+        return max(abs(self.low_change), abs(self.high_change))
+
+
+def _scaled(accelerator: AnyAccelerator, *, bandwidth: float = 1.0, compute: float = 1.0) -> AnyAccelerator:
+    return dataclasses.replace(
+        accelerator,
+        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * bandwidth,
+        peak_flop_per_s={dtype: peak * compute for dtype, peak in accelerator.peak_flop_per_s.items()},
+    )
+
+
+def decode_sensitivity(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    weight_dtype: str = "fp16",
+    kv_dtype: str = "fp16",
+    batch: int = 1,
+    context_tokens: int = 0,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+    parallelism: str = TENSOR,
+) -> tuple[Factor, ...]:
+    """The factors of a decode estimate: the continuous ones ranked by how much a :data:`STEP`
+    move changes its tokens/s per sequence (largest first), then one step to a smaller weight
+    and KV format, ranked the same way."""
+    base_inputs = {
+        "model": model,
+        "accelerator": accelerator,
+        "weight_dtype": weight_dtype,
+        "kv_dtype": kv_dtype,
+        "batch": batch,
+        "context_tokens": context_tokens,
+        "devices": devices,
+        "bandwidth_efficiency": bandwidth_efficiency,
+        "parallelism": parallelism,
+    }
+
+    def rate(**changes: object) -> float:
+        return estimate_decode(**{**base_inputs, **changes}).tokens_per_s_per_sequence
+
+    base = rate()
+
+    def change(**changes: object) -> float:
+        return rate(**changes) / base - 1.0
+
+    percent = f"{STEP:.0%}"
+    factors = [
+        Factor(
+            "Memory bandwidth",
+            f"-{percent}",
+            f"+{percent}",
+            change(accelerator=_scaled(accelerator, bandwidth=1 - STEP)),
+            change(accelerator=_scaled(accelerator, bandwidth=1 + STEP)),
+        ),
+        Factor(
+            "Peak compute",
+            f"-{percent}",
+            f"+{percent}",
+            change(accelerator=_scaled(accelerator, compute=1 - STEP)),
+            change(accelerator=_scaled(accelerator, compute=1 + STEP)),
+        ),
+    ]
+    fewer, more = max(1, math.floor(batch * (1 - STEP))), math.ceil(batch * (1 + STEP))
+    factors.append(
+        Factor(
+            "Batch",
+            f"{fewer}" if fewer != batch else "",
+            f"{more}",
+            change(batch=fewer) if fewer != batch else 0.0,
+            change(batch=more),
+        )
+    )
+    if context_tokens > 0:
+        shorter, longer = math.floor(context_tokens * (1 - STEP)), math.ceil(context_tokens * (1 + STEP))
+        factors.append(
+            Factor(
+                "Context",
+                f"{shorter:,} tokens",
+                f"{longer:,} tokens",
+                change(context_tokens=shorter),
+                change(context_tokens=longer),
+            )
+        )
+    lower_efficiency = bandwidth_efficiency * (1 - STEP)
+    higher_efficiency = min(1.0, bandwidth_efficiency * (1 + STEP))
+    factors.append(
+        Factor(
+            "Bandwidth efficiency",
+            f"{lower_efficiency:.0%}",
+            f"{higher_efficiency:.0%}" if higher_efficiency != bandwidth_efficiency else "",
+            change(bandwidth_efficiency=lower_efficiency),
+            change(bandwidth_efficiency=higher_efficiency) if higher_efficiency != bandwidth_efficiency else 0.0,
+        )
+    )
+    # Ranked among themselves: a format step is not a 10 % move, so it is listed after them.
+    ranked = sorted(factors, key=lambda factor: factor.swing, reverse=True)
+    steps = []
+    for label, key, current in (
+        ("Weight format", "weight_dtype", weight_dtype),
+        ("KV cache format", "kv_dtype", kv_dtype),
+    ):
+        smaller = NEXT_SMALLER_FORMAT.get(current)
+        if smaller is None or bytes_per_element(smaller) >= bytes_per_element(current):
+            continue
+        if key == "kv_dtype" and context_tokens == 0:
+            continue
+        steps.append(Factor(label, "", smaller.upper(), 0.0, change(**{key: smaller})))
+    return (*ranked, *sorted(steps, key=lambda factor: factor.swing, reverse=True))

@@ -1,0 +1,72 @@
+"""roofline_core.sensitivity: what moves a decode estimate, and by how much."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.models import MODELS
+from roofline_core.sensitivity import STEP, decode_sensitivity
+
+H100 = ACCELERATORS["h100-sxm"]
+LLAMA_8B = MODELS["llama-3.1-8b"]
+
+
+def _by_name(factors):
+    return {factor.name: factor for factor in factors}
+
+
+def test_a_memory_bound_step_moves_with_bandwidth_alone():
+    # One sequence, nothing cached: the step is the weights over the bandwidth, so tokens/s
+    # moves exactly with bandwidth (and efficiency) and not at all with compute.
+    factors = _by_name(decode_sensitivity(model=LLAMA_8B, accelerator=H100))
+    assert factors["Memory bandwidth"].high_change == pytest.approx(STEP)
+    assert factors["Memory bandwidth"].low_change == pytest.approx(-STEP)
+    assert factors["Peak compute"].swing == 0
+    assert factors["Bandwidth efficiency"].low_change == pytest.approx(-STEP)
+    # FP8 weights: half the bytes, twice the tokens/s.
+    assert factors["Weight format"].high_change == pytest.approx(1.0)
+
+
+def test_a_compute_bound_step_moves_with_compute_alone():
+    factors = _by_name(decode_sensitivity(model=LLAMA_8B, accelerator=H100, batch=8192))
+    assert factors["Peak compute"].high_change == pytest.approx(STEP)
+    assert factors["Memory bandwidth"].swing == 0
+
+
+def test_continuous_factors_come_first_ranked_by_swing_then_format_steps():
+    factors = decode_sensitivity(model=LLAMA_8B, accelerator=H100, batch=64, context_tokens=8192)
+    names = [factor.name for factor in factors]
+    assert names[-2:] in (["KV cache format", "Weight format"], ["Weight format", "KV cache format"])
+    swings = [factor.swing for factor in factors[:-2]]
+    assert swings == sorted(swings, reverse=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(MODELS)),
+    st.sampled_from(sorted(ACCELERATORS)),
+    st.integers(1, 512),
+    st.integers(0, 65_536),
+    st.integers(1, 8),
+)
+def test_more_hardware_never_slows_and_more_context_never_speeds(model, accelerator, batch, context, devices):
+    factors = _by_name(
+        decode_sensitivity(
+            model=MODELS[model],
+            accelerator=ACCELERATORS[accelerator],
+            batch=batch,
+            context_tokens=context,
+            devices=devices,
+        )
+    )
+    for name in ("Memory bandwidth", "Peak compute"):
+        assert -STEP - 1e-9 <= factors[name].low_change <= 1e-9
+        assert -1e-9 <= factors[name].high_change <= STEP + 1e-9
+    if "Context" in factors:
+        assert factors["Context"].high_change <= 1e-9 <= factors["Context"].low_change + 2e-9
+    for name in ("Weight format", "KV cache format"):
+        if name in factors:
+            assert factors[name].high_change >= -1e-9
