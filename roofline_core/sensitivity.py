@@ -41,6 +41,7 @@ class Factor:
         high: How it moved up, in words; empty if it cannot.
         low_change: Relative change of tokens/s per sequence when moved down (0.05 = 5 % more).
         high_change: The same when moved up.
+        format_step: True for a step to a smaller format (not a 10 % move; ``high`` names it).
     """
 
     name: str
@@ -48,6 +49,7 @@ class Factor:
     high: str
     low_change: float
     high_change: float
+    format_step: bool = False
 
     @property
     def swing(self) -> float:
@@ -74,6 +76,7 @@ def decode_sensitivity(
     devices: int = 1,
     bandwidth_efficiency: float = 1.0,
     parallelism: str = TENSOR,
+    compute_dtype: str | None = None,
 ) -> tuple[Factor, ...]:
     """The factors of a decode estimate: the continuous ones ranked by how much a :data:`STEP`
     move changes its tokens/s per sequence (largest first), then one step to a smaller weight
@@ -88,6 +91,7 @@ def decode_sensitivity(
         "devices": devices,
         "bandwidth_efficiency": bandwidth_efficiency,
         "parallelism": parallelism,
+        "compute_dtype": compute_dtype,
     }
 
     def rate(**changes: object) -> float:
@@ -98,18 +102,18 @@ def decode_sensitivity(
     def change(**changes: object) -> float:
         return rate(**changes) / base - 1.0
 
-    percent = f"{STEP:.0%}"
+    percent = f"{STEP:.0%}"  # the moves as a reader reads them: "\u221210%" and "+10%"
     factors = [
         Factor(
             "Memory bandwidth",
-            f"-{percent}",
+            f"\u2212{percent}",
             f"+{percent}",
             change(accelerator=_scaled(accelerator, bandwidth=1 - STEP)),
             change(accelerator=_scaled(accelerator, bandwidth=1 + STEP)),
         ),
         Factor(
             "Peak compute",
-            f"-{percent}",
+            f"\u2212{percent}",
             f"+{percent}",
             change(accelerator=_scaled(accelerator, compute=1 - STEP)),
             change(accelerator=_scaled(accelerator, compute=1 + STEP)),
@@ -159,5 +163,32 @@ def decode_sensitivity(
             continue
         if key == "kv_dtype" and context_tokens == 0:
             continue
-        steps.append(Factor(label, "", smaller.upper(), 0.0, change(**{key: smaller})))
+        # The smaller format runs on whatever math engines use for it on this chip.
+        steps.append(
+            Factor(label, "", smaller.upper(), 0.0, change(**{key: smaller, "compute_dtype": None}), format_step=True)
+        )
     return (*ranked, *sorted(steps, key=lambda factor: factor.swing, reverse=True))
+
+
+#: Changes smaller than this (relative) are not worth a reader's attention.
+NOTICEABLE = 0.005
+
+
+def _signed(change: float) -> str:
+    return f"{change:+.1%}".replace("-", "\u2212")
+
+
+def describe(factors: tuple[Factor, ...], *, shown: int = 3) -> str:
+    """The factors that move the estimate noticeably, in one line: the ``shown`` largest 10 %
+    moves, then the format steps (``"Memory bandwidth -10% / +10%: -10.0% / +10.0%; ..."``)."""
+    parts = []
+    continuous = [f for f in factors if not f.format_step][:shown]
+    for factor in continuous:
+        if factor.swing < NOTICEABLE:
+            continue
+        moves = [(m, c) for m, c in ((factor.low, factor.low_change), (factor.high, factor.high_change)) if m]
+        parts.append(f"{factor.name} {' / '.join(m for m, _ in moves)}: {' / '.join(_signed(c) for _, c in moves)}")
+    for factor in factors:
+        if factor.format_step and factor.swing >= NOTICEABLE:
+            parts.append(f"{factor.name} {factor.high}: {_signed(factor.high_change)}")
+    return "; ".join(parts) if parts else "nothing within 10 % moves it noticeably"

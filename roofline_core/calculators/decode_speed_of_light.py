@@ -50,6 +50,7 @@ from roofline_core.inference import (
     StepEstimate,
     estimate_decode,
 )
+from roofline_core.sensitivity import NOTICEABLE, decode_sensitivity, describe
 from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE, Number
 
 
@@ -68,6 +69,26 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
         bandwidth_efficiency=values["bandwidth_efficiency"] / 100.0,
         parallelism=values["parallelism"],
     )
+
+
+def _what_moves(values: dict[str, Any]) -> dict[str, Any]:
+    """Each input moved 10 % (and one step to smaller formats), ranked by how much it changes
+    tokens/s per sequence: what to buy or change (roofline_core.sensitivity)."""
+    accelerator, compute_dtype = math_accelerator(values)
+    factors = decode_sensitivity(
+        model=model_of(values),
+        accelerator=accelerator,
+        compute_dtype=compute_dtype,
+        weight_dtype=values["weight_dtype"],
+        kv_dtype=values["kv_dtype"],
+        batch=values["batch"],
+        context_tokens=values["context_tokens"],
+        devices=values["devices"],
+        bandwidth_efficiency=values["bandwidth_efficiency"] / 100.0,
+        parallelism=values["parallelism"],
+    )
+    top = factors[0].name if factors and factors[0].swing >= NOTICEABLE else ""
+    return value(top, "", describe(factors))
 
 
 def batch_cell(batch: int) -> dict[str, Any]:
@@ -145,6 +166,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "attention_share": value(
             estimate.attention_share_of_flops, "1", format_percent(estimate.attention_share_of_flops)
         ),
+        "what_moves": _what_moves(values),
     }
     table = []
     points = []
@@ -248,6 +270,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("realistic", "Realistic speed"),
         Output("energy_per_token", "Energy per token"),
         Output("cost_per_million", "Cost per million tokens"),
+        Output("what_moves", "What moves tokens/s per sequence (each input 10 % down / up)"),
     ),
     cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values),
     headline=("step_time", "tokens_per_s", "fits"),

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from roofline_core.calculators import compute
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
-from roofline_core.sensitivity import STEP, decode_sensitivity
+from roofline_core.sensitivity import STEP, decode_sensitivity, describe
 
 H100 = ACCELERATORS["h100-sxm"]
 LLAMA_8B = MODELS["llama-3.1-8b"]
@@ -70,3 +71,17 @@ def test_more_hardware_never_slows_and_more_context_never_speeds(model, accelera
     for name in ("Weight format", "KV cache format"):
         if name in factors:
             assert factors[name].high_change >= -1e-9
+
+
+def test_the_line_a_reader_sees_names_the_moves_and_their_effects():
+    text = describe(decode_sensitivity(model=LLAMA_8B, accelerator=H100))
+    assert text.startswith("Memory bandwidth \u221210% / +10%: \u221210.0% / +10.0%")
+    assert "Weight format FP8: +100.0%" in text
+    # Compute does not move a memory-bound step: it is left out.
+    assert "Peak compute" not in text
+
+
+def test_the_decode_calculator_shows_what_moves_it():
+    shown = compute("decode-speed-of-light", {"batch": "8192", "context_tokens": "0"})["outputs"]["what_moves"]
+    assert shown["value"] in ("Batch", "Peak compute")
+    assert "Peak compute \u221210% / +10%: \u221210.0% / +10.0%" in shown["text"]
