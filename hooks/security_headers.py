@@ -63,9 +63,23 @@ def _meta_policy(base_url: str) -> str:
     return csp.meta_policy(csp.policy(script_hashes=csp.known_script_hashes(_known, base_url=base_url)))
 
 
+# Each page's inline code, by the SHA-256 of its HTML, kept between builds: reading a page is
+# most of this hook's time, every page is read when it is rendered and again from disk after the
+# build, and a warm build rewrites most pages unchanged.
+CACHE_FILE = Path(__file__).resolve().parent.parent / ".cache" / "csp-inline-code.json"
+_cache: csp.InlineCodeCache | None = None
+
+
+def _inline_code(html: str) -> csp.InlineCode:
+    global _cache
+    if _cache is None:
+        _cache = csp.InlineCodeCache(CACHE_FILE)
+    return _cache.get(html)
+
+
 def _authorise(html: str, where: str) -> tuple[str, ...]:
     try:
-        return csp.authorise_scripts(csp.inline_code(html).scripts, _known, page=where)
+        return csp.authorise_scripts(_inline_code(html).scripts, _known, page=where)
     except csp.UnknownInlineScript as exc:
         raise PluginError(str(exc)) from None
 
@@ -74,7 +88,11 @@ def _write_headers(site_dir: Path) -> None:
     # Every page, redirect stubs included, must carry known scripts only.
     for path in sorted(site_dir.rglob("*.html")):
         _authorise(path.read_text(encoding="utf-8"), path.relative_to(site_dir).as_posix())
-    found = csp.scan_site(site_dir)
+    global _cache
+    found = csp.scan_site(site_dir, parse=_inline_code)
+    if _cache is not None:
+        _cache.save()
+        _cache = None
     if found.style_attributes:
         page, value = found.style_attributes[0]
         raise PluginError(

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import os
 import re
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -151,6 +154,51 @@ def inline_code(html: str) -> InlineCode:
     )
 
 
+class InlineCodeCache:
+    """:func:`inline_code` of pages by the SHA-256 of their HTML, kept between builds in a JSON
+    file: reading every page is most of the policy's cost, and a warm build rewrites most pages
+    byte for byte. Only the entries a build used are saved, so the file never grows stale.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stored: dict[str, list[list[str]]] = {}
+        self._used: dict[str, InlineCode] = {}
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            loaded = {}
+        if isinstance(loaded, dict):
+            self._stored = loaded
+
+    def get(self, html: str) -> InlineCode:
+        key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+        if key not in self._used:
+            stored = self._stored.get(key)
+            if isinstance(stored, list) and len(stored) == 4:
+                self._used[key] = InlineCode(*(tuple(str(part) for part in parts) for parts in stored))
+            else:
+                self._used[key] = inline_code(html)
+        return self._used[key]
+
+    def save(self) -> None:
+        """Write the entries this build used (atomically: builds may run side by side)."""
+        entries = {
+            key: [
+                list(found.scripts),
+                list(found.styles),
+                list(found.style_attributes),
+                list(found.style_attributes_outside_svg),
+            ]
+            for key, found in self._used.items()
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(entries, handle)
+        os.replace(tmp, self.path)
+
+
 def sha256_source(text: str) -> str:
     """A CSP hash source (``'sha256-<base64>'``) for an inline script's or style's exact text."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
@@ -169,14 +217,18 @@ class SiteInlineCode:
     style_attributes_outside_svg: tuple[tuple[str, str], ...] = ()
 
 
-def scan_site(site_dir: Path) -> SiteInlineCode:
-    """Hash every inline script and style in the HTML pages under ``site_dir`` (sorted, unique)."""
+def scan_site(site_dir: Path, *, parse: Callable[[str], InlineCode] = inline_code) -> SiteInlineCode:
+    """Hash every inline script and style in the HTML pages under ``site_dir`` (sorted, unique).
+
+    ``parse`` reads one page (:func:`inline_code`, or a cache of it: the build has already read
+    every page it wrote once).
+    """
     scripts: set[str] = set()
     styles: set[str] = set()
     attributes: list[tuple[str, str]] = []
     outside_svg: list[tuple[str, str]] = []
     for path in sorted(site_dir.rglob("*.html")):
-        found = inline_code(path.read_text(encoding="utf-8"))
+        found = parse(path.read_text(encoding="utf-8"))
         scripts.update(sha256_source(text) for text in found.scripts)
         styles.update(sha256_source(text) for text in found.styles)
         relative = path.relative_to(site_dir).as_posix()

@@ -139,3 +139,31 @@ def test_meta_policy_drops_what_a_meta_tag_cannot_carry():
     meta = csp.meta_policy(full)
     assert meta == csp.policy(script_hashes=("'sha256-abc='",))
     assert not {"frame-ancestors", "report-uri", "sandbox"} & {part.split()[0] for part in meta.split("; ")}
+
+
+def test_the_inline_code_cache_reads_a_page_once_and_keeps_only_what_a_build_used(tmp_path, monkeypatch):
+    from roofline_site import csp as module
+
+    calls = []
+    real = module.inline_code
+
+    def counted(html):
+        calls.append(html)
+        return real(html)
+
+    monkeypatch.setattr(module, "inline_code", counted)
+    path = tmp_path / "cache.json"
+    page = '<html><script>var a = 1;</script><p style="color: red">x</p></html>'
+    other = "<html><script>var b = 2;</script></html>"
+    first = module.InlineCodeCache(path)
+    assert first.get(page) == real(page) and first.get(other).scripts == ("var b = 2;",)
+    first.save()
+    second = module.InlineCodeCache(path)
+    assert second.get(page) == real(page)
+    assert len(calls) == 2  # the second build read the page from the cache
+    second.save()
+    # The second build did not use `other`: it is gone from the file.
+    assert len(module.InlineCodeCache(path)._stored) == 1
+    # A damaged file is ignored, not trusted.
+    path.write_text("{not json", encoding="utf-8")
+    assert module.InlineCodeCache(path).get(page) == real(page)
