@@ -163,8 +163,14 @@ def _comparison_table(report: ValidationReport) -> str:
         "*Ratio* is the measured speed as a share of the speed of light (for milliseconds, the "
         "bound's time over the measured time), so 100% would be a perfect run. *Error* is the "
         "estimate's difference from the measurement, relative to the measurement. The speed of light and "
-        "the estimate are in the unit of the measured column.\n\n" + "\n".join(header + body)
+        "the estimate are in the unit of the measured column.\n\n" + _unsearched("\n".join(header + body))
     )
+
+
+def _unsearched(markdown: str) -> str:
+    """``markdown`` kept out of the site's search index: rows of figures and citations, which
+    every page would otherwise download in the index (Material skips ``data-search-exclude``)."""
+    return f'<div class="measurements-unsearched" data-search-exclude markdown>\n\n{markdown}\n\n</div>'
 
 
 def _exclusions(report: ValidationReport) -> str:
@@ -186,7 +192,7 @@ def _sources(report: ValidationReport) -> str:
             f"{_cell(m.engine)} {_cell(m.engine_version)}, {_cell(m.date)}. "
             f"[Source]({m.source.url}): “{_cell(m.source.states)}” Conditions: {_cell(m.conditions)}"
         )
-    return "## Sources\n\n" + "\n\n".join(blocks)
+    return "## Sources\n\n" + _unsearched("\n\n".join(blocks))
 
 
 def _declarations(table: MeasurementTable) -> str:

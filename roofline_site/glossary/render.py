@@ -183,7 +183,9 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
                 f'<li><a data-glossary-role="related" href="{e(term_href(slug))}">{t(other.title)}</a>: {t(other.summary)}</li>\n'
             )
         parts.append("</ul>\n")
-    parts.append(_heading(2, *TERM_PAGE_SECTIONS[1]) + "<ul>\n")
+    # Citations stay out of the search index (a sixth of it, downloaded by every page): a search
+    # for a paper still finds the terms whose prose names it.
+    parts.append(_heading(2, *TERM_PAGE_SECTIONS[1]) + "<ul data-search-exclude>\n")
     for source in entry.sources:
         note = f": {t(source.note)}" if source.note else ""
         parts.append(f'<li><a href="{e(source.url)}">{t(source.title)}</a>{note}</li>\n')
@@ -191,7 +193,7 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
     preset_sources = rewrite_body(entry, glossary).sources
     if preset_sources:
         parts.append(
-            "<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul>\n"
+            "<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul data-search-exclude>\n"
         )
         parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in preset_sources]
         parts.append("</ul>\n")

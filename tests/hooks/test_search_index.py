@@ -27,3 +27,14 @@ def test_each_summary_is_indexed_once(built_site):
             }
         )
         assert places == [f"glossary/{entry.slug}/"], (entry.slug, places)
+
+
+@pytest.mark.slow
+def test_citations_are_shown_but_not_indexed(built_site):
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    glossary = load_glossary(PROJECT_ROOT / "glossary")
+    entry = glossary.entries["kv-cache"]
+    page = (built_site / "glossary" / "kv-cache" / "index.html").read_text(encoding="utf-8")
+    sources = [doc for doc in docs if doc["location"] == "glossary/kv-cache/#sources"]
+    assert sources and entry.sources[0].title not in sources[0]["text"]
+    assert entry.sources[0].url in page
