@@ -71,10 +71,14 @@ class Preview {
     head.append(title, " ", category);
     const summary = document.createElement("p");
     summary.className = "glossary-preview__summary";
+    // On a calculator's result: the term's value in the reader's current scenario.
+    const here = document.createElement("p");
+    here.className = "glossary-preview__here";
+    here.hidden = true;
     const open = document.createElement("a");
     open.className = "glossary-preview__open";
     open.textContent = "Open full entry";
-    el.append(head, summary, open);
+    el.append(head, summary, here, open);
     document.body.append(el);
     this.el = el;
     return el;
@@ -124,6 +128,10 @@ class Preview {
     category.textContent = term.category;
     category.className = `glossary-tag glossary-tag--${term.category} glossary-preview__category`;
     el.querySelector(".glossary-preview__summary").textContent = term.summary;
+    const here = el.querySelector(".glossary-preview__here");
+    const value = scenarioValue(link);
+    here.hidden = value === null;
+    here.textContent = value ?? "";
     el.querySelector(".glossary-preview__open").href = link.href;
     el.setAttribute("aria-label", `${term.title}: preview`);
     if (this.link && this.link !== link) this.link.removeAttribute("aria-describedby");
@@ -163,6 +171,25 @@ let lastPointerType = "mouse";
 let lastPointerDownMs = -Infinity;
 // A tap focuses the link before its click arrives; that focus must not count as the first tap.
 const TAP_FOCUS_WINDOW_MS = 1000;
+
+// Inputs that name a scenario in a sentence: what runs, and on what.
+const SCENARIO_INPUTS = ["model", "accelerator"];
+
+/**
+ * For a term linked from a calculator's result label: "In this scenario: <the result as shown>
+ * (<model>, <accelerator>)", read from the page as Python last wrote it (no number is computed
+ * here). Null for any other link.
+ */
+function scenarioValue(link) {
+  const output = link.closest(".roofline-calc__output");
+  const shown = output?.querySelector("[data-output]")?.textContent.trim();
+  if (!shown) return null;
+  const root = link.closest("[data-calculator]");
+  const names = SCENARIO_INPUTS.map((name) => root?.querySelector(`select[name="${name}"]`))
+    .filter((select) => select && !select.closest("[hidden]") && select.selectedIndex >= 0)
+    .map((select) => select.options[select.selectedIndex].text);
+  return `In this scenario: ${shown}${names.length ? ` (${names.join(", ")})` : ""}.`;
+}
 
 function termLink(target) {
   return target instanceof Element ? target.closest(LINK_SELECTOR) : null;

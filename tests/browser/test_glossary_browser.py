@@ -244,7 +244,14 @@ def test_calculator_labels_preview_their_glossary_terms(sub_site, page_factory):
     page.goto(sub_site + "calculators/decode-speed-of-light/", wait_until="networkidle")
     page.locator('.roofline-calc__output a.roofline-calc__term[data-glossary-term="ridge-point"]').hover()
     _assert_preview_of(page, "ridge-point")
+    # The term's value in this scenario, as the result shows it, with the model and chip.
+    shown = page.locator('[data-calculator] [data-output="ridge_point"]').text_content()
+    here = page.locator(f"{PREVIEW} .glossary-preview__here")
+    assert here.is_visible()
+    assert here.text_content() == f"In this scenario: {shown} (Llama-3-8B, NVIDIA H100 SXM)."
     page.keyboard.press("Escape")
     page.locator('.roofline-calc__label-row a.roofline-calc__term[data-glossary-term="batching"]').focus()
     _assert_preview_of(page, "batching")
+    # An input's term has no single value: no scenario line.
+    assert not page.locator(f"{PREVIEW} .glossary-preview__here").is_visible()
     _assert_clean(watch)
