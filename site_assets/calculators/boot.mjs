@@ -2,7 +2,7 @@
 // this Pyodide and this roofline_core, else the ordinary way. Used by the worker, and by the
 // tests in Node, so both run the same decision.
 
-import { openSnapshot, snapshotFileName, snapshotKey } from "./snapshot.mjs";
+import { baseName, openSnapshot, snapshotKey, snapshotURL } from "./snapshot.mjs";
 
 // After restoring, `random` (if anything imported it) would replay the build's sequence.
 const RESEED = `
@@ -36,7 +36,7 @@ export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZi
   let refused = useSnapshot ? null : "not asked for";
   if (useSnapshot) {
     // Fetched while Pyodide fetches its own files; loadPyodide awaits it before instantiating.
-    const memory = fetchBytes(indexURL + snapshotFileName(zipName, stdlibName)).then((bytes) =>
+    const memory = fetchBytes(snapshotURL(indexURL, coreZipURL, stdLibURL)).then((bytes) =>
       openSnapshot(bytes, snapshotKey(pyodideModule.version, zipName, stdlibName)),
     );
     // loadPyodide awaits it only after its own first steps; a failure before then is handled
@@ -57,8 +57,4 @@ export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZi
     runtime.runPython(RESEED);
   }
   return { runtime, boot: refused === null ? "snapshot" : "plain", refused };
-}
-
-function baseName(url) {
-  return url.slice(url.lastIndexOf("/") + 1);
 }

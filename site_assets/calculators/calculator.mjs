@@ -80,6 +80,8 @@ class CalculatorView {
     this.copyEmbedButton = root.querySelector("[data-copy-embed]");
     this.copyPythonButton = root.querySelector("[data-copy-python]");
     this.citeButton = root.querySelector("[data-copy-cite]");
+    // Shown once the calculator can go live, hidden again while it has failed.
+    this.copyButtons = [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton];
     this.copyFeedback = root.querySelector("[data-copy-feedback]");
     this.copyText = root.querySelector("[data-copy-text]");
     this.retryButton = root.querySelector("[data-retry]");
@@ -141,16 +143,15 @@ class CalculatorView {
         this.onChoose(button);
       }
     });
-    this.copyButton.hidden = false;
     this.copyButton.addEventListener("click", () => this.copy(shareLink(this.root.dataset.shareUrl), "Link"));
-    this.copyEmbedButton.hidden = false;
     this.copyEmbedButton.addEventListener("click", () =>
       this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues(this.defaults)), "Embed code"),
     );
-    this.copyPythonButton.hidden = false;
     this.copyPythonButton.addEventListener("click", () => this.copy(pythonSnippet(this.scenario()), "Python"));
-    this.citeButton.hidden = false;
     this.citeButton.addEventListener("click", () => this.copy(citation({ ...this.scenario(), date: new Date() }), "Citation"));
+    for (const button of this.copyButtons) {
+      button.hidden = false;
+    }
     this.retryButton.addEventListener("click", () => this.retry());
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
@@ -559,7 +560,7 @@ class CalculatorView {
       }
     }
     this.results.removeAttribute("aria-busy");
-    for (const button of [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton]) {
+    for (const button of this.copyButtons) {
       button.hidden = true;
     }
     this.root.dataset.state = "failed";
@@ -580,7 +581,7 @@ class CalculatorView {
           control.disabled = false;
         }
       }
-      for (const button of [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton]) {
+      for (const button of this.copyButtons) {
         button.hidden = false;
       }
       this.waiting = false;

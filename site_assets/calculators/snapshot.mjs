@@ -41,6 +41,21 @@ export function snapshotFileName(coreZipName, stdlibName) {
   return `roofline_core.${coreHash(coreZipName)}.${stdlibHash(stdlibName)}.snapshot-${SNAPSHOT_FORMAT}.gz`;
 }
 
+/**
+ * Where the snapshot for these files is: beside the runtime files, under `snapshotFileName`.
+ * @param {string} indexURL The runtime folder, ending with `/`.
+ * @param {string} coreZipURL
+ * @param {string} stdLibURL
+ */
+export function snapshotURL(indexURL, coreZipURL, stdLibURL) {
+  return indexURL + snapshotFileName(baseName(coreZipURL), baseName(stdLibURL));
+}
+
+/** The last segment of a URL or path: the file name the keys are read from. */
+export function baseName(url) {
+  return url.slice(url.lastIndexOf("/") + 1);
+}
+
 function coreHash(coreZipName) {
   const match = /roofline_core\.([0-9a-f]+)\.zip$/.exec(coreZipName);
   if (!match) {

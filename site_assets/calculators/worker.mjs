@@ -1,11 +1,12 @@
 // Module Web Worker: boots the self-hosted Pyodide (from the build's memory snapshot when it is
 // cached or the link is fast, else from the trimmed, precompiled library; see boot.mjs),
-// unpacks roofline_core into it and answers compute requests with the result as the page shows it (roofline_core.view's
-// compute_view_json: output texts, table and chart as element trees), as JSON. It holds no
+// unpacks roofline_core into it and answers compute requests with the result as the page
+// shows it (roofline_core.view's compute_view_json: output texts, table and chart as element
+// trees), as JSON. It holds no
 // formula and no presentation rule: both come from the same Python the build used.
 
 import { bootPyodide } from "./boot.mjs";
-import { snapshotFileName } from "./snapshot.mjs";
+import { snapshotURL } from "./snapshot.mjs";
 
 let pyodide = null;
 let view = null;
@@ -29,14 +30,14 @@ self.addEventListener("message", (event) => {
 async function boot({ indexURL, lockFileURL, coreZipURL, stdLibURL }) {
   // Pyodide needs absolute URLs (a relative lockFileURL fails); the page resolved them.
   const pyodideModule = await import(new URL("pyodide.mjs", indexURL).href);
-  const snapshotURL = indexURL + snapshotFileName(baseName(coreZipURL), baseName(stdLibURL));
-  const useSnapshot = (await isCached(snapshotURL)) || (await snapshotPaysNow(stdLibURL));
+  const snapshot = snapshotURL(indexURL, coreZipURL, stdLibURL);
+  const useSnapshot = (await isCached(snapshot)) || (await snapshotPaysNow(stdLibURL));
   const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot });
   pyodide = started.runtime;
   view = pyodide.pyimport("roofline_core.view");
   if (!useSnapshot && !savesData()) {
     // Keep it for the next visit, once the answer is on screen and the link is free.
-    setTimeout(() => fetchSnapshotBytes(snapshotURL).catch(() => {}), SNAPSHOT_PREFETCH_DELAY_MS);
+    setTimeout(() => fetchSnapshotBytes(snapshot).catch(() => {}), SNAPSHOT_PREFETCH_DELAY_MS);
   }
   return started;
 }
@@ -83,10 +84,6 @@ async function downloadMbps(url) {
 
 function savesData() {
   return Boolean(self.navigator.connection?.saveData);
-}
-
-function baseName(url) {
-  return url.slice(url.lastIndexOf("/") + 1);
 }
 
 async function fetchBytes(url) {
