@@ -14,7 +14,6 @@ from roofline_core.version import data_version
 
 def on_config(config):
     stamp = data_version()
-    config.extra["data_version"] = stamp
     base = (config.copyright or "").rstrip(".")
     config.copyright = f"{base}. Data version {stamp}." if base else f"Data version {stamp}."
     return config

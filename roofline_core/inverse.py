@@ -276,19 +276,6 @@ def best_batch_under_latency(
     return Answer(best, LATENCY, f"{best + 1} sequences take longer than {max_ms_per_token:g} ms a step")
 
 
-def _first(ok: Callable[[int], bool], low: int, high: int) -> int | None:
-    """Smallest n in [low, high] with ok(n), for ok monotonic (False then True); None if none."""
-    if not ok(high):
-        return None
-    while low < high:
-        middle = (low + high) // 2
-        if ok(middle):
-            high = middle
-        else:
-            low = middle + 1
-    return low
-
-
 def _last(ok: Callable[[int], bool], low: int, high: int) -> int:
     """Largest n in [low, high] with ok(n), for ok monotonic (True then False) and ok(low)."""
     while low < high:

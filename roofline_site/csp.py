@@ -19,13 +19,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+
+from roofline_site.atomic_write import write_atomic
 
 #: Script types that browsers execute; anything else (``application/json`` data islands) is data.
 EXECUTABLE_SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module"})
@@ -182,7 +182,7 @@ class InlineCodeCache:
         return self._used[key]
 
     def save(self) -> None:
-        """Write the entries this build used (atomically: builds may run side by side)."""
+        """Write the entries this build used."""
         entries = {
             key: [
                 list(found.scripts),
@@ -192,11 +192,7 @@ class InlineCodeCache:
             ]
             for key, found in self._used.items()
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entries, handle)
-        os.replace(tmp, self.path)
+        write_atomic(self.path, json.dumps(entries).encode("utf-8"))
 
 
 def sha256_source(text: str) -> str:

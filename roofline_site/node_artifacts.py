@@ -12,10 +12,11 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from roofline_site.atomic_write import write_atomic
 
 # Each roofline_core edit makes new artifacts (a snapshot is several MB); keep the latest few (a
 # branch switch back and forth stays warm) and delete older ones.
@@ -92,12 +93,8 @@ def cached_artifact(cache_root: Path, key: str, make: Callable[[], Artifact]) ->
 
 def _store(cache: Path, artifact: Artifact) -> None:
     """Write the file, then its manifest, each atomically (builds may run side by side)."""
-    cache.mkdir(parents=True, exist_ok=True)
-    for name, data in ((artifact.name, artifact.data), ("artifact.json", json.dumps({"name": artifact.name}).encode())):
-        fd, tmp = tempfile.mkstemp(dir=cache, prefix=".tmp-")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, cache / name)
+    write_atomic(cache / artifact.name, artifact.data)
+    write_atomic(cache / "artifact.json", json.dumps({"name": artifact.name}).encode())
 
 
 def _prune(cache_root: Path, *, keep: int) -> None:

@@ -13,12 +13,11 @@ made with the same bytes (zipimport's directory of the zip lives inside the snap
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from pathlib import Path
 
 from roofline_site.node_artifacts import Artifact, cached_artifact, input_key, run_node
-from roofline_site.pyodide_bundle import pyodide_package_dir
+from roofline_site.pyodide_bundle import hashed_name, pyodide_package_dir
 
 HERE = Path(__file__).resolve().parent
 MAKER = HERE / "make_pyodide_stdlib.mjs"
@@ -26,11 +25,8 @@ CACHE_DIR_NAME = ".cache/pyodide-stdlib"
 # Recording boots Python in Node and computes every calculator many times (about 6 s here).
 MAKE_TIMEOUT_S = 180
 STOCK_NAME = "python_stdlib.zip"
-
-
-def stdlib_name(data: bytes) -> str:
-    """``python_stdlib.<first 12 hex of sha256>.zip``."""
-    return f"python_stdlib.{hashlib.sha256(data).hexdigest()[:12]}.zip"
+#: The trimmed library is served as ``python_stdlib.<first 12 hex of its sha256>.zip``.
+STEM = "python_stdlib"
 
 
 def cache_key(project_root: Path, core_zip_bytes: bytes) -> str:
@@ -72,4 +68,4 @@ def make_stdlib(project_root: Path, *, core_zip_name: str, core_zip_bytes: bytes
         out = Path(tmp) / "stdlib.zip"
         run_node(MAKER, [str(package), str(zip_path), str(out)], timeout_s=MAKE_TIMEOUT_S)
         data = out.read_bytes()
-    return Artifact(name=stdlib_name(data), data=data)
+    return Artifact(name=hashed_name(data, stem=STEM), data=data)

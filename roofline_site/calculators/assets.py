@@ -69,10 +69,10 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
             )
         runtime_files[runtime_dir + name] = source
     data = core_zip_bytes()
-    core_zip = f"{SITE_DIR}/{hashed_name(data)}"
+    core_zip_name = hashed_name(data)
     stock = runtime_files.pop(runtime_dir + STOCK_NAME)
     try:
-        stdlib = build_stdlib(project_root, core_zip_name=core_zip.rsplit("/", 1)[1], core_zip_bytes=data)
+        stdlib = build_stdlib(project_root, core_zip_name=core_zip_name, core_zip_bytes=data)
     except NodeArtifactError as error:
         # The site works with the stock library, only slower to start.
         runtime_files[runtime_dir + STOCK_NAME] = stock
@@ -83,7 +83,7 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
         version=version,
         runtime_dir=runtime_dir,
         runtime_files=runtime_files,
-        core_zip=core_zip,
+        core_zip=f"{SITE_DIR}/{core_zip_name}",
         core_zip_bytes=data,
         stdlib_zip=stdlib_zip,
         stdlib_zip_bytes=stdlib_bytes,

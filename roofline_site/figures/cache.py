@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from roofline_site.atomic_write import write_atomic
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -83,7 +84,4 @@ class FigureCache:
         return text
 
     def _write(self, path: Path, text: str) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomic(path, text.encode("utf-8"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from roofline_site import pyodide_snapshot, pyodide_stdlib
+from roofline_site.pyodide_bundle import hashed_name
 from tests.support.site_build import PROJECT_ROOT
 
 
@@ -27,6 +28,9 @@ def test_the_snapshot_key_changes_with_roofline_core_and_with_the_library(tmp_pa
 
 
 def test_the_library_is_named_by_its_content():
-    assert pyodide_stdlib.stdlib_name(b"a") == pyodide_stdlib.stdlib_name(b"a")
-    assert pyodide_stdlib.stdlib_name(b"a") != pyodide_stdlib.stdlib_name(b"b")
-    assert pyodide_stdlib.stdlib_name(b"a").startswith("python_stdlib.")
+    def name(data: bytes) -> str:
+        return hashed_name(data, stem=pyodide_stdlib.STEM)
+
+    assert name(b"a") == name(b"a")
+    assert name(b"a") != name(b"b")
+    assert name(b"a").startswith("python_stdlib.") and name(b"a").endswith(".zip")
