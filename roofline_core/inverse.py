@@ -4,7 +4,7 @@ meets it, and which constraint binds.
 Each answer is the edge of what :func:`roofline_core.inference.memory_fit` and
 :func:`roofline_core.inference.estimate_decode` accept, found by asking them (no second copy of
 their formulas), so feeding an answer back lands exactly on its constraint: one more token,
-sequence or bit no longer fits; half the devices no longer fit or meet the latency.
+sequence or bit no longer fits; the next smaller device count no longer fits or meets the latency.
 
 >>> from roofline_core.hardware import ACCELERATORS
 >>> from roofline_core.models import MODELS
@@ -23,7 +23,7 @@ from typing import Any
 from roofline_core.dtypes import WEIGHT_DTYPES, bytes_per_element
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.inference import TENSOR, MemoryFit, estimate_decode, memory_fit
-from roofline_core.models import AnyModel
+from roofline_core.models import MLA, AnyModel
 
 #: What binds an answer.
 MEMORY = "memory"
@@ -31,8 +31,8 @@ LATENCY = "latency"
 #: Nothing binds within the range searched (the answer is the range's end), or no value works.
 NONE = "none"
 
-#: Device counts :func:`fewest_devices` tries, up to more than any single serving deployment.
-DEVICE_COUNTS: tuple[int, ...] = tuple(2**i for i in range(11))
+#: The most devices :func:`fewest_devices` tries: more than any single serving deployment.
+MAX_DEVICES = 1024
 #: The largest batch :func:`best_batch_under_latency` tries when memory sets no limit.
 MAX_BATCH = 1 << 20
 #: Weight formats from most to fewest bits per weight (block-scaled formats with their scales);
@@ -175,6 +175,23 @@ def _step_ms(
     )
 
 
+def tensor_parallel_counts(model: AnyModel) -> tuple[int, ...]:
+    """The device counts tensor parallelism can split ``model`` over, up to :data:`MAX_DEVICES`.
+
+    As vLLM's ``QKVParallelLinear`` splits attention: the query heads must divide evenly, and
+    the key/value heads either divide evenly over the devices or, when there are fewer of them
+    than devices, are replicated a whole number of times (MLA's latent cache has no KV heads to
+    split). A model given only by its size has no head count: powers of two.
+    """
+    heads = getattr(model, "heads", 0)
+    if not heads:
+        return tuple(2**i for i in range(MAX_DEVICES.bit_length()))
+    kv = heads if model.attention == MLA else model.kv_heads
+    return tuple(
+        n for n in range(1, min(heads, MAX_DEVICES) + 1) if heads % n == 0 and (n % kv == 0 if n >= kv else kv % n == 0)
+    )
+
+
 def fewest_devices(
     *,
     model: AnyModel,
@@ -187,13 +204,8 @@ def fewest_devices(
     parallelism: str = TENSOR,
     bandwidth_efficiency: float = 1.0,
 ) -> Answer:
-    """Fewest devices, among :data:`DEVICE_COUNTS`, that hold the weights and KV cache and, when
-    ``max_ms_per_token`` is given, decode a step within it.
-
-    Counts are powers of two: tensor parallelism splits attention heads evenly, and engines
-    require the count to divide the head count (vLLM checks ``num_attention_heads % tp == 0``),
-    which for the head counts models use means a power of two.
-    """
+    """Fewest devices, among :func:`tensor_parallel_counts`, that hold the weights and KV cache
+    and, when ``max_ms_per_token`` is given, decode a step within it."""
 
     def fits(n: int) -> bool:
         return memory_fit(
@@ -201,15 +213,17 @@ def fewest_devices(
         ).fits
 
     # Every device adds the same memory and reserve, so the fit only improves with the count.
-    by_memory = next((n for n in DEVICE_COUNTS if fits(n)), None)
+    counts = tensor_parallel_counts(model)
+    by_memory = next((n for n in counts if fits(n)), None)
     if by_memory is None:
-        return Answer(None, MEMORY, f"{DEVICE_COUNTS[-1]} devices do not hold it")
-    fewer = f"{by_memory // 2} device(s) do not hold weights and cache" if by_memory > 1 else "one device holds it"
+        return Answer(None, MEMORY, f"no count tensor parallelism can split it over (up to {counts[-1]}) holds it")
+    at = counts.index(by_memory)
+    fewer = f"{counts[at - 1]} device(s) do not hold weights and cache" if at else "one device holds it"
     if max_ms_per_token is None:
         return Answer(by_memory, MEMORY, fewer)
     # Communication grows with the count while the per-device work shrinks, so the step time is
     # not monotonic in it: try each count in turn.
-    for n in (c for c in DEVICE_COUNTS if c >= by_memory):
+    for index, n in enumerate(counts[at:], start=at):
         step_ms = _step_ms(
             model, accelerator, n, weight_dtype, kv_dtype, batch, context_tokens, parallelism, bandwidth_efficiency
         )
@@ -217,9 +231,11 @@ def fewest_devices(
             if n == by_memory:
                 return Answer(n, MEMORY, f"{fewer}; at {n} a step takes {step_ms:.3g} ms")
             return Answer(
-                n, LATENCY, f"memory needs {by_memory}; {n // 2} take longer than {max_ms_per_token:g} ms a step"
+                n,
+                LATENCY,
+                f"memory needs {by_memory}; {counts[index - 1]} take longer than {max_ms_per_token:g} ms a step",
             )
-    return Answer(None, LATENCY, f"no count up to {DEVICE_COUNTS[-1]} decodes a step within {max_ms_per_token:g} ms")
+    return Answer(None, LATENCY, f"no count up to {counts[-1]} decodes a step within {max_ms_per_token:g} ms")
 
 
 def best_batch_under_latency(

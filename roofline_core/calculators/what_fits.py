@@ -36,7 +36,7 @@ BINDING_WORDS = {MEMORY: "memory", LATENCY: "latency target"}
 QUESTIONS: tuple[tuple[str, str], ...] = (
     ("longest_context", "Longest context at this batch"),
     ("largest_batch", "Largest batch at this context"),
-    ("fewest_devices", "Fewest devices (powers of two) that hold it and meet the target"),
+    ("fewest_devices", "Fewest devices that hold it and meet the target"),
     ("least_quantised_format", "Least quantised weight format that fits"),
     ("best_batch", "Batch with the most tokens/s within the target"),
 )

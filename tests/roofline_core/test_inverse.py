@@ -11,7 +11,6 @@ from roofline_core.hardware import ACCELERATORS
 from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, activation_bytes
 from roofline_core.inference import estimate_decode, memory_fit
 from roofline_core.inverse import (
-    DEVICE_COUNTS,
     FORMAT_LADDER,
     LATENCY,
     MEMORY,
@@ -21,6 +20,7 @@ from roofline_core.inverse import (
     largest_batch,
     least_quantised_format,
     longest_context,
+    tensor_parallel_counts,
 )
 from roofline_core.models import MODELS
 
@@ -131,12 +131,13 @@ def test_fewest_devices_meet_the_target_and_one_fewer_does_not(model, accelerato
             limit_ms is None or _step_ms(m, a, devices=n, **common) <= limit_ms
         )
 
+    counts = tensor_parallel_counts(m)
     if answer.value is None:
         assert answer.binding in (MEMORY, LATENCY)
-        assert not any(meets(n) for n in DEVICE_COUNTS)
+        assert not any(meets(n) for n in counts)
         return
-    assert answer.value in DEVICE_COUNTS and meets(answer.value)
-    for fewer in DEVICE_COUNTS[: DEVICE_COUNTS.index(answer.value)]:
+    assert answer.value in counts and meets(answer.value)
+    for fewer in counts[: counts.index(answer.value)]:
         assert not meets(fewer)
 
 
@@ -159,3 +160,12 @@ def test_best_batch_meets_latency_and_memory_and_one_more_sequence_breaks_one(
     assert broken or answer.binding == NONE
     if answer.binding == LATENCY:
         assert _step_ms(m, a, batch=more, **common) > limit_ms
+
+
+def test_device_counts_are_those_tensor_parallelism_can_split_the_heads_over():
+    # vLLM's QKVParallelLinear: query heads divide evenly; KV heads divide evenly, or are
+    # replicated a whole number of times when the devices outnumber them.
+    assert tensor_parallel_counts(MODELS["qwen2.5-7b"]) == (1, 2, 4, 28)  # 28 query, 4 KV heads
+    assert tensor_parallel_counts(LLAMA_70B) == (1, 2, 4, 8, 16, 32, 64)  # 64 query, 8 KV heads
+    # MLA caches a latent, not KV heads: only the 128 query heads must divide.
+    assert tensor_parallel_counts(MODELS["deepseek-v3"]) == (1, 2, 4, 8, 16, 32, 64, 128)
