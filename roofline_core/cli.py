@@ -3,7 +3,9 @@
 ``decode``, ``batch-sweep``, ``prefill``, ``kv-cache`` and ``limits`` run the site's calculators
 (:func:`roofline_core.calculators.compute`): each option sets one calculator field, so a value
 gets the same check, limits and message as on the site, and the output has the calculator's
-labels. ``ridge`` lists ridge points, of one accelerator or of every preset.
+labels. ``ridge`` lists ridge points, of one accelerator or of every preset. ``compare`` takes
+any calculator and two scenarios as ``FIELD=VALUE`` pairs (the ids a link uses) and shows how
+each result and each input's effect changed (:mod:`roofline_core.compare`).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -25,6 +27,7 @@ from typing import Any
 from roofline_core.calculators import CALCULATORS, CUSTOM, FROM_CONFIG, compute, value
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
+from roofline_core.compare import compare, effect_text, ratio_text
 from roofline_core.config_code import model_from_code
 from roofline_core.formatting import (
     format_amount,
@@ -38,6 +41,7 @@ from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAcc
 from roofline_core.hf_config import MAX_CONFIG_CHARS
 from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.models import MLA, MODELS, models_by_family
+from roofline_core.view.prose import is_prose
 from roofline_core.vocabulary import PARAMS, Declaration, ModelConfig, Number, OneOf
 
 PROG = "roofline"
@@ -609,6 +613,61 @@ def _help(command: Command, option: str) -> str:
     return f"{field.label}{custom}: {field.expected()}; default {field.default:g}"
 
 
+def _field_values(pairs: Sequence[str], option: str) -> dict[str, str]:
+    """``["batch=16", "accelerator=h200"]`` as calculator inputs (checked by the calculator)."""
+    values = {}
+    for pair in pairs:
+        field, sep, raw = pair.partition("=")
+        if not sep or not field:
+            raise CliError(f"{option} {pair!r}: expected FIELD=VALUE, e.g. batch=16")
+        values[field.strip()] = raw.strip()
+    return values
+
+
+def cmd_compare(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """Scenario A against B of one calculator: each result in both, each input's effect."""
+    calc = CALCULATORS[args.calculator]
+    a, b = _field_values(args.a, "--a"), _field_values(args.b, "--b")
+    for name, given in (("--a", a), ("--b", b)):
+        unknown = sorted(set(given) - {field.id for field in calc.inputs})
+        if unknown:
+            fields = ", ".join(field.id for field in calc.inputs)
+            raise CliError(f"{name}: {args.calculator} has no field {unknown[0]!r}; expected one of {fields}")
+    comparison = compare(args.calculator, a, b)
+    if comparison.errors_a or comparison.errors_b:
+        problems = [f"A: {m}" for m in comparison.errors_a.values()] + [f"B: {m}" for m in comparison.errors_b.values()]
+        raise CliError("; ".join(problems))
+    changes = {
+        change.field_id: {
+            "label": change.label,
+            "text": f"{change.a_text} -> {change.b_text}"
+            + (f"  (effect {effect_text(change.effect)})" if comparison.explained else ""),
+        }
+        for change in comparison.changes
+    }
+    rows = [
+        {
+            "result": value(out.label, "", out.label),
+            "a": value(out.a_text, "", out.a_text),
+            "b": value(out.b_text, "", out.b_text),
+            "ratio": value(out.ratio or "", "", ratio_text(out.ratio) if out.ratio is not None else ""),
+        }
+        for out in comparison.outputs
+        # Sentences (the realistic range, what moves the number) would make every column wide.
+        if out.changed and not (is_prose(out.a_text) or is_prose(out.b_text))
+    ]
+    return {
+        "title": f"{calc.title}: A against B (changed results)",
+        "inputs": changes,
+        "columns": {"result": "Result", "a": "A", "b": "B", "ratio": "B / A"},
+        "rows": rows,
+    }
+
+
+#: ``compare`` takes any calculator and FIELD=VALUE pairs, so it has no options of its own.
+COMPARE = Command("compare", "compare two scenarios of a calculator, A and B", "", (), cmd_compare)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Roofline estimates for LLM inference (roofline_core).")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
@@ -620,6 +679,16 @@ def build_parser() -> argparse.ArgumentParser:
             text = _help(command, option).replace("%", "%%")
             sub.add_argument(option, dest=_dest(option), metavar=_dest(option).upper(), help=text)
         sub.set_defaults(command_spec=command)
+    sub = subparsers.add_parser(
+        COMPARE.name,
+        help=COMPARE.help,
+        description=COMPARE.help + "; each input as FIELD=VALUE, the calculator's field ids (as in a link)",
+    )
+    sub.add_argument("calculator", choices=sorted(CALCULATORS), help="the calculator")
+    sub.add_argument("--a", nargs="*", default=[], metavar="FIELD=VALUE", help="scenario A (defaults elsewhere)")
+    sub.add_argument("--b", nargs="*", default=[], metavar="FIELD=VALUE", help="scenario B (defaults elsewhere)")
+    sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sub.set_defaults(command_spec=COMPARE)
     return parser
 
 

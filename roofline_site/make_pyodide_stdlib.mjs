@@ -33,6 +33,9 @@ for _id, _calc in CALCULATORS.items():
         compute_view_json(_id, {_field.id: "\\u00e9 not valid {"}, "x")
         for _choice in getattr(_field, "choices", ()):
             compute_view_json(_id, {_field.id: _choice.value}, "x")
+            # Compared with a pinned scenario A at the defaults, and A wrong.
+            compute_view_json(_id, {_field.id: _choice.value}, "x", pinned={})
+    compute_view_json(_id, {}, "x", pinned={_calc.inputs[0].id: "\u00e9 not valid {"})
 `;
 
 // Collects the library modules now loaded and returns the new zip's bytes.

@@ -9,10 +9,11 @@ Standard library only, like the rest of ``roofline_core``.
 
 from __future__ import annotations
 
-from roofline_core.view.calculator import PROSE_CHARS, CalculatorView, calculator_view, compute_view_json
+from roofline_core.view.calculator import CalculatorView, calculator_view, compute_view_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing, tick_label
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
+from roofline_core.view.prose import PROSE_CHARS, is_prose
 
 __all__ = [
     "PROSE_CHARS",
@@ -21,6 +22,7 @@ __all__ = [
     "box_text",
     "calculator_view",
     "compute_view_json",
+    "is_prose",
     "is_roofline_chart",
     "kv_cache_drawing",
     "node",

@@ -13,15 +13,14 @@ from typing import Any, TypedDict
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
+from roofline_core.compare import compare
 from roofline_core.config_code import decode, pretty_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
+from roofline_core.view.compare import comparison_tree
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
+from roofline_core.view.prose import is_prose
 from roofline_core.vocabulary import ModelConfig
-
-#: Texts longer than this (in characters) are sentences (the operations table's "why"), laid
-#: out as prose: full-width output cards, and a line of their own under each table row.
-PROSE_CHARS = 80
 
 
 class OutputView(TypedDict):
@@ -43,6 +42,8 @@ class CalculatorView(TypedDict):
         configs: For each pasted config.json read: ``{"code": ..., "text": ...}``, the short
             code a link carries instead of the file, and the fields read, as JSON text (what
             the box shows when the code came from a link).
+        compare: A comparison with a pinned scenario (:mod:`roofline_core.view.compare`), or
+            None; :func:`compute_view_json` fills it when it is given one.
     """
 
     errors: dict[str, str]
@@ -50,6 +51,7 @@ class CalculatorView(TypedDict):
     table: Node | None
     chart: Node | None
     configs: dict[str, dict[str, str]]
+    compare: Node | None
 
 
 def calculator_view(
@@ -83,6 +85,7 @@ def calculator_view(
             for field in calc.applicable_fields(result["inputs"])
             if isinstance(field, ModelConfig) and field.id in result["inputs"]
         },
+        "compare": None,
     }
 
 
@@ -104,7 +107,11 @@ def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str)
 
 
 def compute_view_json(
-    calculator_id: str, raw_inputs: dict[str, Any] | None, dom_id: str, glossary_url: str = "../../glossary/"
+    calculator_id: str,
+    raw_inputs: dict[str, Any] | None,
+    dom_id: str,
+    glossary_url: str = "../../glossary/",
+    pinned: dict[str, Any] | None = None,
 ) -> str:
     """Compute and lay out in one call, as JSON: the browser's one round trip into Python.
 
@@ -113,14 +120,15 @@ def compute_view_json(
         raw_inputs: What the form holds (untrusted strings), as for ``compute``.
         dom_id: Id of the calculator's root element on the page.
         glossary_url: The glossary's folder, relative to the page.
+        pinned: The inputs of a scenario the reader pinned as A (untrusted, as ``raw_inputs``),
+            or None. With it, and valid inputs, the view's ``compare`` is the comparison of A
+            with the form's scenario B (:mod:`roofline_core.view.compare`).
     """
-    view = calculator_view(calculator_id, compute(calculator_id, raw_inputs), dom_id=dom_id, glossary_url=glossary_url)
+    result = compute(calculator_id, raw_inputs)
+    view = calculator_view(calculator_id, result, dom_id=dom_id, glossary_url=glossary_url)
+    if pinned is not None and not result["errors"]:
+        view["compare"] = comparison_tree(compare(calculator_id, pinned, raw_inputs))
     return json.dumps(view, separators=(",", ":"), allow_nan=False)
-
-
-def is_prose(text: Any) -> bool:
-    """Whether a shown value is a sentence rather than a number or a word."""
-    return len(str(text)) > PROSE_CHARS
 
 
 def chooser_column(calc: Calculator) -> str | None:

@@ -197,6 +197,9 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     # The layout holds inputs and answer only: the answer sticks in view while inputs scroll,
     # and a sticky box never leaves its container, so the table and footer sit below it.
     parts.append("</div>")
+    # Scenario A, pinned by the reader, against the form's B: drawn by the browser from
+    # roofline_core.view.compare's tree; empty until a reader pins (or a link carries a pin).
+    parts.append('<div class="roofline-calc__compare-box" data-compare-box hidden></div>')
     if view["table"] is not None:
         parts.append(markup(view["table"]))
     parts.append(
@@ -207,6 +210,8 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         '<button type="button" class="md-button roofline-calc__copy" data-copy-embed hidden>Copy embed code</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-python hidden>Copy as Python</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-cite hidden>Cite</button>'
+        '<button type="button" class="md-button roofline-calc__copy" data-pin hidden>Pin as A to compare</button>'
+        '<button type="button" class="md-button roofline-calc__copy" data-unpin hidden>Stop comparing</button>'
         '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'
         # Where copying is not allowed (some cross-origin frames), the text to select by hand.
         '<textarea class="roofline-calc__copy-text" data-copy-text readonly hidden rows="4"'

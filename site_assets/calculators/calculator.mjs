@@ -10,7 +10,7 @@ import { currentEngine, retryEngine, startEngine, whenIdleAfterLoad } from "./en
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { citation, copyOrShow, embedCode, pythonSnippet, shareLink } from "./share.mjs";
-import { paramPrefix, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
+import { PIN_PARAM, paramPrefix, readPinned, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
 /** On an embed page, "Open the full page" carries the scenario shown in the frame. */
 function showFullPageScenario() {
@@ -29,6 +29,7 @@ const STATUS = {
   failed: "Showing precomputed values: live recalculation could not start. Check your connection, then retry.",
   reset: " The inputs were reset to the values these results are for.",
   computeFailed: "This change could not be recalculated live; the results shown are for the last inputs that were. Retry, or change an input.",
+  comparing: "Comparing with the pinned scenario A…",
 };
 
 const mounted = new WeakSet();
@@ -81,7 +82,13 @@ class CalculatorView {
     this.copyPythonButton = root.querySelector("[data-copy-python]");
     this.citeButton = root.querySelector("[data-copy-cite]");
     // Shown once the calculator can go live, hidden again while it has failed.
-    this.copyButtons = [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton];
+    this.pinButton = root.querySelector("[data-pin]");
+    this.unpinButton = root.querySelector("[data-unpin]");
+    this.compareBox = root.querySelector("[data-compare-box]");
+    // Scenario A's inputs (those that differ from the defaults, as a link names them) while the
+    // reader compares, else null. Python compares it with the form's inputs on every result.
+    this.pinned = null;
+    this.copyButtons = [this.copyButton, this.copyEmbedButton, this.copyPythonButton, this.citeButton, this.pinButton];
     this.copyFeedback = root.querySelector("[data-copy-feedback]");
     this.copyText = root.querySelector("[data-copy-text]");
     this.retryButton = root.querySelector("[data-retry]");
@@ -149,6 +156,8 @@ class CalculatorView {
     );
     this.copyPythonButton.addEventListener("click", () => this.copy(pythonSnippet(this.scenario()), "Python"));
     this.citeButton.addEventListener("click", () => this.copy(citation({ ...this.scenario(), date: new Date() }), "Citation"));
+    this.pinButton.addEventListener("click", () => this.pin(this.urlValues(this.defaults)));
+    this.unpinButton.addEventListener("click", () => this.unpin());
     for (const button of this.copyButtons) {
       button.hidden = false;
     }
@@ -299,6 +308,10 @@ class CalculatorView {
   // --- URL ----------------------------------------------------------------------------------
 
   restoreFromUrl() {
+    const pinned = readPinned([...this.fields.keys()], this.prefix);
+    if (pinned) {
+      this.showPinned(pinned);
+    }
     const fromUrl = readUrlInputs([...this.fields.keys()], this.prefix);
     // A choice the link names that is not one of the field's (a typo, an old preset) keeps
     // the field's starting choice, with a notice; the rest of the link's scenario still applies.
@@ -316,6 +329,9 @@ class CalculatorView {
       this.notice.hidden = false;
     }
     if (!Object.keys(fromUrl).length) {
+      if (pinned) {
+        this.requestCompute();
+      }
       return;
     }
     for (const [id, raw] of Object.entries(fromUrl)) {
@@ -329,15 +345,51 @@ class CalculatorView {
         this.applyFills(id, new Set(Object.keys(fromUrl)));
       }
     }
-    if (this.differsFromInitial()) {
+    if (this.differsFromInitial() || pinned) {
       // The prerendered results are for other inputs: hide them until Python has the answer.
       this.requestCompute();
     }
   }
 
   writeUrl() {
-    writeUrlInputs([...this.fields.keys()], this.prefix, this.urlValues(this.initial));
+    const values = this.urlValues(this.initial);
+    if (this.pinned) {
+      // A's inputs in one parameter, as a query string of their own: `pin=batch%3D1`.
+      values[PIN_PARAM] = new URLSearchParams(this.pinned).toString();
+    }
+    writeUrlInputs([...this.fields.keys(), PIN_PARAM], this.prefix, values);
     showFullPageScenario();
+  }
+
+  // --- comparing ----------------------------------------------------------------------------
+
+  /** Pin `values` (inputs as a link names them) as scenario A; the form goes on as B. */
+  pin(values) {
+    this.showPinned(values);
+    this.writeUrl();
+    this.requestCompute();
+  }
+
+  showPinned(values) {
+    this.pinned = values;
+    this.pinButton.textContent = "Pin these inputs as A";
+    this.unpinButton.hidden = false;
+    if (!this.compareBox.hasChildNodes()) {
+      const waiting = document.createElement("p");
+      waiting.textContent = STATUS.comparing;
+      this.compareBox.replaceChildren(waiting);
+    }
+    this.compareBox.hidden = false;
+  }
+
+  unpin() {
+    this.pinned = null;
+    this.pinButton.textContent = "Pin as A to compare";
+    this.unpinButton.hidden = true;
+    this.compareBox.hidden = true;
+    this.compareBox.replaceChildren();
+    this.writeUrl();
+    this.pinButton.focus();
   }
 
   /** What "Copy as Python" and "Cite" name: the calculator, its inputs, the link, the data version. */
@@ -411,7 +463,7 @@ class CalculatorView {
     this.inFlight = true;
     const sent = { ...this.state };
     engine
-      .compute(this.id, sent, this.root.id, this.root.dataset.glossaryUrl)
+      .compute(this.id, sent, this.root.id, this.root.dataset.glossaryUrl, this.pinned)
       .then(
         (result) => this.apply(result, sent),
         (error) => {
@@ -496,6 +548,9 @@ class CalculatorView {
     if (chartBox && view.chart) {
       chartBox.replaceChildren(draw(view.chart));
     }
+    if (this.pinned && view.compare) {
+      this.compareBox.replaceChildren(draw(view.compare));
+    }
     this.root.dataset.state = "live";
     this.setStatus(STATUS.live);
   }
@@ -560,7 +615,7 @@ class CalculatorView {
       }
     }
     this.results.removeAttribute("aria-busy");
-    for (const button of this.copyButtons) {
+    for (const button of [...this.copyButtons, this.unpinButton, this.compareBox]) {
       button.hidden = true;
     }
     this.root.dataset.state = "failed";
@@ -583,6 +638,10 @@ class CalculatorView {
       }
       for (const button of this.copyButtons) {
         button.hidden = false;
+      }
+      if (this.pinned) {
+        this.unpinButton.hidden = false;
+        this.compareBox.hidden = false;
       }
       this.waiting = false;
     }

@@ -142,13 +142,14 @@ function createEngine({ indexURL, coreZipURL, stdLibURL }) {
   // Callers handle the failure through `ready`; this keeps an unobserved rejection quiet.
   self.ready.catch(() => {});
 
-  self.compute = (calculator, inputs, domId, glossaryUrl) =>
+  // `pinned`: scenario A's inputs when the reader compares (the view then has `compare`), or null.
+  self.compute = (calculator, inputs, domId, glossaryUrl, pinned = null) =>
     self.ready.then(
       () =>
         new Promise((resolve, reject) => {
           const id = nextId++;
           pending.set(id, { resolve, reject });
-          worker.postMessage({ type: "compute", id, calculator, inputs, domId, glossaryUrl });
+          worker.postMessage({ type: "compute", id, calculator, inputs, domId, glossaryUrl, pinned });
         }),
     );
 

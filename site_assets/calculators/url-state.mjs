@@ -16,6 +16,25 @@ export function paramPrefix(calculatorId, calculatorsOnPage, occurrence) {
   return occurrence > 1 ? `${calculatorId}.${occurrence}.` : `${calculatorId}.`;
 }
 
+/**
+ * The parameter (after the calculator's prefix) that holds a pinned scenario A for comparing:
+ * its inputs as a query string of their own. No input is named so (a test says).
+ */
+export const PIN_PARAM = "pin";
+
+/**
+ * The pinned scenario A the URL carries, `{inputId: rawString}` (untrusted text; parameters
+ * that are not inputs are dropped), or null when it carries none.
+ */
+export function readPinned(inputIds, prefix) {
+  const raw = new URLSearchParams(window.location.search).get(prefix + PIN_PARAM);
+  if (raw === null) {
+    return null;
+  }
+  const known = new Set(inputIds);
+  return Object.fromEntries([...new URLSearchParams(raw)].filter(([id]) => known.has(id)));
+}
+
 /** Input values named in the current URL: `{inputId: rawString}` (untrusted text). */
 export function readUrlInputs(inputIds, prefix) {
   const params = new URLSearchParams(window.location.search);

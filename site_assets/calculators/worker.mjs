@@ -20,7 +20,7 @@ self.addEventListener("message", (event) => {
     );
   } else if (message.type === "compute") {
     try {
-      self.postMessage({ type: "result", id: message.id, json: compute(message.calculator, message.inputs, message.domId, message.glossaryUrl) });
+      self.postMessage({ type: "result", id: message.id, json: compute(message) });
     } catch (error) {
       self.postMessage({ type: "compute-failed", id: message.id, message: describe(error) });
     }
@@ -139,13 +139,16 @@ async function fetchSnapshotBytes(url) {
   return responseBytes(response, url);
 }
 
-function compute(calculatorId, inputs, domId, glossaryUrl) {
+function compute({ calculator, inputs, domId, glossaryUrl, pinned }) {
   const pyInputs = pyodide.toPy(inputs);
+  // undefined, not null: Pyodide turns null into a JsNull, not None.
+  const pyPinned = pinned ? pyodide.toPy(pinned) : undefined;
   try {
     // One call, one string back: the JSON crosses into JavaScript without proxies to destroy.
-    return view.compute_view_json(calculatorId, pyInputs, domId, glossaryUrl);
+    return view.compute_view_json(calculator, pyInputs, domId, glossaryUrl, pyPinned);
   } finally {
     pyInputs.destroy();
+    pyPinned?.destroy();
   }
 }
 

@@ -515,3 +515,40 @@ def test_limits_gives_the_inverse_answers_with_what_binds(capsys) -> None:
     assert outputs["fewest_devices"]["value"] == devices.value
     code, _out, err = run(capsys, *argv, "--max-ms-per-token", "0")
     assert code == 2 and "Latency target" in err
+
+
+def test_compare_shows_each_inputs_effect_and_the_changed_results(capsys) -> None:
+    from roofline_core.compare import compare
+
+    code, out, err = run(
+        capsys,
+        "compare",
+        "roofline-explorer",
+        "--a",
+        "intensity=16",
+        "--b",
+        "intensity=16",
+        "accelerator=h200",
+        "--json",
+    )
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    expected = compare("roofline-explorer", {"intensity": "16"}, {"intensity": "16", "accelerator": "h200"})
+    (change,) = expected.changes
+    assert result["inputs"]["accelerator"]["text"].startswith("NVIDIA H100 SXM -> NVIDIA H200 SXM")
+    assert [row["b"]["text"] for row in result["rows"]] == [o.b_text for o in expected.outputs if o.changed]
+    code, out, _ = run(capsys, "compare", "roofline-explorer", "--b", "accelerator=h200")
+    assert code == 0 and "Accelerator" in out and "B / A" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("--b", "batch"), "expected FIELD=VALUE"),
+        (("--b", "nope=1"), "has no field 'nope'"),
+        (("--a", "batch=-1"), "A: Batch size"),
+    ],
+)
+def test_compare_refuses_bad_scenarios_with_what_is_expected(capsys, argv, message) -> None:
+    code, _out, err = run(capsys, "compare", "kv-cache", *argv)
+    assert code == 2 and message in err
