@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
-from roofline_core.inference import TENSOR, estimate_decode
+from roofline_core.inference import TENSOR, estimate_decode, estimate_prefill
 from roofline_core.models import AnyModel
 
 #: How far each continuous factor moves, as a share of its value.
@@ -50,6 +51,17 @@ class Factor:
     low_change: float
     high_change: float
     format_step: bool = False
+
+    def to_json(self) -> dict[str, str | float | bool]:
+        """The factor as data, for a result and its chart (:mod:`roofline_core.view.tornado`)."""
+        return {
+            "name": self.name,
+            "low": self.low,
+            "high": self.high,
+            "low_change": self.low_change,
+            "high_change": self.high_change,
+            "format_step": self.format_step,
+        }
 
     @property
     def swing(self) -> float:
@@ -93,15 +105,72 @@ def decode_sensitivity(
         "parallelism": parallelism,
         "compute_dtype": compute_dtype,
     }
-
-    def rate(**changes: object) -> float:
-        return estimate_decode(**{**base_inputs, **changes}).tokens_per_s_per_sequence
-
-    base = rate()
+    base = estimate_decode(**base_inputs).tokens_per_s_per_sequence
 
     def change(**changes: object) -> float:
-        return rate(**changes) / base - 1.0
+        return estimate_decode(**{**base_inputs, **changes}).tokens_per_s_per_sequence / base - 1.0
 
+    formats = [("Weight format", "weight_dtype", weight_dtype)]
+    if context_tokens > 0:
+        # Without a cache there is nothing for a smaller KV format to save.
+        formats.append(("KV cache format", "kv_dtype", kv_dtype))
+    length = ("Context", "context_tokens", context_tokens, 0)
+    return _factors(change, accelerator, batch, length, bandwidth_efficiency, formats)
+
+
+def prefill_sensitivity(
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    prompt_tokens: int,
+    weight_dtype: str = "fp16",
+    batch: int = 1,
+    devices: int = 1,
+    bandwidth_efficiency: float = 1.0,
+    compute_dtype: str | None = None,
+) -> tuple[Factor, ...]:
+    """The factors of a prefill estimate, as :func:`decode_sensitivity` ranks them, by how much
+    each changes the time to first token (a negative change is a shorter wait)."""
+    base_inputs = {
+        "model": model,
+        "accelerator": accelerator,
+        "prompt_tokens": prompt_tokens,
+        "weight_dtype": weight_dtype,
+        "batch": batch,
+        "devices": devices,
+        "bandwidth_efficiency": bandwidth_efficiency,
+        "compute_dtype": compute_dtype,
+    }
+    base = estimate_prefill(**base_inputs).step_time_s
+
+    def change(**changes: object) -> float:
+        return estimate_prefill(**{**base_inputs, **changes}).step_time_s / base - 1.0
+
+    length = ("Prompt", "prompt_tokens", prompt_tokens, 1)
+    formats = [("Weight format", "weight_dtype", weight_dtype)]
+    return _factors(change, accelerator, batch, length, bandwidth_efficiency, formats)
+
+
+def _factors(
+    change: Callable[..., float],
+    accelerator: AnyAccelerator,
+    batch: int,
+    length: tuple[str, str, int, int],
+    bandwidth_efficiency: float,
+    formats: list[tuple[str, str, str]],
+) -> tuple[Factor, ...]:
+    """Move each input of an estimate and rank the moves.
+
+    Args:
+        change: The estimate's relative change for keyword changes of its inputs.
+        accelerator: The chip, scaled for the bandwidth and compute moves.
+        batch: The batch, moved to the nearest whole sequences.
+        length: ``(name, keyword, tokens, least)``: the context or prompt, moved to whole tokens
+            no fewer than ``least``; not moved when it is ``least`` already and nothing longer
+            matters (no context).
+        bandwidth_efficiency: The share of bandwidth sustained, moved within (0, 1].
+        formats: ``(name, keyword, format)`` for each format to step one smaller.
+    """
     percent = f"{STEP:.0%}"  # the moves as a reader reads them: "\u221210%" and "+10%"
     factors = [
         Factor(
@@ -129,15 +198,16 @@ def decode_sensitivity(
             change(batch=more),
         )
     )
-    if context_tokens > 0:
-        shorter, longer = math.floor(context_tokens * (1 - STEP)), math.ceil(context_tokens * (1 + STEP))
+    name, keyword, tokens, least = length
+    if tokens > least:
+        shorter, longer = max(least, math.floor(tokens * (1 - STEP))), math.ceil(tokens * (1 + STEP))
         factors.append(
             Factor(
-                "Context",
+                name,
                 f"{shorter:,} tokens",
                 f"{longer:,} tokens",
-                change(context_tokens=shorter),
-                change(context_tokens=longer),
+                change(**{keyword: shorter}),
+                change(**{keyword: longer}),
             )
         )
     lower_efficiency = bandwidth_efficiency * (1 - STEP)
@@ -154,14 +224,9 @@ def decode_sensitivity(
     # Ranked among themselves: a format step is not a 10 % move, so it is listed after them.
     ranked = sorted(factors, key=lambda factor: factor.swing, reverse=True)
     steps = []
-    for label, key, current in (
-        ("Weight format", "weight_dtype", weight_dtype),
-        ("KV cache format", "kv_dtype", kv_dtype),
-    ):
+    for label, key, current in formats:
         smaller = NEXT_SMALLER_FORMAT.get(current)
         if smaller is None or bytes_per_element(smaller) >= bytes_per_element(current):
-            continue
-        if key == "kv_dtype" and context_tokens == 0:
             continue
         # The smaller format runs on whatever math engines use for it on this chip.
         steps.append(

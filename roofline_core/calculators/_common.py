@@ -12,6 +12,7 @@ from roofline_core.config_code import model_from_code
 from roofline_core.dtypes import DTYPES
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import (
+    bound_phrase,
     format_fit_advice,
     format_flop_per_s,
     format_memory_fit,
@@ -22,6 +23,7 @@ from roofline_core.formatting import (
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
 from roofline_core.inference import EXPERT, PIPELINE, TENSOR, MemoryFit, fit_alternatives, model_memory_fit
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel, Model
+from roofline_core.sensitivity import NOTICEABLE, Factor, describe
 from roofline_core.vocabulary import (
     ACCELERATOR,
     BANDWIDTH_TB_PER_S,
@@ -369,3 +371,20 @@ def parallelism_cross_check(values: dict[str, Any]) -> dict[str, str]:
     if isinstance(model, Model) and model.is_moe:
         return {}
     return {"parallelism": "Parallelism Expert needs a mixture-of-experts model; choose one of Tensor, Pipeline."}
+
+
+def what_moves(factors: tuple[Factor, ...], *, measure: str, bound: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The "what moves it" output and the result's ``sensitivity`` beside it.
+
+    The output's value is the largest factor's name and its text the noticeable moves in one
+    line; the ``sensitivity`` holds the factors themselves, what they move and the binding roof,
+    for the page's tornado chart of that output (:mod:`roofline_core.view.tornado`).
+    """
+    top = factors[0].name if factors and factors[0].swing >= NOTICEABLE else ""
+    sensitivity = {
+        "output": "what_moves",
+        "factors": [factor.to_json() for factor in factors],
+        "measure": measure,
+        "bound": bound_phrase(bound),
+    }
+    return value(top, "", describe(factors)), sensitivity

@@ -40,7 +40,8 @@ def value(number: float | str | bool, unit: str, text: str) -> dict[str, Any]:
 #: A compute function: validated input values in, ``{"outputs": {...}, ...}`` out. It may add
 #: ``"table"`` (a list of rows, each ``{column_id: value(...)}`` for the calculator's
 #: ``table_columns``) and ``"chart"`` (figure data, as from
-#: :func:`roofline_core.figures.roofline_curve`) beside ``"outputs"``.
+#: :func:`roofline_core.figures.roofline_curve`) beside ``"outputs"``, and ``"sensitivity"`` (the
+#: factors of a "what moves it" output, from :func:`roofline_core.calculators._common.what_moves`).
 ComputeFn = Callable[[dict[str, Any]], dict[str, Any]]
 
 

@@ -29,6 +29,7 @@ from roofline_core.calculators._common import (
     parallelism_cross_check,
     params_input,
     roofline_chart,
+    what_moves,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
@@ -50,7 +51,7 @@ from roofline_core.inference import (
     StepEstimate,
     estimate_decode,
 )
-from roofline_core.sensitivity import NOTICEABLE, decode_sensitivity, describe
+from roofline_core.sensitivity import decode_sensitivity
 from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE, Number
 
 
@@ -71,7 +72,7 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
     )
 
 
-def _what_moves(values: dict[str, Any]) -> dict[str, Any]:
+def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Each input moved 10 % (and one step to smaller formats), ranked by how much it changes
     tokens/s per sequence: what to buy or change (roofline_core.sensitivity)."""
     accelerator, compute_dtype = math_accelerator(values)
@@ -87,8 +88,7 @@ def _what_moves(values: dict[str, Any]) -> dict[str, Any]:
         bandwidth_efficiency=values["bandwidth_efficiency"] / 100.0,
         parallelism=values["parallelism"],
     )
-    top = factors[0].name if factors and factors[0].swing >= NOTICEABLE else ""
-    return value(top, "", describe(factors))
+    return what_moves(factors, measure="tokens/s per sequence", bound=bound)
 
 
 def batch_cell(batch: int) -> dict[str, Any]:
@@ -138,6 +138,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     assert fit is not None  # presets state their memory, and the custom accelerator has a memory field
     ridge = step.ridge_point_flop_per_byte
     per_sequence = 1.0 / step.step_time_s
+    moves, sensitivity = _what_moves(values, step.bound)
     outputs = {
         "step_time": value(step.step_time_s, "s", format_time(step.step_time_s)),
         "tokens_per_s_per_sequence": value(per_sequence, "tokens/s", format_tokens_per_s(per_sequence)),
@@ -166,7 +167,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "attention_share": value(
             estimate.attention_share_of_flops, "1", format_percent(estimate.attention_share_of_flops)
         ),
-        "what_moves": _what_moves(values),
+        "what_moves": moves,
     }
     table = []
     points = []
@@ -207,7 +208,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         points=points,
         dots="table rows",
     )
-    return {"outputs": outputs, "table": table, "chart": chart}
+    return {"outputs": outputs, "table": table, "chart": chart, "sensitivity": sensitivity}
 
 
 _CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s", "memory_gb")
@@ -257,6 +258,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("tokens_per_s", "Tokens/s, whole batch"),
         Output("intensity", "Arithmetic intensity"),
         Output("bound", "Limited by"),
+        Output("what_moves", "What moves tokens/s per sequence (each input 10 % down / up)"),
         Output("compute_utilisation", "Compute utilisation"),
         Output("ridge_point", "Ridge point"),
         Output("kv_bytes", "KV cache read per step"),
@@ -270,7 +272,6 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("realistic", "Realistic speed"),
         Output("energy_per_token", "Energy per token"),
         Output("cost_per_million", "Cost per million tokens"),
-        Output("what_moves", "What moves tokens/s per sequence (each input 10 % down / up)"),
     ),
     cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values),
     headline=("step_time", "tokens_per_s", "fits"),

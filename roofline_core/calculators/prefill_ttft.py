@@ -22,12 +22,14 @@ from roofline_core.calculators._common import (
     params_input,
     prompt_input,
     roofline_chart,
+    what_moves,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.communication import tensor_parallel_comm
 from roofline_core.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
 from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.sensitivity import prefill_sensitivity
 from roofline_core.vocabulary import MATH_DTYPE
 
 
@@ -43,6 +45,22 @@ def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
     }
     prefill = estimate_prefill(prompt_tokens=values["prompt_tokens"], batch=values["batch"], **common)
     return prefill, estimate_decode(**common).step
+
+
+def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each input moved 10 % (and the weights one format smaller), ranked by how much it
+    changes the time to first token (roofline_core.sensitivity)."""
+    accelerator, compute_dtype = math_accelerator(values)
+    factors = prefill_sensitivity(
+        model=model_of(values),
+        accelerator=accelerator,
+        compute_dtype=compute_dtype,
+        prompt_tokens=values["prompt_tokens"],
+        weight_dtype=values["weight_dtype"],
+        batch=values["batch"],
+        devices=values["devices"],
+    )
+    return what_moves(factors, measure="time to first token", bound=bound)
 
 
 def _realistic(prefill: StepEstimate) -> dict[str, Any]:
@@ -82,10 +100,13 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         },
         {"label": "decode · batch 1", "intensity_flop_per_byte": decode.intensity_flop_per_byte},
     ]
+    moves, sensitivity = _what_moves(values, prefill.bound)
     return {
+        "sensitivity": sensitivity,
         "outputs": {
             "ttft": value(prefill.step_time_s, "s", format_time(prefill.step_time_s)),
             "bound": value(prefill.bound, "", bound_phrase(prefill.bound)),
+            "what_moves": moves,
             "intensity": value(
                 prefill.intensity_flop_per_byte, "FLOP/byte", format_intensity(prefill.intensity_flop_per_byte)
             ),
@@ -139,6 +160,7 @@ PREFILL_TTFT = Calculator(
     outputs=(
         Output("ttft", "Time to first token"),
         Output("bound", "Limited by"),
+        Output("what_moves", "What moves the time to first token (each input 10 % down / up)"),
         Output("intensity", "Arithmetic intensity"),
         Output("tokens_per_s", "Prefill tokens/s"),
         Output("compute_utilisation", "Compute utilisation"),

@@ -20,14 +20,18 @@ from roofline_core.view.compare import comparison_tree
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.prose import is_prose
+from roofline_core.view.tornado import tornado_tree
 from roofline_core.vocabulary import ModelConfig
 
 
 class OutputView(TypedDict):
-    """One output as shown: its text, and whether it is a sentence (laid out full width)."""
+    """One output as shown: its text, whether it is a sentence (laid out full width), and a
+    drawing of it or None (the tornado chart of a "what moves it" output; the text stays the
+    accessible version)."""
 
     text: str
     prose: bool
+    figure: Node | None
 
 
 class CalculatorView(TypedDict):
@@ -71,7 +75,7 @@ def calculator_view(
     return {
         "errors": dict(result["errors"]),
         "outputs": {
-            key: {"text": str(shown["text"]), "prose": is_prose(shown["text"])}
+            key: {"text": str(shown["text"]), "prose": is_prose(shown["text"]), "figure": output_figure(key, result)}
             for key, shown in result["outputs"].items()
         },
         "table": (
@@ -87,6 +91,14 @@ def calculator_view(
         },
         "compare": None,
     }
+
+
+def output_figure(output_id: str, result: dict[str, Any]) -> Node | None:
+    """The drawing of an output, if it has one: the tornado chart of the result's sensitivity."""
+    sensitivity = result.get("sensitivity")
+    if not sensitivity or sensitivity["output"] != output_id:
+        return None
+    return tornado_tree(sensitivity["factors"], measure=sensitivity["measure"], bound=sensitivity["bound"])
 
 
 def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:

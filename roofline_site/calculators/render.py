@@ -359,11 +359,17 @@ def _outputs_html(
     for output in outputs:
         shown = view["outputs"][output["id"]]
         prose = " roofline-calc__output--prose" if shown["prose"] else ""
+        figure = ""
+        if shown["figure"] is not None:
+            # The drawing repeats the text, which assistive technology reads instead; on screen
+            # the drawing stands for it.
+            prose += " roofline-calc__output--drawn"
+            figure = f'<div class="roofline-calc__figure" data-figure-for="{escape(output["id"])}">{markup(shown["figure"])}</div>'
         items.append(
             f'<div class="roofline-calc__output{prose}">'
             f"<dt>{_term_link(terms(output['id']), escape(output['label']))}</dt>"
             f'<dd data-output="{escape(output["id"])}">{escape(shown["text"])}</dd>'
-            "</div>"
+            f"{figure}</div>"
         )
     kind = " roofline-calc__outputs--headline" if headline else ""
     return f'<dl class="roofline-calc__outputs{kind}">{"".join(items)}</dl>'

@@ -524,6 +524,10 @@ class CalculatorView {
       if (output) {
         el.textContent = output.text;
         el.parentElement.classList.toggle("roofline-calc__output--prose", output.prose);
+        const figureBox = el.parentElement.querySelector("[data-figure-for]");
+        if (figureBox && output.figure) {
+          figureBox.replaceChildren(draw(output.figure));
+        }
       }
     }
     const tableBox = this.root.querySelector("[data-table]");

@@ -85,3 +85,42 @@ def test_the_decode_calculator_shows_what_moves_it():
     shown = compute("decode-speed-of-light", {"batch": "8192", "context_tokens": "0"})["outputs"]["what_moves"]
     assert shown["value"] in ("Batch", "Peak compute")
     assert "Peak compute \u221210% / +10%: \u221210.0% / +10.0%" in shown["text"]
+
+
+def test_a_compute_bound_prefill_waits_less_with_more_compute_and_no_less_with_bandwidth():
+    from roofline_core.sensitivity import prefill_sensitivity
+
+    # A 2,048-token prompt on an 8B model is far past the ridge point: the time to first token
+    # is the FLOPs over the peak, so +10 % compute shortens it to 1/1.1 and bandwidth does nothing.
+    factors = _by_name(prefill_sensitivity(model=LLAMA_8B, accelerator=H100, prompt_tokens=2048))
+    assert factors["Peak compute"].high_change == pytest.approx(1 / (1 + STEP) - 1)
+    assert factors["Peak compute"].low_change == pytest.approx(1 / (1 - STEP) - 1)
+    assert factors["Memory bandwidth"].swing == 0
+    # Twice the prompts, twice the work, twice the wait.
+    assert factors["Batch"].high_change == pytest.approx(1.0)
+
+
+def test_the_tornado_draws_each_noticeable_factor_scaled_to_the_largest():
+    from roofline_core.calculators import compute
+    from roofline_core.view.tornado import HALF_WIDTH, tornado_tree
+
+    shown = compute("decode-speed-of-light", {"batch": "32", "context_tokens": "8192"})["sensitivity"]
+    tree = tornado_tree(shown["factors"], measure=shown["measure"], bound=shown["bound"])
+    rows = [child for child in tree["children"] if child["attrs"].get("class") == "roofline-tornado__row"]
+    moving = [f for f in shown["factors"] if max(abs(f["low_change"]), abs(f["high_change"])) >= 0.005]
+    assert [row["children"][0]["children"][0] for row in rows] == [f["name"] for f in moving]
+    widths = [
+        float(bar["attrs"]["width"]) for row in rows for bar in row["children"][1]["children"] if bar["tag"] == "rect"
+    ]
+    assert max(widths) == pytest.approx(HALF_WIDTH)
+    # A bar for a negative change ends at the centre line; a positive one starts there.
+    for row, factor in zip(rows, moving, strict=True):
+        for bar in [b for b in row["children"][1]["children"] if b["tag"] == "rect"]:
+            kind = bar["attrs"]["class"].rsplit("--", 1)[1]
+            x, width = float(bar["attrs"]["x"]), float(bar["attrs"]["width"])
+            if factor[f"{kind}_change"] < 0:
+                assert x + width == pytest.approx(0, abs=1e-6) and x < 0
+            else:
+                assert x == 0
+    caption = tree["children"][-1]["children"][0]
+    assert "memory-bound" in caption and "peak compute" in caption
