@@ -62,6 +62,12 @@ def on_page_content(html, page, config, files):
 
 
 def on_post_build(config):
+    # Files the fences link to (the figures' SVGs): content-hashed names, written once each.
+    site_dir = Path(config.site_dir)
+    for site_path, data in current_build().site_files().items():
+        target = site_dir / site_path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
     for line in current_build().reports():
         log.info(line)
 

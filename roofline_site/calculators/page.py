@@ -59,6 +59,10 @@ class CalculatorFences:
     def report(self) -> None:
         return None
 
+    def site_files(self) -> dict[str, bytes]:
+        # Calculators link to the Pyodide assets, which hooks/pyodide_assets.py writes.
+        return {}
+
     def _urls(self, calculator_id: str, fence: Fence, page: PageContext) -> AssetUrls:
         try:
             assets = self.assets()

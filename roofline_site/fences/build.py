@@ -97,6 +97,10 @@ class FenceKind(Protocol):
         """A line for the build log once the site is built, or ``None``."""
         ...
 
+    def site_files(self) -> dict[str, bytes]:
+        """Files this kind's fences link to, by site path, for the build to write (may be empty)."""
+        ...
+
 
 class FenceFormatError(SuperFencesException):
     """The formatter met a fence that no hook prepared.
@@ -231,6 +235,10 @@ class FenceBuild:
     def reports(self) -> list[str]:
         """Each kind's line for the build log."""
         return [line for kind in self.kinds.values() if (line := kind.report())]
+
+    def site_files(self) -> dict[str, bytes]:
+        """The files every kind's fences link to, by site path."""
+        return {path: data for kind in self.kinds.values() for path, data in kind.site_files().items()}
 
 
 def _check_opening_and_closing(fence: Fence, path: str) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 from roofline_site.fences import Fence, PageContext, Prepared
 from roofline_site.figures.cache import FigureCache
-from roofline_site.figures.html import figure_html
+from roofline_site.figures.html import FIGURES_DIR, figure_html, svg_file
 from roofline_site.figures.spec import figure_data_for, parse_block
 
 #: Environment variable naming another cache folder (the benchmark uses it for cold builds).
@@ -30,9 +30,11 @@ class FigureFences:
 
     Attributes:
         cache: Where SVGs are kept.
+        files: Each drawn figure's SVG file, by site path, for the build to write.
     """
 
     cache: FigureCache
+    files: dict[str, bytes] = field(default_factory=dict)
     language: ClassVar[str] = "figure"
     body_keys: ClassVar[tuple[str, ...]] = ("kind",)
 
@@ -44,13 +46,20 @@ class FigureFences:
         """
         specs = [parse_block(fence.body, path=page.path, fence_line=fence.line) for fence in fences]
         data = [figure_data_for(spec) for spec in specs]
-        return [
-            Prepared(html=figure_html(self.cache.svg(one), one, number=number), marker=f'id="roofline-figure-{number}"')
-            for number, one in enumerate(data, start=1)
-        ]
+        prepared = []
+        for number, one in enumerate(data, start=1):
+            svg = self.cache.svg(one)
+            name, file_bytes = svg_file(svg)
+            self.files[FIGURES_DIR + name] = file_bytes
+            html = figure_html(svg, one, number=number, src=page.url_to(FIGURES_DIR + name))
+            prepared.append(Prepared(html=html, marker=f'id="roofline-figure-{number}"'))
+        return prepared
 
     def report(self) -> str:
         return f"figures: {self.cache.drawn} drawn, {self.cache.hits} from the cache in {self.cache.directory}"
+
+    def site_files(self) -> dict[str, bytes]:
+        return dict(self.files)
 
 
 def cache_dir_for(project_root: Path) -> Path:
