@@ -8,6 +8,8 @@ graph, rendering). What it adds to the build, all as virtual files (nothing is w
 * ``glossary.json``, ``glossary/feed.xml`` (RSS) and redirect pages for aliases and old slugs;
 * on every page: ``[[slug]]`` links and ``{{ quantity ... }}`` numbers rewritten, links to terms
   marked for the hover preview, and each term's "Mentioned in" list filled from the link graph;
+* on every page with numbers, "Reproduce the numbers on this page": the Python of each and a
+  citation (:mod:`roofline_site.glossary.reproduce`);
 * on each term page, "Edit this page" and "Suggest a term" links to the repository named by
   ``extra.repository`` (a project without that setting, such as a test fixture, gets none).
 
@@ -70,6 +72,7 @@ class _State:
     graph: LinkGraph = field(default_factory=LinkGraph)
     render_started: dict[str, float] = field(default_factory=dict)  # src_uri -> perf_counter()
     highlighted: Page | None = None  # the glossary index, shown active while a term page renders
+    numbers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # docs page -> its quantities
 
 
 _state: _State | None = None
@@ -110,6 +113,9 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     slug = state.generated.get(page.file.src_uri)
     if slug is not None:
         html = _assemble_term_page(html, page, config, files, state.glossary.entries[slug], state)
+    else:
+        numbers = [reproduce.Shown(*n) for n in state.numbers.pop(page.file.src_uri, [])]
+        html += reproduce.section_html(numbers, _citation(page, config, page.title or page.file.name))
     return _annotate_and_record(html, page, state)
 
 
@@ -302,9 +308,12 @@ def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State
         first_line=first_line,
         titles=state.glossary.titles,
         suggest=state.glossary.suggest,
+        # A hand-written page is not sanitised: its numbers get their wrapper straight away.
+        mark=reproduce.wrapped,
     )
     if result.problems:
         raise PluginError(str(GlossaryError(result.problems)))
+    state.numbers[page.file.src_uri] = result.quantities
     return result.text
 
 

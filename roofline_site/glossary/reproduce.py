@@ -4,7 +4,7 @@ Every ``{{ quantity ... }}`` a page shows is one call of
 :func:`roofline_core.quantities.evaluate`; this module writes that call as Python a reader can
 paste into a notebook with the package installed, and it prints exactly the text the page shows.
 A term page lists one such snippet per distinct number in a collapsed ``<details>`` at the end
-of its sources, with one citation for the page (title, permalink, data version, build date);
+of its sources (a docs page with numbers, at its end), with one citation for the page (title, permalink, data version, build date);
 each number in the prose is wrapped in ``<span class="roofline-quantity" data-quantity="N">``
 so the browser can offer "Copy as Python" and "Cite" on the number itself
 (``site_assets/glossary/quantities.mjs``, which copies the text written here and computes
@@ -105,6 +105,11 @@ def finish_markers(sanitised_html: str, token: str) -> str:
 def wrapper_open(index: int) -> str:
     """The opening tag around number ``index`` (closed by ``</span>``)."""
     return f'<span class="{QUANTITY_CLASS}" data-quantity="{index}">'
+
+
+def wrapped(index: int, text: str) -> str:
+    """Number ``index`` in its wrapper, for a hand-written docs page (not sanitised: no marker)."""
+    return f"{wrapper_open(index)}{text}</span>"
 
 
 def section_html(numbers: Sequence[Shown], cite: str) -> str:

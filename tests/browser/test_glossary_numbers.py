@@ -110,3 +110,14 @@ def test_without_javascript_numbers_are_plain_text_and_the_section_is_readable(p
     page.locator("#roofline-numbers summary").click()
     assert page.locator("#roofline-numbers-0 code").is_visible()
     assert "data version" in _cite(page)
+
+
+def test_numbers_on_a_docs_page_open_the_popover_but_a_link_text_number_stays_a_link(page_factory, site_server):
+    page, watch = page_factory()
+    page.goto(site_server + "vendor-vocabulary/", wait_until="networkidle")
+    assert page.locator(f'{NUMBER}[role="button"]').count() > 0
+    assert page.locator("article a .roofline-quantity").count() > 0
+    assert page.locator("article a .roofline-quantity[role]").count() == 0
+    page.locator(f'{NUMBER}[role="button"]').first.click()
+    page.locator(POPOVER).wait_for(state="visible")
+    assert watch.page_errors == []

@@ -1,4 +1,4 @@
-"""The built term pages' "Reproduce the numbers on this page": every number in the prose is wrapped,
+"""The built pages' "Reproduce the numbers on this page": every number in the prose is wrapped,
 each snippet run in a fresh CPython prints exactly what the page shows, and the citation names
 the permalink, the data version and the build date."""
 
@@ -19,14 +19,15 @@ from tests.support.site_build import PROJECT_ROOT
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000/")
 
 
-def _page(site, slug: str) -> str:
-    return (site / "glossary" / slug / "index.html").read_text(encoding="utf-8")
+def _page(site, path: str) -> str:
+    return (site / path / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("slug", ["roofline", "kv-cache"])
-def test_each_snippet_prints_the_number_the_page_shows(built_site, slug):
-    page = _page(built_site, slug)
+# Two term pages (sanitised bodies) and a hand-written page whose numbers sit in a table and in links.
+@pytest.mark.parametrize("path", ["glossary/roofline", "glossary/kv-cache", "vendor-vocabulary"])
+def test_each_snippet_prints_the_number_the_page_shows(built_site, path):
+    page = _page(built_site, path)
     shown = re.findall(r'<span class="roofline-quantity" data-quantity="([0-9]+)">([^<]*)</span>', page)
     items = re.findall(
         r'<li id="roofline-numbers-([0-9]+)"><p>([^<]*)</p><pre><code>(.*?)</code></pre></li>', page, re.DOTALL
@@ -49,7 +50,7 @@ def test_each_snippet_prints_the_number_the_page_shows(built_site, slug):
 
 @pytest.mark.slow
 def test_the_citation_names_title_permalink_version_and_build_date(built_site):
-    page = _page(built_site, "kv-cache")
+    page = _page(built_site, "glossary/kv-cache")
     cite = html.unescape(re.search(r'<span class="roofline-reproduce__cite">([^<]*)</span>', page).group(1))
     match = re.fullmatch(
         r'Roofline Glossary, "KV cache", (\S+) \(data version ([0-9a-f]{12}), built (\d{4}-\d{2}-\d{2})\)\.', cite
@@ -67,3 +68,10 @@ def test_a_page_without_numbers_has_no_section(built_site):
     pages = [p for p in (built_site / "glossary").glob("*/index.html") if "roofline-quantity" not in p.read_text()]
     assert pages, "expected some term without numbers"
     assert all('id="roofline-numbers"' not in p.read_text(encoding="utf-8") for p in pages)
+
+
+@pytest.mark.slow
+def test_a_docs_page_cites_itself_by_its_navigation_title(built_site):
+    page = _page(built_site, "vendor-vocabulary")
+    cite = html.unescape(re.search(r'<span class="roofline-reproduce__cite">([^<]*)</span>', page).group(1))
+    assert cite.startswith(f'Roofline Glossary, "Vendor vocabulary", {SITE_URL}vendor-vocabulary/ (data version')
