@@ -107,7 +107,8 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
     The body is all a contributor writes into the page, so it is rendered on its own and
     sanitised (:mod:`roofline_site.glossary.sanitize`); the header and the sections after it
     (:func:`term_page_header_html`, :func:`term_page_footer_html`) are built as escaped HTML
-    and put around it afterwards, so nothing in the body can change how they are read.
+    and put around it afterwards, so nothing in the body can change how they are read. Each
+    number carries the marker that becomes its wrapper once sanitised (:mod:`.reproduce`).
 
     Raises:
         ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
