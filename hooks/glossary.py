@@ -8,6 +8,8 @@ graph, rendering). What it adds to the build, all as virtual files (nothing is w
 * ``glossary.json``, ``glossary/feed.xml`` (RSS) and redirect pages for aliases and old slugs;
 * on every page: ``[[slug]]`` links and ``{{ quantity ... }}`` numbers rewritten, links to terms
   marked for the hover preview, and each term's "Mentioned in" list filled from the link graph;
+* on every page with numbers, "Reproduce the numbers on this page": the Python of each and a
+  citation (:mod:`roofline_site.glossary.reproduce`);
 * on each term page, "Edit this page" and "Suggest a term" links to the repository named by
   ``extra.repository`` (a project without that setting, such as a test fixture, gets none).
 
@@ -32,11 +34,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
-from mkdocs.utils import get_relative_url
+from mkdocs.utils import get_build_date, get_relative_url
 
+from roofline_core.version import data_version
 from roofline_site import csp
 from roofline_site.fences import FenceFormatError, current_build
-from roofline_site.glossary import render
+from roofline_site.glossary import render, reproduce
 from roofline_site.glossary.contribute import Repository, links_html
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
@@ -69,6 +72,7 @@ class _State:
     graph: LinkGraph = field(default_factory=LinkGraph)
     render_started: dict[str, float] = field(default_factory=dict)  # src_uri -> perf_counter()
     highlighted: Page | None = None  # the glossary index, shown active while a term page renders
+    numbers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # docs page -> its quantities
 
 
 _state: _State | None = None
@@ -108,7 +112,10 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     state = _current()
     slug = state.generated.get(page.file.src_uri)
     if slug is not None:
-        html = _assemble_term_page(html, page, files, state.glossary.entries[slug], state)
+        html = _assemble_term_page(html, page, config, files, state.glossary.entries[slug], state)
+    else:
+        numbers = [reproduce.Shown(*n) for n in state.numbers.pop(page.file.src_uri, [])]
+        html += reproduce.section_html(numbers, _citation(page, config, page.title or page.file.name))
     return _annotate_and_record(html, page, state)
 
 
@@ -301,20 +308,28 @@ def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State
         first_line=first_line,
         titles=state.glossary.titles,
         suggest=state.glossary.suggest,
+        # A hand-written page is not sanitised: its numbers get their wrapper straight away.
+        mark=reproduce.wrapped,
     )
     if result.problems:
         raise PluginError(str(GlossaryError(result.problems)))
+    state.numbers[page.file.src_uri] = result.quantities
     return result.text
 
 
-def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: _State) -> str:
+def _assemble_term_page(body_html: str, page: Page, config: MkDocsConfig, files: Files, entry, state: _State) -> str:
     """Sanitise the rendered body, then add the header and sections built from front matter."""
+    numbers = render.rewrite_body(entry, state.glossary).quantities
+    token = reproduce.marker_token(entry.body)
     try:
-        body = sanitise_entry_html(body_html, trusted=_fence_html())
+        body = sanitise_entry_html(
+            body_html, trusted=_fence_html(), quantity_markers=reproduce.marker_values(token, len(numbers))
+        )
     except SanitiseError as exc:
         raise PluginError(
             f"{entry.path}:{entry.body_line}: {exc}; expected each figure fence at the top level of the body"
         ) from None
+    body = reproduce.finish_markers(body, token)
     index_href = get_relative_url(_page_url(files, INDEX_URI), page.url)
     html = (
         render.term_page_header_html(
@@ -328,6 +343,7 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
             state.glossary,
             index_href=index_href,
             term_href=lambda slug: get_relative_url(_term_url(files, slug), page.url),
+            cite=_citation(page, config, entry.title),
         )
         + (links_html(state.repository, entry_path=entry.path) if state.repository else "")
     )
@@ -339,6 +355,18 @@ def _assemble_term_page(body_html: str, page: Page, files: Files, entry, state: 
             f"{ENTRY_RENDER_BUDGET_S:.0f} s: simplify the body (long runs of unclosed brackets or angle brackets are slow to parse)"
         )
     return html
+
+
+def _citation(page: Page, config: MkDocsConfig, title: str) -> str:
+    """The page's citation: its permalink from ``site_url``, the data version and the build's
+    date (``SOURCE_DATE_EPOCH``, which hooks/build_date.py sets from the commit)."""
+    return reproduce.citation(
+        site_name=config.site_name,
+        title=title,
+        url=(config.site_url or "").rstrip("/") + "/" + page.url,
+        version=data_version(),
+        date=get_build_date(),
+    )
 
 
 def _fence_html() -> list[str]:

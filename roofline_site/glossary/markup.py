@@ -179,12 +179,16 @@ class Rewritten:
         problems: Unknown terms and bad quantities, located.
         sources: Sources of the presets behind every quantity, without repeats, in order.
         linked_slugs: Terms linked with ``[[...]]``.
+        quantities: Each distinct ``{{ ... }}`` (by its whitespace-normalised reference) and
+            the text it became, in order of first appearance; number ``N`` of the ``mark``
+            argument of :func:`rewrite` is item ``N`` here.
     """
 
     text: str
     problems: list[Problem] = field(default_factory=list)
     sources: list[Source] = field(default_factory=list)
     linked_slugs: list[str] = field(default_factory=list)
+    quantities: list[tuple[str, str]] = field(default_factory=list)
 
 
 def rewrite(
@@ -195,6 +199,7 @@ def rewrite(
     first_line: int,
     titles: Mapping[str, str],
     suggest: Callable[[str], str | None] = lambda _: None,
+    mark: Callable[[int, str], str] | None = None,
 ) -> Rewritten:
     """Replace ``[[...]]`` term links and ``{{ ... }}`` quantities in ``text``.
 
@@ -206,6 +211,9 @@ def rewrite(
         first_line: File line of ``text``'s first line.
         titles: Title of every term, by slug.
         suggest: Given an unknown slug, the slug it probably meant (or None).
+        mark: Given a number's index among the distinct quantities and its text, the Markdown
+            to insert instead of the bare text (term pages mark each number, see
+            :mod:`roofline_site.glossary.reproduce`).
 
     Returns:
         A :class:`Rewritten`; when it has problems its text is not meant to be used.
@@ -213,6 +221,7 @@ def rewrite(
     result = Rewritten(text="")
     replacements: list[tuple[int, int, str]] = []
     seen_sources: dict[tuple[str, str], Source] = {}
+    numbers: dict[str, tuple[int, str]] = {}  # normalised reference -> (index, text)
     for link in find_term_links(text, first_line):
         if link.slug not in titles:
             hint = suggest(link.slug)
@@ -245,7 +254,9 @@ def rewrite(
             continue
         for source in value.sources:
             seen_sources.setdefault((source.title, source.url), source)
-        replacements.append((ref.start, ref.end, value.text))
+        reference = " ".join(ref.reference.split())
+        index, _ = numbers.setdefault(reference, (len(numbers), value.text))
+        replacements.append((ref.start, ref.end, mark(index, value.text) if mark else value.text))
     pieces, cursor = [], 0
     for start, end, new in sorted(replacements):
         pieces.append(text[cursor:start])
@@ -254,4 +265,5 @@ def rewrite(
     pieces.append(text[cursor:])
     result.text = "".join(pieces)
     result.sources = list(seen_sources.values())
+    result.quantities = [(reference, text) for reference, (_, text) in numbers.items()]
     return result

@@ -16,11 +16,13 @@ import json
 import posixpath
 import re
 from collections.abc import Callable
+from functools import partial
 from itertools import groupby
 
 import yaml
 
 from roofline_core.version import data_version
+from roofline_site.glossary import reproduce
 from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
 from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
@@ -76,8 +78,12 @@ _MARKDOWN_REFERENCES = {
 }
 
 
-def rewrite_body(entry: Entry, glossary: Glossary) -> Rewritten:
+def rewrite_body(entry: Entry, glossary: Glossary, *, marked: bool = False) -> Rewritten:
     """The entry's body with ``[[...]]`` links and ``{{ ... }}`` quantities rewritten.
+
+    Args:
+        marked: Put each number in a marker the sanitiser keeps (:mod:`.reproduce`), keyed by
+            ``reproduce.marker_token(entry.body)``; otherwise the bare text.
 
     Raises:
         ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
@@ -88,6 +94,7 @@ def rewrite_body(entry: Entry, glossary: Glossary) -> Rewritten:
         src_uri=f"glossary/{entry.slug}.md",
         first_line=entry.body_line,
         titles=glossary.titles,
+        mark=partial(reproduce.marker, reproduce.marker_token(entry.body)) if marked else None,
     )
     if rewritten.problems:
         raise ValueError("; ".join(str(p) for p in rewritten.problems))
@@ -100,12 +107,13 @@ def term_page_markdown(entry: Entry, glossary: Glossary) -> str:
     The body is all a contributor writes into the page, so it is rendered on its own and
     sanitised (:mod:`roofline_site.glossary.sanitize`); the header and the sections after it
     (:func:`term_page_header_html`, :func:`term_page_footer_html`) are built as escaped HTML
-    and put around it afterwards, so nothing in the body can change how they are read.
+    and put around it afterwards, so nothing in the body can change how they are read. Each
+    number carries the marker that becomes its wrapper once sanitised (:mod:`.reproduce`).
 
     Raises:
         ValueError: if the body no longer rewrites cleanly (the glossary was not validated).
     """
-    rewritten = rewrite_body(entry, glossary)
+    rewritten = rewrite_body(entry, glossary, marked=True)
     return (
         _front_matter(title=entry.title, description=entry.summary, search={"boost": SEARCH_BOOST})
         + rewritten.text.strip("\n")
@@ -160,7 +168,9 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
     return "".join(parts)
 
 
-def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, term_href: Callable[[str], str]) -> str:
+def term_page_footer_html(
+    entry: Entry, glossary: Glossary, *, index_href: str, term_href: Callable[[str], str], cite: str = ""
+) -> str:
     """The term page below the body: related terms, sources, "Mentioned in", back link.
 
     Every front-matter value is escaped text; source addresses are attributes only.
@@ -170,6 +180,8 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
         glossary: Every term (for related terms' titles and summaries).
         index_href: URL of the glossary index relative to the term's page.
         term_href: URL of another term's page (by slug) relative to this one.
+        cite: The page's citation (:func:`.reproduce.citation`), shown with the Python of each
+            number in "Reproduce the numbers on this page" after the presets' sources.
     """
     e, t = html.escape, _text
     parts = []
@@ -190,13 +202,14 @@ def term_page_footer_html(entry: Entry, glossary: Glossary, *, index_href: str, 
         note = f": {t(source.note)}" if source.note else ""
         parts.append(f'<li><a href="{e(source.url)}">{t(source.title)}</a>{note}</li>\n')
     parts.append("</ul>\n")
-    preset_sources = rewrite_body(entry, glossary).sources
-    if preset_sources:
+    rewritten = rewrite_body(entry, glossary)
+    if rewritten.sources:
         parts.append(
             "<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul data-search-exclude>\n"
         )
-        parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in preset_sources]
+        parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in rewritten.sources]
         parts.append("</ul>\n")
+    parts.append(reproduce.section_html([reproduce.Shown(*q) for q in rewritten.quantities], cite))
     # Filled (or dropped, when no page links here) once every page is rendered: mentions_html.
     parts.append(f"{MENTIONED_IN_MARKER}\n")
     parts.append(_neighbours_html(entry, glossary, term_href=term_href))

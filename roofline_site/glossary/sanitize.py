@@ -15,7 +15,9 @@ Markup the *build* puts into a body (the figures drawn from ``figure`` fences) i
 fragment is swapped for a placeholder that only this call knows before sanitising, and put back
 after. Calculator placeholders (``<div class="roofline-calculator-slot" data-slot="N">``) pass
 the allowlist and are filled by the calculators hook afterwards; a forged one only repeats the
-build's own calculator, which that hook refuses. Links to terms get their preview attributes
+build's own calculator, which that hook refuses. The numbers the build computed carry a marker
+attribute whose values only this call's caller knows (:mod:`roofline_site.glossary.reproduce`);
+every other value of it is dropped like any unknown attribute. Links to terms get their preview attributes
 after sanitising, from the link graph.
 
 References: ammonia's documentation (https://docs.rs/ammonia) and nh3's
@@ -27,10 +29,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import nh3
 from pygments.token import STANDARD_TYPES
+
+from roofline_site.glossary.reproduce import MARKER_ATTRIBUTE
 
 #: Elements an entry may contain once rendered.
 ALLOWED_TAGS: frozenset[str] = frozenset(
@@ -192,13 +196,15 @@ class SanitiseError(ValueError):
     """A fragment the build inserted was not where it was put (the body's markup moved it)."""
 
 
-def sanitise_entry_html(html: str, *, trusted: Sequence[str] = ()) -> str:
+def sanitise_entry_html(html: str, *, trusted: Sequence[str] = (), quantity_markers: Collection[str] = ()) -> str:
     """The allowlisted form of an entry body's rendered HTML.
 
     Args:
         html: The body as Markdown rendered it (contributor markup and build markup mixed).
         trusted: Fragments the build inserted into ``html`` (figures), in document order; they
             are kept exactly as they are.
+        quantity_markers: Values of ``<span data-roofline-quantity>`` the build wrote around its
+            numbers (:func:`roofline_site.glossary.reproduce.marker_values`); only these are kept.
 
     Returns:
         Balanced HTML holding only allowed elements and attributes, and the trusted fragments.
@@ -224,7 +230,11 @@ def sanitise_entry_html(html: str, *, trusted: Sequence[str] = ()) -> str:
         tags=set(ALLOWED_TAGS),
         clean_content_tags=set(DROPPED_WITH_CONTENT),
         attributes={name: set(values) for name, values in ALLOWED_ATTRIBUTES.items()},
-        tag_attribute_values={**ALIGN_VALUES, "div": {_TRUSTED_ATTRIBUTE: allowed_slots}},
+        tag_attribute_values={
+            **ALIGN_VALUES,
+            "div": {_TRUSTED_ATTRIBUTE: allowed_slots},
+            "span": {MARKER_ATTRIBUTE: set(quantity_markers)},
+        },
         attribute_filter=_filter_attribute,
         url_schemes=set(URL_SCHEMES),
         link_rel=None,

@@ -384,13 +384,30 @@ function mountFilters() {
 
 // Start ------------------------------------------------------------------------------------
 
+// "Copy as Python" and "Cite" on a term page's numbers (quantities.mjs): imported once, on the
+// first page that has numbers, and mounted again on each such page.
+let quantities = null;
+
+function mountQuantities() {
+  if (!document.querySelector(".roofline-quantity[data-quantity]")) return;
+  quantities ||= import("./quantities.mjs");
+  quantities
+    .then((module) => module.mount())
+    .catch((error) => {
+      quantities = null;
+      console.warn("Copying a number as Python is unavailable:", error);
+    });
+}
+
 listen();
 if (typeof document$ !== "undefined") {
   // Material emits on the first page and after every instant navigation.
   document$.subscribe(() => {
     preview.hide();
     mountFilters();
+    mountQuantities();
   });
 } else {
   mountFilters();
+  mountQuantities();
 }

@@ -4,6 +4,7 @@ not again in the glossary index, the category pages or other terms' "Related ter
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -38,3 +39,15 @@ def test_citations_are_shown_but_not_indexed(built_site):
     sources = [doc for doc in docs if doc["location"] == "glossary/kv-cache/#sources"]
     assert sources and entry.sources[0].title not in sources[0]["text"]
     assert entry.sources[0].url in page
+
+
+@pytest.mark.slow
+def test_reproduce_section_is_shown_but_not_indexed_and_the_numbers_are(built_site):
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    page = (built_site / "glossary" / "kv-cache" / "index.html").read_text(encoding="utf-8")
+    assert "Reproduce the numbers on this page" in page and "roofline_core.quantities import" in page
+    indexed = " ".join(doc["text"] for doc in docs if doc["location"].startswith("glossary/kv-cache/"))
+    assert "Reproduce the numbers" not in indexed and "evaluate(" not in indexed and "data version" not in indexed
+    # The numbers themselves stay searchable where the prose shows them.
+    number = re.search(r'<span class="roofline-quantity" data-quantity="[0-9]+">([^<]+)</span>', page).group(1)
+    assert number in indexed

@@ -74,6 +74,23 @@ def test_rewrite_replaces_quantities_and_collects_preset_sources():
     assert [s.title for s in result.sources] == ["NVIDIA H100 Tensor Core GPU datasheet"]
 
 
+def test_rewrite_numbers_each_distinct_quantity_and_marks_it_as_asked():
+    result = rewrite(
+        "{{ ridge_point accelerator=h100-sxm }}, {{ bandwidth accelerator=h100-sxm }},"
+        " {{ ridge_point  accelerator=h100-sxm }} and `{{ not_a_quantity }}`.",
+        path="p",
+        src_uri="index.md",
+        first_line=1,
+        titles=TITLES,
+        mark=lambda index, text: f"<{index}:{text}>",
+    )
+    assert result.text == "<0:295 FLOP/byte>, <1:3.35 TB/s>, <0:295 FLOP/byte> and `{{ not_a_quantity }}`."
+    assert result.quantities == [
+        ("ridge_point accelerator=h100-sxm", "295 FLOP/byte"),
+        ("bandwidth accelerator=h100-sxm", "3.35 TB/s"),
+    ]
+
+
 def test_rewrite_reports_every_problem_with_its_line():
     result = rewrite(
         "ok\n[[nope]]\n{{ nope }}\n", path="docs/index.md", src_uri="index.md", first_line=1, titles=TITLES
