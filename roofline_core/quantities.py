@@ -18,6 +18,7 @@ Standard library only, like the rest of ``roofline_core``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -878,8 +879,13 @@ def parse_reference(text: str) -> tuple[str, dict[str, str]]:
     return name, arguments
 
 
+@functools.lru_cache(maxsize=4096)
 def evaluate_reference(text: str) -> Value:
-    """Evaluate a whole reference such as ``"ridge_point accelerator=h100-sxm"``."""
+    """Evaluate a whole reference such as ``"ridge_point accelerator=h100-sxm"``.
+
+    Kept per reference text (a build asks for each one several times: the page, its checks, its
+    sources and its reproduce section); a :class:`Value` is frozen, and an error is not kept.
+    """
     name, arguments = parse_reference(text)
     return evaluate(name, arguments)
 

@@ -17,6 +17,7 @@ Everything here is plain Python over HTML text, so it can be tested without MkDo
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
@@ -292,9 +293,12 @@ class KnownScript:
     template: str
     pieces: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def pattern(self) -> re.Pattern[str]:
-        """Matches the script's exact text in a built page; each expression a URL path only."""
+        """Matches the script's exact text in a built page; each expression a URL path only.
+
+        Built once per script (each of hundreds of pages asks for every script's pattern).
+        """
         return re.compile("^" + f"(?:{_SLOT_VALUE})".join(re.escape(p) for p in self.pieces) + r"\Z", re.S)
 
     def instance(self, slot_value: str) -> str:

@@ -70,23 +70,41 @@ def source_lines(markdown: str, source: str) -> Callable[[int], int]:
         return lambda line: line + offset
     ours = source.splitlines()
     theirs = markdown.splitlines()
-    mapping: list[int] = []
+    # Per line of ``markdown``: its source line, or the stretch of the source to search for it.
+    # The search runs only for a line that is asked for (the fences' lines are mostly unchanged
+    # ones; searching every rewritten line of every page made builds slower for nothing).
+    mapping: list[int | tuple[int, int]] = []
     matcher = difflib.SequenceMatcher(None, ours, theirs, autojunk=False)
     for tag, first_ours, last_ours, first_theirs, last_theirs in matcher.get_opcodes():
         if tag == "equal":
             mapping += range(first_ours + 1, last_ours + 1)
         elif tag != "delete":
-            mapping += [
-                _most_similar(line, ours, first_ours, last_ours) + 1 for line in theirs[first_theirs:last_theirs]
-            ]
-    return lambda line: mapping[line - 1] if 0 < line <= len(mapping) else line
+            mapping += [(first_ours, last_ours)] * (last_theirs - first_theirs)
+
+    def line_of(line: int) -> int:
+        if not 0 < line <= len(mapping):
+            return line
+        found = mapping[line - 1]
+        if isinstance(found, tuple):
+            found = mapping[line - 1] = _most_similar(theirs[line - 1], ours, *found) + 1
+        return found
+
+    return line_of
 
 
 def _most_similar(text: str, lines: list[str], first: int, last: int) -> int:
     """Index of the line of ``lines[first:last]`` most like ``text``, or ``first`` if none is."""
     best, best_ratio = first, _SIMILAR
+    matcher = difflib.SequenceMatcher(None, autojunk=False)
+    # difflib caches what it learns of the second sequence: set the one that stays the same.
+    matcher.set_seq2(text)
     for index in range(first, last):
-        ratio = difflib.SequenceMatcher(None, text, lines[index], autojunk=False).ratio()
+        matcher.set_seq1(lines[index])
+        # The cheap upper bounds first (as difflib.get_close_matches does): most lines are
+        # ruled out without the full comparison, and the answer is the same.
+        if matcher.real_quick_ratio() <= best_ratio or matcher.quick_ratio() <= best_ratio:
+            continue
+        ratio = matcher.ratio()
         if ratio > best_ratio:
             best, best_ratio = index, ratio
     return best
