@@ -364,7 +364,8 @@ def _outputs_html(
             # The drawing repeats the text, which assistive technology reads instead; on screen
             # the drawing stands for it.
             prose += " roofline-calc__output--drawn"
-            figure = f'<div class="roofline-calc__figure" data-figure-for="{escape(output["id"])}">{markup(shown["figure"])}</div>'
+            # A second <dd> of the same term: a <dl> group holds only <dt> and <dd>.
+            figure = f'<dd class="roofline-calc__figure" data-figure-for="{escape(output["id"])}">{markup(shown["figure"])}</dd>'
         items.append(
             f'<div class="roofline-calc__output{prose}">'
             f"<dt>{_term_link(terms(output['id']), escape(output['label']))}</dt>"
