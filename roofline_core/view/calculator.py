@@ -43,6 +43,9 @@ class CalculatorView(TypedDict):
         configs: For each pasted config.json read: ``{"code": ..., "text": ...}``, the short
             code a link carries instead of the file, and the fields read, as JSON text (what
             the box shows when the code came from a link).
+        fills: ``{input id: text}`` of the inputs the result filled itself (the reconciler's
+            pasted benchmark output), written as the input boxes show them; the page puts each
+            in its box.
     """
 
     errors: dict[str, str]
@@ -50,6 +53,7 @@ class CalculatorView(TypedDict):
     table: Node | None
     chart: Node | None
     configs: dict[str, dict[str, str]]
+    fills: dict[str, str]
 
 
 def calculator_view(
@@ -83,6 +87,7 @@ def calculator_view(
             for field in calc.applicable_fields(result["inputs"])
             if isinstance(field, ModelConfig) and field.id in result["inputs"]
         },
+        "fills": {field_id: box_text(filled) for field_id, filled in result.get("fills", {}).items()},
     }
 
 
