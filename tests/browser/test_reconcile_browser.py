@@ -52,7 +52,7 @@ def reconciler(browser, site_server):
 
 def test_a_pasted_vllm_summary_fills_the_fields_and_names_what_it_could_not_read(reconciler):
     page, watch = reconciler
-    page.fill(PASTE, VLLM_SUMMARY + "this line is not vLLM's\n")
+    page.fill(PASTE, VLLM_SUMMARY + "this line is noise\n")
     page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
     _wait_for(page, lambda: form_inputs(page)["batch"] == "16", "the summary's concurrency in the batch box")
     inputs = wait_until_matches_cpython(page, "reconcile")
@@ -70,7 +70,7 @@ def test_a_pasted_vllm_summary_fills_the_fields_and_names_what_it_could_not_read
     assert shown["mbu"] == expected["mbu"]["text"] and shown["mbu"].endswith("of 3.35 TB/s")
     assert shown["mfu"].endswith("(FP16)") and "%" in shown["unexplained"]
     assert shown["pasted"].startswith("vLLM benchmark summary: Batch size: 16 (from Maximum request concurrency: 16)")
-    assert shown["not_read"].startswith("'this line is not vLLM's': not a line of vLLM's summary")
+    assert shown["not_read"].startswith("'this line is noise': not a line of vLLM's summary")
     # One table row per part, the part's name linking its glossary entry.
     links = page.eval_on_selector_all(f"{ROOT} [data-table] tbody a", "as => as.map(a => a.getAttribute('href'))")
     assert any(href.endswith("/glossary/cuda-graphs/") for href in links)
