@@ -424,10 +424,15 @@ def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     if not any(_given(args, option) for option in _GQA_SHAPE):
         hidden |= {FIELD_OF_OPTION[option] for option in _GQA_SHAPE}
     rows = [{column.id: row[column.id] for column in command.calc.table_columns} for row in result["table"]]
+    inputs = _shown_inputs(command.calc, result, hidden)
+    # The measured number's unit is the one its kind states (the field's unit names both).
+    measured, kind = result["inputs"]["measured"], result["inputs"]["measurement_kind"]
+    unit = "ms per output token" if kind == "ms_per_token" else "tokens/s"
+    inputs["measured"]["text"] = format_amount(measured, unit)
     return {
         "command": command.name,
         "title": command.calc.title,
-        "inputs": _shown_inputs(command.calc, result, hidden),
+        "inputs": inputs,
         "outputs": _shown_outputs(command.calc, result, set()),
         "columns": {column.id: column.label for column in command.calc.table_columns},
         "rows": rows,

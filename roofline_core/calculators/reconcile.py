@@ -89,7 +89,7 @@ BENCHMARK_OUTPUT = PastedText(
     default="",
     help=(
         "Paste vLLM's 'Serving Benchmark Result' block or llama-bench table rows: the values it "
-        "reads replace the fields above while it is here. A link does not carry it."
+        "reads replace the matching fields while it is here. A link does not carry it."
     ),
     what="pasted benchmark output",
 )
@@ -290,6 +290,8 @@ RECONCILE = Calculator(
     inputs=(
         MEASUREMENT_KIND,
         MEASURED,
+        # Pasting is the quick way in: the box comes first among the other inputs.
+        BENCHMARK_OUTPUT,
         model_input(default="llama-3.1-8b", custom_fields=("params_billion", "layers", "kv_heads", "head_dim")),
         model_config_input(),
         params_input(default=8),
@@ -307,7 +309,6 @@ RECONCILE = Calculator(
         context_input(default=1024, min=0, slider=False, help="Tokens in each sequence's KV cache during the steps."),
         TTFT_MS,
         prompt_input(help="Tokens in the prompt whose time to first token you measured."),
-        BENCHMARK_OUTPUT,
     ),
     outputs=(
         Output("versus", "Measured against the speed of light"),
