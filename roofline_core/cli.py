@@ -42,7 +42,7 @@ from roofline_core.hf_config import MAX_CONFIG_CHARS
 from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.models import MLA, MODELS, models_by_family
 from roofline_core.view.prose import is_prose
-from roofline_core.vocabulary import PARAMS, Declaration, ModelConfig, Number, OneOf
+from roofline_core.vocabulary import MAX_PASTED_CHARS, PARAMS, Declaration, ModelConfig, Number, OneOf
 
 PROG = "roofline"
 EXIT_USAGE = 2
@@ -85,6 +85,11 @@ FIELD_OF_OPTION: dict[str, str] = {
     "--prompt-tokens": "prompt_tokens",
     "--dtype": "dtype",
     "--max-ms-per-token": "max_ms_per_token",
+    "--measurement": "measurement_kind",
+    "--measured": "measured",
+    "--ttft-ms": "ttft_ms",
+    "--parallelism": "parallelism",
+    "--paste-file": "benchmark_output",
 }
 
 _GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
@@ -150,6 +155,8 @@ def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, A
             typed = count / GIGA
         if option == "--config":
             typed = _read_config_file(typed)
+        if option == "--paste-file":
+            typed = _read_paste_file(typed)
         raw[field_id] = typed
         option_of[field_id] = option
     return raw, option_of
@@ -165,6 +172,20 @@ def _read_config_file(path: str) -> str:
         raise CliError(f"--config: {path} is not UTF-8 text; expected a config.json") from None
     except OSError as error:
         raise CliError(f"--config: cannot read {path}: {error.strerror or error}") from None
+
+
+def _read_paste_file(path: str) -> str:
+    """The text of a saved benchmark printout (``-`` for standard input), one character past
+    the paste box's limit at most, so an oversized file gets the box's own message."""
+    try:
+        if path == "-":
+            return sys.stdin.read(MAX_PASTED_CHARS + 1)
+        with open(path, encoding="utf-8") as file:
+            return file.read(MAX_PASTED_CHARS + 1)
+    except UnicodeDecodeError:
+        raise CliError(f"--paste-file: {path} is not UTF-8 text; expected a benchmark's printed summary") from None
+    except OSError as error:
+        raise CliError(f"--paste-file: cannot read {path}: {error.strerror or error}") from None
 
 
 def _choose_config_model(args: argparse.Namespace, raw: dict[str, Any], others: Sequence[str]) -> bool:
@@ -396,6 +417,32 @@ def cmd_limits(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    raw, option_of = _raw_inputs(command, args)
+    _choose_step_model(command, args, raw)
+    _choose_hardware(command, args, raw)
+    result = _calculate(command, raw, option_of)
+    # The inputs shown are the ones the estimate used: a pasted printout's values replace the options'.
+    result["inputs"] = {**result["inputs"], **result.get("fills", {})}
+    hidden = {"benchmark_output"}
+    if not any(_given(args, option) for option in _GQA_SHAPE):
+        hidden |= {FIELD_OF_OPTION[option] for option in _GQA_SHAPE}
+    rows = [{column.id: row[column.id] for column in command.calc.table_columns} for row in result["table"]]
+    inputs = _shown_inputs(command.calc, result, hidden)
+    # The measured number's unit is the one its kind states (the field's unit names both).
+    measured, kind = result["inputs"]["measured"], result["inputs"]["measurement_kind"]
+    unit = "ms per output token" if kind == "ms_per_token" else "tokens/s"
+    inputs["measured"]["text"] = format_amount(measured, unit)
+    return {
+        "command": command.name,
+        "title": command.calc.title,
+        "inputs": inputs,
+        "outputs": _shown_outputs(command.calc, result, set()),
+        "columns": {column.id: column.label for column in command.calc.table_columns},
+        "rows": rows,
+    }
+
+
 def _ridge_accelerator(command: Command, args: argparse.Namespace, dtype: str) -> AnyAccelerator | None:
     """The one accelerator asked for, or None for every preset."""
     raw, option_of = _raw_inputs(command, args)
@@ -578,6 +625,15 @@ COMMANDS: dict[str, Command] = {
             + ("--batch", "--context", "--max-ms-per-token"),
             cmd_limits,
         ),
+        Command(
+            "reconcile",
+            "a measured decode step (or a pasted vLLM or llama-bench summary) beside its speed of"
+            " light: MBU, MFU and what weights, KV cache, arithmetic and communication explain",
+            "reconcile",
+            ("--measurement", "--measured", *_STEP_MODEL, *_GQA_SHAPE, *_HARDWARE, "--weight-dtype", "--kv-dtype")
+            + ("--batch", "--context", "--devices", "--parallelism", "--ttft-ms", "--prompt-tokens", "--paste-file"),
+            cmd_reconcile,
+        ),
         Command("models", "list the model presets with their sources", "kv-cache", (), cmd_models),
         Command(
             "accelerators", "list the accelerator presets with their sources", "roofline-explorer", (), cmd_accelerators
@@ -598,6 +654,11 @@ def _help(command: Command, option: str) -> str:
         return f"custom model: parameters read per token, e.g. 8e9; {field.expected()}"
     if option == "--config":
         return "path to a model's config.json (as on its Hugging Face page), instead of --model"
+    if option == "--paste-file":
+        return (
+            "path to a saved vLLM 'Serving Benchmark Result' block or llama-bench table (- for stdin);"
+            " the values it holds replace the options'"
+        )
     field = command.calc.field(FIELD_OF_OPTION[option])
     if isinstance(field, OneOf):
         shown = ", ".join(c.value for c in field.choices if c.value != CUSTOM)
@@ -715,6 +776,8 @@ def render_text(result: dict[str, Any]) -> str:
     if result.get("inputs"):
         lines += _pairs(result["inputs"]) + [""]
     if "rows" in result:
+        if result.get("outputs"):
+            lines += _pairs(result["outputs"]) + [""]
         columns = result["columns"]
         cells = [list(columns.values())] + [[row[key]["text"] for key in columns] for row in result["rows"]]
         widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]

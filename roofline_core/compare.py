@@ -28,7 +28,7 @@ from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
 from roofline_core.dtypes import DTYPES
 from roofline_core.formatting import format_amount, format_number
-from roofline_core.vocabulary import Declaration, Number, OneOf
+from roofline_core.vocabulary import Declaration, ModelConfig, Number, OneOf
 
 #: Effects closer to 1 than this are "no change" (a thousandth, below what the page shows).
 UNCHANGED = 1e-3
@@ -199,8 +199,12 @@ def _value_text(declaration: Declaration, value: Any, *, other: bool = False) ->
         if declaration.unit == "%":
             return f"{_typed(value)}%"
         return format_amount(float(value), declaration.unit).strip()
-    # A pasted config.json: its short code says nothing to a reader.
-    return ("another config.json" if other else "a config.json") if value else "none"
+    if not value:
+        return "none"
+    if isinstance(declaration, ModelConfig):
+        # A pasted config.json: its short code says nothing to a reader.
+        return "another config.json" if other else "a config.json"
+    return "other pasted text" if other else "pasted text"
 
 
 def ratio_text(ratio: float) -> str:

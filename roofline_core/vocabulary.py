@@ -1000,7 +1000,62 @@ class ModelConfig(_Declared):
         }
 
 
-Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url | Record | ModelConfig
+#: Longest pasted block a :class:`PastedText` box reads (roofline_core.bench_output's limit).
+MAX_PASTED_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class PastedText(_Declared):
+    """A block of pasted text kept as typed, lines and all (a benchmark's printed summary).
+
+    Unlike :class:`Text` it is not joined onto one line, and it is never required: an empty box
+    is a valid value that means "nothing pasted". What the text says is read by the calculator,
+    which names what it could not use; only the length is checked here. A link never carries
+    it (``site_assets/calculators/calculator.mjs``), so a shared address stays short.
+
+    Attributes:
+        most_chars: Most characters accepted.
+        what: What the text is, for messages.
+
+    >>> BOX = PastedText(id="paste", label="Pasted output", default="", most_chars=5)
+    >>> BOX.parse("a   b")
+    ('a   b', None)
+    >>> print(BOX.parse("abcdef")[1])
+    the text is 6 characters long; expected pasted text of at most 5 characters
+    """
+
+    most_chars: int = MAX_PASTED_CHARS
+    what: str = "pasted text"
+
+    kind = "paste"
+
+    def expected(self) -> str:
+        return f"{self.what} of at most {self.most_chars:,} characters"
+
+    def parse(self, raw: Any) -> Parsed:
+        """``(text, None)`` or ``(None, Invalid)``; never raises."""
+        if not isinstance(raw, str):
+            return None, Invalid(f"{kind_of(raw)} is not text", self.expected())
+        if len(raw) > self.most_chars:
+            return None, Invalid(f"the text is {len(raw):,} characters long", self.expected())
+        return raw, None
+
+    def write(self, value: str) -> str:
+        return value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "label": self.label,
+            "default": self.default,
+            "help": self.help,
+            "accepts": self.expected(),
+            "max_chars": self.most_chars,
+        }
+
+
+Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url | Record | ModelConfig | PastedText
 
 
 # --- Standard declarations -----------------------------------------------------------------

@@ -20,6 +20,7 @@ from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
 from roofline_core.calculators.pitfalls import PITFALLS
 from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
+from roofline_core.calculators.reconcile import RECONCILE
 from roofline_core.calculators.roofline_explorer import ROOFLINE_EXPLORER
 from roofline_core.calculators.speculative_decoding import SPECULATIVE_DECODING
 from roofline_core.calculators.what_fits import WHAT_FITS
@@ -36,6 +37,7 @@ CALCULATORS: dict[str, Calculator] = {
         PITFALLS,
         SPECULATIVE_DECODING,
         WHAT_FITS,
+        RECONCILE,
     )
 }
 

@@ -42,6 +42,12 @@ TERM_OF: dict[str, str] = {
     "active_params": "mixture-of-experts",
     "decode_flops_per_token": "decode",
     "fits": "kv-cache",
+    # The reconciler (measured against the bound)
+    "measured": "inter-token-latency",
+    "ttft_ms": "time-to-first-token",
+    "versus": "speed-of-light",
+    "mbu": "model-bandwidth-utilisation",
+    "mfu": "model-flops-utilisation",
 }
 
 

@@ -48,6 +48,9 @@ class CalculatorView(TypedDict):
             the box shows when the code came from a link).
         compare: A comparison with a pinned scenario (:mod:`roofline_core.view.compare`), or
             None; :func:`compute_view_json` fills it when it is given one.
+        fills: ``{input id: text}`` of the inputs the result filled itself (the reconciler's
+            pasted benchmark output), written as the input boxes show them; the page puts each
+            in its box.
     """
 
     errors: dict[str, str]
@@ -56,6 +59,7 @@ class CalculatorView(TypedDict):
     chart: Node | None
     configs: dict[str, dict[str, str]]
     compare: Node | None
+    fills: dict[str, str]
 
 
 def calculator_view(
@@ -90,6 +94,7 @@ def calculator_view(
             if isinstance(field, ModelConfig) and field.id in result["inputs"]
         },
         "compare": None,
+        "fills": {field_id: box_text(filled) for field_id, filled in result.get("fills", {}).items()},
     }
 
 

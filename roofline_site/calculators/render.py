@@ -285,6 +285,14 @@ def _field_html(
         )
     elif field["kind"] == "config":
         parts.append(_config_control_html(field, value, field_id, described))
+    elif field["kind"] == "paste":
+        # Pasted text (a benchmark's summary): a plain box, its lines kept. No maxlength: the
+        # browser would cut a long paste silently, where roofline_core says it is too long.
+        parts.append(
+            f'<div class="roofline-calc__control roofline-calc__control--paste">'
+            f'<textarea id="{field_id}" name="{escape(field["id"])}" rows="6" autocomplete="off" spellcheck="false"'
+            f' aria-describedby="{described}">{escape(str(value))}</textarea></div>'
+        )
     else:
         parts.append('<div class="roofline-calc__control">')
         parts.append(

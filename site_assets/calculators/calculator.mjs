@@ -415,6 +415,10 @@ class CalculatorView {
       if (!this.isShown(id)) {
         continue;
       }
+      if (this.fields.get(id).kind === "paste") {
+        // Pasted benchmark output stays on the page: the fields it filled carry the scenario.
+        continue;
+      }
       if (this.fields.get(id).kind === "config") {
         // A link carries the short code of the config Python last read, never the pasted file.
         const read = this.configCodes.get(id);
@@ -557,6 +561,28 @@ class CalculatorView {
     }
     this.root.dataset.state = "live";
     this.setStatus(STATUS.live);
+    this.applyResultFills(view.fills ?? {}, sent);
+  }
+
+  /**
+   * Put the values a result filled itself (read from pasted benchmark output) into their boxes,
+   * as if the reader had typed them; Python chose and wrote them (roofline_core.view).
+   */
+  applyResultFills(fills, sent) {
+    let changed = false;
+    for (const [id, text] of Object.entries(fills)) {
+      // Skip a box the reader has typed in since this result was asked for.
+      if (!this.controls.has(id) || sent[id] !== this.state[id] || String(this.state[id]) === text) {
+        continue;
+      }
+      this.state[id] = text;
+      this.setControl(id, text);
+      changed = true;
+    }
+    if (changed) {
+      this.showUsedFields();
+      this.changed();
+    }
   }
 
   /**

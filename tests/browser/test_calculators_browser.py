@@ -226,6 +226,10 @@ SCENARIOS = {
         page.select_option(f"{ROOT} [name=accelerator]", "h200"),
         page.fill(f"{ROOT} [name=max_ms_per_token]", "12"),
     ),
+    "reconcile": lambda page: (
+        page.fill(f"{ROOT} [name=measured]", "12"),
+        page.fill(f"{ROOT} [name=batch]", "8"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),

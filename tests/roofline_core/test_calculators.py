@@ -14,11 +14,14 @@ from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.headroom import activation_bytes
 from roofline_core.inference import kv_cache_bytes
 from roofline_core.operations import OPERATION_KINDS
-from roofline_core.vocabulary import ModelConfig, Number, OneOf
+from roofline_core.vocabulary import ModelConfig, Number, OneOf, PastedText
+from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
 from tests.support.hf_configs import config_text
 
 CALCULATOR_IDS = sorted(CALCULATORS)
 LLAMA_31_8B_CONFIG = config_text("llama-3.1-8b")
+#: What a reader may paste into a benchmark-output box.
+PASTES = [VLLM_SUMMARY, LLAMA_BENCH_TABLE, VLLM_SUMMARY[:300], "| a | b |", ""]
 
 #: What a person can type or paste into a field or a URL.
 BAD_VALUES = [
@@ -106,6 +109,9 @@ def test_definition_is_consistent(calc_id: str) -> None:
                 # A preset may only fill (and a choice only use) fields the calculator has.
                 assert set(choice.fills) <= set(ids), (field.id, choice.value, choice.fills)
                 assert set(choice.uses) <= set(ids), (field.id, choice.value, choice.uses)
+        elif isinstance(field, PastedText):
+            # A paste box opens empty: nothing pasted is a valid value.
+            assert field.default == "" and field.parse("")[1] is None
         else:
             # A config box either opens on a config that reads, or is shown only under its choice.
             assert isinstance(field, ModelConfig)
@@ -133,7 +139,10 @@ def test_bad_values_become_field_errors(calc_id: str, bad: object) -> None:
         shown_by = {condition["select"]: condition["values"][0]} if condition else {}
         result = compute(calc_id, {**shown_by, field.id: bad})
         _check_result(calc_id, result)
-        if bad in ("", None, "abc", "<img src=x onerror=alert(1)>", "missing-preset") or (
+        if isinstance(field, PastedText):
+            # Any text is a paste (what it cannot read is named in the result); only non-text is refused.
+            assert (field.id in result["errors"]) == (not isinstance(bad, str))
+        elif bad in ("", None, "abc", "<img src=x onerror=alert(1)>", "missing-preset") or (
             isinstance(bad, float) and not math.isfinite(bad)
         ):
             assert field.id in result["errors"]
@@ -229,6 +238,8 @@ def test_fuzz_every_calculator(data: st.DataObject) -> None:
         elif isinstance(field, ModelConfig):
             real = [LLAMA_31_8B_CONFIG, LLAMA_31_8B_CONFIG[:200], "t-llama.l-2.h-64.a-4.f-128.v-100", "{}"]
             raw[field.id] = data.draw(st.one_of(st.sampled_from(real), _raw))
+        elif isinstance(field, PastedText):
+            raw[field.id] = data.draw(st.one_of(st.sampled_from(PASTES), st.text(max_size=300), _raw))
         else:
             raw[field.id] = data.draw(
                 st.one_of(

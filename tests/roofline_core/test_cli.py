@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roofline_core.cli import COMMANDS, main
+from tests.support.bench_outputs import BENCH_DIR
 from tests.support.hf_configs import CONFIG_DIR
 
 
@@ -552,3 +553,37 @@ def test_compare_shows_each_inputs_effect_and_the_changed_results(capsys) -> Non
 def test_compare_refuses_bad_scenarios_with_what_is_expected(capsys, argv, message) -> None:
     code, _out, err = run(capsys, "compare", "kv-cache", *argv)
     assert code == 2 and message in err
+
+
+def test_reconcile_reads_a_pasted_vllm_summary_from_a_file(capsys) -> None:
+    path = BENCH_DIR / "vllm_serve_summary.txt"
+    code, out, err = run(capsys, "reconcile", "--model", "llama-3.1-8b", "--batch", "2", "--paste-file", str(path))
+    assert code == 0 and err == ""
+    # The summary's concurrency replaces --batch, and its median TPOT is the measurement.
+    assert "Batch size                    16 sequences" in out
+    assert "Memory bandwidth utilisation (MBU)" in out and "of 3.35 TB/s" in out
+    assert "Read from the paste                  vLLM benchmark summary: Batch size: 16" in out
+    assert "Unexplained (launch overhead, scheduling, kernels)" in out
+    code, out, _ = run(capsys, "reconcile", "--model", "llama-3.1-8b", "--paste-file", str(path), "--json")
+    result = json.loads(out)
+    assert result["inputs"]["measured"]["value"] == 17.52
+    assert [row["part"]["term"] for row in result["rows"]][0] == "quantization"
+
+
+def test_reconcile_typed_measurement_and_unreadable_paste_file(capsys, tmp_path) -> None:
+    code, out, _ = run(
+        capsys,
+        "reconcile",
+        "--model",
+        "llama-3.1-8b",
+        "--measurement",
+        "tokens_per_s_per_sequence",
+        "--measured",
+        "100",
+    )
+    assert code == 0 and "Measured step                        10 ms per token" in out
+    binary = tmp_path / "bench.txt"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run(capsys, "reconcile", "--model", "llama-3.1-8b", "--paste-file", str(binary))
+    assert code == 2
+    assert err == f"roofline: error: --paste-file: {binary} is not UTF-8 text; expected a benchmark's printed summary\n"

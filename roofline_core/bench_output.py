@@ -1,0 +1,354 @@
+"""Read a pasted benchmark summary into the reconciler's fields, naming whatever is not used.
+
+Two formats are recognised, as their printers write them (read from the source, not guessed):
+
+- **vLLM's serving benchmark** (``vllm bench serve``; formerly ``benchmarks/benchmark_serving.py``):
+  ``benchmark()`` in ``vllm/benchmarks/serve.py`` (vllm-project/vllm at commit 009e6d4a1cd6)
+  prints a block opened by ``"{s:{c}^{n}}".format(s=" Serving Benchmark Result ", n=50, c="=")``
+  and closed by ``"=" * 50``; each line is ``"{:<40} {:<10}"`` (counts) or ``"{:<40} {:<10.2f}"``
+  (rates and times) of a label and a value: ``Successful requests:``, ``Failed requests:``,
+  ``Maximum request concurrency:`` (only with ``--max-concurrency``), ``Request rate configured
+  (RPS):``, ``Benchmark duration (s):``, ``Total input tokens:``, ``Total generated tokens:``,
+  ``Request throughput (req/s):``, ``Output token throughput (tok/s):``, ``Peak output token
+  throughput (tok/s):``, ``Peak concurrent requests:``, ``Total token throughput (tok/s):``, then
+  per metric (``process_one_metric``) a ``-`` rule with a header and ``Mean {TTFT,TPOT,ITL,E2EL}
+  (ms):``, ``Median ... (ms):`` and ``P{p} ... (ms):`` lines.
+- **llama.cpp's llama-bench** markdown table: ``markdown_printer`` in
+  ``tools/llama-bench/llama-bench.cpp`` (ggml-org/llama.cpp at commit 0104b151c56d) prints the
+  columns ``model | size | params | backend`` first, then optional ones (``ngl``, ``threads``,
+  ``n_batch``, ``type_k``, ``fa`` ...), and ``test | t/s`` last. ``model`` is the model's
+  description (``llama 8B Q4_K - Medium``), ``size`` ``"%.2f GiB"`` (or MiB), ``params``
+  ``"%.2f B"`` (or M), ``test`` ``pp%d``, ``tg%d`` or ``pp%d+tg%d`` with `` @ d%d`` for a depth
+  of context already in the cache, and ``t/s`` ``"%.2f ± %.2f"`` (mean and standard deviation).
+
+:func:`parse_benchmark_output` never raises: text too long, binary or unrelated gets a message
+saying so. Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from roofline_core.vocabulary import MAX_PASTED_CHARS
+
+#: Longest paste read, in characters (the paste box's own limit): a vLLM summary is about
+#: 1,500 and a llama-bench row about 150, so this leaves room for logs around them.
+MAX_PASTE_CHARS = MAX_PASTED_CHARS
+#: How much of a line a message quotes.
+_QUOTED = 60
+
+VLLM, LLAMA_BENCH = "vLLM benchmark summary", "llama-bench table"
+
+# The reconciler's field ids (roofline_core.calculators.reconcile) this module fills.
+BATCH, CONTEXT, PROMPT = "batch", "context_tokens", "prompt_tokens"
+KIND, MEASURED, TTFT, WEIGHTS = "measurement_kind", "measured", "ttft_ms", "weight_dtype"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One value read for a field.
+
+    Attributes:
+        field: The reconciler's field id.
+        value: The value, as the field takes it (a number, or a choice's value).
+        line: The pasted line it came from (shortened), or a description of how it was derived.
+    """
+
+    field: str
+    value: float | int | str
+    line: str
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a paste gave.
+
+    Attributes:
+        source: :data:`VLLM`, :data:`LLAMA_BENCH`, or ``""`` when neither was recognised.
+        readings: Field values read, in field order of first reading.
+        unused: Each line or column that could not be used, with why (not a line of the format,
+            a value that is not a number, a row that mixes prefill and decode).
+        not_needed: Lines of the format that were read but fill no field (a P99, the duration).
+        notes: Things read that fill no field (a model's size, the backend), for the reader.
+    """
+
+    source: str
+    readings: tuple[Reading, ...]
+    unused: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    not_needed: tuple[str, ...] = ()
+
+    def fields(self) -> dict[str, float | int | str]:
+        """``{field id: value}`` of every reading."""
+        return {r.field: r.value for r in self.readings}
+
+
+def _quote(line: str) -> str:
+    line = " ".join(line.split())
+    return repr(line if len(line) <= _QUOTED else line[: _QUOTED - 1] + "…")
+
+
+def _line(line: str) -> str:
+    """A line as a reading cites it: spaces joined, at most 100 characters."""
+    line = " ".join(line.split())
+    return line if len(line) <= 100 else line[:99] + "…"
+
+
+def _number(text: str) -> float | None:
+    """A finite non-negative number written plainly (``12.34``), else None."""
+    text = text.strip()
+    if not re.fullmatch(r"\d{1,15}(?:\.\d{1,12})?", text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+# --- vLLM -------------------------------------------------------------------------------------
+
+#: Labels of benchmark() and process_one_metric() whose values the reconciler uses.
+_VLLM_LABELS = {
+    "Successful requests:": "completed",
+    "Maximum request concurrency:": "concurrency",
+    "Total input tokens:": "total_input",
+    "Total generated tokens:": "total_output",
+    "Median TPOT (ms):": "median_tpot",
+    "Mean TPOT (ms):": "mean_tpot",
+    "Median ITL (ms):": "median_itl",
+    "Mean ITL (ms):": "mean_itl",
+    "Median TTFT (ms):": "median_ttft",
+    "Mean TTFT (ms):": "mean_ttft",
+    "Output token throughput (tok/s):": "output_throughput",
+}
+#: Other labels the summary prints: recognised, and named as not needed.
+_VLLM_OTHER = re.compile(
+    r"(Failed requests|Request rate configured \(RPS\)|Benchmark duration \(s\)|Request throughput \(req/s\)"
+    r"|Request goodput \(req/s\)|Peak output token throughput \(tok/s\)|Peak concurrent requests"
+    r"|Total token throughput \(tok/s\)|RTFx \(Inverse Real-Time Factor\)|Input throughput \(inputs/s\)"
+    r"|(?:Mean|Median|P[\d.]+) [A-Za-z0-9 .]+ \(ms\)|Traffic request rate|Max request concurrency|Backend"
+    r"|Acceptance rate \(%\)|Acceptance length|Drafts|Draft tokens|Accepted tokens):"
+)
+_RULE = re.compile(r"^[=\-]{3,}.*[=\-]{3,}$|^[=\-]{10,}$")
+
+
+def _vllm(lines: list[str]) -> Parsed:
+    found: dict[str, tuple[float, str]] = {}
+    unused: list[str] = []
+    not_needed: list[str] = []
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or _RULE.match(stripped):
+            continue  # blank lines and the block's rules and headers
+        label = next((lab for lab in _VLLM_LABELS if stripped.startswith(lab)), None)
+        if label is None:
+            if _VLLM_OTHER.match(stripped):
+                not_needed.append(_quote(stripped))
+            else:
+                unused.append(f"{_quote(stripped)}: not a line of vLLM's summary")
+            continue
+        number = _number(stripped[len(label) :])
+        if number is None:
+            unused.append(f"{_quote(stripped)}: the value is not a number")
+            continue
+        found.setdefault(_VLLM_LABELS[label], (number, _line(stripped)))
+    readings: list[Reading] = []
+    used: set[str] = set()
+    concurrency = found.get("concurrency")
+    if concurrency and concurrency[0] >= 1 and concurrency[0] == int(concurrency[0]):
+        readings.append(Reading(BATCH, int(concurrency[0]), concurrency[1]))
+        used.add("concurrency")
+    elif "Maximum request concurrency:" not in "\n".join(lines):
+        unused.append(
+            "the concurrency: the run had no --max-concurrency, so the batch the server ran is "
+            "unknown (enter it yourself)"
+        )
+    # The median time per output token says most about a typical step; the mean, then the
+    # inter-token latency, stand in when a run printed only those.
+    per_token = next((key for key in ("median_tpot", "mean_tpot", "median_itl", "mean_itl") if key in found), None)
+    if per_token and found[per_token][0] > 0:
+        readings.append(Reading(KIND, "ms_per_token", found[per_token][1]))
+        readings.append(Reading(MEASURED, found[per_token][0], found[per_token][1]))
+        used.add(per_token)
+    elif "output_throughput" in found and "concurrency" in used and found["output_throughput"][0] > 0:
+        readings.append(Reading(KIND, "total_tokens_per_s", found["output_throughput"][1]))
+        readings.append(Reading(MEASURED, found["output_throughput"][0], found["output_throughput"][1]))
+        used.add("output_throughput")
+    ttft = next((key for key in ("median_ttft", "mean_ttft") if key in found and found[key][0] > 0), None)
+    if ttft:
+        readings.append(Reading(TTFT, found[ttft][0], found[ttft][1]))
+        used.add(ttft)
+    completed = found.get("completed")
+    if completed and completed[0] >= 1:
+        requests = completed[0]
+        used.add("completed")
+        if "total_input" in found:
+            used.add("total_input")
+            prompt = max(1, round(found["total_input"][0] / requests))
+            readings.append(Reading(PROMPT, prompt, f"{found['total_input'][1]} / {completed[1]}"))
+            if "total_output" in found:
+                used.add("total_output")
+                # A sequence's context grows from the prompt to prompt + output over its decode:
+                # the middle of that range is the context of an average step.
+                output = found["total_output"][0] / requests
+                readings.append(
+                    Reading(
+                        CONTEXT,
+                        round(prompt + output / 2),
+                        f"mean prompt + half the mean output ({found['total_output'][1]} / {completed[1]})",
+                    )
+                )
+    for key, (_, line) in found.items():
+        if key not in used:
+            not_needed.append(_quote(line))
+    return Parsed(VLLM, tuple(readings), tuple(unused), not_needed=tuple(not_needed))
+
+
+# --- llama-bench ------------------------------------------------------------------------------
+
+#: The columns markdown_printer always prints first and last (llama-bench.cpp, print_header).
+_FIRST = ("model", "size", "params", "backend")
+_LAST = ("test", "t/s")
+_TEST = re.compile(r"(?:pp(\d+))?(?:\+)?(?:tg(\d+))?(?:\s*@\s*d(\d+))?")
+_RATE = re.compile(r"(\d{1,12}(?:\.\d{1,6})?)\s*(?:±\s*\d{1,12}(?:\.\d{1,6})?)?")
+#: llama.cpp's file-type names (llama_model_ftype_name) that match a weight format here.
+_FTYPES = (
+    (re.compile(r"\bQ4_K\b"), "q4_k"),
+    (re.compile(r"\bQ4_0\b"), "q4_0"),
+    (re.compile(r"\bQ8_0\b"), "q8_0"),
+    (re.compile(r"\bBF16\b"), "bf16"),
+    (re.compile(r"\bF16\b"), "fp16"),
+    (re.compile(r"\bF32\b"), "fp32"),
+    (re.compile(r"\bMXFP4\b"), "mxfp4"),
+)
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [cell.strip() for cell in inner.split("|")]
+
+
+def _llama_bench(lines: list[str]) -> Parsed:
+    header: list[str] | None = None
+    readings: list[Reading] = []
+    unused: list[str] = []
+    notes: list[str] = []
+    seen: set[str] = set()
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("|"):
+            if stripped.startswith("build:"):
+                continue  # print_footer's build line
+            unused.append(f"{_quote(stripped)}: not a row of llama-bench's table")
+            continue
+        cells = _cells(stripped)
+        if cells and cells[0] == "model":
+            header = cells
+            continue
+        if all(re.fullmatch(r":?-+:?", cell) for cell in cells):
+            continue  # the header's rule
+        if len(cells) < len(_FIRST) + len(_LAST):
+            unused.append(f"{_quote(stripped)}: has {len(cells)} columns; a llama-bench row has at least 6")
+            continue
+        if header is not None and len(header) == len(cells):
+            row = dict(zip(header, cells))
+        else:
+            # Without the header, the columns printed first and last are still known.
+            row = dict(zip(_FIRST, cells)) | dict(zip(_LAST, cells[-2:]))
+            if header is not None:
+                unused.append(f"{_quote(stripped)}: has {len(cells)} columns, the header {len(header)}")
+        _row(row, _line(stripped), readings, unused, notes, seen)
+    return Parsed(LLAMA_BENCH, tuple(readings), tuple(unused), tuple(dict.fromkeys(notes)))
+
+
+def _row(
+    row: dict[str, str], line: str, readings: list[Reading], unused: list[str], notes: list[str], seen: set[str]
+) -> None:
+    test = _TEST.fullmatch(row.get("test", ""))
+    rate = _RATE.fullmatch(row.get("t/s", ""))
+    if test is None or not (test.group(1) or test.group(2)):
+        unused.append(f"{_quote(line)}: test {_quote(row.get('test', ''))} is not ppN, tgN or ppN+tgN")
+        return
+    if rate is None or float(rate.group(1)) <= 0:
+        unused.append(f"{_quote(line)}: t/s {_quote(row.get('t/s', ''))} is not 'mean ± std'")
+        return
+    prompt, generated = int(test.group(1) or 0), int(test.group(2) or 0)
+    depth = int(test.group(3) or 0)
+    per_s = float(rate.group(1))
+    if prompt and generated:
+        unused.append(f"{_quote(line)}: {row['test']} mixes prefill and decode in one rate; paste its pp or tg row")
+        return
+    kind = "tg" if generated else "pp"
+    if kind in seen:
+        unused.append(f"{_quote(line)}: a second {kind} row; the first one was used")
+        return
+    seen.add(kind)
+    if generated:
+        # tgN: one sequence generates N tokens after `depth` cached ones; t/s is that sequence's rate.
+        readings.append(Reading(BATCH, 1, line))
+        readings.append(Reading(KIND, "tokens_per_s_per_sequence", line))
+        readings.append(Reading(MEASURED, per_s, line))
+        readings.append(Reading(CONTEXT, depth + generated // 2, f"{row['test']}: the middle of its generation"))
+    else:
+        # ppN: N prompt tokens at t/s, so the prefill took N / t/s seconds.
+        readings.append(Reading(PROMPT, prompt, line))
+        readings.append(Reading(TTFT, round(prompt / per_s * 1e3, 3), f"{row['test']} at {rate.group(1)} t/s"))
+        if depth:
+            notes.append(
+                f"{row['test']}: the prompt follows {depth:,} cached tokens, which the prefill bound leaves out"
+            )
+    model = row.get("model", "")
+    fmt = next((slug for pattern, slug in _FTYPES if pattern.search(model)), None)
+    if fmt and not any(r.field == WEIGHTS for r in readings):
+        readings.append(Reading(WEIGHTS, fmt, f"model {_quote(model)}"))
+        if "Q4_K - Medium" in model or "Q4_K_M" in model:
+            notes.append("Q4_K - Medium keeps some tensors in Q6_K: its weights are a little larger than Q4_K's")
+    elif not fmt and model:
+        notes.append(f"model {_quote(model)}: its weight format is not one of this site's; choose the nearest")
+    for column in ("model", "size", "params", "backend"):
+        if row.get(column):
+            notes.append(f"{column}: {row[column]}")
+
+
+# --- Entry point ------------------------------------------------------------------------------
+
+
+def parse_benchmark_output(text: object) -> Parsed:
+    """Read a pasted vLLM serving summary or llama-bench table into the reconciler's fields.
+
+    Args:
+        text: What was pasted (anything: only text up to :data:`MAX_PASTE_CHARS` is read).
+
+    Returns:
+        A :class:`Parsed`; ``source`` is ``""`` and ``unused`` says why when nothing was
+        recognised. Never raises.
+
+    >>> parse_benchmark_output("| llama 8B Q4_0 | 4.33 GiB | 8.03 B | CUDA | 99 | tg128 | 98.50 ± 0.20 |").fields()
+    {'batch': 1, 'measurement_kind': 'tokens_per_s_per_sequence', 'measured': 98.5, 'context_tokens': 64, 'weight_dtype': 'q4_0'}
+    """
+    if not isinstance(text, str):
+        return Parsed("", (), (f"the paste is {type(text).__name__}, not text",))
+    if len(text) > MAX_PASTE_CHARS:
+        return Parsed(
+            "",
+            (),
+            (f"the paste is {len(text):,} characters; at most {MAX_PASTE_CHARS:,} are read (paste the summary alone)",),
+        )
+    lines = text.splitlines()
+    if not any(line.strip() for line in lines):
+        return Parsed("", (), ())
+    if any(line.strip().startswith(tuple(_VLLM_LABELS)) for line in lines) or any(
+        "Serving Benchmark Result" in line for line in lines
+    ):
+        return _vllm(lines)
+    if any(line.strip().startswith("|") for line in lines):
+        return _llama_bench(lines)
+    return Parsed(
+        "",
+        (),
+        ("nothing recognised: paste vLLM's 'Serving Benchmark Result' block or a llama-bench table row",),
+    )

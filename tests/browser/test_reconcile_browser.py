@@ -1,0 +1,99 @@
+"""The reconciler in Chromium: a pasted vLLM summary and a llama-bench row fill the form, the
+results match CPython's, what could not be read is named, and the paste stays out of the link."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from roofline_core.calculators import compute
+from tests.browser.test_calculators_browser import (
+    BOOT_TIMEOUT_MS,
+    ROOT,
+    form_inputs,
+    real_errors,
+    shown_outputs,
+    wait_until_matches_cpython,
+)
+from tests.conftest import PageWatch
+from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
+
+pytestmark = pytest.mark.browser
+
+PASTE = f"{ROOT} [name=benchmark_output]"
+
+
+def _wait_for(page, condition, what: str, timeout_s: float = 20) -> None:
+    """Poll ``condition()`` by hand (Playwright's wait_for_function would not await Python)."""
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}; the form holds {form_inputs(page)}")
+        page.wait_for_timeout(100)
+
+
+def _query(page) -> dict[str, str]:
+    return {key: values[0] for key, values in parse_qs(urlparse(page.url).query).items()}
+
+
+@pytest.fixture
+def reconciler(browser, site_server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    page = context.new_page()
+    watch = PageWatch()
+    watch.attach(page)
+    page.goto(site_server + "calculators/reconcile/")
+    page.wait_for_selector(f"{ROOT}[data-engine]")
+    yield page, watch
+    context.close()
+
+
+def test_a_pasted_vllm_summary_fills_the_fields_and_names_what_it_could_not_read(reconciler):
+    page, watch = reconciler
+    page.fill(PASTE, VLLM_SUMMARY + "this line is noise\n")
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    _wait_for(page, lambda: form_inputs(page)["batch"] == "16", "the summary's concurrency in the batch box")
+    inputs = wait_until_matches_cpython(page, "reconcile")
+    assert {
+        key: inputs[key] for key in ("measurement_kind", "measured", "ttft_ms", "prompt_tokens", "context_tokens")
+    } == {
+        "measurement_kind": "ms_per_token",
+        "measured": "17.52",
+        "ttft_ms": "198.77",
+        "prompt_tokens": "1024",
+        "context_tokens": "1152",
+    }
+    shown = shown_outputs(page)
+    expected = compute("reconcile", inputs)["outputs"]
+    assert shown["mbu"] == expected["mbu"]["text"] and shown["mbu"].endswith("of 3.35 TB/s")
+    assert shown["mfu"].endswith("(FP16)") and "%" in shown["unexplained"]
+    assert shown["pasted"].startswith("vLLM benchmark summary: Batch size: 16 (from Maximum request concurrency: 16)")
+    assert shown["not_read"].startswith("'this line is noise': not a line of vLLM's summary")
+    # One table row per part, the part's name linking its glossary entry.
+    links = page.eval_on_selector_all(f"{ROOT} [data-table] tbody a", "as => as.map(a => a.getAttribute('href'))")
+    assert any(href.endswith("/glossary/cuda-graphs/") for href in links)
+    # The link carries the fields the paste filled, never the paste itself.
+    query = _query(page)
+    assert query["batch"] == "16" and query["measured"] == "17.52" and "benchmark_output" not in query
+    assert watch.external_requests == [] and real_errors(watch) == []
+
+
+def test_a_pasted_llama_bench_row_fills_decode_prefill_and_the_weight_format(reconciler):
+    page, watch = reconciler
+    page.fill(PASTE, LLAMA_BENCH_TABLE)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    _wait_for(page, lambda: form_inputs(page)["measured"] == "150.25", "the tg128 rate in the measurement box")
+    inputs = wait_until_matches_cpython(page, "reconcile")
+    assert (inputs["measurement_kind"], inputs["batch"], inputs["weight_dtype"]) == (
+        "tokens_per_s_per_sequence",
+        "1",
+        "q4_k",
+    )
+    assert (inputs["prompt_tokens"], inputs["ttft_ms"]) == ("512", "67.692")
+    shown = shown_outputs(page)
+    assert shown["pasted"].startswith("llama-bench table: ") and "size: 4.58 GiB" in shown["pasted"]
+    assert shown["prefill"].startswith("MFU ")
+    assert "benchmark_output" not in _query(page)
+    assert watch.external_requests == [] and real_errors(watch) == []

@@ -1,0 +1,93 @@
+"""The reconciler calculator: typed measurements, pasted benchmark output taking precedence, fills."""
+
+from __future__ import annotations
+
+import pytest
+
+from roofline_core.calculators import compute
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.models import MODELS
+from roofline_core.reconcile import reconcile_decode
+from roofline_core.view import calculator_view
+from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
+
+
+def test_defaults_place_8_ms_per_token_under_the_roofline() -> None:
+    result = compute("reconcile", {})
+    assert result["errors"] == {} and result["fills"] == {}
+    expected = reconcile_decode(
+        model=MODELS["llama-3.1-8b"], accelerator=ACCELERATORS["h100-sxm"], measured_time_s=0.008, context_tokens=1024
+    )
+    outputs = result["outputs"]
+    assert outputs["mbu"]["value"] == pytest.approx(expected.mbu)
+    assert outputs["mfu"]["value"] == pytest.approx(expected.mfu)
+    assert outputs["unexplained"]["value"] == pytest.approx(expected.remainder_s)
+    assert outputs["mbu"]["text"].endswith("of 3.35 TB/s")
+    assert (
+        outputs["pasted"]["text"] == "nothing pasted" and outputs["prefill"]["text"] == "no time to first token entered"
+    )
+    # One row per part; the part's cell links its glossary entry.
+    assert [row["part"]["term"] for row in result["table"]] == [p.term for p in expected.parts]
+
+
+def test_a_total_rate_is_divided_by_the_batch() -> None:
+    total = compute("reconcile", {"measurement_kind": "total_tokens_per_s", "measured": "2000", "batch": "16"})
+    per_token = compute("reconcile", {"measured": "8", "batch": "16"})
+    assert total["outputs"]["mbu"]["value"] == pytest.approx(per_token["outputs"]["mbu"]["value"])
+
+
+def test_a_pasted_vllm_summary_takes_precedence_and_is_returned_as_fills() -> None:
+    result = compute("reconcile", {"batch": "4", "measured": "3", "benchmark_output": VLLM_SUMMARY})
+    assert result["errors"] == {}
+    assert result["fills"] == {
+        "batch": 16,
+        "measurement_kind": "ms_per_token",
+        "measured": 17.52,
+        "ttft_ms": 198.77,
+        "prompt_tokens": 1024,
+        "context_tokens": 1152,
+    }
+    typed = compute("reconcile", {**{k: str(v) for k, v in result["fills"].items()}})
+    assert result["outputs"] == {
+        **typed["outputs"],
+        "pasted": result["outputs"]["pasted"],
+        "not_read": result["outputs"]["not_read"],
+    }
+    assert result["outputs"]["pasted"]["text"].startswith("vLLM benchmark summary: Batch size: 16 (from Maximum")
+    assert result["outputs"]["not_read"]["text"] == "14 lines read but not needed"
+    assert result["outputs"]["prefill"]["text"].startswith("MFU ")
+    # The page writes the fills into its boxes as the boxes show numbers.
+    view = calculator_view("reconcile", result, dom_id="r")
+    assert view["fills"]["measured"] == "17.52" and view["fills"]["batch"] == "16"
+
+
+def test_a_pasted_llama_bench_table_names_what_it_could_not_read() -> None:
+    result = compute("reconcile", {"benchmark_output": LLAMA_BENCH_TABLE + "\nthis line is noise\n"})
+    assert result["fills"]["weight_dtype"] == "q4_k" and result["fills"]["measured"] == 150.25
+    assert result["outputs"]["not_read"]["text"] == "'this line is noise': not a row of llama-bench's table"
+    assert "size: 4.58 GiB" in result["outputs"]["pasted"]["text"]
+
+
+def test_a_paste_value_a_field_refuses_is_named_and_not_used() -> None:
+    # A rate of 0.0001 tokens/s is below what the measurement field takes.
+    row = "| llama 8B F16 | 14.96 GiB | 8.03 B | CUDA | 99 | tg128 | 0.0001 ± 0.00 |"
+    result = compute("reconcile", {"benchmark_output": row})
+    assert "measured" not in result["fills"]
+    assert "Measured decode speed: '0.0001' is out of range" in result["outputs"]["not_read"]["text"]
+
+
+def test_a_measurement_faster_than_light_is_called_inconsistent() -> None:
+    result = compute("reconcile", {"measured": "1"})
+    assert result["outputs"]["versus"]["text"] == "faster than the speed of light (inconsistent)"
+    assert result["outputs"]["unexplained"]["text"].startswith("inconsistent: the measurement is")
+    assert result["table"][-1]["part"]["term"] == "speed-of-light"
+
+
+def test_oversized_paste_and_untimeable_ttft_are_field_errors() -> None:
+    huge = compute("reconcile", {"benchmark_output": "x" * 20_001})
+    assert huge["errors"] == {
+        "benchmark_output": "Benchmark output: the text is 20,001 characters long; "
+        "expected pasted benchmark output of at most 20,000 characters"
+    }
+    tiny = compute("reconcile", {"ttft_ms": "0.0001"})
+    assert tiny["errors"]["ttft_ms"].startswith("Measured time to first token: 0.0001 ms is too short")
