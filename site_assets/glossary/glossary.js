@@ -11,13 +11,14 @@
 // per-page parts (closing a stale preview, mounting the index filter) run on every emission of
 // Material's `document$`. Text is written with textContent only.
 
+import { placeBeside } from "./place-popover.mjs";
+
 // Resolved once, when this module first runs: the document's URL is then the page that named
 // it; instant navigation later changes the URL but never re-runs this module.
 const DATA_URL = dataUrl();
 const LINK_SELECTOR = "a[data-glossary-term]";
 const SHOW_DELAY_MS = 150;
 const HIDE_DELAY_MS = 250;
-const GAP_PX = 8;
 
 let termsPromise = null;
 
@@ -142,19 +143,9 @@ class Preview {
   }
 
   place(link) {
-    const el = this.el;
-    const rects = link.getClientRects();
-    const rect = rects.length ? rects[0] : link.getBoundingClientRect();
-    const width = el.offsetWidth;
-    const height = el.offsetHeight;
-    const viewportWidth = document.documentElement.clientWidth;
-    const left = Math.min(Math.max(GAP_PX, rect.left), Math.max(GAP_PX, viewportWidth - width - GAP_PX));
-    const below = rect.bottom + GAP_PX;
-    const fitsBelow = below + height <= window.innerHeight || rect.top - GAP_PX - height < 0;
-    const top = fitsBelow ? below : rect.top - GAP_PX - height;
-    el.style.left = `${left + window.scrollX}px`;
-    el.style.top = `${top + window.scrollY}px`;
+    placeBeside(this.el, link);
   }
+
 
   hide() {
     clearTimeout(this.showTimer);

@@ -11,10 +11,10 @@
 // once, and mount() runs after every page load and instant navigation.
 
 import { copyOrShow } from "../calculators/share.mjs";
+import { placeBeside } from "./place-popover.mjs";
 
 const NUMBER = ".roofline-quantity[data-quantity]";
 const ITEM_PREFIX = "roofline-numbers-";
-const GAP_PX = 8;
 const FEEDBACK_MS = 4000;
 
 let popover = null; // { el, code, status, box, link }
@@ -100,21 +100,7 @@ function show(number) {
   number.setAttribute("aria-expanded", "true");
   number.setAttribute("aria-controls", p.el.id);
   p.el.hidden = false;
-  place(p.el, number);
-}
-
-function place(el, number) {
-  const rects = number.getClientRects();
-  const rect = rects.length ? rects[0] : number.getBoundingClientRect();
-  const width = el.offsetWidth;
-  const height = el.offsetHeight;
-  const viewportWidth = document.documentElement.clientWidth;
-  const left = Math.min(Math.max(GAP_PX, rect.left), Math.max(GAP_PX, viewportWidth - width - GAP_PX));
-  const below = rect.bottom + GAP_PX;
-  const fitsBelow = below + height <= window.innerHeight || rect.top - GAP_PX - height < 0;
-  const top = fitsBelow ? below : rect.top - GAP_PX - height;
-  el.style.left = `${left + window.scrollX}px`;
-  el.style.top = `${top + window.scrollY}px`;
+  placeBeside(p.el, number);
 }
 
 function hide() {
