@@ -154,38 +154,33 @@ def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, A
                 raise CliError(f"--params: {error}")
             typed = count / GIGA
         if option == "--config":
-            typed = _read_config_file(typed)
+            typed = _read_text_file(typed, option="--config", max_chars=MAX_CONFIG_CHARS, expected="a config.json")
         if option == "--paste-file":
-            typed = _read_paste_file(typed)
+            typed = _read_text_file(
+                typed,
+                option="--paste-file",
+                max_chars=MAX_PASTED_CHARS,
+                expected="a benchmark's printed summary",
+                stdin=True,
+            )
         raw[field_id] = typed
         option_of[field_id] = option
     return raw, option_of
 
 
-def _read_config_file(path: str) -> str:
-    """The text of the config.json at ``path`` (one character past the limit at most, so an
-    oversized file gets the config reader's own message without being read whole)."""
+def _read_text_file(path: str, *, option: str, max_chars: int, expected: str, stdin: bool = False) -> str:
+    """The text of the file at ``path`` (``-`` for standard input where ``stdin``), one character
+    past ``max_chars`` at most, so an oversized file gets the field's own message without being
+    read whole."""
     try:
+        if stdin and path == "-":
+            return sys.stdin.read(max_chars + 1)
         with open(path, encoding="utf-8") as file:
-            return file.read(MAX_CONFIG_CHARS + 1)
+            return file.read(max_chars + 1)
     except UnicodeDecodeError:
-        raise CliError(f"--config: {path} is not UTF-8 text; expected a config.json") from None
+        raise CliError(f"{option}: {path} is not UTF-8 text; expected {expected}") from None
     except OSError as error:
-        raise CliError(f"--config: cannot read {path}: {error.strerror or error}") from None
-
-
-def _read_paste_file(path: str) -> str:
-    """The text of a saved benchmark printout (``-`` for standard input), one character past
-    the paste box's limit at most, so an oversized file gets the box's own message."""
-    try:
-        if path == "-":
-            return sys.stdin.read(MAX_PASTED_CHARS + 1)
-        with open(path, encoding="utf-8") as file:
-            return file.read(MAX_PASTED_CHARS + 1)
-    except UnicodeDecodeError:
-        raise CliError(f"--paste-file: {path} is not UTF-8 text; expected a benchmark's printed summary") from None
-    except OSError as error:
-        raise CliError(f"--paste-file: cannot read {path}: {error.strerror or error}") from None
+        raise CliError(f"{option}: cannot read {path}: {error.strerror or error}") from None
 
 
 def _choose_config_model(args: argparse.Namespace, raw: dict[str, Any], others: Sequence[str]) -> bool:

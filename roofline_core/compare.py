@@ -27,7 +27,7 @@ from typing import Any
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
 from roofline_core.dtypes import DTYPES
-from roofline_core.formatting import format_amount, format_number
+from roofline_core.formatting import box_text, format_amount, format_number
 from roofline_core.vocabulary import Declaration, ModelConfig, Number, OneOf
 
 #: Effects closer to 1 than this are "no change" (a thousandth, below what the page shows).
@@ -197,7 +197,7 @@ def _value_text(declaration: Declaration, value: Any, *, other: bool = False) ->
         return next((c.label for c in declaration.choices if c.value == value), str(value))
     if isinstance(declaration, Number):
         if declaration.unit == "%":
-            return f"{_typed(value)}%"
+            return f"{box_text(value)}%"
         return format_amount(float(value), declaration.unit).strip()
     if not value:
         return "none"
@@ -231,7 +231,7 @@ def _details(calc: Calculator, declaration: Declaration, a: Any, b: Any) -> tupl
         return ()
     if a in DTYPES and b in DTYPES:
         a_bytes, b_bytes = DTYPES[a].bytes_per_element, DTYPES[b].bytes_per_element
-        return (f"Bytes per value: {_typed(a_bytes)} → {_typed(b_bytes)} ({ratio_text(b_bytes / a_bytes)})",)
+        return (f"Bytes per value: {box_text(a_bytes)} → {box_text(b_bytes)} ({ratio_text(b_bytes / a_bytes)})",)
     fills_a = _fills(declaration, a)
     fills_b = _fills(declaration, b)
     lines = []
@@ -242,7 +242,7 @@ def _details(calc: Calculator, declaration: Declaration, a: Any, b: Any) -> tupl
         unit = f" {target.unit}" if isinstance(target, Number) and target.unit else ""
         if isinstance(old, int | float) and isinstance(new, int | float):
             ratio = f" ({ratio_text(new / old)})" if old else ""
-            lines.append(f"{target.label}: {_typed(old)} → {_typed(new)}{unit}{ratio}")
+            lines.append(f"{target.label}: {box_text(old)} → {box_text(new)}{unit}{ratio}")
         else:
             lines.append(f"{target.label}: {_value_text(target, old)} → {_value_text(target, new)}")
     return tuple(lines)
@@ -255,11 +255,6 @@ def _ratio(before: float | None, now: float | None) -> float | None:
     if before == 0:
         return 1.0 if now == 0 else math.inf
     return now / before
-
-
-def _typed(number: float) -> str:
-    """A number as a form field holds it: ``3.35``, ``989``, ``0.5``."""
-    return f"{number:g}"
 
 
 def _fills(declaration: OneOf, value: Any) -> dict[str, Any]:

@@ -117,11 +117,19 @@ class StepEstimate:
         return ridge_point(peak_flop_per_s=self.peak_flop_per_s, bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
 
     @property
+    def memory_time_s(self) -> float:
+        """The step's bytes at the devices' peak bandwidth, in seconds (the memory roof)."""
+        return self.bytes_moved / (self.bandwidth_bytes_per_s * self.devices)
+
+    @property
+    def compute_time_s(self) -> float:
+        """The step's FLOPs at the devices' peak, in seconds (the compute roof)."""
+        return self.flops / (self.peak_flop_per_s * self.devices)
+
+    @property
     def bound(self) -> str:
         """``"memory"`` or ``"compute"``: which roof sets :attr:`step_time_s`."""
-        compute_s = self.flops / (self.peak_flop_per_s * self.devices)
-        memory_s = self.bytes_moved / (self.bandwidth_bytes_per_s * self.devices)
-        return COMPUTE if compute_s >= memory_s else MEMORY
+        return COMPUTE if self.compute_time_s >= self.memory_time_s else MEMORY
 
     @property
     def tokens_per_s(self) -> float:

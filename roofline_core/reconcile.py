@@ -242,11 +242,42 @@ def _parts(
     return tuple(parts)
 
 
-def _roof_times(step: StepEstimate) -> tuple[float, float]:
-    """Memory and compute time of a step at peak, in seconds (all devices together)."""
-    memory_s = step.bytes_moved / (step.bandwidth_bytes_per_s * step.devices)
-    compute_s = step.flops / (step.peak_flop_per_s * step.devices)
-    return memory_s, compute_s
+def _reconciliation(
+    phase: str,
+    step: StepEstimate,
+    *,
+    measured_time_s: float,
+    tokens: int,
+    weights_s: float,
+    communication_s: float,
+    idle_s: float = 0.0,
+    compute_dtype: str,
+    table: dict[str, tuple[str, str, str]],
+) -> Reconciliation:
+    """The modelled parts of ``step`` (memory is the base; math adds only its time beyond the
+    memory time; communication and idle time add on top) beside the measurement."""
+    memory_s, compute_s = step.memory_time_s, step.compute_time_s
+    times = {
+        "weights": weights_s,
+        "kv_cache": memory_s - weights_s,
+        "arithmetic": max(0.0, compute_s - memory_s),
+        "communication": communication_s,
+    }
+    if idle_s > 0:
+        times["pipeline_idle"] = idle_s
+    bound_s = sum(times.values())
+    return Reconciliation(
+        phase=phase,
+        measured_time_s=measured_time_s,
+        bound_time_s=bound_s,
+        tokens=tokens,
+        bytes_moved=step.bytes_moved,
+        flops=step.flops,
+        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s * step.devices,
+        peak_flop_per_s=step.peak_flop_per_s * step.devices,
+        compute_dtype=compute_dtype,
+        parts=_parts(times, measured_time_s=measured_time_s, bound_time_s=bound_s, table=table),
+    )
 
 
 def reconcile_decode(
@@ -289,33 +320,20 @@ def reconcile_decode(
         parallelism=parallelism,
     )
     step = estimate.step
-    memory_s, compute_s = _roof_times(step)
-    bandwidth = step.bandwidth_bytes_per_s * step.devices
-    weights_s = estimate.weight_bytes_streamed / bandwidth
     communication_s = estimate.communication.time_s
-    times = {
-        "weights": weights_s,
-        "kv_cache": memory_s - weights_s,
-        "arithmetic": max(0.0, compute_s - memory_s),
-        "communication": communication_s,
-    }
     # Pipeline parallelism's step is the stages in turn, not the even split the roof assumes:
     # the difference is the stages' idle time (never negative; see estimate_decode).
-    idle_s = max(0.0, step.step_time_s - max(memory_s, compute_s) - communication_s)
-    if idle_s > 0:
-        times["pipeline_idle"] = idle_s
-    bound_s = sum(times.values())
-    return Reconciliation(
-        phase=DECODE,
+    idle_s = max(0.0, step.step_time_s - max(step.memory_time_s, step.compute_time_s) - communication_s)
+    return _reconciliation(
+        DECODE,
+        step,
         measured_time_s=measured_time_s,
-        bound_time_s=bound_s,
         tokens=batch,
-        bytes_moved=step.bytes_moved,
-        flops=step.flops,
-        bandwidth_bytes_per_s=bandwidth,
-        peak_flop_per_s=step.peak_flop_per_s * step.devices,
+        weights_s=estimate.weight_bytes_streamed / (step.bandwidth_bytes_per_s * step.devices),
+        communication_s=communication_s,
+        idle_s=idle_s,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
-        parts=_parts(times, measured_time_s=measured_time_s, bound_time_s=bound_s, table=_DECODE_PARTS),
+        table=_DECODE_PARTS,
     )
 
 
@@ -349,32 +367,22 @@ def reconcile_prefill(
         compute_dtype=compute_dtype,
         devices=devices,
     )
-    memory_s, compute_s = _roof_times(step)
-    # estimate_prefill adds tensor parallelism's all-reduces after the roof: the difference.
-    communication_s = max(0.0, step.step_time_s - max(memory_s, compute_s))
+    memory_s = step.memory_time_s
     # The step's bytes are the weights plus attention's own traffic (the fused kernel's, as
     # estimate_prefill counts it); what attention moves is the "KV cache" part here.
-    bandwidth = step.bandwidth_bytes_per_s * step.devices
-    attention_s = prefill_attention_cost(model, prompt_tokens=prompt_tokens).bytes_moved / bandwidth
-    weights_s = max(0.0, memory_s - attention_s)
-    times = {
-        "weights": weights_s,
-        "kv_cache": memory_s - weights_s,
-        "arithmetic": max(0.0, compute_s - memory_s),
-        "communication": communication_s,
-    }
-    bound_s = sum(times.values())
-    return Reconciliation(
-        phase=PREFILL,
+    attention_s = prefill_attention_cost(model, prompt_tokens=prompt_tokens).bytes_moved / (
+        step.bandwidth_bytes_per_s * step.devices
+    )
+    return _reconciliation(
+        PREFILL,
+        step,
         measured_time_s=ttft_s,
-        bound_time_s=bound_s,
         tokens=prompt_tokens,
-        bytes_moved=step.bytes_moved,
-        flops=step.flops,
-        bandwidth_bytes_per_s=bandwidth,
-        peak_flop_per_s=step.peak_flop_per_s * step.devices,
+        weights_s=max(0.0, memory_s - attention_s),
+        # estimate_prefill adds tensor parallelism's all-reduces after the roof: the difference.
+        communication_s=max(0.0, step.step_time_s - max(memory_s, step.compute_time_s)),
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
-        parts=_parts(times, measured_time_s=ttft_s, bound_time_s=bound_s, table=_PREFILL_PARTS),
+        table=_PREFILL_PARTS,
     )
 
 

@@ -65,14 +65,10 @@ def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dic
 
 def _realistic(prefill: StepEstimate) -> dict[str, Any]:
     """The time to first token at the fractions of peak fitted on published measurements."""
-    devices = prefill.devices
-    compute_s = prefill.flops / (prefill.peak_flop_per_s * devices * FITTED_COMPUTE_SHARE)
-    memory_s = prefill.bytes_moved / (prefill.bandwidth_bytes_per_s * devices * FITTED_BANDWIDTH_SHARE)
+    compute_s = prefill.compute_time_s / FITTED_COMPUTE_SHARE
+    memory_s = prefill.memory_time_s / FITTED_BANDWIDTH_SHARE
     # Communication is already in the step beyond the roofline terms; keep it as it is.
-    extra_s = prefill.step_time_s - max(
-        prefill.flops / (prefill.peak_flop_per_s * devices),
-        prefill.bytes_moved / (prefill.bandwidth_bytes_per_s * devices),
-    )
+    extra_s = prefill.step_time_s - max(prefill.compute_time_s, prefill.memory_time_s)
     seconds = max(compute_s, memory_s) + extra_s
     return value(
         seconds,

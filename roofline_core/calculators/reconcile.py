@@ -31,6 +31,7 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import (
+    box_text,
     format_bandwidth,
     format_flop_per_s,
     format_percent,
@@ -133,13 +134,6 @@ def _paste(values: dict[str, Any]) -> tuple[dict[str, Any], Parsed, dict[str, st
     return merged, parsed, fills, refused
 
 
-def _plain(number: Any) -> str:
-    """A filled value as the reader typed it would look: ``16``, ``17.52``, ``q4_k``."""
-    if isinstance(number, float) and number.is_integer():
-        return str(int(number))
-    return repr(number) if isinstance(number, float) else str(number)
-
-
 def _read_text(parsed: Parsed, fills: dict[str, Any]) -> str:
     """What the paste filled, grouped by the line each value came from."""
     if not parsed.source:
@@ -153,7 +147,7 @@ def _read_text(parsed: Parsed, fills: dict[str, Any]) -> str:
             continue
         field, filled = fields[reading.field], fills[reading.field]
         shown = (
-            next(c.label for c in field.choices if c.value == filled) if isinstance(field, OneOf) else _plain(filled)
+            next(c.label for c in field.choices if c.value == filled) if isinstance(field, OneOf) else box_text(filled)
         )
         by_line.setdefault(reading.line, []).append(f"{field.label}: {shown}")
     groups = "; ".join(f"{', '.join(items)} (from {line})" for line, items in by_line.items())
