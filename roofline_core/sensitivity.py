@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from roofline_core.compute_format import engine_compute_dtype
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.inference import TENSOR, estimate_decode, estimate_prefill
@@ -28,6 +29,8 @@ from roofline_core.models import AnyModel
 
 #: How far each continuous factor moves, as a share of its value.
 STEP = 0.10
+#: The estimates' keyword for the weights' format: a step of it re-chooses the math format.
+WEIGHT_FORMAT = "weight_dtype"
 #: Smaller formats, one step each, for the format factors.
 NEXT_SMALLER_FORMAT = {"fp32": "bf16", "bf16": "fp8", "fp16": "fp8", "fp8": "fp4", "int8": "int4"}
 
@@ -110,12 +113,12 @@ def decode_sensitivity(
     def change(**changes: object) -> float:
         return estimate_decode(**{**base_inputs, **changes}).tokens_per_s_per_sequence / base - 1.0
 
-    formats = [("Weight format", "weight_dtype", weight_dtype)]
+    formats = [("Weight format", WEIGHT_FORMAT, weight_dtype)]
     if context_tokens > 0:
         # Without a cache there is nothing for a smaller KV format to save.
         formats.append(("KV cache format", "kv_dtype", kv_dtype))
     length = ("Context", "context_tokens", context_tokens, 0)
-    return _factors(change, accelerator, batch, length, bandwidth_efficiency, formats)
+    return _factors(change, accelerator, compute_dtype, batch, length, bandwidth_efficiency, formats)
 
 
 def prefill_sensitivity(
@@ -147,13 +150,14 @@ def prefill_sensitivity(
         return estimate_prefill(**{**base_inputs, **changes}).step_time_s / base - 1.0
 
     length = ("Prompt", "prompt_tokens", prompt_tokens, 1)
-    formats = [("Weight format", "weight_dtype", weight_dtype)]
-    return _factors(change, accelerator, batch, length, bandwidth_efficiency, formats)
+    formats = [("Weight format", WEIGHT_FORMAT, weight_dtype)]
+    return _factors(change, accelerator, compute_dtype, batch, length, bandwidth_efficiency, formats)
 
 
 def _factors(
     change: Callable[..., float],
     accelerator: AnyAccelerator,
+    compute_dtype: str | None,
     batch: int,
     length: tuple[str, str, int, int],
     bandwidth_efficiency: float,
@@ -164,12 +168,14 @@ def _factors(
     Args:
         change: The estimate's relative change for keyword changes of its inputs.
         accelerator: The chip, scaled for the bandwidth and compute moves.
+        compute_dtype: The estimate's math format (None: the engines' choice).
         batch: The batch, moved to the nearest whole sequences.
         length: ``(name, keyword, tokens, least)``: the context or prompt, moved to whole tokens
             no fewer than ``least``; not moved when it is ``least`` already and nothing longer
             matters (no context).
         bandwidth_efficiency: The share of bandwidth sustained, moved within (0, 1].
-        formats: ``(name, keyword, format)`` for each format to step one smaller.
+        formats: ``(name, keyword, format)`` for each format to step one smaller; a step of
+            the weights (:data:`WEIGHT_FORMAT`) also moves the math to the engines' choice.
     """
     percent = f"{STEP:.0%}"  # the moves as a reader reads them: "\u221210%" and "+10%"
     factors = [
@@ -228,10 +234,14 @@ def _factors(
         smaller = NEXT_SMALLER_FORMAT.get(current)
         if smaller is None or bytes_per_element(smaller) >= bytes_per_element(current):
             continue
-        # The smaller format runs on whatever math engines use for it on this chip.
-        steps.append(
-            Factor(label, "", smaller.upper(), 0.0, change(**{key: smaller, "compute_dtype": None}), format_step=True)
-        )
+        changes: dict[str, object] = {key: smaller}
+        if key == WEIGHT_FORMAT:
+            # Smaller weights run on whatever math engines use for them on this chip, if it has
+            # that peak (a custom chip has only the peak typed for its math format, which then
+            # stays). The KV cache's format never changes the math.
+            engines = engine_compute_dtype(smaller, accelerator)
+            changes["compute_dtype"] = engines if accelerator.supports(engines) else compute_dtype
+        steps.append(Factor(label, "", smaller.upper(), 0.0, change(**changes), format_step=True))
     return (*ranked, *sorted(steps, key=lambda factor: factor.swing, reverse=True))
 
 

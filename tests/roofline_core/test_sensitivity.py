@@ -124,3 +124,21 @@ def test_the_tornado_draws_each_noticeable_factor_scaled_to_the_largest():
                 assert x == 0
     caption = tree["children"][-1]["children"][0]
     assert "memory-bound" in caption and "peak compute" in caption
+
+
+@pytest.mark.parametrize("calculator_id", ["decode-speed-of-light", "prefill-ttft"])
+@pytest.mark.parametrize("math", ["fp8", "int8", "fp4", "tf32"])
+def test_a_custom_chip_with_one_math_peak_still_says_what_moves(calculator_id, math):
+    # A custom chip has only the peak typed for its math format; stepping the formats must not
+    # ask it for another (this raised a KeyError out of compute before).
+    result = compute(calculator_id, {"accelerator": "custom", "compute_dtype": math, "context_tokens": "1024"})
+    assert result["errors"] == {} and result["sensitivity"]["factors"]
+
+
+def test_a_smaller_kv_cache_keeps_the_math_format_the_reader_chose():
+    from roofline_core.inference import estimate_decode
+
+    inputs = {"model": LLAMA_8B, "accelerator": H100, "batch": 32, "context_tokens": 8192, "compute_dtype": "fp8"}
+    factors = _by_name(decode_sensitivity(**inputs))
+    rate = lambda **c: estimate_decode(**{**inputs, **c}).tokens_per_s_per_sequence  # noqa: E731
+    assert factors["KV cache format"].high_change == pytest.approx(rate(kv_dtype="fp8") / rate() - 1)
