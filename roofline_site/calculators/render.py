@@ -219,7 +219,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
         "</div>"
     )
     island = {
-        "definition": spec,
+        "definition": browser_definition(spec),
         "inputs": {name: box_text(value) for name, value in resolved.inputs.items()},
         # The calculator's own defaults, as its embed page starts: an embed code names what
         # differs from them (a page link names what differs from this page's inputs).
@@ -230,6 +230,31 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     parts.append(f'<div hidden data-calculator-data="{escape(_json(island))}"></div>')
     parts.append("</section>")
     return "".join(parts)
+
+
+# What site_assets/calculators/calculator.mjs reads of a definition: each input's kind, label
+# and unit, each choice's value, label and the fields it fills, which inputs show under which
+# choice, and the title. Help, limits and groups are in the form already; Python checks the rest.
+_BROWSER_INPUT_KEYS = ("id", "kind", "label", "unit")
+_BROWSER_CHOICE_KEYS = ("value", "label", "fills")
+
+
+def browser_definition(spec: dict[str, Any]) -> dict[str, Any]:
+    """The part of a calculator definition the page's script uses (a third of the whole)."""
+
+    def slim(field: dict[str, Any]) -> dict[str, Any]:
+        kept = {key: field[key] for key in _BROWSER_INPUT_KEYS if field.get(key)}
+        if "choices" in field:
+            kept["choices"] = [
+                {key: choice[key] for key in _BROWSER_CHOICE_KEYS if choice.get(key)} for choice in field["choices"]
+            ]
+        return kept
+
+    return {
+        "title": spec["title"],
+        "inputs": [slim(f) for f in spec["inputs"]],
+        "conditions": spec.get("conditions", {}),
+    }
 
 
 def _term(spec: dict[str, Any], item_id: str, assets: AssetUrls) -> tuple[str, str] | None:

@@ -139,7 +139,15 @@ def test_definition_travels_in_an_escaped_attribute_not_a_script():
     assert "<script" not in html
     (holder,) = [e for e in elements if "data-calculator-data" in e["attrs"]]
     data = json.loads(holder["attrs"]["data-calculator-data"])
-    assert data["definition"] == definition("roofline-explorer")
+    whole = definition("roofline-explorer")
+    assert data["definition"]["title"] == whole["title"]
+    assert data["definition"]["conditions"] == whole.get("conditions", {})
+    # Each input keeps what the script reads, with the same values as the whole definition.
+    for slim, field in zip(data["definition"]["inputs"], whole["inputs"], strict=True):
+        assert slim["id"] == field["id"] and slim["kind"] == field["kind"] and slim["label"] == field["label"]
+        assert slim.get("unit", "") == (field.get("unit") or "")
+        assert [c["value"] for c in slim.get("choices", [])] == [c["value"] for c in field.get("choices", [])]
+        assert [c.get("fills", {}) for c in slim.get("choices", [])] == [c["fills"] for c in field.get("choices", [])]
     assert data["inputs"]["intensity"] == "1"
 
 
