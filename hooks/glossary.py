@@ -40,6 +40,8 @@ from roofline_core.version import data_version
 from roofline_site import csp
 from roofline_site.fences import FenceFormatError, current_build
 from roofline_site.glossary import render, reproduce
+from roofline_site.glossary.check_cache import CACHE_DIR_NAME as CHECK_CACHE_DIR
+from roofline_site.glossary.check_cache import CheckCache
 from roofline_site.glossary.contribute import Repository, links_html
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
@@ -168,7 +170,9 @@ def _require_extensions(config: MkDocsConfig) -> None:
 
 def _load(root: Path) -> Glossary:
     try:
-        return load_glossary(root / GLOSSARY_DIR_NAME, display_dir=GLOSSARY_DIR_NAME)
+        return load_glossary(
+            root / GLOSSARY_DIR_NAME, display_dir=GLOSSARY_DIR_NAME, check_cache=CheckCache(root / CHECK_CACHE_DIR)
+        )
     except GlossaryError as exc:
         raise PluginError(str(exc)) from None
 

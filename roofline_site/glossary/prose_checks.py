@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from html.parser import HTMLParser
 
 import markdown
@@ -203,12 +204,18 @@ class _ProseCollector(HTMLParser):
         self._flush()
 
 
+@lru_cache(maxsize=1)
+def _markdown() -> markdown.Markdown:
+    # One converter, reset between bodies: setting up the extensions cost as much as a body.
+    return markdown.Markdown(extensions=list(_EXTENSIONS))
+
+
 def prose_runs(body: str) -> list[_Run]:
     """The body's prose as Markdown renders it, one run per block, quantities stood in for."""
     text = body
     for ref in reversed(find_quantities(body)):
         text = text[: ref.start] + _QUANTITY_STAND_IN + text[ref.end :]
-    html = markdown.Markdown(extensions=list(_EXTENSIONS)).convert(text)
+    html = _markdown().reset().convert(text)
     collector = _ProseCollector()
     collector.feed(html)
     collector.close()

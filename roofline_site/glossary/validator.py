@@ -11,11 +11,15 @@ import datetime as dt
 import difflib
 import posixpath
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from roofline_core.vocabulary import SLUG_PATTERN, Invalid
+from roofline_site.glossary.check_cache import CheckCache
 from roofline_site.glossary.entry import Entry, SourceRef
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.frontmatter import FrontMatter, FrontMatterError, parse
@@ -31,22 +35,27 @@ from roofline_site.glossary.prose_checks import check_entry
 from roofline_site.glossary.schema import FRONT_MATTER, RESERVED_SLUGS, lookalike_key, name_key, slugify
 
 
-@dataclass
+# eq=False: one glossary is one build's; compared and hashed by identity, so work derived from
+# it can be remembered per glossary.
+@dataclass(frozen=True, eq=False)
 class Glossary:
-    """Every validated entry.
+    """Every validated entry, read-only once loaded: what is derived from them is worked out
+    once per build (a term page asks for the titles and the A-Z order of every entry).
 
     Attributes:
-        entries: By slug, sorted by slug.
+        entries: By slug, sorted by slug (a read-only mapping; make a new ``Glossary`` to change it).
         root: Folder the entries were read from.
     """
 
-    entries: dict[str, Entry]
+    entries: Mapping[str, Entry]
     root: Path | None = None
-    _names: dict[str, str] = field(default_factory=dict, repr=False)
 
-    @property
-    def titles(self) -> dict[str, str]:
-        return {slug: e.title for slug, e in self.entries.items()}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "entries", MappingProxyType(dict(self.entries)))
+
+    @cached_property
+    def titles(self) -> Mapping[str, str]:
+        return MappingProxyType({slug: e.title for slug, e in self.entries.items()})
 
     def redirects(self) -> dict[str, str]:
         """Old or alias slug -> the slug of the entry it leads to."""
@@ -58,7 +67,21 @@ class Glossary:
 
     def sorted_entries(self) -> list[Entry]:
         """Entries A-Z by title (case-insensitive)."""
-        return sorted(self.entries.values(), key=lambda e: (e.title.casefold(), e.slug))
+        return list(self._alphabetical)
+
+    def neighbours(self, slug: str) -> tuple[Entry | None, Entry | None]:
+        """The entries just before and just after ``slug`` A-Z (None at either end)."""
+        ordered = self._alphabetical
+        at = self._alphabetical_positions[slug]
+        return (ordered[at - 1] if at > 0 else None, ordered[at + 1] if at + 1 < len(ordered) else None)
+
+    @cached_property
+    def _alphabetical(self) -> tuple[Entry, ...]:
+        return tuple(sorted(self.entries.values(), key=lambda e: (e.title.casefold(), e.slug)))
+
+    @cached_property
+    def _alphabetical_positions(self) -> dict[str, int]:
+        return {e.slug: at for at, e in enumerate(self._alphabetical)}
 
 
 def suggest_slug(unknown: str, entries) -> str | None:
@@ -77,12 +100,14 @@ def suggest_slug(unknown: str, entries) -> str | None:
     return names[close[0]] if close else None
 
 
-def load_glossary(directory: Path, *, display_dir: str = "glossary") -> Glossary:
+def load_glossary(directory: Path, *, display_dir: str = "glossary", check_cache: CheckCache | None = None) -> Glossary:
     """Read and validate every ``*.md`` in ``directory``.
 
     Args:
         directory: The glossary folder.
         display_dir: How messages name that folder (relative to the project).
+        check_cache: Entries that passed their own checks before, under the same code (the
+            build's; :mod:`.check_cache`): not checked again. None checks every entry.
 
     Returns:
         The :class:`Glossary`.
@@ -90,14 +115,18 @@ def load_glossary(directory: Path, *, display_dir: str = "glossary") -> Glossary
     Raises:
         GlossaryError: with every problem found, if any.
     """
-    entries, problems = read_entries(directory, display_dir=display_dir)
+    entries, problems = read_entries(directory, display_dir=display_dir, check_cache=check_cache)
+    if check_cache is not None:
+        check_cache.save()
     problems += check_cross_references(entries)
     if problems:
         raise GlossaryError(problems)
     return Glossary(entries=dict(sorted((e.slug, e) for e in entries)), root=directory)
 
 
-def read_entries(directory: Path, *, display_dir: str = "glossary") -> tuple[list[Entry], list[Problem]]:
+def read_entries(
+    directory: Path, *, display_dir: str = "glossary", check_cache: CheckCache | None = None
+) -> tuple[list[Entry], list[Problem]]:
     """Read each file on its own; cross-file checks are :func:`check_cross_references`."""
     entries, problems = [], []
     if not directory.is_dir():
@@ -113,14 +142,21 @@ def read_entries(directory: Path, *, display_dir: str = "glossary") -> tuple[lis
             problems.append(unreadable)
             entries.append(_stand_in(file.stem, path))
             continue
-        entry, found = read_entry(text, slug=file.stem, path=path)
+        key = CheckCache.key(text, slug=file.stem, path=path) if check_cache is not None else ""
+        known_good = check_cache is not None and check_cache.passed(key)
+        entry, found = read_entry(text, slug=file.stem, path=path, own_checks=not known_good)
+        if check_cache is not None and not found:
+            check_cache.record_pass(key)
         problems += found
         entries.append(entry)
     return entries, problems
 
 
-def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]]:
+def read_entry(text: str, *, slug: str, path: str, own_checks: bool = True) -> tuple[Entry, list[Problem]]:
     """Parse and check one entry on its own.
+
+    ``own_checks=False`` skips the body's safety and prose checks, for an entry whose exact text
+    passed them under the same code (:mod:`.check_cache`); its front matter is still read.
 
     Returns:
         The entry and the problems found. An entry with problems is still returned (with
@@ -151,7 +187,7 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         return _stand_in(slug, path), [*problems, exc.problem]
     values, found = check_front_matter(fm, path)
     problems += found
-    body_problems = _check_body(fm, path)
+    body_problems = _check_body(fm, path) if own_checks else []
     problems += body_problems
     entry = Entry(
         slug=slug,
@@ -169,7 +205,7 @@ def read_entry(text: str, *, slug: str, path: str) -> tuple[Entry, list[Problem]
         body_line=fm.body_line,
         lines=_flat_lines(fm),
     )
-    if not body_problems:
+    if own_checks and not body_problems:
         # What the body says (figures, scenarios, placeholders) is read once it is safe to render.
         problems += check_entry(entry)
     return entry, problems

@@ -188,9 +188,8 @@ def test_mentions_html_escapes_titles_and_is_empty_without_mentions():
 def test_feed_and_json_are_well_formed_whatever_the_front_matter_holds(tmp_path):
     glossary = _glossary(tmp_path)
     hostile = "A <b>bold</b> & ]]> <![CDATA[ </description></item> \x01\x0b\ud800 title"
-    glossary.entries["alpha"] = dataclasses.replace(
-        glossary.entries["alpha"], title=hostile, summary=hostile, aliases=(hostile,)
-    )
+    alpha = dataclasses.replace(glossary.entries["alpha"], title=hostile, summary=hostile, aliases=(hostile,))
+    glossary = dataclasses.replace(glossary, entries={**glossary.entries, "alpha": alpha})
     xml = render.rss_feed(
         glossary,
         site_name="Site <&>",
@@ -212,9 +211,10 @@ def test_index_shows_front_matter_as_text(tmp_path):
 
     glossary = _glossary(tmp_path)
     hostile = "[x](javascript:alert(1)) <img src=x onerror=alert(1)> {: onclick=alert(1) }"
-    glossary.entries["alpha"] = dataclasses.replace(
+    alpha = dataclasses.replace(
         glossary.entries["alpha"], title="Alpha " + hostile, summary=hostile, aliases=(hostile,)
     )
+    glossary = dataclasses.replace(glossary, entries={**glossary.entries, "alpha": alpha})
     rendered = python_markdown.markdown(
         render.index_markdown(glossary).split("---\n\n", 1)[1], extensions=["attr_list", "md_in_html", "toc"]
     )
