@@ -62,6 +62,12 @@ def test_verbatim_elements_and_attribute_values_are_untouched():
     assert "\n\n  <" not in out.replace("<PRE>\n   x\n\n  </PRE>", "")
 
 
+def test_indentation_inside_text_becomes_one_line_break():
+    html = '<span class="md-ellipsis">\n      Home page\n    </span> <a title="a\n  b">x\n\n  y</a>'
+    out = collapse_layout_whitespace(html)
+    assert out == '<span class="md-ellipsis">\nHome page\n</span> <a title="a\n  b">x\ny</a>'
+
+
 def test_gaps_within_a_line_are_kept():
     # A space between two inline elements is a space the reader sees.
     assert collapse_layout_whitespace("<b>a</b> <i>b</i>") == "<b>a</b> <i>b</i>"
