@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from roofline_site.calculators.assets import PyodideSiteAssets, build_assets
 from roofline_site.calculators.embed import EMBED_DIR, FULL_PAGE_DIR
 from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, parse_placement
+from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summary_html
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, render_calculator
 from roofline_site.fences import Fence, PageContext, Prepared
@@ -29,9 +30,11 @@ class CalculatorFences:
 
     Attributes:
         assets: Gives the build's Pyodide assets (their site paths go into each calculator).
+        files: Each term page calculator's own file, by site path (:mod:`.later`).
     """
 
     assets: Callable[[], PyodideSiteAssets] = build_assets
+    files: dict[str, bytes] = field(default_factory=dict)
     language: ClassVar[str] = FENCE_LANGUAGE
     body_keys: ClassVar[tuple[str, ...]] = KNOWN_KEYS
 
@@ -52,7 +55,19 @@ class CalculatorFences:
             seen[placement.calculator_id] += 1
             count = seen[placement.calculator_id]
             dom_id = f"calculator-{placement.calculator_id}" + (f"-{count}" if count > 1 else "")
-            html = render_calculator(resolved, dom_id=dom_id, assets=self._urls(placement.calculator_id, fence, page))
+            urls = self._urls(placement.calculator_id, fence, page)
+            html = render_calculator(resolved, dom_id=dom_id, assets=urls)
+            if _term_of_page(page.page_path):
+                # On a term page the calculator is a file of its own, fetched as the reader nears it.
+                name, data = fragment_file(html, dom_id=dom_id)
+                self.files[FRAGMENTS_DIR + name] = data
+                html = summary_html(
+                    resolved,
+                    dom_id=dom_id,
+                    assets=urls,
+                    src=page.url_to(FRAGMENTS_DIR + name),
+                    full_page=page.url_to(f"{FULL_PAGE_DIR}/{placement.calculator_id}/"),
+                )
             prepared.append(Prepared(html=html, marker=SLOT.format(number=number), deferred=True))
         return prepared
 
@@ -60,8 +75,8 @@ class CalculatorFences:
         return None
 
     def site_files(self) -> dict[str, bytes]:
-        # Calculators link to the Pyodide assets, which hooks/pyodide_assets.py writes.
-        return {}
+        # The term pages' calculators; the Pyodide assets are hooks/pyodide_assets.py's to write.
+        return dict(self.files)
 
     def _urls(self, calculator_id: str, fence: Fence, page: PageContext) -> AssetUrls:
         try:

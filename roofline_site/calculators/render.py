@@ -173,7 +173,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     inputs = resolved.inputs
     fields = {
         f["id"]: _field_html(
-            f, inputs[f["id"]], dom_id, hidden=not _shown(spec, f["id"], inputs), term=_term(spec, f["id"], assets)
+            f, inputs[f["id"]], dom_id, hidden=not is_shown(spec, f["id"], inputs), term=term_of(spec, f["id"], assets)
         )
         for f in spec["inputs"]
     }
@@ -257,7 +257,7 @@ def browser_definition(spec: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _term(spec: dict[str, Any], item_id: str, assets: AssetUrls) -> tuple[str, str] | None:
+def term_of(spec: dict[str, Any], item_id: str, assets: AssetUrls) -> tuple[str, str] | None:
     """``(slug, href)`` of the glossary term that explains an input or output, if one does."""
     slug = spec.get("terms", {}).get(item_id)
     if not slug or slug == assets.own_term:
@@ -379,13 +379,13 @@ def _split_inputs(spec: dict[str, Any]) -> tuple[list[str], list[str]]:
     return [name for name in ordered if name in key], [name for name in ordered if name not in key]
 
 
-def _shown(spec: dict[str, Any], field_id: str, inputs: dict[str, Any]) -> bool:
+def is_shown(spec: dict[str, Any], field_id: str, inputs: dict[str, Any]) -> bool:
     """Whether a field is shown for ``inputs`` (a field a choice uses only under that choice)."""
     condition = spec["conditions"].get(field_id)
     return condition is None or inputs[condition["select"]] in condition["values"]
 
 
-def _outputs_html(
+def outputs_html(
     outputs: list[dict[str, Any]], view: CalculatorView, *, headline: bool, terms: Callable[[str], Any]
 ) -> str:
     items = []
@@ -419,18 +419,18 @@ def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls) 
     others = [o for o in spec["outputs"] if o["id"] not in spec["headline"]]
 
     def terms(output_id: str) -> tuple[str, str] | None:
-        return _term(spec, output_id, assets)
+        return term_of(spec, output_id, assets)
 
     parts = [
         '<div class="roofline-calc__results" aria-live="polite">',
-        _outputs_html(headline, view, headline=True, terms=terms),
+        outputs_html(headline, view, headline=True, terms=terms),
     ]
     if view["chart"] is not None:
         parts.append(
             f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
         )
     if others:
-        parts.append(_outputs_html(others, view, headline=False, terms=terms))
+        parts.append(outputs_html(others, view, headline=False, terms=terms))
     parts.append("</div>")
     return "".join(parts)
 

@@ -4,34 +4,18 @@
 // light and dark. The file is the build's own, from this site; it holds no script, and the
 // site's Content-Security-Policy would refuse one. If it cannot be fetched, the image stays.
 
+import { whenNear } from "../lazy/near-viewport.mjs";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const IMAGES = ".roofline-figure__plot > img.roofline-figure__img";
 // The id prefix in every figure file; each figure on a page gets its own (data-svg-id-prefix).
 const FILE_ID_PREFIX = "rfid-";
-// Start a screen ahead, so a reader scrolling at a normal pace never sees the swap.
-const AHEAD = "100% 0px";
 
-let observer = null;
+let stopWatching = () => {};
 
 function inlineAll() {
-  observer?.disconnect();
-  const images = [...document.querySelectorAll(IMAGES)];
-  if (!("IntersectionObserver" in window)) {
-    images.forEach(inline);
-    return;
-  }
-  observer = new IntersectionObserver(
-    (entries, self) => {
-      for (const entry of entries) {
-        if (entry.isIntersecting) {
-          self.unobserve(entry.target);
-          inline(entry.target);
-        }
-      }
-    },
-    { rootMargin: AHEAD },
-  );
-  images.forEach((image) => observer.observe(image));
+  stopWatching();
+  stopWatching = whenNear([...document.querySelectorAll(IMAGES)], inline);
 }
 
 async function inline(image) {

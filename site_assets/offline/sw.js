@@ -3,8 +3,8 @@
 //
 // - Files whose name changes whenever their bytes do (everything under assets/pyodide/, which is
 //   a folder per Pyodide version and content-hashed zips, and Material's hashed bundle, search
-//   worker and style sheets, the figures' content-named SVGs) come from the cache first: they
-//   can never be stale.
+//   worker and style sheets, the figures' content-named SVGs, the term pages' calculators) come
+//   from the cache first: they can never be stale.
 // - Everything else (pages, the site's own scripts and styles, the search index) comes from the
 //   network first, so readers always get the newest build, and from the cache when offline.
 // - The Pyodide memory snapshot is left to the calculators' worker, which keeps it in its own
@@ -20,6 +20,7 @@ const IMMUTABLE = [
   /\/assets\/javascripts\/workers\/search\.[0-9a-f]{8}\.min\.js$/,
   /\/assets\/stylesheets\/[a-z]+\.[0-9a-f]{8}\.min\.css$/,
   /\/assets\/roofline\/figures\/svg\/figure\.[0-9a-f]{16}\.svg$/,
+  /\/assets\/roofline\/calculators\/part\/calculator\.[0-9a-f]{16}\.json$/,
 ];
 
 self.addEventListener("install", () => self.skipWaiting());

@@ -1,0 +1,55 @@
+"""A term page's calculator arrives as the reader nears it, and at once for a scenario link."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SUMMARY = "section[data-calculator-later]#calculator-kv-cache"
+CALCULATOR = "section[data-calculator]#calculator-kv-cache"
+PART = re.compile(r"/assets/roofline/calculators/part/calculator\.[0-9a-f]{16}\.json$")
+
+
+def _headline(page, root: str) -> dict[str, str]:
+    return page.eval_on_selector(
+        root,
+        "root => Object.fromEntries([...root.querySelectorAll('.roofline-calc__outputs--headline [data-output]')]"
+        ".map(dd => [dd.dataset.output, dd.textContent]))",
+    )
+
+
+def test_the_calculator_replaces_its_summary_as_the_reader_nears_it(site_server, page_factory):
+    page, watch = page_factory(width=390, height=844)
+    fetched = []
+    page.on("request", lambda request: PART.search(request.url) and fetched.append(request.url))
+    page.goto(site_server + "glossary/kv-cache/", wait_until="networkidle")
+    # The page as served: the summary, with the numbers, and nothing of the calculator fetched.
+    summary = _headline(page, SUMMARY)
+    assert summary and all(summary.values()), summary
+    assert page.locator(CALCULATOR).count() == 0 and fetched == []
+
+    page.locator(SUMMARY).scroll_into_view_if_needed()
+    page.wait_for_selector(f"{CALCULATOR}[data-engine]")  # in place and mounted
+    assert len(fetched) == 1 and page.locator(SUMMARY).count() == 0
+    # The calculator shows the numbers the summary showed.
+    assert _headline(page, CALCULATOR) == summary
+    assert watch.page_errors == [] and watch.console_errors == [] and watch.external_requests == []
+
+
+def test_a_scenario_link_brings_the_calculator_at_once(site_server, page_factory):
+    page, watch = page_factory(width=390, height=844)
+    page.goto(site_server + "glossary/kv-cache/?batch=3", wait_until="networkidle")
+    page.wait_for_selector(f"{CALCULATOR}[data-engine]")
+    assert page.input_value(f"{CALCULATOR} [name=batch]") == "3"
+    assert watch.page_errors == [] and watch.external_requests == []
+
+
+def test_without_javascript_the_summary_and_its_link_stay(site_server, page_factory):
+    page, _watch = page_factory(java_script_enabled=False)
+    page.goto(site_server + "glossary/kv-cache/")
+    assert page.locator(SUMMARY).count() == 1
+    link = page.locator(f"{SUMMARY} a", has_text="Open the KV cache size calculator")
+    assert link.get_attribute("href") == "../../calculators/kv-cache/"

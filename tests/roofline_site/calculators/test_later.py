@@ -1,0 +1,74 @@
+"""A term page's calculator: a summary in the page, the calculator in a content-named file."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summary_html
+from roofline_site.calculators.page import CalculatorFences
+from roofline_site.fences import start_build
+from tests.roofline_site.calculators.test_page import ASSETS
+from tests.roofline_site.fences.markdown_page import convert
+
+TERM_PAGE = "```calculator\nid: kv-cache\ndefaults: batch=1, context_tokens=4096\n```\n"
+
+
+def _term_page(markdown: str = TERM_PAGE, page_path: str = "glossary/kv-cache/") -> tuple[str, dict[str, bytes]]:
+    fences = CalculatorFences(assets=lambda: ASSETS)
+    build = start_build([fences])
+    build.prepare_page(markdown, path="glossary/kv-cache.md", page_path=page_path, url_to=lambda p: "../../" + p)
+    return build.finish_page(convert(markdown, ["calculator"]), path="glossary/kv-cache.md"), fences.site_files()
+
+
+def _outputs(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<dd data-output="([^"]+)">([^<]*)</dd>', html))
+
+
+def test_the_summary_names_the_file_that_holds_the_calculator():
+    page, files = _term_page()
+    ((site_path, data),) = files.items()
+    assert site_path.startswith(FRAGMENTS_DIR) and re.fullmatch(
+        r"calculator\.[0-9a-f]{16}\.json", site_path.split("/")[-1]
+    )
+    assert f'data-calculator-later="../../{site_path}"' in page
+    assert 'data-calculator="kv-cache"' not in page
+    part = json.loads(data)
+    calculator = part["html"]
+    assert part["id"] == "calculator-kv-cache"
+    assert calculator.startswith('<section class="roofline-calc" id="calculator-kv-cache" data-calculator="kv-cache"')
+    assert 'id="calculator-kv-cache"' in page  # links to the calculator land on the summary
+
+
+def test_the_summary_shows_the_calculators_headline_results_and_what_they_are_for():
+    page, files = _term_page()
+    calculator = json.loads(next(iter(files.values())))["html"]
+    headline = _outputs(page)
+    assert set(headline) == {"max_batch", "kv_bytes"}
+    assert headline.items() <= _outputs(calculator).items()
+    assert "Model: Llama-3-70B" in page and "Context length: 4096 tokens" in page
+    # Every choice is named (the results depend on the chip and the formats), in the form's order.
+    assert "Accelerator: NVIDIA H100 SXM" in page and "KV cache format: FP16 (2 bytes)" in page
+    assert "Batch size: 1 sequence," in page
+    assert '<a href="../../calculators/kv-cache/">Open the KV cache size calculator</a>' in page
+
+
+def test_other_pages_keep_the_calculator_in_the_page():
+    page, files = _term_page(page_path="calculators/kv-cache/")
+    assert files == {} and 'data-calculator="kv-cache"' in page and "data-calculator-later" not in page
+
+
+def test_the_file_is_named_by_its_content():
+    one, other = fragment_file("<section>a</section>", dom_id="c"), fragment_file("<section>b</section>", dom_id="c")
+    assert one[0] != other[0] and fragment_file("<section>a</section>", dom_id="c") == one
+
+
+def test_summary_text_is_escaped():
+    from roofline_site.calculators.fence import Placement
+    from roofline_site.calculators.placement import resolve
+    from roofline_site.calculators.render import AssetUrls
+
+    resolved = resolve(Placement(calculator_id="kv-cache", defaults={}), path="x.md")
+    urls = AssetUrls(pyodide_index="", core_zip="", stdlib_zip="", embed="", glossary="../", share_embed="")
+    html = summary_html(resolved, dom_id='a"b', assets=urls, src='x"><script>', full_page="<p>")
+    assert "<script>" not in html and "x&quot;&gt;&lt;script&gt;" in html and 'id="a&quot;b"' in html
