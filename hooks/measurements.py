@@ -18,9 +18,16 @@ from mkdocs.structure.pages import Page
 
 from roofline_core.measurements import MeasurementError, MeasurementTable, load_measurements
 from roofline_core.validation import RowError, validate
+from roofline_core.version import PACKAGE_DIR as CORE_DIR
+from roofline_core.version import source_digest
+from roofline_site import measurements_page
+from roofline_site.atomic_write import write_atomic
 from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
+from roofline_site.node_artifacts import input_key
 
 MEASUREMENTS_FILE = Path("measurements") / "measurements.toml"
+# The generated page, kept between builds under a key of everything it is made from.
+CACHE_DIR_NAME = ".cache/measurements-page"
 
 _generated: dict[Path, str] = {}  # data file -> the Markdown generated from it, once per build
 
@@ -59,13 +66,40 @@ def _data_path(config: MkDocsConfig) -> Path:
 
 def _markdown_for(path: Path) -> str:
     if path not in _generated:
+        cached = _cache_file(path)
+        if cached is not None and cached.is_file():
+            _generated[path] = cached.read_text(encoding="utf-8")
+            return _generated[path]
         table = _load(path)
         try:
             report = validate(table)
         except RowError as error:
             raise PluginError(f"{MEASUREMENTS_FILE.as_posix()}:{error}") from None
         _generated[path] = render_markdown(report, table)
+        if cached is not None:
+            _keep_only(cached, _generated[path])
     return _generated[path]
+
+
+def _cache_file(path: Path) -> Path | None:
+    """Where the page made from this data file by this code is kept between builds.
+
+    Fitting the model to every measurement is most of this hook's time; its result depends only
+    on the data file, roofline_core (formulas, presets, the fit) and the page's writer.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None  # _load says what is wrong
+    key = input_key([data, source_digest(CORE_DIR).encode(), Path(measurements_page.__file__).read_bytes()])
+    return path.parent.parent / CACHE_DIR_NAME / f"{key[:32]}.md"
+
+
+def _keep_only(cached: Path, markdown: str) -> None:
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    for old in cached.parent.glob("*.md"):
+        old.unlink(missing_ok=True)
+    write_atomic(cached, markdown.encode("utf-8"))
 
 
 def _load(path: Path) -> MeasurementTable:

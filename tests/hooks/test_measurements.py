@@ -40,3 +40,23 @@ def test_the_marker_becomes_the_comparison_and_a_data_error_stops_the_build(tmp_
     result = build(_project(tmp_path / "missing", None))
     assert result.returncode != 0
     assert "measurements/measurements.toml: missing; expected the measurements table" in result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_a_warm_build_reads_the_page_back_and_a_changed_file_makes_it_again(tmp_path):
+    data = (PROJECT_ROOT / "measurements" / "measurements.toml").read_text(encoding="utf-8")
+    config = _project(tmp_path, data)
+    assert build(config).returncode == 0
+    project = tmp_path / "project"
+    (kept,) = (project / ".cache" / "measurements-page").glob("*.md")
+    # What the next build shows comes from the kept page: mark it and look for the mark.
+    kept.write_text(kept.read_text(encoding="utf-8") + "\nKept between builds.\n", encoding="utf-8")
+    assert build(config).returncode == 0
+    assert "Kept between builds." in (project / "site" / "checked" / "index.html").read_text(encoding="utf-8")
+
+    # Another data file is another key: fitted afresh, and the old page is dropped.
+    (project / "measurements" / "measurements.toml").write_text(data + "\n# edited\n", encoding="utf-8")
+    assert build(config).returncode == 0
+    (fresh,) = (project / ".cache" / "measurements-page").glob("*.md")
+    assert fresh.name != kept.name
+    assert "Kept between builds." not in (project / "site" / "checked" / "index.html").read_text(encoding="utf-8")
