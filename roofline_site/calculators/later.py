@@ -62,16 +62,13 @@ def summary_html(resolved: Resolved, *, dom_id: str, assets: AssetUrls, src: str
 
 
 def _inputs_text(spec: dict[str, Any], inputs: dict[str, Any]) -> str:
-    """``Model: Llama-3-8B, Accelerator: NVIDIA H100 SXM, Context: 8192 tokens``: what the results
-    are for, as the form shows it, in its order: every shown choice (the model, the chip, the
-    formats), the key inputs, and every other shown number the page sets away from its default."""
+    """``Model: Llama-3-8B, Context length: 8192 tokens, ...``: every input the form shows at
+    these inputs (a custom model's sizes only under Custom), in its order, as it shows them. All
+    of them, since any may move the results (the memory verdict counts the devices)."""
     shown = []
     for field in spec["inputs"]:
         field_id, value = field["id"], inputs[field["id"]]
-        visible = is_shown(spec, field_id, inputs)
-        chosen = field_id in spec["key_inputs"] or (
-            visible and (field["kind"] == "choice" or value != field["default"])
-        )
+        chosen = is_shown(spec, field_id, inputs)
         # A pasted config or benchmark is the reader's text, not a setting to list.
         if not chosen or field["kind"] not in ("choice", "number"):
             continue
