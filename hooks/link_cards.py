@@ -6,11 +6,12 @@ Each page's card is written at ``assets/cards/<page>.png``; the page template re
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from urllib.parse import urljoin
 
 from roofline_core.calculators import CALCULATORS
-from roofline_site.link_cards import cached_card
+from roofline_site.link_cards import cached_card_file
 
 CARD_DIR = "assets/cards"
 _cards: dict[str, tuple[str, str, str]] = {}
@@ -58,5 +59,5 @@ def on_post_build(config):
     out_dir = Path(config["site_dir"]) / CARD_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     for name, (title, summary, kind) in sorted(_cards.items()):
-        data = cached_card(title, summary, kind, site_name=config["site_name"], cache_dir=cache_dir)
-        (out_dir / name).write_bytes(data)
+        card = cached_card_file(title, summary, kind, site_name=config["site_name"], cache_dir=cache_dir)
+        shutil.copyfile(card, out_dir / name)

@@ -55,14 +55,18 @@ def draw_card(title: str, summary: str, kind: str, *, site_name: str) -> bytes:
     return out.getvalue()
 
 
-def cached_card(title: str, summary: str, kind: str, *, site_name: str, cache_dir: Path) -> bytes:
-    """The card from ``cache_dir``, or drawn now and kept there (written atomically)."""
+def cached_card_file(title: str, summary: str, kind: str, *, site_name: str, cache_dir: Path) -> Path:
+    """The card's file in ``cache_dir``, drawn now and kept there (written atomically) if missing.
+
+    A path, not bytes: the build copies it into the site with the kernel's file copy, and a
+    hundred cards read and written through Python cost a tenth of a second per build.
+    """
     path = cache_dir / f"{card_key(title, summary, kind)}.png"
     if path.is_file():
-        return path.read_bytes()
+        return path
     data = draw_card(title, summary, kind, site_name=site_name)
     cache_dir.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(f".{os.getpid()}.part")
     partial.write_bytes(data)
     partial.replace(path)
-    return data
+    return path
