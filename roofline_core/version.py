@@ -30,6 +30,12 @@ def source_digest(package_dir: Path) -> str:
 
 
 @cache
+def package_digest() -> str:
+    """:func:`source_digest` of this package, worked out once per process (the build's caches
+    key on it too)."""
+    return source_digest(PACKAGE_DIR)
+
+
 def data_version() -> str:
     """This package's data version (12 hex digits)."""
-    return source_digest(PACKAGE_DIR)[:12]
+    return package_digest()[:12]

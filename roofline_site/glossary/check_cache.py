@@ -21,8 +21,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-from roofline_core.version import PACKAGE_DIR as CORE_DIR
-from roofline_core.version import source_digest
+from roofline_core.version import package_digest, source_digest
 from roofline_site.atomic_write import write_atomic
 
 GLOSSARY_CODE_DIR = Path(__file__).resolve().parent
@@ -40,7 +39,7 @@ def checking_code_digest() -> str:
     """SHA-256 of the checking code: this package, roofline_core (formulas, presets) and the
     versions of the packages that parse and render a body."""
     versions = ",".join(f"{name}={metadata.version(name)}" for name in RENDERING_PACKAGES)
-    parts = f"{source_digest(GLOSSARY_CODE_DIR)}:{source_digest(CORE_DIR)}:{versions}"
+    parts = f"{source_digest(GLOSSARY_CODE_DIR)}:{package_digest()}:{versions}"
     return hashlib.sha256(parts.encode()).hexdigest()
 
 
