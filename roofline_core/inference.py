@@ -117,14 +117,24 @@ class StepEstimate:
         return ridge_point(peak_flop_per_s=self.peak_flop_per_s, bandwidth_bytes_per_s=self.bandwidth_bytes_per_s)
 
     @property
+    def combined_bandwidth_bytes_per_s(self) -> float:
+        """Peak memory bandwidth of all the devices together, in bytes/s."""
+        return self.bandwidth_bytes_per_s * self.devices
+
+    @property
+    def combined_peak_flop_per_s(self) -> float:
+        """Peak FLOP/s of all the devices together."""
+        return self.peak_flop_per_s * self.devices
+
+    @property
     def memory_time_s(self) -> float:
         """The step's bytes at the devices' peak bandwidth, in seconds (the memory roof)."""
-        return self.bytes_moved / (self.bandwidth_bytes_per_s * self.devices)
+        return self.bytes_moved / self.combined_bandwidth_bytes_per_s
 
     @property
     def compute_time_s(self) -> float:
         """The step's FLOPs at the devices' peak, in seconds (the compute roof)."""
-        return self.flops / (self.peak_flop_per_s * self.devices)
+        return self.flops / self.combined_peak_flop_per_s
 
     @property
     def bound(self) -> str:
@@ -139,7 +149,7 @@ class StepEstimate:
     @property
     def compute_utilisation(self) -> float:
         """Achieved FLOP/s as a share of the devices' peak (0 to 1)."""
-        return self.flops / self.step_time_s / (self.peak_flop_per_s * self.devices)
+        return self.flops / self.step_time_s / self.combined_peak_flop_per_s
 
 
 def _step(

@@ -273,8 +273,8 @@ def _reconciliation(
         tokens=tokens,
         bytes_moved=step.bytes_moved,
         flops=step.flops,
-        bandwidth_bytes_per_s=step.bandwidth_bytes_per_s * step.devices,
-        peak_flop_per_s=step.peak_flop_per_s * step.devices,
+        bandwidth_bytes_per_s=step.combined_bandwidth_bytes_per_s,
+        peak_flop_per_s=step.combined_peak_flop_per_s,
         compute_dtype=compute_dtype,
         parts=_parts(times, measured_time_s=measured_time_s, bound_time_s=bound_s, table=table),
     )
@@ -329,7 +329,7 @@ def reconcile_decode(
         step,
         measured_time_s=measured_time_s,
         tokens=batch,
-        weights_s=estimate.weight_bytes_streamed / (step.bandwidth_bytes_per_s * step.devices),
+        weights_s=estimate.weight_bytes_streamed / step.combined_bandwidth_bytes_per_s,
         communication_s=communication_s,
         idle_s=idle_s,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
@@ -370,8 +370,8 @@ def reconcile_prefill(
     memory_s = step.memory_time_s
     # The step's bytes are the weights plus attention's own traffic (the fused kernel's, as
     # estimate_prefill counts it); what attention moves is the "KV cache" part here.
-    attention_s = prefill_attention_cost(model, prompt_tokens=prompt_tokens).bytes_moved / (
-        step.bandwidth_bytes_per_s * step.devices
+    attention_s = (
+        prefill_attention_cost(model, prompt_tokens=prompt_tokens).bytes_moved / step.combined_bandwidth_bytes_per_s
     )
     return _reconciliation(
         PREFILL,
