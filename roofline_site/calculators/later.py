@@ -20,7 +20,7 @@ import json
 from html import escape
 from typing import Any
 
-from roofline_core.view import box_text, calculator_view
+from roofline_core.view import CalculatorView, box_text
 from roofline_site.calculators.placement import Resolved
 from roofline_site.calculators.render import AssetUrls, is_shown, outputs_html, term_of
 
@@ -35,18 +35,21 @@ def fragment_file(calculator_html: str, *, dom_id: str) -> tuple[str, bytes]:
     return f"calculator.{hashlib.sha256(data).hexdigest()[:NAME_DIGITS]}.json", data
 
 
-def summary_html(resolved: Resolved, *, dom_id: str, assets: AssetUrls, src: str, full_page: str) -> str:
+def summary_html(
+    resolved: Resolved, *, view: CalculatorView, dom_id: str, assets: AssetUrls, src: str, full_page: str
+) -> str:
     """The summary a term page holds until the calculator at ``src`` takes its place.
 
     Args:
         resolved: The calculator at the page's inputs, as :func:`render_calculator` renders it.
+        view: Its layout (:func:`~roofline_site.calculators.render.view_for`), as the calculator
+            shows it.
         dom_id: The calculator's id (the summary has it too, so links to it still land).
         assets: The calculator's URLs (for the terms its labels link to).
         src: URL of the calculator's file, relative to the page.
         full_page: URL of the calculator's own page, relative to the page.
     """
     spec = resolved.definition
-    view = calculator_view(spec["id"], resolved.result, dom_id=dom_id, glossary_url=assets.glossary)
     headline = [o for o in spec["outputs"] if o["id"] in spec["headline"]]
     title = escape(spec["title"])
     return (

@@ -18,7 +18,7 @@ from roofline_site.calculators.embed import EMBED_DIR, FULL_PAGE_DIR
 from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, parse_placement
 from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summary_html
 from roofline_site.calculators.placement import resolve
-from roofline_site.calculators.render import AssetUrls, render_calculator
+from roofline_site.calculators.render import AssetUrls, render_calculator, view_for
 from roofline_site.fences import Fence, PageContext, Prepared
 
 SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
@@ -56,13 +56,15 @@ class CalculatorFences:
             count = seen[placement.calculator_id]
             dom_id = f"calculator-{placement.calculator_id}" + (f"-{count}" if count > 1 else "")
             urls = self._urls(placement.calculator_id, fence, page)
-            html = render_calculator(resolved, dom_id=dom_id, assets=urls)
+            view = view_for(resolved, dom_id=dom_id, assets=urls)
+            html = render_calculator(resolved, dom_id=dom_id, assets=urls, view=view)
             if _term_of_page(page.page_path):
                 # On a term page the calculator is a file of its own, fetched as the reader nears it.
                 name, data = fragment_file(html, dom_id=dom_id)
                 self.files[FRAGMENTS_DIR + name] = data
                 html = summary_html(
                     resolved,
+                    view=view,
                     dom_id=dom_id,
                     assets=urls,
                     src=page.url_to(FRAGMENTS_DIR + name),

@@ -141,16 +141,21 @@ def _options_html(choices: list[dict[str, Any]], selected: Any) -> str:
     return "".join(parts)
 
 
-def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> str:
+def view_for(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> CalculatorView:
+    """What :mod:`roofline_core.view` lays out for ``resolved`` on a page (outputs, chart, table)."""
+    return calculator_view(resolved.definition["id"], resolved.result, dom_id=dom_id, glossary_url=assets.glossary)
+
+
+def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, view: CalculatorView | None = None) -> str:
     """The calculator's HTML.
 
     Args:
         resolved: Definition, starting inputs and results (from ``placement.resolve``).
         dom_id: Unique id of the root on its page; ids inside derive from it.
         assets: URLs relative to the page.
+        view: :func:`view_for` these, when the caller has it already.
     """
     spec = resolved.definition
-    result = resolved.result
     parts = [
         # data-search-exclude: a search excerpt is the page's prose, not option lists and result
         # cards. A <section>, because Material's search parser ends an exclusion at the first
@@ -183,7 +188,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> 
     )
     parts.extend(fields[name] for name in key)
     parts.append("</div>")
-    view = calculator_view(spec["id"], result, dom_id=dom_id, glossary_url=assets.glossary)
+    view = view or view_for(resolved, dom_id=dom_id, assets=assets)
     parts.append(_answer_html(spec, view, assets))
     if more:
         # Open in the markup (a page without JavaScript shows every input); the browser folds it

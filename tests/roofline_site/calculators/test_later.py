@@ -68,9 +68,10 @@ def test_the_file_is_named_by_its_content():
 def test_summary_text_is_escaped():
     from roofline_site.calculators.fence import Placement
     from roofline_site.calculators.placement import resolve
-    from roofline_site.calculators.render import AssetUrls
+    from roofline_site.calculators.render import AssetUrls, view_for
 
     resolved = resolve(Placement(calculator_id="kv-cache", defaults={}), path="x.md")
     urls = AssetUrls(pyodide_index="", core_zip="", stdlib_zip="", embed="", glossary="../", share_embed="")
-    html = summary_html(resolved, dom_id='a"b', assets=urls, src='x"><script>', full_page="<p>")
+    view = view_for(resolved, dom_id='a"b', assets=urls)
+    html = summary_html(resolved, view=view, dom_id='a"b', assets=urls, src='x"><script>', full_page="<p>")
     assert "<script>" not in html and "x&quot;&gt;&lt;script&gt;" in html and 'id="a&quot;b"' in html
