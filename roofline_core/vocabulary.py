@@ -989,15 +989,7 @@ class ModelConfig(_Declared):
     def to_json(self) -> dict[str, Any]:
         from roofline_core.hf_config import MAX_CONFIG_CHARS
 
-        return {
-            "kind": self.kind,
-            "id": self.id,
-            "label": self.label,
-            "default": self.default,
-            "help": self.help,
-            "accepts": self.expected(),
-            "max_chars": MAX_CONFIG_CHARS,
-        }
+        return _text_box_json(self, max_chars=MAX_CONFIG_CHARS)
 
 
 #: Longest pasted block a :class:`PastedText` box reads (roofline_core.bench_output's limit).
@@ -1044,15 +1036,20 @@ class PastedText(_Declared):
         return value
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "id": self.id,
-            "label": self.label,
-            "default": self.default,
-            "help": self.help,
-            "accepts": self.expected(),
-            "max_chars": self.most_chars,
-        }
+        return _text_box_json(self, max_chars=self.most_chars)
+
+
+def _text_box_json(box: ModelConfig | PastedText, *, max_chars: int) -> dict[str, Any]:
+    """A multi-line text box as the calculators' browser code reads it (both kinds alike)."""
+    return {
+        "kind": box.kind,
+        "id": box.id,
+        "label": box.label,
+        "default": box.default,
+        "help": box.help,
+        "accepts": box.expected(),
+        "max_chars": max_chars,
+    }
 
 
 Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url | Record | ModelConfig | PastedText
