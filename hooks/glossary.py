@@ -31,6 +31,7 @@ from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
@@ -55,6 +56,8 @@ INDEX_URI = "glossary/index.md"
 FEED_URI = "glossary/feed.xml"
 _CATEGORY_URIS = frozenset(render.category_src_uri(c) for c in CATEGORIES)
 JSON_URI = "glossary.json"
+# Where a page's closing sections go once the search plugin has read it (see on_page_content).
+CLOSING_MARKER = "<!-- glossary:closing -->"
 # The site's pages use these; without them term pages would render their markers as text.
 REQUIRED_EXTENSIONS = ("attr_list", "md_in_html", "toc")
 #: Rendering one entry (Markdown, its figures, sanitising) taking longer than this stops the
@@ -75,6 +78,7 @@ class _State:
     render_started: dict[str, float] = field(default_factory=dict)  # src_uri -> perf_counter()
     highlighted: Page | None = None  # the glossary index, shown active while a term page renders
     numbers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # docs page -> its quantities
+    closings: dict[str, str] = field(default_factory=dict)  # src_uri -> sections put in after search read it
 
 
 _state: _State | None = None
@@ -114,18 +118,28 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
     state = _current()
     slug = state.generated.get(page.file.src_uri)
     if slug is not None:
-        html = _assemble_term_page(html, page, config, files, state.glossary.entries[slug], state)
+        html, closing = _assemble_term_page(html, page, config, files, state.glossary.entries[slug], state)
     else:
         numbers = [reproduce.Shown(*n) for n in state.numbers.pop(page.file.src_uri, [])]
-        html += reproduce.section_html(numbers, _citation(page, config, page.title or page.file.name))
-    return _annotate_and_record(html, page, state)
+        closing = reproduce.section_html(numbers, _citation(page, config, page.title or page.file.name))
+    # The sections the build writes below the prose (related terms, sources, "Reproduce the
+    # numbers", "Mentioned in", neighbours) are all kept out of the search index, so they join
+    # the page after the search plugin has read it (on_page_context): it parsed them only to
+    # skip them, and that was a fifth of a warm build's glossary overhead.
+    html = _annotate_and_record(html, page, state)
+    state.closings[page.file.src_uri] = _annotate_and_record(closing, page, state, forget=False)
+    return html + CLOSING_MARKER
 
 
+# After every plugin's on_page_context (Material's search reads page.content in its own).
+@event_priority(-100)
 def on_page_context(context, page: Page, config: MkDocsConfig, nav):
     state = _current()
     slug = state.generated.get(page.file.src_uri)
+    closing = state.closings.pop(page.file.src_uri, "")
     if slug is not None:
-        page.content = _fill_mentions(page, slug, state)
+        closing = _fill_mentions(page, slug, closing, state)
+    page.content = (page.content or "").replace(CLOSING_MARKER, closing)
     if slug is not None or page.file.src_uri in _CATEGORY_URIS:
         # Term and category pages are not in the navigation; the reader is still "in" the
         # glossary, so its entry is shown active while this page is rendered.
@@ -321,8 +335,11 @@ def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State
     return result.text
 
 
-def _assemble_term_page(body_html: str, page: Page, config: MkDocsConfig, files: Files, entry, state: _State) -> str:
-    """Sanitise the rendered body, then add the header and sections built from front matter."""
+def _assemble_term_page(
+    body_html: str, page: Page, config: MkDocsConfig, files: Files, entry, state: _State
+) -> tuple[str, str]:
+    """Sanitise the rendered body and put the header before it; also return the sections built
+    from front matter that close the page."""
     numbers = render.rewrite_body(entry, state.glossary).quantities
     token = reproduce.marker_token(entry.body)
     try:
@@ -342,15 +359,14 @@ def _assemble_term_page(body_html: str, page: Page, config: MkDocsConfig, files:
             index_href=index_href,
         )
         + f'<div class="{render.BODY_CLASS}">\n{body}\n</div>\n'
-        + render.term_page_footer_html(
-            entry,
-            state.glossary,
-            index_href=index_href,
-            term_href=lambda slug: get_relative_url(_term_url(files, slug), page.url),
-            cite=_citation(page, config, entry.title),
-        )
-        + (links_html(state.repository, entry_path=entry.path) if state.repository else "")
     )
+    closing = render.term_page_footer_html(
+        entry,
+        state.glossary,
+        index_href=index_href,
+        term_href=lambda slug: get_relative_url(_term_url(files, slug), page.url),
+        cite=_citation(page, config, entry.title),
+    ) + (links_html(state.repository, entry_path=entry.path) if state.repository else "")
     _add_build_headings(page, entry)
     elapsed_s = time.perf_counter() - state.render_started.pop(page.file.src_uri, time.perf_counter())
     if elapsed_s > ENTRY_RENDER_BUDGET_S:
@@ -358,7 +374,7 @@ def _assemble_term_page(body_html: str, page: Page, config: MkDocsConfig, files:
             f"{entry.path}:{entry.body_line}: rendering the entry took {elapsed_s:.1f} s; expected under "
             f"{ENTRY_RENDER_BUDGET_S:.0f} s: simplify the body (long runs of unclosed brackets or angle brackets are slow to parse)"
         )
-    return html
+    return html, closing
 
 
 def _citation(page: Page, config: MkDocsConfig, title: str) -> str:
@@ -400,23 +416,26 @@ def _add_build_headings(page: Page, entry) -> None:
         anchors.update({entry.slug, *(anchor for anchor, _text in sections)})
 
 
-def _annotate_and_record(html: str, page: Page, state: _State) -> str:
+def _annotate_and_record(html: str, page: Page, state: _State, *, forget: bool = True) -> str:
+    """Mark links to terms and record the page's mentions (``forget``: drop those recorded for
+    this page before, as a page read again under ``mkdocs serve`` needs)."""
     html, found = annotate_term_links(html, page_url=page.url, term_urls=state.term_urls)
     ref = PageRef(title=page.title or page.file.name, url=page.url, src_uri=page.file.src_uri)
     own = state.generated.get(page.file.src_uri)
-    state.graph.forget_page(page.url)
+    if forget:
+        state.graph.forget_page(page.url)
     for link in found:
         if link.mention:
             state.graph.add(ref, link.slug, own_slug=own)
     return html
 
 
-def _fill_mentions(page: Page, slug: str, state: _State) -> str:
+def _fill_mentions(page: Page, slug: str, closing: str, state: _State) -> str:
     # The home page lists the flagship terms as a reading path, not as a mention of each.
     pages = [(p.title, get_relative_url(p.url or "/", page.url)) for p in state.graph.mentioned_in(slug) if p.url]
     if not pages:
         _drop_from_toc(page, render.MENTIONED_IN_ID)
-    return (page.content or "").replace(render.MENTIONED_IN_MARKER, render.mentions_html(pages))
+    return closing.replace(render.MENTIONED_IN_MARKER, render.mentions_html(pages))
 
 
 def _drop_from_toc(page: Page, anchor: str) -> None:

@@ -31,14 +31,27 @@ def test_each_summary_is_indexed_once(built_site):
 
 
 @pytest.mark.slow
-def test_citations_are_shown_but_not_indexed(built_site):
+def test_sections_below_the_prose_are_shown_but_not_indexed(built_site):
+    # Related terms, sources and "Mentioned in" join a term page after the search plugin has
+    # read it: a search for a paper still finds the terms whose prose names it, and a search
+    # for "sources" does not list every term.
     docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
     glossary = load_glossary(PROJECT_ROOT / "glossary")
     entry = glossary.entries["kv-cache"]
     page = (built_site / "glossary" / "kv-cache" / "index.html").read_text(encoding="utf-8")
-    sources = [doc for doc in docs if doc["location"] == "glossary/kv-cache/#sources"]
-    assert sources and entry.sources[0].title not in sources[0]["text"]
+    indexed = " ".join(doc["text"] for doc in docs if doc["location"].startswith("glossary/kv-cache/"))
+    assert entry.sources[0].title not in indexed
+    sections = ("#sources", "#related-terms", "#mentioned-in")
+    assert not [d for d in docs if d["location"].startswith("glossary/") and d["location"].endswith(sections)]
     assert entry.sources[0].url in page
+    positions = [page.index(f'id="{anchor}"') for anchor in ("related-terms", "sources", "mentioned-in")]
+    assert positions == sorted(positions) and page.index('class="glossary-entry__body"') < positions[0]
+
+
+@pytest.mark.slow
+def test_no_page_keeps_the_closing_marker(built_site):
+    leftovers = [p for p in built_site.rglob("*.html") if "glossary:closing" in p.read_text(encoding="utf-8")]
+    assert leftovers == []
 
 
 @pytest.mark.slow
