@@ -5,7 +5,8 @@ graph, rendering). What it adds to the build, all as virtual files (nothing is w
 ``docs/`` or ``glossary/``):
 
 * ``glossary/<slug>/`` per entry and ``glossary/`` (the index);
-* ``glossary.json``, ``glossary/feed.xml`` (RSS) and redirect pages for aliases and old slugs;
+* ``glossary.json``, ``glossary/feed.xml`` (RSS) and redirect pages for aliases and old slugs
+  (these straight into the site directory, by a second process: _add_redirects);
 * on every page: ``[[slug]]`` links and ``{{ quantity ... }}`` numbers rewritten, links to terms
   marked for the hover preview, and each term's "Mentioned in" list filled from the link graph;
 * on every page with numbers, "Reproduce the numbers on this page": the Python of each and a
@@ -39,6 +40,7 @@ from mkdocs.utils import get_build_date, get_relative_url
 
 from roofline_core.version import data_version
 from roofline_site import csp
+from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing
 from roofline_site.fences import FenceFormatError, current_build
 from roofline_site.glossary import render, reproduce
 from roofline_site.glossary.check_cache import CACHE_DIR_NAME as CHECK_CACHE_DIR
@@ -79,6 +81,7 @@ class _State:
     highlighted: Page | None = None  # the glossary index, shown active while a term page renders
     numbers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # docs page -> its quantities
     closings: dict[str, str] = field(default_factory=dict)  # src_uri -> sections put in after search read it
+    redirect_writes: PendingWrites | None = None  # redirect pages being written (see _add_redirects)
 
 
 _state: _State | None = None
@@ -88,6 +91,9 @@ _state: _State | None = None
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _state
+    if _state is not None and _state.redirect_writes is not None:
+        # A build that failed before on_post_build (mkdocs serve goes on): let its writer finish.
+        _state.redirect_writes.wait_quietly()
     _require_extensions(config)
     root = Path(config.config_file_path).resolve().parent
     _state = _State(glossary=_load(root), project_root=root, repository=_repository(config))
@@ -155,6 +161,18 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
         state.highlighted.active = False
         state.highlighted = None
     return output
+
+
+# Before any other hook reads the site directory.
+@event_priority(100)
+def on_post_build(config: MkDocsConfig) -> None:
+    state = _current()
+    if state.redirect_writes is not None:
+        pending, state.redirect_writes = state.redirect_writes, None
+        try:
+            pending.wait()
+        except BackgroundWriteError as exc:
+            raise PluginError(f"glossary redirect pages: {exc}") from None
 
 
 def on_serve(server, config: MkDocsConfig, builder):
@@ -295,7 +313,10 @@ def _add_index_feed_and_json(files: Files, config: MkDocsConfig, state: _State) 
 
 
 def _add_redirects(files: Files, config: MkDocsConfig, state: _State) -> None:
+    """Write a redirect page for every alias and old slug, from a second process while pages
+    render (:mod:`roofline_site.background_writes`); on_post_build waits for it."""
     base = (config.site_url or "").rstrip("/") + "/" if config.site_url else ""
+    pages: dict[str, str] = {}
     for old, slug in state.glossary.redirects().items():
         src_uri = (
             f"{GLOSSARY_DIR_NAME}/{old}/index.html" if config.use_directory_urls else f"{GLOSSARY_DIR_NAME}/{old}.html"
@@ -312,7 +333,9 @@ def _add_redirects(files: Files, config: MkDocsConfig, state: _State) -> None:
             canonical_url=base + target_url,
             content_security_policy=csp.meta_policy(csp.policy()),
         )
-        files.append(File.generated(config, src_uri, content=html))
+        pages[src_uri] = html
+    # MkDocs cleaned the site directory before on_files, so nothing will remove these.
+    state.redirect_writes = start_writing(Path(config.site_dir), pages)
 
 
 def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State) -> str:
