@@ -335,7 +335,7 @@ def _add_redirects(files: Files, config: MkDocsConfig, state: _State) -> None:
         )
         pages[src_uri] = html
     # MkDocs cleaned the site directory before on_files, so nothing will remove these.
-    state.redirect_writes = start_writing(Path(config.site_dir), pages)
+    state.redirect_writes = start_writing(Path(config.site_dir), texts=pages)
 
 
 def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State) -> str:

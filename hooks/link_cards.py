@@ -2,19 +2,28 @@
 
 Each page's card is written at ``assets/cards/<page>.png``; the page template reads
 ``page.meta.og_image`` (an absolute URL under ``site_url``, as Open Graph requires).
+
+The cards are chosen in ``on_env``, when every page has its title and before any is laid out,
+and copied from their cache by a second process while the pages are laid out
+(:mod:`roofline_site.background_writes`): copying 120 small files cost this machine about
+0.14 s of a warm build.
 """
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from urllib.parse import urljoin
 
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import InclusionLevel
+
 from roofline_core.calculators import CALCULATORS
+from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing
 from roofline_site.link_cards import cached_card_file
 
 CARD_DIR = "assets/cards"
-_cards: dict[str, tuple[str, str, str]] = {}
+_pending: list[PendingWrites] = []
 
 
 def _kind(src_uri: str) -> str:
@@ -29,35 +38,46 @@ def _card_name(url: str) -> str:
     return (url.strip("/").replace("/", "--") or "home") + ".png"
 
 
-def on_config(config):
-    _cards.clear()
-    return config
-
-
 def _calculator_description(src_uri: str) -> str:
     """A calculator page's question (its definition's description), or ""."""
     calculator = CALCULATORS.get(Path(src_uri).stem) if src_uri.startswith(("calculators/", "embed/")) else None
     return calculator.description if calculator else ""
 
 
-def on_page_context(context, page, config, nav):
-    title = page.meta.get("title") or page.title or config["site_name"]
-    summary = (
-        page.meta.get("description")
-        or _calculator_description(page.file.src_uri)
-        or config.get("site_description")
-        or ""
-    )
-    name = _card_name(page.url)
-    _cards[name] = (str(title), str(summary), _kind(page.file.src_uri))
-    page.meta["og_image"] = urljoin(config["site_url"] or "", f"{CARD_DIR}/{name}")
-    return context
+def on_config(config):
+    while _pending:  # a build that failed before on_post_build (mkdocs serve goes on)
+        _pending.pop().wait_quietly()
+    return config
 
 
-def on_post_build(config):
+def on_env(env, config, files):
     cache_dir = Path(config["config_file_path"]).resolve().parent / ".cache" / "link-cards"
-    out_dir = Path(config["site_dir"]) / CARD_DIR
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for name, (title, summary, kind) in sorted(_cards.items()):
-        card = cached_card_file(title, summary, kind, site_name=config["site_name"], cache_dir=cache_dir)
-        shutil.copyfile(card, out_dir / name)
+    copies: dict[str, Path] = {}
+    for file in files.documentation_pages(inclusion=InclusionLevel.is_in_serve):
+        page = file.page
+        if page is None:  # not built: a draft, outside mkdocs serve
+            continue
+        title = page.meta.get("title") or page.title or config["site_name"]
+        summary = (
+            page.meta.get("description")
+            or _calculator_description(file.src_uri)
+            or config.get("site_description")
+            or ""
+        )
+        name = _card_name(page.url)
+        copies[f"{CARD_DIR}/{name}"] = cached_card_file(
+            str(title), str(summary), _kind(file.src_uri), site_name=config["site_name"], cache_dir=cache_dir
+        )
+        page.meta["og_image"] = urljoin(config["site_url"] or "", f"{CARD_DIR}/{name}")
+    _pending.append(start_writing(Path(config["site_dir"]), copies=copies))
+    return env
+
+
+# Before any other hook reads the site directory.
+@event_priority(100)
+def on_post_build(config):
+    while _pending:
+        try:
+            _pending.pop().wait()
+        except BackgroundWriteError as exc:
+            raise PluginError(f"link cards: {exc}") from None

@@ -9,7 +9,7 @@ with the rendering thread, which holds it for milliseconds at a time.
 
 The child is this file run as a script, with the standard library alone (``-I -S``): it reads
 its list of files from a temporary JSON file, deletes that file, and writes each one under the
-site directory. :meth:`PendingWrites.wait` must be called before the build ends (the hook does
+site directory (text given, or a copy of a file such as a cached link card). :meth:`PendingWrites.wait` must be called before the build ends (the hook does
 it first thing in ``on_post_build``); it raises with the child's own error message if any write
 failed. If no child can be started, the files are written here, at once.
 """
@@ -17,6 +17,7 @@ failed. If no child can be started, the files are written here, at once.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,18 +62,23 @@ class PendingWrites:
             pass
 
 
-def start_writing(root: Path, files: Mapping[str, str]) -> PendingWrites:
-    """Start writing ``files`` (site-relative POSIX path -> UTF-8 text) under ``root``.
+def start_writing(
+    root: Path, *, texts: Mapping[str, str] | None = None, copies: Mapping[str, Path] | None = None
+) -> PendingWrites:
+    """Start writing files under ``root``: ``texts`` maps a site-relative POSIX path to UTF-8
+    text, ``copies`` to a file whose bytes it gets.
 
     Raises:
         ValueError: if a path is absolute or leaves ``root`` (checked here, before anything runs).
     """
-    for relative in files:
+    texts, copies = texts or {}, copies or {}
+    for relative in (*texts, *copies):
         _check_relative(relative)
-    if not files:
+    count = len(texts) + len(copies)
+    if not count:
         return PendingWrites(root, 0, None)
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".json", delete=False) as payload:
-        json.dump({"root": str(root), "files": dict(files)}, payload)
+        json.dump({"root": str(root), "texts": dict(texts), "copies": {k: str(v) for k, v in copies.items()}}, payload)
     try:
         process = subprocess.Popen(
             [sys.executable, "-I", "-S", __file__, payload.name],
@@ -82,8 +88,8 @@ def start_writing(root: Path, files: Mapping[str, str]) -> PendingWrites:
         )
     except OSError:
         _write_payload(Path(payload.name))
-        return PendingWrites(root, len(files), None)
-    return PendingWrites(root, len(files), process)
+        return PendingWrites(root, count, None)
+    return PendingWrites(root, count, process)
 
 
 def _check_relative(relative: str) -> None:
@@ -96,11 +102,17 @@ def _write_payload(payload_path: Path) -> None:
     payload = json.loads(payload_path.read_text(encoding="utf-8"))
     payload_path.unlink()
     root = Path(payload["root"])
-    for relative, text in payload["files"].items():
-        _check_relative(relative)
-        target = root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text.encode("utf-8"))
+    for relative, text in payload["texts"].items():
+        _target(root, relative).write_bytes(text.encode("utf-8"))
+    for relative, source in payload["copies"].items():
+        shutil.copyfile(source, _target(root, relative))
+
+
+def _target(root: Path, relative: str) -> Path:
+    _check_relative(relative)
+    target = root / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
 
 
 if __name__ == "__main__":
