@@ -9,8 +9,9 @@ graph, rendering). What it adds to the build, all as virtual files (nothing is w
   (these straight into the site directory, by a second process: _add_redirects);
 * on every page: ``[[slug]]`` links and ``{{ quantity ... }}`` numbers rewritten, links to terms
   marked for the hover preview, and each term's "Mentioned in" list filled from the link graph;
-* on every page with numbers, "Reproduce the numbers on this page": the Python of each and a
-  citation (:mod:`roofline_site.glossary.reproduce`);
+* on every page with numbers, "Reproduce the numbers on this page": a citation and a link to
+  the page's script, ``assets/roofline/numbers/numbers.<hash>.py``, which prints each number
+  (:mod:`roofline_site.glossary.reproduce`; written in on_env);
 * on each term page, "Edit this page" and "Suggest a term" links to the repository named by
   ``extra.repository`` (a project without that setting, such as a test fixture, gets none).
 
@@ -81,7 +82,8 @@ class _State:
     highlighted: Page | None = None  # the glossary index, shown active while a term page renders
     numbers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # docs page -> its quantities
     closings: dict[str, str] = field(default_factory=dict)  # src_uri -> sections put in after search read it
-    redirect_writes: PendingWrites | None = None  # redirect pages being written (see _add_redirects)
+    scripts: dict[str, str] = field(default_factory=dict)  # site path -> a page's numbers script
+    writes: list[PendingWrites] = field(default_factory=list)  # files a second process is writing
 
 
 _state: _State | None = None
@@ -91,9 +93,9 @@ _state: _State | None = None
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _state
-    if _state is not None and _state.redirect_writes is not None:
+    while _state is not None and _state.writes:
         # A build that failed before on_post_build (mkdocs serve goes on): let its writer finish.
-        _state.redirect_writes.wait_quietly()
+        _state.writes.pop().wait_quietly()
     _require_extensions(config)
     root = Path(config.config_file_path).resolve().parent
     _state = _State(glossary=_load(root), project_root=root, repository=_repository(config))
@@ -127,7 +129,7 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
         html, closing = _assemble_term_page(html, page, config, files, state.glossary.entries[slug], state)
     else:
         numbers = [reproduce.Shown(*n) for n in state.numbers.pop(page.file.src_uri, [])]
-        closing = reproduce.section_html(numbers, _citation(page, config, page.title or page.file.name))
+        closing = _reproduce_section(numbers, page, config, page.title or page.file.name, state)
     # The sections the build writes below the prose (related terms, sources, "Reproduce the
     # numbers", "Mentioned in", neighbours) are all kept out of the search index, so they join
     # the page after the search plugin has read it (on_page_context): it parsed them only to
@@ -163,16 +165,22 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     return output
 
 
+def on_env(env, config: MkDocsConfig, files: Files):
+    # Every page's content is made by now: write the pages' numbers scripts while they are laid out.
+    state = _current()
+    state.writes.append(start_writing(Path(config.site_dir), texts=state.scripts))
+    return env
+
+
 # Before any other hook reads the site directory.
 @event_priority(100)
 def on_post_build(config: MkDocsConfig) -> None:
     state = _current()
-    if state.redirect_writes is not None:
-        pending, state.redirect_writes = state.redirect_writes, None
+    while state.writes:
         try:
-            pending.wait()
+            state.writes.pop().wait()
         except BackgroundWriteError as exc:
-            raise PluginError(f"glossary redirect pages: {exc}") from None
+            raise PluginError(f"glossary: {exc}") from None
 
 
 def on_serve(server, config: MkDocsConfig, builder):
@@ -335,7 +343,7 @@ def _add_redirects(files: Files, config: MkDocsConfig, state: _State) -> None:
         )
         pages[src_uri] = html
     # MkDocs cleaned the site directory before on_files, so nothing will remove these.
-    state.redirect_writes = start_writing(Path(config.site_dir), texts=pages)
+    state.writes.append(start_writing(Path(config.site_dir), texts=pages))
 
 
 def _rewrite_page(markdown: str, page: Page, config: MkDocsConfig, state: _State) -> str:
@@ -388,7 +396,7 @@ def _assemble_term_page(
         state.glossary,
         index_href=index_href,
         term_href=lambda slug: get_relative_url(_term_url(files, slug), page.url),
-        cite=_citation(page, config, entry.title),
+        reproduce_section=_reproduce_section([reproduce.Shown(*n) for n in numbers], page, config, entry.title, state),
     ) + (links_html(state.repository, entry_path=entry.path) if state.repository else "")
     _add_build_headings(page, entry)
     elapsed_s = time.perf_counter() - state.render_started.pop(page.file.src_uri, time.perf_counter())
@@ -398,6 +406,21 @@ def _assemble_term_page(
             f"{ENTRY_RENDER_BUDGET_S:.0f} s: simplify the body (long runs of unclosed brackets or angle brackets are slow to parse)"
         )
     return html, closing
+
+
+def _reproduce_section(
+    numbers: list[reproduce.Shown], page: Page, config: MkDocsConfig, title: str, state: _State
+) -> str:
+    """The page's "Reproduce the numbers" section; its script is written in on_env."""
+    cite = _citation(page, config, title)
+    script = reproduce.numbers_script(numbers, cite)
+    if script is None:
+        return ""
+    state.scripts[script.site_path] = script.text
+    name = (page.url.strip("/").rsplit("/", 1)[-1] or "home") + "-numbers.py"
+    return reproduce.section_html(
+        numbers, cite, script_href=get_relative_url(script.site_path, page.url), download_name=name
+    )
 
 
 def _citation(page: Page, config: MkDocsConfig, title: str) -> str:

@@ -186,7 +186,12 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
 
 
 def term_page_footer_html(
-    entry: Entry, glossary: Glossary, *, index_href: str, term_href: Callable[[str], str], cite: str = ""
+    entry: Entry,
+    glossary: Glossary,
+    *,
+    index_href: str,
+    term_href: Callable[[str], str],
+    reproduce_section: str = "",
 ) -> str:
     """The term page below the body: related terms, sources, "Mentioned in", back link.
 
@@ -197,8 +202,8 @@ def term_page_footer_html(
         glossary: Every term (for related terms' titles and summaries).
         index_href: URL of the glossary index relative to the term's page.
         term_href: URL of another term's page (by slug) relative to this one.
-        cite: The page's citation (:func:`.reproduce.citation`), shown with the Python of each
-            number in "Reproduce the numbers on this page" after the presets' sources.
+        reproduce_section: "Reproduce the numbers on this page" (:func:`.reproduce.section_html`),
+            put after the presets' sources.
     """
     e, t = html.escape, _text
     parts = []
@@ -226,7 +231,7 @@ def term_page_footer_html(
         )
         parts += [f'<li><a href="{e(s.url)}">{t(s.title)}</a></li>\n' for s in rewritten.sources]
         parts.append("</ul>\n")
-    parts.append(reproduce.section_html([reproduce.Shown(*q) for q in rewritten.quantities], cite))
+    parts.append(reproduce_section)
     # Filled (or dropped, when no page links here) once every page is rendered: mentions_html.
     parts.append(f"{MENTIONED_IN_MARKER}\n")
     parts.append(_neighbours_html(entry, glossary, term_href=term_href))

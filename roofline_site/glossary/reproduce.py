@@ -3,8 +3,9 @@
 Every ``{{ quantity ... }}`` a page shows is one call of
 :func:`roofline_core.quantities.evaluate`; this module writes that call as Python a reader can
 paste into a notebook with the package installed, and it prints exactly the text the page shows.
-A term page lists one such snippet per distinct number in a collapsed ``<details>`` at the end
-of its sources (a docs page with numbers, at its end), with one citation for the page (title, permalink, data version, build date);
+A page's snippets are one script file (:func:`numbers_script`), linked from a collapsed
+``<details>`` after a term page's sources (at the end of a docs page with numbers), with one
+citation for the page (title, permalink, data version, build date);
 each number in the prose is wrapped in ``<span class="roofline-quantity" data-quantity="N">``
 so the browser can offer "Copy as Python" and "Cite" on the number itself
 (``site_assets/glossary/quantities.mjs``, which copies the text written here and computes
@@ -32,10 +33,13 @@ from roofline_core.quantities import parse_reference
 QUANTITY_CLASS = "roofline-quantity"
 #: Attribute of the transient marker, between rewriting and sanitising a term page's body.
 MARKER_ATTRIBUTE = "data-roofline-quantity"
-#: Id of the "Reproduce the numbers" section; each number's item is ``<id>-<N>``. The sanitiser
+#: Id of the "Reproduce the numbers" section; each number's item (listed by the page's script)
+#: is ``<id>-<N>``. The sanitiser
 #: reserves the ``roofline-`` prefix, so an entry cannot take these ids.
 SECTION_ID = "roofline-numbers"
 SUMMARY = "Reproduce the numbers on this page"
+#: Where each page's numbers script is written, content-named, so hosts may cache it for good.
+SCRIPTS_DIR = "assets/roofline/numbers/"
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,15 @@ def python_snippet(reference: str) -> str:
     Raises:
         QuantityError: for a reference that does not parse (the page could not have shown it).
     """
+    return f"{_IMPORT}\n{_print_line(reference)}\n"
+
+
+_IMPORT = "from roofline_core.quantities import evaluate"
+
+
+def _print_line(reference: str) -> str:
     name, arguments = parse_reference(reference)
-    return f"from roofline_core.quantities import evaluate\nprint(evaluate({name!r}, {arguments!r}).text)\n"
+    return f"print(evaluate({name!r}, {arguments!r}).text)"
 
 
 def citation(*, site_name: str, title: str, url: str, version: str, date: str) -> str:
@@ -118,24 +129,67 @@ def wrapped(index: int, text: str) -> str:
     return f"{wrapper_open(index)}{text}</span>"
 
 
-def section_html(numbers: Sequence[Shown], cite: str) -> str:
+@dataclass(frozen=True)
+class NumbersScript:
+    """A page's numbers as one Python script, and the content-named site path it is written to."""
+
+    site_path: str
+    text: str
+
+
+def numbers_script(numbers: Sequence[Shown], cite: str) -> NumbersScript | None:
+    """The Python that prints every number of a page, in its order, as the page shows it.
+
+    Each number is two lines, ``# <N>: <text>`` and its ``print(...)``, after one import, so
+    the script runs as it is and the page's script (``quantities.mjs``) can give number ``N``
+    its own snippet. ``None`` for a page without numbers.
+
+    >>> print(numbers_script([Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte")], "C.").text, end="")
+    # Every number on the page, in its order, as the page shows it (with roofline_core installed).
+    # Cite: C.
+    from roofline_core.quantities import evaluate
+    <BLANKLINE>
+    # 0: 295 FLOP/byte
+    print(evaluate('ridge_point', {'accelerator': 'h100-sxm'}).text)
+    """
+    if not numbers:
+        return None
+    lines = [
+        "# Every number on the page, in its order, as the page shows it (with roofline_core installed).",
+        f"# Cite: {_one_line(cite)}",
+        _IMPORT,
+        "",
+    ]
+    for index, number in enumerate(numbers):
+        lines += [f"# {index}: {_one_line(number.text)}", _print_line(number.reference)]
+    text = "\n".join(lines) + "\n"
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return NumbersScript(f"{SCRIPTS_DIR}numbers.{digest}.py", text)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def section_html(numbers: Sequence[Shown], cite: str, *, script_href: str, download_name: str) -> str:
     """The collapsed "Reproduce the numbers on this page" section; empty without numbers.
 
-    Per number: the text as shown and its snippet (a code block, which Material gives a copy
-    button); then the citation. Kept out of the search index, which every page downloads.
+    It links the page's script (:func:`numbers_script`, at ``script_href``) and cites the page.
+    The snippets themselves are not in the page: with 31 numbers they were a sixth of a term
+    page's HTML, for a section few readers open. The page's script fetches the file when a
+    reader opens the section or a number's popover and lists each number with its snippet
+    (``site_assets/glossary/quantities.mjs``); without scripts the link is the way to them.
+    Kept out of the search index, which every page downloads.
     """
     if not numbers:
         return ""
-    items = "".join(
-        f'<li id="{SECTION_ID}-{index}"><p>{html.escape(number.text)}</p>'
-        f"<pre><code>{html.escape(python_snippet(number.reference), quote=False)}</code></pre></li>"
-        for index, number in enumerate(numbers)
-    )
+    count = f"{len(numbers)} numbers" if len(numbers) != 1 else "1 number"
     return (
         f'<details class="roofline-reproduce" id="{SECTION_ID}" data-search-exclude>'
         f"<summary>{SUMMARY}</summary>\n"
-        "<p>Each number, and the Python that prints it (with <code>roofline_core</code> installed):</p>\n"
-        f'<ol class="roofline-reproduce__list">{items}</ol>\n'
+        f"<p>The Python that prints this page's {count} as it shows them, with <code>roofline_core</code> installed: "
+        f'<a class="roofline-reproduce__script" href="{html.escape(script_href)}" download="{html.escape(download_name)}">'
+        f"{html.escape(download_name, quote=False)}</a>.</p>\n"
         f'<p>Cite this page: <span class="roofline-reproduce__cite">{html.escape(cite, quote=False)}</span></p>\n'
         "</details>\n"
     )

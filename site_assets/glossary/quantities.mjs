@@ -1,11 +1,13 @@
 // "Copy as Python" and "Cite" on each number of a term page.
 //
 // The build wraps every number it computed in <span class="roofline-quantity" data-quantity="N">
-// and writes, in the page's "Reproduce the numbers on this page" section, item
-// #roofline-numbers-N with the Python that prints it, and one citation for the page
-// (roofline_site/glossary/reproduce.py). This module only copies that text: clicking a number,
-// or pressing Enter or Space on it, opens a small popover with the snippet and two buttons.
-// Without JavaScript the section itself is the way to the same text.
+// and writes the page's numbers as one Python script (assets/roofline/numbers/numbers.<hash>.py:
+// "# N: <text>" then the print line of number N), linked from the page's "Reproduce the numbers
+// on this page" section with one citation for the page (roofline_site/glossary/reproduce.py).
+// This module only copies that text: clicking a number, or pressing Enter or Space on it, opens
+// a small popover with the number's snippet and two buttons; opening the section lists every
+// number with its snippet (item #roofline-numbers-N). The script is fetched once per page, when
+// first needed. Without JavaScript the section's link is the way to the same text.
 //
 // Imported by glossary.js on pages that have numbers; listeners are delegated on `document`
 // once, and mount() runs after every page load and instant navigation.
@@ -14,28 +16,107 @@ import { copyOrShow } from "../calculators/share.mjs";
 import { placeBeside } from "./place-popover.mjs";
 
 const NUMBER = ".roofline-quantity[data-quantity]";
-const ITEM_PREFIX = "roofline-numbers-";
+const SECTION_ID = "roofline-numbers";
+const ITEM_PREFIX = `${SECTION_ID}-`;
+const SCRIPT_LINK = ".roofline-reproduce__script";
 const FEEDBACK_MS = 4000;
+const UNAVAILABLE = "The Python for this number could not be loaded. The link under “Reproduce the numbers on this page” has it.";
 
-let popover = null; // { el, code, status, box, link }
+let popover = null; // { el, code, status, box, link, snippet }
 let current = null; // the number the popover is shown for
+let loaded = null; // { href, promise }: the current page's script, fetched once
+
+/**
+ * The numbers of a page's script, by index: { text, python }, where python is the import and
+ * the number's print line (a snippet that runs on its own).
+ */
+export function parseNumbersScript(text) {
+  const lines = text.split("\n");
+  const imports = lines.filter((line) => line.startsWith("from ")).join("\n");
+  const numbers = [];
+  for (let at = 0; at + 1 < lines.length; at += 1) {
+    const label = /^# (\d+): (.*)$/.exec(lines[at]);
+    if (label && lines[at + 1].startsWith("print(")) {
+      numbers[Number(label[1])] = { text: label[2], python: `${imports}\n${lines[at + 1]}` };
+    }
+  }
+  return numbers;
+}
+
+/** This page's numbers (see parseNumbersScript), or null without a script or if it cannot be fetched. */
+function pageNumbers() {
+  const link = document.querySelector(SCRIPT_LINK);
+  if (!link) return Promise.resolve(null);
+  if (!loaded || loaded.href !== link.href) {
+    const href = link.href;
+    const promise = fetch(href)
+      .then((response) => {
+        if (!response.ok) throw new Error(`${response.status} for ${href}`);
+        return response.text();
+      })
+      .then(parseNumbersScript);
+    loaded = { href, promise };
+    // A failed fetch is tried again next time (the reader may be back online).
+    promise.catch(() => {
+      if (loaded && loaded.promise === promise) loaded = null;
+    });
+  }
+  return loaded.promise.catch(() => null);
+}
+
+/** List every number with its snippet in the section, once (items #roofline-numbers-N). */
+async function fillSection() {
+  const section = document.getElementById(SECTION_ID);
+  if (!section || section.querySelector(".roofline-reproduce__list")) return section;
+  const numbers = await pageNumbers();
+  if (!numbers || section.querySelector(".roofline-reproduce__list")) return section;
+  const list = document.createElement("ol");
+  list.className = "roofline-reproduce__list";
+  numbers.forEach((number, index) => {
+    const item = document.createElement("li");
+    item.id = ITEM_PREFIX + index;
+    const text = document.createElement("p");
+    text.textContent = number.text;
+    const pre = document.createElement("pre");
+    const code = document.createElement("code");
+    code.textContent = number.python;
+    pre.append(code);
+    item.append(text, pre);
+    list.append(item);
+  });
+  section.querySelector(`p:has(${SCRIPT_LINK})`)?.after(list) ?? section.append(list);
+  return section;
+}
+
+/** Open the section at number `index`'s item (or at its top) and scroll there. */
+async function openSectionAt(index) {
+  const section = document.getElementById(SECTION_ID);
+  if (!section) return;
+  section.open = true;
+  await fillSection();
+  (document.getElementById(ITEM_PREFIX + index) ?? section).scrollIntoView();
+}
 
 /** Make this page's numbers operable: focusable buttons that open the popover. */
 export function mount() {
   hide();
+  const hasScript = document.querySelector(SCRIPT_LINK) !== null;
   for (const number of document.querySelectorAll(NUMBER)) {
-    // No snippet on this page for it, or a number that is a link's text (a click must follow
-    // the link): leave it as text; the page's section still lists it.
-    if (!item(number) || number.closest("a")) continue;
+    // No script on this page, or a number that is a link's text (a click must follow the
+    // link): leave it as text; the page's section still lists it.
+    if (!hasScript || number.closest("a")) continue;
     number.tabIndex = 0;
     number.setAttribute("role", "button");
     number.setAttribute("aria-haspopup", "dialog");
     number.setAttribute("aria-expanded", "false");
   }
+  openLinkedItem();
 }
 
-function item(number) {
-  return document.getElementById(ITEM_PREFIX + number.dataset.quantity);
+/** A link to one number's item (#roofline-numbers-N) lands on it, once it is listed. */
+function openLinkedItem() {
+  const target = location.hash.slice(1);
+  if (target.startsWith(ITEM_PREFIX)) openSectionAt(target.slice(ITEM_PREFIX.length));
 }
 
 function numberOf(target) {
@@ -71,7 +152,7 @@ function element() {
   box.setAttribute("aria-label", "Text to copy");
   el.append(pre, actions, status, box);
   document.body.append(el);
-  popover = { el, code, status, box, link };
+  popover = { el, code, status, box, link, snippet: null };
   return popover;
 }
 
@@ -84,22 +165,27 @@ function button(text, what) {
   return el;
 }
 
-function show(number) {
-  const source = item(number);
+async function show(number) {
   const cite = document.querySelector(".roofline-reproduce__cite");
-  if (!source) return;
+  const index = number.dataset.quantity;
   const p = element();
   if (current && current !== number) current.setAttribute("aria-expanded", "false");
   current = number;
-  p.code.textContent = source.querySelector("code").textContent.trimEnd();
+  p.code.textContent = "…";
+  p.snippet = null;
   p.el.querySelector('[data-copy="cite"]').hidden = !cite;
-  p.link.href = `#${source.id}`;
+  p.link.href = `#${ITEM_PREFIX}${index}`;
   p.status.textContent = "";
   p.box.hidden = true;
   p.el.setAttribute("aria-label", `${number.textContent.trim()}: reproduce or cite`);
   number.setAttribute("aria-expanded", "true");
   number.setAttribute("aria-controls", p.el.id);
   p.el.hidden = false;
+  placeBeside(p.el, number);
+  const numbers = await pageNumbers();
+  if (current !== number) return; // the reader has moved on
+  p.snippet = numbers?.[Number(index)]?.python ?? null;
+  p.code.textContent = p.snippet ?? UNAVAILABLE;
   placeBeside(p.el, number);
 }
 
@@ -115,8 +201,12 @@ function isOpen() {
 
 async function copy(what) {
   const p = popover;
-  const text = what === "python" ? p.code.textContent + "\n" : document.querySelector(".roofline-reproduce__cite").textContent;
   const label = what === "python" ? "Python" : "Citation";
+  if (what === "python" && !p.snippet) {
+    p.status.textContent = p.code.textContent === "…" ? "The Python is still loading." : UNAVAILABLE;
+    return;
+  }
+  const text = what === "python" ? p.snippet + "\n" : document.querySelector(".roofline-reproduce__cite").textContent;
   const done = await copyOrShow(text, p.box);
   p.status.textContent = done === "copied" ? `${label} copied.` : `${label} selected below: copy it with Ctrl+C (⌘C).`;
   setTimeout(() => {
@@ -141,8 +231,10 @@ document.addEventListener("click", (event) => {
   if (copyButton) {
     copy(copyButton.dataset.copy);
   } else if (target && target === popover.link) {
-    // The section is collapsed: open it so the link lands on the number's item.
-    document.getElementById(popover.link.hash.slice(1))?.closest("details")?.setAttribute("open", "");
+    // The section is collapsed and its items are made on demand: open it, list them, go there.
+    event.preventDefault();
+    history.pushState(null, "", popover.link.hash);
+    openSectionAt(popover.link.hash.slice(1 + ITEM_PREFIX.length));
     hide();
   } else if (!popover.el.contains(target)) {
     hide();
@@ -168,3 +260,13 @@ document.addEventListener("focusin", (event) => {
 });
 
 window.addEventListener("resize", hide);
+window.addEventListener("hashchange", openLinkedItem);
+
+// Opening the section lists the numbers ("toggle" does not bubble: listen while it descends).
+document.addEventListener(
+  "toggle",
+  (event) => {
+    if (event.target instanceof HTMLDetailsElement && event.target.id === SECTION_ID && event.target.open) fillSection();
+  },
+  true,
+);

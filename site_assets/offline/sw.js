@@ -21,6 +21,7 @@ const IMMUTABLE = [
   /\/assets\/stylesheets\/[a-z]+\.[0-9a-f]{8}\.min\.css$/,
   /\/assets\/roofline\/figures\/svg\/figure\.[0-9a-f]{16}\.svg$/,
   /\/assets\/roofline\/calculators\/part\/calculator\.[0-9a-f]{16}\.json$/,
+  /\/assets\/roofline\/numbers\/numbers\.[0-9a-f]{16}\.py$/,
 ];
 
 self.addEventListener("install", () => self.skipWaiting());

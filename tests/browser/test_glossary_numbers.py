@@ -15,6 +15,7 @@ pytestmark = pytest.mark.browser
 
 POPOVER = "#roofline-quantity-popover"
 NUMBER = "article .roofline-quantity[data-quantity]"
+SCRIPT_FETCHES = "performance.getEntriesByType('resource').filter(e => e.name.includes('/roofline/numbers/')).length"
 
 
 def _cite(page) -> str:
@@ -28,11 +29,13 @@ def test_a_clicked_number_copies_python_that_prints_it_and_the_page_citation(bro
         page.goto(site_server + "glossary/kv-cache/", wait_until="networkidle")
         number = page.locator(f'{NUMBER}[role="button"]').nth(3)
         shown = number.text_content()
+        assert page.evaluate(SCRIPT_FETCHES) == 0  # the numbers' script comes when asked for
         number.click()
         popover = page.locator(POPOVER)
         popover.wait_for(state="visible")
         assert number.get_attribute("aria-expanded") == "true"
         assert popover.get_attribute("aria-label") == f"{shown}: reproduce or cite"
+        popover.locator("code", has_text="print(evaluate(").wait_for()
 
         popover.get_by_role("button", name="Copy as Python").click()
         popover.locator(".roofline-quantity-popover__status", has_text="Python copied.").wait_for()
@@ -52,8 +55,47 @@ def test_a_clicked_number_copies_python_that_prints_it_and_the_page_citation(bro
         popover.wait_for(state="hidden")
         assert page.locator("#roofline-numbers").get_attribute("open") is not None
         item = page.locator(f"#roofline-numbers-{number.get_attribute('data-quantity')}")
+        item.wait_for(state="visible")
         assert item.locator("p").text_content() == shown
-        assert item.is_visible()
+        assert item.locator("code").text_content() == snippet.rstrip("\n")
+        assert page.url.endswith(f"#roofline-numbers-{number.get_attribute('data-quantity')}")
+        assert page.evaluate(SCRIPT_FETCHES) == 1  # once per page, however often it is needed
+    finally:
+        context.close()
+
+
+def test_opening_the_section_or_linking_a_number_lists_every_number_with_its_python(page_factory, site_server):
+    page, watch = page_factory()
+    page.goto(site_server + "glossary/decode/", wait_until="networkidle")
+    shown = page.locator(NUMBER).evaluate_all("els => els.map(e => [e.dataset.quantity, e.textContent])")
+    page.locator("#roofline-numbers summary").click()
+    items = page.locator("#roofline-numbers .roofline-reproduce__list > li")
+    items.first.wait_for(state="visible")
+    assert items.count() == len({index for index, _ in shown})
+    for index, text in shown:
+        assert page.locator(f"#roofline-numbers-{index} > p").text_content() == text
+        code = page.locator(f"#roofline-numbers-{index} code").text_content()
+        assert code.startswith("from roofline_core.quantities import evaluate\nprint(evaluate(")
+    # A link to one number's item (shared from the popover) opens the section there.
+    page.goto(site_server + "glossary/decode/#roofline-numbers-5", wait_until="networkidle")
+    page.locator("#roofline-numbers-5").wait_for(state="visible")
+    assert page.locator("#roofline-numbers").get_attribute("open") is not None
+    assert watch.page_errors == [] and watch.console_errors == []
+
+
+def test_if_the_script_cannot_be_fetched_the_popover_says_where_the_python_is(browser, site_server):
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.route("**/assets/roofline/numbers/*", lambda route: route.abort())
+        page.goto(site_server + "glossary/kv-cache/", wait_until="networkidle")
+        page.locator(f'{NUMBER}[role="button"]').first.click()
+        popover = page.locator(POPOVER)
+        popover.locator("code", has_text="could not be loaded").wait_for()
+        popover.get_by_role("button", name="Copy as Python").click()
+        assert "could not be loaded" in popover.locator(".roofline-quantity-popover__status").text_content()
+        # The citation needs nothing fetched.
+        assert popover.get_by_role("button", name="Cite").is_visible()
     finally:
         context.close()
 
@@ -108,7 +150,8 @@ def test_without_javascript_numbers_are_plain_text_and_the_section_is_readable(p
     assert page.locator(NUMBER).count() > 0
     assert page.locator(f"{NUMBER}[role], {NUMBER}[tabindex]").count() == 0
     page.locator("#roofline-numbers summary").click()
-    assert page.locator("#roofline-numbers-0 code").is_visible()
+    link = page.locator("#roofline-numbers a.roofline-reproduce__script")
+    assert link.is_visible() and link.get_attribute("download") == "kv-cache-numbers.py"
     assert "data version" in _cite(page)
 
 

@@ -29,23 +29,27 @@ def _page(site, path: str) -> str:
 def test_each_snippet_prints_the_number_the_page_shows(built_site, path):
     page = _page(built_site, path)
     shown = re.findall(r'<span class="roofline-quantity" data-quantity="([0-9]+)">([^<]*)</span>', page)
-    items = re.findall(
-        r'<li id="roofline-numbers-([0-9]+)"><p>([^<]*)</p><pre><code>(.*?)</code></pre></li>', page, re.DOTALL
-    )
-    assert shown and [int(index) for index, _, _ in items] == list(range(len(items)))
-    listed = {index: html.unescape(text) for index, text, _ in items}
-    # Every number in the prose has its item, with the same text; every item is shown somewhere.
+    link = re.search(r'<a class="roofline-reproduce__script" href="([^"]+)" download="([^"]+)">', page)
+    assert shown and link and link.group(2) == f"{path.rsplit('/', 1)[-1]}-numbers.py"
+    script = (built_site / path / html.unescape(link.group(1))).resolve()
+    assert script.parent == built_site.resolve() / "assets" / "roofline" / "numbers"
+    text = script.read_text(encoding="utf-8")
+    listed = dict(re.findall(r"^# ([0-9]+): (.*)$", text, re.MULTILINE))
+    assert list(listed) == [str(i) for i in range(len(listed))]
+    # Every number in the prose has its line, with the same text; every line is shown somewhere.
     assert {index for index, _ in shown} == set(listed)
     assert all(html.unescape(text) == listed[index] for index, text in shown)
     result = subprocess.run(
-        [sys.executable, "-c", "".join(html.unescape(code) for _, _, code in items)],
+        [sys.executable, str(script)],
         capture_output=True,
         text=True,
         check=True,
         env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
         cwd=PROJECT_ROOT,
     )
-    assert result.stdout.splitlines() == [listed[str(i)] for i in range(len(items))]
+    assert result.stdout.splitlines() == [listed[str(i)] for i in range(len(listed))]
+    # The page carries the link, not the snippets.
+    assert "evaluate(" not in page
 
 
 @pytest.mark.slow

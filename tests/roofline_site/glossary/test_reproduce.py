@@ -68,16 +68,37 @@ def test_citation_names_site_title_permalink_version_and_date():
     )
 
 
-def test_section_lists_each_number_with_its_python_and_the_citation_escaped():
+def test_section_links_the_script_and_cites_the_page_escaped():
+    numbers = [reproduce.Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte")]
     html = reproduce.section_html(
-        [reproduce.Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte")], cite="<b>Cite</b> & more"
+        numbers, cite="<b>Cite</b> & more", script_href='../n".py', download_name="x<y-numbers.py"
     )
     assert html.startswith('<details class="roofline-reproduce" id="roofline-numbers" data-search-exclude>')
     assert "<summary>Reproduce the numbers on this page</summary>" in html
-    assert '<li id="roofline-numbers-0"><p>295 FLOP/byte</p><pre><code>from roofline_core.quantities' in html
-    assert "print(evaluate('ridge_point', {'accelerator': 'h100-sxm'}).text)" in html
+    assert "this page's 1 number as it shows them" in html
+    assert 'href="../n&quot;.py" download="x&lt;y-numbers.py">x&lt;y-numbers.py</a>' in html
     assert "&lt;b&gt;Cite&lt;/b&gt; &amp; more" in html and "<b>" not in html
-    assert reproduce.section_html([], cite="x") == ""
+    # The snippets are in the script, not the page.
+    assert "evaluate(" not in html
+    assert reproduce.section_html([], cite="x", script_href="a", download_name="b") == ""
+
+
+def test_the_script_runs_prints_each_number_and_labels_it_for_the_page():
+    numbers = [
+        reproduce.Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte"),
+        reproduce.Shown("bandwidth accelerator=h100-sxm", "3.35 TB/s"),
+    ]
+    script = reproduce.numbers_script(numbers, 'Site, "Page",\nurl')
+    assert _run_python(script.text).splitlines() == ["295 FLOP/byte", "3.35 TB/s"]
+    lines = script.text.splitlines()
+    assert lines[1] == '# Cite: Site, "Page", url'  # one line, whatever the citation holds
+    for index, number in enumerate(numbers):
+        label = lines.index(f"# {index}: {number.text}")
+        assert lines[label + 1] == reproduce.python_snippet(number.reference).splitlines()[1]
+    # Named by its content, under the directory hosts may cache for good.
+    assert re.fullmatch(r"assets/roofline/numbers/numbers\.[0-9a-f]{16}\.py", script.site_path)
+    assert reproduce.numbers_script(numbers[:1], "c").site_path != script.site_path
+    assert reproduce.numbers_script([], "c") is None
 
 
 def _glossary(tmp_path, body):
@@ -155,9 +176,8 @@ def test_page_python_prints_what_the_page_shows_for_an_entry():
     glossary = load_glossary(PROJECT_ROOT / "glossary")
     entry = glossary.entries["kv-cache"]
     numbers = render.rewrite_body(entry, glossary).quantities
-    section = reproduce.section_html([reproduce.Shown(*n) for n in numbers], cite="c")
+    script = reproduce.numbers_script([reproduce.Shown(*n) for n in numbers], cite="c")
     shown = dict(re.findall(r'data-quantity="([0-9]+)">([^<]*)</span>', _body_html(entry, glossary)))
     assert sorted(shown, key=int) == [str(i) for i in range(len(numbers))]
-    code = re.findall(r"<pre><code>(.*?)</code></pre>", section, re.DOTALL)
-    printed = _run_python("".join(html.unescape(c) for c in code))
-    assert printed.splitlines() == [shown[str(i)] for i in range(len(numbers))]
+    printed = _run_python(script.text)
+    assert printed.splitlines() == [html.unescape(shown[str(i)]) for i in range(len(numbers))]
