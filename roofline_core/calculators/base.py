@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from roofline_core.calculators.terms import term_of
@@ -112,6 +113,11 @@ class Calculator:
         box only under "From a config.json". This is :meth:`applicable_fields`'s rule written
         out as data for the browser.
         """
+        # Worked out once per calculator (each compute() and each page asks), copied out.
+        return {target: {"select": c["select"], "values": list(c["values"])} for target, c in self._conditions.items()}
+
+    @cached_property
+    def _conditions(self) -> dict[str, dict[str, Any]]:
         conditions: dict[str, dict[str, Any]] = {}
         for field in self.inputs:
             if not isinstance(field, OneOf):

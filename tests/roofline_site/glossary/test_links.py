@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
+from urllib.parse import urljoin, urlsplit
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from roofline_site.glossary.links import _ORIGIN, LinkGraph, PageRef, annotate_term_links, link_target, normalise_url
 
 TERMS = {normalise_url("glossary/kv-cache/"): "kv-cache", normalise_url("glossary/decode/"): "decode"}
 
@@ -57,3 +62,23 @@ def test_link_graph_backlinks_sorted_without_self_mentions():
     graph.forget_page("")
     assert [p.title for p in graph.mentioned_in("decode")] == ["Zeta"]
     assert graph.mentioned_in("kv-cache") == []
+
+
+def _by_urljoin(page_url: str, href: str) -> str | None:
+    # The definition: resolve as a browser does, then keep the path if it is on the site.
+    parts = urlsplit(urljoin(urljoin(_ORIGIN, page_url), href))
+    return normalise_url(parts.path) if f"{parts.scheme}://{parts.netloc}/" == _ORIGIN else None
+
+
+_SEGMENTS = st.sampled_from(
+    ["..", ".", "", "a", "b.html", "index.html", "x:y", "%41", "c-d_e~f", "glossary", "Ünï", "...", ".a", "//h"]
+)
+_PAGES = st.sampled_from(["", "glossary/", "glossary/term-5/", "a/b/c/", "foo.html", "a/b.html", "a/index.html"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_PAGES, st.lists(_SEGMENTS, max_size=6), st.sampled_from(["", "/", "?q", "#f", "?q#f", "/#x"]))
+def test_a_links_target_is_where_a_browser_would_go(page_url, segments, tail):
+    href = "/".join(segments) + tail
+    base = urljoin(_ORIGIN, page_url)
+    assert link_target(base, urlsplit(base).path.split("/")[1:-1], href) == _by_urljoin(page_url, href)
