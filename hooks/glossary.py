@@ -371,7 +371,8 @@ def _assemble_term_page(
 ) -> tuple[str, str]:
     """Sanitise the rendered body and put the header before it; also return the sections built
     from front matter that close the page."""
-    numbers = render.rewrite_body(entry, state.glossary).quantities
+    # The rewrite the page's Markdown was made from (cached): its numbers are the page's.
+    numbers = render.rewrite_body(entry, state.glossary, marked=True).quantities
     token = reproduce.marker_token(entry.body)
     try:
         body = sanitise_entry_html(

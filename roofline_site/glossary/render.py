@@ -224,7 +224,8 @@ def term_page_footer_html(
         note = f": {t(source.note)}" if source.note else ""
         parts.append(f'<li><a href="{e(source.url)}">{t(source.title)}</a>{note}</li>\n')
     parts.append("</ul>\n")
-    rewritten = rewrite_body(entry, glossary)
+    # The rewrite the page was made from (worked out once): its presets' sources.
+    rewritten = rewrite_body(entry, glossary, marked=True)
     if rewritten.sources:
         parts.append(
             "<p>The numbers on this page are computed at build time by <code>roofline_core</code> from these presets' sources:</p>\n<ul data-search-exclude>\n"
