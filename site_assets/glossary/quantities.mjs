@@ -84,7 +84,10 @@ async function fillSection() {
     item.append(text, pre);
     list.append(item);
   });
-  section.querySelector(`p:has(${SCRIPT_LINK})`)?.after(list) ?? section.append(list);
+  // Under the paragraph with the script's link, before the citation.
+  const intro = section.querySelector(SCRIPT_LINK).closest("p");
+  if (intro) intro.after(list);
+  else section.append(list);
   return section;
 }
 

@@ -72,6 +72,9 @@ def test_opening_the_section_or_linking_a_number_lists_every_number_with_its_pyt
     items = page.locator("#roofline-numbers .roofline-reproduce__list > li")
     items.first.wait_for(state="visible")
     assert items.count() == len({index for index, _ in shown})
+    # Listed under the script's link, above the citation.
+    order = page.locator("#roofline-numbers > *").evaluate_all("els => els.map(e => e.tagName + '.' + e.className)")
+    assert order.index("OL.roofline-reproduce__list") == order.index("P.") + 1 < len(order) - 1
     for index, text in shown:
         assert page.locator(f"#roofline-numbers-{index} > p").text_content() == text
         code = page.locator(f"#roofline-numbers-{index} code").text_content()
