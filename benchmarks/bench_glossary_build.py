@@ -19,7 +19,6 @@ Run: ``.venv/bin/python benchmarks/bench_glossary_build.py [--sizes 100 1000] [-
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.build_env import build_environment  # noqa: E402
 from roofline_site.glossary.schema import CATEGORIES  # noqa: E402
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -116,7 +116,7 @@ def make_projects(root: Path, n: int) -> tuple[Path, Path]:
 
 
 def time_build(project: Path) -> float:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = build_environment()
     start = time.perf_counter()
     result = subprocess.run(
         [

@@ -16,7 +16,6 @@ Run: ``.venv/bin/python benchmarks/bench_site_build.py [--runs 3]``
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -26,6 +25,8 @@ import time
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PROJECT_ROOT))  # run as a script or with -m
+from benchmarks.build_env import build_environment  # noqa: E402
 
 PLAIN_CONFIG = """\
 site_name: Plain twin
@@ -67,7 +68,7 @@ def timed_build(config: Path, site_dir: Path) -> float:
         cwd=config.parent,
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env=build_environment(),
     )
     elapsed = time.perf_counter() - started
     if result.returncode != 0:

@@ -17,6 +17,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from roofline_site.calculators import CalculatorFences
+from roofline_site.calculators.render_cache import CACHE_DIR_NAME as CALCULATOR_CACHE_DIR
+from roofline_site.calculators.render_cache import RenderCache
 from roofline_site.fences import LocatedError, author_source, current_build, require_custom_fences, start_build
 from roofline_site.figures.cache import FigureCache
 from roofline_site.figures.pages import FigureFences, cache_dir_for
@@ -27,7 +29,11 @@ log = logging.getLogger("mkdocs.hooks.fences")
 
 
 def on_config(config):
-    kinds = [FigureFences(cache=FigureCache(directory=cache_dir_for(_project_root(config)))), CalculatorFences()]
+    root = _project_root(config)
+    kinds = [
+        FigureFences(cache=FigureCache(directory=cache_dir_for(root))),
+        CalculatorFences(cache=RenderCache(root / CALCULATOR_CACHE_DIR)),
+    ]
     languages = [kind.language for kind in kinds]
     try:
         require_custom_fences(config.mdx_configs, languages, config_path=config.config_file_path)

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import ClassVar
 
 from roofline_site.calculators.assets import PyodideSiteAssets, build_assets
 from roofline_site.calculators.embed import EMBED_DIR, FULL_PAGE_DIR
-from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, parse_placement
+from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, Placement, parse_placement
 from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summary_html
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, render_calculator, view_for
+from roofline_site.calculators.render_cache import RenderCache, Rendered
 from roofline_site.fences import Fence, PageContext, Prepared
 
 SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
@@ -31,10 +32,12 @@ class CalculatorFences:
     Attributes:
         assets: Gives the build's Pyodide assets (their site paths go into each calculator).
         files: Each term page calculator's own file, by site path (:mod:`.later`).
+        cache: Renderings kept between builds (:mod:`.render_cache`); none by default.
     """
 
     assets: Callable[[], PyodideSiteAssets] = build_assets
     files: dict[str, bytes] = field(default_factory=dict)
+    cache: RenderCache = field(default_factory=lambda: RenderCache(None))
     language: ClassVar[str] = FENCE_LANGUAGE
     body_keys: ClassVar[tuple[str, ...]] = KNOWN_KEYS
 
@@ -51,26 +54,19 @@ class CalculatorFences:
         prepared = []
         for number, fence in enumerate(fences):
             placement = parse_placement(fence, path=page.path)
-            resolved = resolve(placement, path=page.path)
             seen[placement.calculator_id] += 1
             count = seen[placement.calculator_id]
             dom_id = f"calculator-{placement.calculator_id}" + (f"-{count}" if count > 1 else "")
             urls = self._urls(placement.calculator_id, fence, page)
-            view = view_for(resolved, dom_id=dom_id, assets=urls)
-            html = render_calculator(resolved, dom_id=dom_id, assets=urls, view=view)
-            if _term_of_page(page.page_path):
-                # On a term page the calculator is a file of its own, fetched as the reader nears it.
-                name, data = fragment_file(html, dom_id=dom_id)
+            key = self.cache.key(body=fence.key, dom_id=dom_id, urls=asdict(urls), page_path=page.page_path)
+            rendered = self.cache.get(key)
+            if rendered is None:
+                rendered = _render(placement, page, dom_id=dom_id, urls=urls)
+                self.cache.put(key, rendered)
+            if rendered.fragment is not None:
+                name, data = rendered.fragment
                 self.files[FRAGMENTS_DIR + name] = data
-                html = summary_html(
-                    resolved,
-                    view=view,
-                    dom_id=dom_id,
-                    assets=urls,
-                    src=page.url_to(FRAGMENTS_DIR + name),
-                    full_page=page.url_to(f"{FULL_PAGE_DIR}/{placement.calculator_id}/"),
-                )
-            prepared.append(Prepared(html=html, marker=SLOT.format(number=number), deferred=True))
+            prepared.append(Prepared(html=rendered.html, marker=SLOT.format(number=number), deferred=True))
         return prepared
 
     def report(self) -> None:
@@ -103,6 +99,30 @@ class CalculatorFences:
             share_embed=page.link_to(embed),
             own_term=_term_of_page(page.page_path),
         )
+
+
+def _render(placement: Placement, page: PageContext, *, dom_id: str, urls: AssetUrls) -> Rendered:
+    """A calculator fence resolved at its inputs and laid out; on a term page, a summary and the
+    calculator as a file of its own, fetched as the reader nears it (:mod:`.later`).
+
+    Raises:
+        FenceError: if the fence's inputs do not resolve (file and line in the message).
+    """
+    resolved = resolve(placement, path=page.path)
+    view = view_for(resolved, dom_id=dom_id, assets=urls)
+    html = render_calculator(resolved, dom_id=dom_id, assets=urls, view=view)
+    if not _term_of_page(page.page_path):
+        return Rendered(html)
+    name, data = fragment_file(html, dom_id=dom_id)
+    summary = summary_html(
+        resolved,
+        view=view,
+        dom_id=dom_id,
+        assets=urls,
+        src=page.url_to(FRAGMENTS_DIR + name),
+        full_page=page.url_to(f"{FULL_PAGE_DIR}/{placement.calculator_id}/"),
+    )
+    return Rendered(summary, fragment=(name, data))
 
 
 def _term_of_page(page_path: str) -> str:
