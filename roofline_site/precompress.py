@@ -20,7 +20,9 @@ import subprocess
 from pathlib import Path
 
 #: What a host would compress: text, and WebAssembly (it compresses to about a third).
-COMPRESSED_SUFFIXES = frozenset({".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"})
+COMPRESSED_SUFFIXES = frozenset(
+    {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".py", ".wasm", ".map"}
+)
 # Below this, a compressed copy saves less than a network packet.
 MIN_BYTES = 1024
 GZIP_LEVEL = 9
