@@ -78,18 +78,20 @@ def _inline_code(html: str) -> csp.InlineCode:
 
 
 def _authorise(html: str, where: str) -> tuple[str, ...]:
+    return _authorise_code(where, _inline_code(html))
+
+
+def _authorise_code(where: str, code: csp.InlineCode) -> tuple[str, ...]:
     try:
-        return csp.authorise_scripts(_inline_code(html).scripts, _known, page=where)
+        return csp.authorise_scripts(code.scripts, _known, page=where)
     except csp.UnknownInlineScript as exc:
         raise PluginError(str(exc)) from None
 
 
 def _write_headers(site_dir: Path) -> None:
-    # Every page, redirect stubs included, must carry known scripts only.
-    for path in sorted(site_dir.rglob("*.html")):
-        _authorise(path.read_text(encoding="utf-8"), path.relative_to(site_dir).as_posix())
     global _cache
-    found = csp.scan_site(site_dir, parse=_inline_code)
+    # Every page, redirect stubs included, must carry known scripts only: checked as it is read.
+    found = csp.scan_site(site_dir, parse=_inline_code, check=_authorise_code)
     if _cache is not None:
         _cache.save()
         _cache = None

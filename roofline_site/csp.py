@@ -214,11 +214,17 @@ class SiteInlineCode:
     style_attributes_outside_svg: tuple[tuple[str, str], ...] = ()
 
 
-def scan_site(site_dir: Path, *, parse: Callable[[str], InlineCode] = inline_code) -> SiteInlineCode:
+def scan_site(
+    site_dir: Path,
+    *,
+    parse: Callable[[str], InlineCode] = inline_code,
+    check: Callable[[str, InlineCode], object] | None = None,
+) -> SiteInlineCode:
     """Hash every inline script and style in the HTML pages under ``site_dir`` (sorted, unique).
 
     ``parse`` reads one page (:func:`inline_code`, or a cache of it: the build has already read
-    every page it wrote once).
+    every page it wrote once). ``check``, if given, is called with each page's site path and
+    inline code as it is read (the build refuses unknown scripts in the same pass).
     """
     scripts: set[str] = set()
     styles: set[str] = set()
@@ -226,9 +232,11 @@ def scan_site(site_dir: Path, *, parse: Callable[[str], InlineCode] = inline_cod
     outside_svg: list[tuple[str, str]] = []
     for path in sorted(site_dir.rglob("*.html")):
         found = parse(path.read_text(encoding="utf-8"))
+        relative = path.relative_to(site_dir).as_posix()
+        if check is not None:
+            check(relative, found)
         scripts.update(sha256_source(text) for text in found.scripts)
         styles.update(sha256_source(text) for text in found.styles)
-        relative = path.relative_to(site_dir).as_posix()
         attributes.extend((relative, value) for value in found.style_attributes)
         outside_svg.extend((relative, value) for value in found.style_attributes_outside_svg)
     return SiteInlineCode(tuple(sorted(scripts)), tuple(sorted(styles)), tuple(attributes), tuple(outside_svg))
