@@ -14,12 +14,20 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.utils import get_relative_url
 
 from roofline_site.calculators import CalculatorFences
 from roofline_site.calculators.render_cache import CACHE_DIR_NAME as CALCULATOR_CACHE_DIR
 from roofline_site.calculators.render_cache import RenderCache
-from roofline_site.fences import LocatedError, author_source, current_build, require_custom_fences, start_build
+from roofline_site.fences import (
+    LocatedError,
+    author_source,
+    current_build,
+    fill_deferred,
+    require_custom_fences,
+    start_build,
+)
 from roofline_site.figures.cache import FigureCache
 from roofline_site.figures.pages import FigureFences, cache_dir_for
 
@@ -28,7 +36,12 @@ log = logging.getLogger("mkdocs.hooks.fences")
 # Hooks ---------------------------------------------------------------------------------
 
 
+# Each page's deferred fences, from on_page_content to on_page_context.
+_deferred: dict[str, tuple[tuple[str, str], ...]] = {}
+
+
 def on_config(config):
+    _deferred.clear()
     root = _project_root(config)
     kinds = [
         FigureFences(cache=FigureCache(directory=cache_dir_for(root))),
@@ -62,9 +75,19 @@ def on_page_markdown(markdown, page, config, files):
 
 def on_page_content(html, page, config, files):
     try:
-        return current_build().finish_page(html, path=_author_source(page, config).path)
+        _deferred[page.file.src_uri] = current_build().check_page(html, path=_author_source(page, config).path)
     except LocatedError as error:
         raise PluginError(str(error)) from None
+    return html
+
+
+# After every plugin's on_page_context: the calculators (deferred fences) join the page once
+# Material's search has read it. They are kept out of its index, yet it parsed their 40 to 65 kB
+# of form and results on every calculator page, a third of its time.
+@event_priority(-100)
+def on_page_context(context, page, config, nav):
+    page.content = fill_deferred(page.content or "", _deferred.pop(page.file.src_uri, ()))
+    return context
 
 
 def on_post_build(config):

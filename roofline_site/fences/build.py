@@ -10,10 +10,11 @@ Every fence kind (``figure``, ``calculator``) goes through the same three steps,
 2. :func:`format_fence`, the superfences formatter of every kind (``mkdocs.yml``), looks the
    prepared fence up by its body and returns its HTML, or a placeholder for HTML that Markdown
    must never see (the calculators').
-3. :meth:`FenceBuild.finish_page`, on the page's HTML (``on_page_content``), checks that every
+3. :meth:`FenceBuild.check_page`, on the page's HTML (``on_page_content``), checks that every
    fence became what it should (a fence indented into a code block is formatted, then turned
-   back into code by Markdown) and that nothing of a fence reached the page as code, then puts
-   the held-back HTML in place.
+   back into code by Markdown) and that nothing of a fence reached the page as code, and gives
+   the held-back HTML, which :func:`fill_deferred` puts in place (the site does so once the
+   search plugin has read the page; :meth:`FenceBuild.finish_page` does both at once).
 
 MkDocs renders pages one after another (markdown hook, Markdown, content hook), so the build
 holds the fences of the current page only.
@@ -64,7 +65,7 @@ class Prepared:
         html: Its HTML.
         marker: Text that is in the page's HTML exactly once if the fence rendered (an ``id``
             attribute of ``html``, or the placeholder itself when ``deferred``).
-        deferred: Whether the formatter writes ``marker`` and :meth:`FenceBuild.finish_page`
+        deferred: Whether the formatter writes ``marker`` and :func:`fill_deferred`
             replaces it with ``html`` after Markdown (and any hook before) has run.
     """
 
@@ -206,6 +207,16 @@ class FenceBuild:
         """After Markdown: check every fence of the page rendered, then fill in deferred HTML.
 
         Raises:
+            LocatedError: as :meth:`check_page`.
+        """
+        return fill_deferred(html, self.check_page(html, path=path))
+
+    def check_page(self, html: str, *, path: str) -> tuple[tuple[str, str], ...]:
+        """After Markdown: check every fence of the page rendered; return the deferred HTML to put
+        in place, ``(marker, html)`` pairs for :func:`fill_deferred`, which may run later (the site
+        build fills it in once the search plugin has read the page: hooks/fences.py).
+
+        Raises:
             LocatedError: at a fence that did not become what it should, or (without a line) when
                 a fence of a known language reached the page as code.
         """
@@ -227,10 +238,7 @@ class FenceBuild:
                     "only the build to write it, once",
                 )
         _refuse_fences_shown_as_code(html, path, self.kinds.values())
-        for item in self._placed:
-            if item.prepared.deferred:
-                html = html.replace(item.prepared.marker, item.prepared.html, 1)
-        return html
+        return tuple((item.prepared.marker, item.prepared.html) for item in self._placed if item.prepared.deferred)
 
     def reports(self) -> list[str]:
         """Each kind's line for the build log."""
@@ -239,6 +247,13 @@ class FenceBuild:
     def site_files(self) -> dict[str, bytes]:
         """The files every kind's fences link to, by site path."""
         return {path: data for kind in self.kinds.values() for path, data in kind.site_files().items()}
+
+
+def fill_deferred(html: str, deferred: Iterable[tuple[str, str]]) -> str:
+    """Put each deferred fence's HTML in place of its marker (:meth:`FenceBuild.check_page`)."""
+    for marker, fence_html in deferred:
+        html = html.replace(marker, fence_html, 1)
+    return html
 
 
 def _check_opening_and_closing(fence: Fence, path: str) -> None:
