@@ -20,6 +20,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from roofline_core.quantities import QuantityError, Value, evaluate_reference
 from roofline_core.sources import Source
@@ -160,9 +161,15 @@ def running_text(title: str, *, sentence_start: bool) -> str:
 
 def term_href(slug: str, anchor: str, from_src_uri: str) -> str:
     """Relative Markdown link target from the page ``from_src_uri`` to the term's page."""
-    start = posixpath.dirname(from_src_uri) or "."
-    target = posixpath.relpath(f"glossary/{slug}.md", start)
+    target = _term_path_from(slug, posixpath.dirname(from_src_uri) or ".")
     return target + (f"#{anchor}" if anchor else "")
+
+
+# posixpath.relpath is slow (it makes both paths absolute), and every term page is in the same
+# folder and links the same few hundred terms, several times per build.
+@lru_cache(maxsize=16384)
+def _term_path_from(slug: str, start: str) -> str:
+    return posixpath.relpath(f"glossary/{slug}.md", start)
 
 
 def escape_link_text(text: str) -> str:
