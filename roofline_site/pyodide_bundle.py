@@ -11,9 +11,12 @@ from __future__ import annotations
 import hashlib
 import io
 import zipfile
+import zlib
 from pathlib import Path
 
 import roofline_core
+from roofline_core.version import package_digest
+from roofline_site.atomic_write import write_atomic
 
 # 1980-01-01, the earliest time a zip entry can carry.
 _FIXED_DATE_TIME = (1980, 1, 1, 0, 0, 0)
@@ -24,8 +27,28 @@ def package_dir() -> Path:
     return Path(roofline_core.__file__).resolve().parent
 
 
-def core_zip_bytes() -> bytes:
-    """``roofline_core``'s ``.py`` files as a zip whose top-level folder is ``roofline_core/``."""
+def core_zip_bytes(cache_dir: Path | None = None) -> bytes:
+    """``roofline_core``'s ``.py`` files as a zip whose top-level folder is ``roofline_core/``.
+
+    With ``cache_dir``, the zip is kept there under a key of the package's sources, this module
+    and the zlib that compressed it, so a warm build reads it rather than compressing sixty
+    files again (16 ms).
+    """
+    if cache_dir is None:
+        return _pack_core()
+    key = hashlib.sha256(
+        f"{package_digest()}:{hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}:{zlib.ZLIB_RUNTIME_VERSION}".encode()
+    ).hexdigest()[:24]
+    path = cache_dir / f"roofline_core.{key}.zip"
+    try:
+        return path.read_bytes()
+    except OSError:
+        data = _pack_core()
+        write_atomic(path, data)
+        return data
+
+
+def _pack_core() -> bytes:
     root = package_dir()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:

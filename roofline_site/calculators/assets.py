@@ -21,6 +21,8 @@ from roofline_site.pyodide_bundle import PYODIDE_RUNTIME_FILES, core_zip_bytes, 
 from roofline_site.pyodide_stdlib import STOCK_NAME, build_stdlib
 
 SITE_DIR = "assets/pyodide"
+#: Where the packed roofline_core is kept between builds (roofline_site/pyodide_bundle.py).
+CORE_ZIP_CACHE_DIR = ".cache/pyodide-core"
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
                 f"{source}: missing from the npm package 'pyodide' {version}; run scripts/setup (npm ci)"
             )
         runtime_files[runtime_dir + name] = source
-    data = core_zip_bytes()
+    data = core_zip_bytes(project_root / CORE_ZIP_CACHE_DIR)
     core_zip_name = hashed_name(data)
     stock = runtime_files.pop(runtime_dir + STOCK_NAME)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from roofline_site import node_artifacts
+from roofline_site import node_artifacts, pyodide_bundle
 from roofline_site.calculators.assets import pyodide_site_assets
 from roofline_site.pyodide_bundle import PYODIDE_RUNTIME_FILES
 from roofline_site.pyodide_stdlib import STOCK_NAME
@@ -36,3 +36,21 @@ def test_without_node_the_stock_standard_library_is_served(monkeypatch, tmp_path
     assert assets.stdlib_zip == assets.runtime_dir + STOCK_NAME
     assert assets.runtime_files[assets.stdlib_zip].read_bytes() == assets.stdlib_zip_bytes
     assert "node is not installed" in assets.stdlib_note
+
+
+def test_the_packed_core_is_kept_by_its_sources_and_read_back(tmp_path, monkeypatch):
+    cache = tmp_path / "core"
+    fresh = pyodide_bundle.core_zip_bytes()
+    assert pyodide_bundle.core_zip_bytes(cache) == fresh
+    (kept,) = cache.iterdir()
+
+    def no_packing():
+        raise AssertionError("packed again")
+
+    monkeypatch.setattr(pyodide_bundle, "_pack_core", no_packing)
+    assert pyodide_bundle.core_zip_bytes(cache) == fresh  # read back, not packed
+    # Other sources: another key, packed afresh.
+    monkeypatch.undo()
+    monkeypatch.setattr(pyodide_bundle, "package_digest", lambda: "other sources")
+    assert pyodide_bundle.core_zip_bytes(cache) == fresh
+    assert len(list(cache.iterdir())) == 2 and kept.exists()
