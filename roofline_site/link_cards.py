@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import textwrap
 from pathlib import Path
+
+from roofline_site.atomic_write import write_atomic
 
 #: Pixels of the card: the size Open Graph and Twitter's large-summary cards expect.
 WIDTH_PX, HEIGHT_PX = 1200, 630
@@ -64,9 +65,5 @@ def cached_card_file(title: str, summary: str, kind: str, *, site_name: str, cac
     path = cache_dir / f"{card_key(title, summary, kind)}.png"
     if path.is_file():
         return path
-    data = draw_card(title, summary, kind, site_name=site_name)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(f".{os.getpid()}.part")
-    partial.write_bytes(data)
-    partial.replace(path)
+    write_atomic(path, draw_card(title, summary, kind, site_name=site_name))
     return path

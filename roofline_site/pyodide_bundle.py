@@ -17,6 +17,7 @@ from pathlib import Path
 import roofline_core
 from roofline_core.version import package_digest
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
 
 # 1980-01-01, the earliest time a zip entry can carry.
 _FIXED_DATE_TIME = (1980, 1, 1, 0, 0, 0)
@@ -36,9 +37,7 @@ def core_zip_bytes(cache_dir: Path | None = None) -> bytes:
     """
     if cache_dir is None:
         return _pack_core()
-    key = hashlib.sha256(
-        f"{package_digest()}:{hashlib.sha256(Path(__file__).read_bytes()).hexdigest()}:{zlib.ZLIB_RUNTIME_VERSION}".encode()
-    ).hexdigest()[:24]
+    key = input_key([package_digest().encode(), Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode()])[:24]
     path = cache_dir / f"roofline_core.{key}.zip"
     try:
         return path.read_bytes()
