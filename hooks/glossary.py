@@ -42,7 +42,7 @@ from mkdocs.utils import get_build_date, get_relative_url
 
 from roofline_core.version import data_version
 from roofline_site import csp
-from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing
+from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing, wait_all
 from roofline_site.glossary import render, reproduce
 from roofline_site.glossary.check_cache import CACHE_DIR_NAME as CHECK_CACHE_DIR
 from roofline_site.glossary.check_cache import CheckCache
@@ -93,9 +93,9 @@ _state: _State | None = None
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _state
-    while _state is not None and _state.writes:
-        # A build that failed before on_post_build (mkdocs serve goes on): let its writer finish.
-        _state.writes.pop().wait_quietly()
+    if _state is not None:
+        # A build that failed before on_post_build (mkdocs serve goes on): let its writers finish.
+        wait_all(_state.writes, quietly=True)
     _require_extensions(config)
     root = Path(config.config_file_path).resolve().parent
     _state = _State(glossary=_load(root), project_root=root, repository=_repository(config))
@@ -175,12 +175,10 @@ def on_env(env, config: MkDocsConfig, files: Files):
 # Before any other hook reads the site directory.
 @event_priority(100)
 def on_post_build(config: MkDocsConfig) -> None:
-    state = _current()
-    while state.writes:
-        try:
-            state.writes.pop().wait()
-        except BackgroundWriteError as exc:
-            raise PluginError(f"glossary: {exc}") from None
+    try:
+        wait_all(_current().writes)
+    except BackgroundWriteError as exc:
+        raise PluginError(f"glossary: {exc}") from None
 
 
 def on_serve(server, config: MkDocsConfig, builder):

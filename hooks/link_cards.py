@@ -19,7 +19,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import InclusionLevel
 
 from roofline_core.calculators import CALCULATORS
-from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing
+from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing, wait_all
 from roofline_site.link_cards import cached_card_file
 
 CARD_DIR = "assets/cards"
@@ -45,8 +45,7 @@ def _calculator_description(src_uri: str) -> str:
 
 
 def on_config(config):
-    while _pending:  # a build that failed before on_post_build (mkdocs serve goes on)
-        _pending.pop().wait_quietly()
+    wait_all(_pending, quietly=True)  # a build that failed before on_post_build (mkdocs serve goes on)
     return config
 
 
@@ -76,8 +75,7 @@ def on_env(env, config, files):
 # Before any other hook reads the site directory.
 @event_priority(100)
 def on_post_build(config):
-    while _pending:
-        try:
-            _pending.pop().wait()
-        except BackgroundWriteError as exc:
-            raise PluginError(f"link cards: {exc}") from None
+    try:
+        wait_all(_pending)
+    except BackgroundWriteError as exc:
+        raise PluginError(f"link cards: {exc}") from None

@@ -54,12 +54,22 @@ class PendingWrites:
                 f"writing {self.count} files under {self.root} failed: {message[-1] if message else f'exit code {code}'}"
             )
 
-    def wait_quietly(self) -> None:
-        """Block until the child is done, whatever its outcome (a build that failed earlier)."""
+
+def wait_all(pending: list[PendingWrites], *, quietly: bool = False) -> None:
+    """Wait for every child in ``pending``, emptying it (a hook keeps one list per build).
+
+    Raises:
+        BackgroundWriteError: the first failure, once all are done (unless ``quietly``: a build
+            that failed earlier only lets its writers finish).
+    """
+    failure: BackgroundWriteError | None = None
+    while pending:
         try:
-            self.wait()
-        except BackgroundWriteError:
-            pass
+            pending.pop().wait()
+        except BackgroundWriteError as exc:
+            failure = failure or exc
+    if failure is not None and not quietly:
+        raise failure
 
 
 def start_writing(

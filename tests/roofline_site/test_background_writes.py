@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from roofline_site import background_writes
-from roofline_site.background_writes import BackgroundWriteError, start_writing
+from roofline_site.background_writes import BackgroundWriteError, start_writing, wait_all
 
 
 def test_every_file_is_written_with_its_text(tmp_path):
@@ -52,7 +52,21 @@ def test_a_failed_write_is_reported_with_the_childs_message(tmp_path):
     pending = start_writing(tmp_path, texts={"glossary/alias/index.html": "x"})
     with pytest.raises(BackgroundWriteError, match=r"writing 1 files under .* failed: .*Error"):
         pending.wait()
-    pending.wait_quietly()  # already collected: nothing left to wait for
+    pending.wait()  # already collected: nothing left to wait for
+
+
+def test_waiting_for_all_finishes_every_writer_then_reports_the_first_failure(tmp_path):
+    (tmp_path / "glossary").write_text("a file where a directory must go", encoding="utf-8")
+    pending = [
+        start_writing(tmp_path, texts={"glossary/alias/index.html": "x"}),
+        start_writing(tmp_path, texts={"fine/index.html": "y"}),
+    ]
+    with pytest.raises(BackgroundWriteError):
+        wait_all(pending)
+    assert pending == [] and (tmp_path / "fine" / "index.html").read_text(encoding="utf-8") == "y"
+    failing = [start_writing(tmp_path, texts={"glossary/other/index.html": "x"})]
+    wait_all(failing, quietly=True)  # a build that failed earlier only lets its writers finish
+    assert failing == []
 
 
 def test_without_a_child_process_the_files_are_written_here(tmp_path, monkeypatch):
