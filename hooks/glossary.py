@@ -49,6 +49,8 @@ from roofline_site.glossary.check_cache import CheckCache
 from roofline_site.glossary.contribute import Repository, links_html
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.links import LinkGraph, PageRef, annotate_term_links, normalise_url
+from roofline_site.glossary.load_cache import CACHE_DIR_NAME as LOAD_CACHE_DIR
+from roofline_site.glossary.load_cache import LoadCache
 from roofline_site.glossary.markup import rewrite
 from roofline_site.glossary.sanitize import SanitiseError, sanitise_entry_html
 from roofline_site.glossary.schema import CATEGORIES
@@ -209,7 +211,10 @@ def _require_extensions(config: MkDocsConfig) -> None:
 def _load(root: Path) -> Glossary:
     try:
         return load_glossary(
-            root / GLOSSARY_DIR_NAME, display_dir=GLOSSARY_DIR_NAME, check_cache=CheckCache(root / CHECK_CACHE_DIR)
+            root / GLOSSARY_DIR_NAME,
+            display_dir=GLOSSARY_DIR_NAME,
+            check_cache=CheckCache(root / CHECK_CACHE_DIR),
+            load_cache=LoadCache(root / LOAD_CACHE_DIR),
         )
     except GlossaryError as exc:
         raise PluginError(str(exc)) from None

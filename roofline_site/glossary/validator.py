@@ -30,6 +30,7 @@ from roofline_site.glossary.hostile import (
     find_hostile_html,
     find_slow_patterns,
 )
+from roofline_site.glossary.load_cache import LoadCache, glossary_key
 from roofline_site.glossary.markup import find_markdown_links, rewrite
 from roofline_site.glossary.prose_checks import check_entry
 from roofline_site.glossary.schema import FRONT_MATTER, RESERVED_SLUGS, lookalike_key, name_key, slugify
@@ -100,7 +101,13 @@ def suggest_slug(unknown: str, entries) -> str | None:
     return names[close[0]] if close else None
 
 
-def load_glossary(directory: Path, *, display_dir: str = "glossary", check_cache: CheckCache | None = None) -> Glossary:
+def load_glossary(
+    directory: Path,
+    *,
+    display_dir: str = "glossary",
+    check_cache: CheckCache | None = None,
+    load_cache: LoadCache | None = None,
+) -> Glossary:
     """Read and validate every ``*.md`` in ``directory``.
 
     Args:
@@ -108,6 +115,8 @@ def load_glossary(directory: Path, *, display_dir: str = "glossary", check_cache
         display_dir: How messages name that folder (relative to the project).
         check_cache: Entries that passed their own checks before, under the same code (the
             build's; :mod:`.check_cache`): not checked again. None checks every entry.
+        load_cache: The last glossary that loaded cleanly (:mod:`.load_cache`): if no file and
+            no checking code changed since, its entries are used as they are. None reads all.
 
     Returns:
         The :class:`Glossary`.
@@ -115,29 +124,54 @@ def load_glossary(directory: Path, *, display_dir: str = "glossary", check_cache
     Raises:
         GlossaryError: with every problem found, if any.
     """
-    entries, problems = read_entries(directory, display_dir=display_dir, check_cache=check_cache)
+    files = _entry_files(directory)
+    key = None
+    if load_cache is not None and files is not None:
+        key = glossary_key(((file.name, data) for file, data in files), display_dir=display_dir)
+        known = load_cache.entries(key)
+        if known is not None:
+            return Glossary(entries=dict(sorted((e.slug, e) for e in known)), root=directory)
+    entries, problems = read_entries(directory, display_dir=display_dir, check_cache=check_cache, files=files)
     if check_cache is not None:
         check_cache.save()
     problems += check_cross_references(entries)
     if problems:
         raise GlossaryError(problems)
+    if key is not None:
+        load_cache.record(key, entries)
     return Glossary(entries=dict(sorted((e.slug, e) for e in entries)), root=directory)
 
 
-def read_entries(
-    directory: Path, *, display_dir: str = "glossary", check_cache: CheckCache | None = None
-) -> tuple[list[Entry], list[Problem]]:
-    """Read each file on its own; cross-file checks are :func:`check_cross_references`."""
-    entries, problems = [], []
+def _entry_files(directory: Path) -> list[tuple[Path, bytes]] | None:
+    """Each ``*.md`` in ``directory`` with its bytes, by name; None if there is no such folder."""
     if not directory.is_dir():
+        return None
+    return [(file, file.read_bytes()) for file in sorted(directory.glob("*.md"))]
+
+
+def read_entries(
+    directory: Path,
+    *,
+    display_dir: str = "glossary",
+    check_cache: CheckCache | None = None,
+    files: list[tuple[Path, bytes]] | None = None,
+) -> tuple[list[Entry], list[Problem]]:
+    """Read each file on its own; cross-file checks are :func:`check_cross_references`.
+
+    ``files`` are the folder's files as :func:`_entry_files` read them, if already read.
+    """
+    entries, problems = [], []
+    if files is None:
+        files = _entry_files(directory)
+    if files is None:
         return [], [
             Problem(
                 display_dir, 1, "glossary folder not found", "expected a folder of <slug>.md entries next to mkdocs.yml"
             )
         ]
-    for file in sorted(directory.glob("*.md")):
+    for file, data in files:
         path = f"{display_dir}/{file.name}"
-        text, unreadable = decode_entry(file.read_bytes(), path)
+        text, unreadable = decode_entry(data, path)
         if unreadable is not None:
             problems.append(unreadable)
             entries.append(_stand_in(file.stem, path))
