@@ -11,6 +11,9 @@ hashed names). In one run, interleaved so that all see the same machine conditio
   next time); *snapshot* (forced: a copy whose worker is told its link is fast); *trimmed library* (served
   from a copy of the site without the snapshot). Cold (fresh browser context) and warm (a second
   page in the same context, after the first kept what it keeps: caches filled, new worker);
+- **scenario link -> its own numbers**: the calculator page opened at a scenario other than its
+  defaults (``SCENARIO``), timed from the start of navigation until the outputs show Python's
+  answer for it, as shipped, cold and warm;
 - **bare Pyodide page** (the anchor): a page that only starts the same worker with Pyodide's own
   library and no snapshot (a stock boot plus roofline_core) and runs one compute, cold;
 - **bytes before the first interaction**: the calculator page, a glossary term and the home page
@@ -39,6 +42,8 @@ from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 
 CALCULATOR_PAGE = "calculators/roofline-explorer/"
+# A scenario link: inputs other than the defaults the page was prerendered for.
+SCENARIO = "?intensity=64"
 BYTE_PAGES = {"calculator page": CALCULATOR_PAGE, "glossary term": "glossary/roofline/", "home": ""}
 BARE_DIR = "bench-bare"
 NEVER_IDLE = "window.requestIdleCallback = () => 0;"
@@ -102,6 +107,17 @@ async () => {
 }
 """
 
+# Polled in a page opened at a scenario link: true once the calculator shows Python's answer,
+# noting when (milliseconds since navigation began).
+SCENARIO_LIVE = """
+() => {
+  const root = document.querySelector("[data-calculator]");
+  if (!root || root.dataset.state !== "live") return false;
+  window.__liveAtMs ??= performance.now();
+  return true;
+}
+"""
+
 ENGINE_BOOT = """async () => {
   const loader = document.querySelector('script[src*="calculators/loader.mjs"]').src;
   return (await import(new URL('engine.mjs', loader).href)).currentEngine()?.boot ?? null;
@@ -148,6 +164,19 @@ def first_touch(context, base: str, profile: dict, *, boot: str | None, keep: bo
         page.wait_for_timeout(250)
     page.close()
     return elapsed, used
+
+
+def scenario_link(context, base: str, profile: dict) -> float:
+    """Milliseconds from opening ``SCENARIO`` on the calculator page to its live numbers."""
+    page = context.new_page()
+    apply_profile(context, page, profile)
+    page.goto(base + CALCULATOR_PAGE + SCENARIO, wait_until="commit")
+    page.wait_for_function(SCENARIO_LIVE, polling="raf", timeout=180_000)
+    elapsed = page.evaluate("() => window.__liveAtMs")
+    if page.input_value("[data-calculator] [name=intensity]") != SCENARIO.split("=")[1]:
+        raise SystemExit("the scenario link's inputs were not applied")
+    page.close()
+    return elapsed
 
 
 def bare(browser, base: str, profile: dict) -> float:
@@ -244,6 +273,14 @@ def main(argv: list[str] | None = None) -> int:
                         rows.setdefault((name, f"{label} warm"), []).append(warm)
                         if boot is None:
                             shipped_used.setdefault(name, set()).add(used)
+                    context = new_context(browser)
+                    rows.setdefault((name, "scenario link cold"), []).append(
+                        scenario_link(context, server.url, profile)
+                    )
+                    rows.setdefault((name, "scenario link warm"), []).append(
+                        scenario_link(context, server.url, profile)
+                    )
+                    context.close()
                     rows.setdefault((name, "bare Pyodide page"), []).append(bare(browser, without.url, profile))
             byte_rows = {}
             for kind, path in BYTE_PAGES.items():
@@ -263,7 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = [
         f"{label} {state}" for label in ("as shipped", "snapshot", "trimmed library") for state in ("cold", "warm")
     ]
-    for label in [*labels, "bare Pyodide page"]:
+    print("(scenario link: from opening the link to its own numbers live, as shipped)")
+    for label in [*labels, "scenario link cold", "scenario link warm", "bare Pyodide page"]:
         cells = [statistics.median(rows[(n, label)]) for n in names]
         print(f"{label:26}" + "".join(f"{c:>20.0f}" for c in cells))
     for label in labels:
