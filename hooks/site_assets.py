@@ -14,10 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
-
-from roofline_site.module_preloads import static_imports
 
 SOURCE_DIR = Path(__file__).resolve().parent.parent / "site_assets"
 URL_PREFIX = "assets/roofline"
@@ -27,8 +24,6 @@ STYLE_SHEET = "roofline.css"
 STYLE_SHEET_PARTS = ("site.css", "glossary/glossary.css", "figures.css", "calculators/calculators.css")
 #: The service worker, served at the site's root: a worker's scope is at most its own folder.
 SERVICE_WORKER = "offline/sw.js"
-#: What calculators/loader.mjs imports at once on a page with a calculator mounted at load.
-CALCULATOR_MODULE = "calculators/calculator.mjs"
 
 # Hooks ---------------------------------------------------------------------------------
 
@@ -44,29 +39,7 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
-@event_priority(50)
-def on_env(env, config, files):
-    env.globals["roofline_module_preloads"] = module_preloads(config)
-    return env
-
-
 # Helper functions ----------------------------------------------------------------------
-
-
-def module_preloads(config) -> dict[str, list[str]]:
-    """Site paths of the modules to preload (partials/module-preloads.html): ``every_page``, the
-    static imports of the site's module scripts in ``extra_javascript``; ``calculator``, the
-    calculator module and its static imports."""
-    scripts = [str(getattr(script, "path", script)) for script in config.extra_javascript]
-    entries = [s.removeprefix(URL_PREFIX + "/") for s in scripts if s.startswith(URL_PREFIX + "/")]
-    every_page: list[str] = []
-    for entry in entries:
-        every_page += [m for m in static_imports(SOURCE_DIR, entry) if m not in entries and m not in every_page]
-    calculator = [CALCULATOR_MODULE, *static_imports(SOURCE_DIR, CALCULATOR_MODULE)]
-    return {
-        "every_page": [f"{URL_PREFIX}/{m}" for m in every_page],
-        "calculator": [f"{URL_PREFIX}/{m}" for m in calculator if m not in every_page],
-    }
 
 
 def style_sheet() -> str:
