@@ -60,7 +60,6 @@ class LoadCache:
     def record(self, key: str, entries: Iterable[Entry]) -> None:
         """Write ``entries`` as the glossary of ``key`` (atomically: other builds may read it)."""
         record = {"key": key, "entries": [_entry_to_json(entry) for entry in entries]}
-        self.directory.mkdir(parents=True, exist_ok=True)
         write_atomic(self.path, json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
