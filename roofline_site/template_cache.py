@@ -7,7 +7,11 @@ under its name and file, and used only while the SHA-1 of its source matches, so
 template or override is compiled again; Python's version is part of Jinja's own record.
 
 What else shapes the compiled code is the Jinja version and the environment's syntax and
-extensions; they name the folder, so a change of any of them starts a fresh one.
+extensions; they name the folder, so a change of any of them starts a fresh one. Two settings
+are functions whose results Jinja bakes into the code when it compiles (a callable
+``autoescape``, asked per template name; a ``finalize``, applied to constant output): no name
+says what such a function does, so an environment with either keeps no cache. MkDocs sets
+neither.
 """
 
 from __future__ import annotations
@@ -49,8 +53,11 @@ def compile_settings_key(env: jinja2.Environment) -> str:
     return input_key([json.dumps(settings, sort_keys=True).encode()])
 
 
-def compiled_template_cache(env: jinja2.Environment, project_root: Path) -> jinja2.FileSystemBytecodeCache:
-    """A bytecode cache for ``env`` in the project's ``.cache``, one folder per compile settings."""
+def compiled_template_cache(env: jinja2.Environment, project_root: Path) -> jinja2.FileSystemBytecodeCache | None:
+    """A bytecode cache for ``env`` in the project's ``.cache``, one folder per compile settings;
+    None when compiling runs one of the environment's own functions (see the module)."""
+    if callable(env.autoescape) or env.finalize is not None:
+        return None
     folder = project_root / CACHE_DIR_NAME / compile_settings_key(env)[:16]
     folder.mkdir(parents=True, exist_ok=True)
     # Jinja writes each record to a temporary file and renames it, so builds running at the

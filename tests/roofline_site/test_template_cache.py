@@ -54,3 +54,12 @@ def test_trimmed_blocks_are_not_served_from_the_untrimmed_record(tmp_path):
     (tmp_path / "page.html").write_text("{% if true %}\nx{% endif %}", encoding="utf-8")
     assert _render(_env(tmp_path), tmp_path)[0] == "\nx"
     assert _render(_env(tmp_path, trim_blocks=True), tmp_path) == ("x", 1)
+
+
+def test_an_environment_whose_functions_shape_the_code_keeps_no_cache(tmp_path):
+    # A callable autoescape's repr names its address, new in every process; and what it or a
+    # finalize returns is baked into the compiled code, which no folder name could say.
+    assert compiled_template_cache(_env(tmp_path, autoescape=jinja2.select_autoescape()), tmp_path) is None
+    assert compiled_template_cache(_env(tmp_path, finalize=str.upper), tmp_path) is None
+    assert not (tmp_path / CACHE_DIR_NAME).exists()
+    assert compiled_template_cache(_env(tmp_path), tmp_path) is not None
