@@ -13,7 +13,6 @@ foreign file is a miss.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from roofline_core.version import data_version, package_digest, source_digest
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
 
 CACHE_DIR_NAME = ".cache/calculators"
 _CODE_DIRS = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent / "fences")
@@ -30,7 +30,7 @@ _CODE_DIRS = (Path(__file__).resolve().parent, Path(__file__).resolve().parent.p
 def rendering_code_digest() -> str:
     """SHA-256 of the code a calculator's HTML depends on (see the module)."""
     parts = [package_digest(), data_version(), *(source_digest(directory) for directory in _CODE_DIRS)]
-    return hashlib.sha256(":".join(parts).encode()).hexdigest()
+    return input_key(part.encode() for part in parts)
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,8 @@ class RenderCache:
     @staticmethod
     def key(**inputs: object) -> str:
         """The key of a fence's rendering from everything it depends on besides the code."""
-        payload = json.dumps([rendering_code_digest(), inputs], sort_keys=True, ensure_ascii=False, default=str)
-        return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        payload = json.dumps(inputs, sort_keys=True, ensure_ascii=False, default=str)
+        return input_key([rendering_code_digest().encode(), payload.encode("utf-8", "surrogatepass")])[:32]
 
     def get(self, key: str) -> Rendered | None:
         if self.directory is None:
