@@ -82,9 +82,6 @@ def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory
             page.wait_for_url(url)
             page.locator("[data-calculator]:not([data-left])").first.wait_for()
             page.locator("[data-calculator][data-left]").first.wait_for(state="detached")
-        # Mounted (its listeners bound, data-engine set) before a key is pressed: keys pressed
-        # into a form no script listens to yet start nothing, and the wait would time out.
-        page.locator("[data-calculator]:not([data-left])[data-engine]").first.wait_for()
         _change, states[name] = make_live(page)
         violations[name] = page.evaluate("() => window.__cspViolations")
     # An embed page (its own template, no instant navigation) boots once more.

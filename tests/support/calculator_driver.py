@@ -29,12 +29,24 @@ class KeyboardChange:
     after: str
 
 
+def wait_until_mounted(page, *, timeout_ms: float = 60_000) -> None:
+    """Wait until the page's script has mounted a calculator (it sets ``data-engine`` then).
+
+    Keys pressed into a form no script listens to yet change the control but start nothing, so
+    a calculator driven before it is mounted never goes live (seen under CI load).
+    """
+    page.locator(f"{CALCULATOR}[data-engine]").first.wait_for(timeout=timeout_ms)
+
+
 def tab_to_calculator_control(page, *, max_tabs: int = 200) -> int:
     """Press Tab from the top of the page until a calculator control has focus; return the count.
+
+    Waits first for a calculator to be mounted (:func:`wait_until_mounted`).
 
     Raises:
         AssertionError: if no calculator control is reached within ``max_tabs`` presses.
     """
+    wait_until_mounted(page)
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
     for count in range(1, max_tabs + 1):
         page.keyboard.press("Tab")
