@@ -72,6 +72,10 @@ def cache_control(url_path: str) -> str:
 
 class _HostHandler(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as nginx sets on keep-alive connections by default (`tcp_nodelay on`). With
+    # Nagle's algorithm on, a small body sent after its headers waits for the client's delayed
+    # ACK (40 ms on Linux): every small file would arrive about 40 ms late.
+    disable_nagle_algorithm = True
     compressed: dict[Path, bytes]
     lock: threading.Lock
 
