@@ -3,7 +3,7 @@
 //
 // - Files whose name changes whenever their bytes do (everything under assets/pyodide/, which is
 //   a folder per Pyodide version and content-hashed zips, and Material's hashed bundle, search
-//   worker and style sheets, the figures' content-named SVGs, the term pages' calculators) come
+//   worker and style sheets, the site's one style sheet, the figures' content-named SVGs, the term pages' calculators) come
 //   from the cache first: they can never be stale.
 // - Everything else (pages, the site's own scripts and styles, the search index) comes from the
 //   network first, so readers always get the newest build, and from the cache when offline.
@@ -19,6 +19,7 @@ const IMMUTABLE = [
   /\/assets\/javascripts\/bundle\.[0-9a-f]{8}\.min\.js$/,
   /\/assets\/javascripts\/workers\/search\.[0-9a-f]{8}\.min\.js$/,
   /\/assets\/stylesheets\/[a-z]+\.[0-9a-f]{8}\.min\.css$/,
+  /\/assets\/roofline\/site\.[0-9a-f]{16}\.css$/,
   /\/assets\/roofline\/figures\/svg\/figure\.[0-9a-f]{16}\.svg$/,
   /\/assets\/roofline\/calculators\/part\/calculator\.[0-9a-f]{16}\.json$/,
   /\/assets\/roofline\/numbers\/numbers\.[0-9a-f]{16}\.py$/,

@@ -98,8 +98,6 @@ def twice_site(tmp_path_factory) -> str:
               - {PROJECT_ROOT / "hooks" / "fences.py"}
               - {PROJECT_ROOT / "hooks" / "calculators.py"}
               - {PROJECT_ROOT / "hooks" / "security_headers.py"}
-            extra_css:
-              - assets/roofline/roofline.css
             extra_javascript:
               - assets/roofline/calculators/loader.mjs
             markdown_extensions:
