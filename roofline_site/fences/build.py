@@ -198,6 +198,10 @@ class FenceBuild:
         self._inserted.append(prepared.html)
         return prepared.html
 
+    def fences_on_page(self) -> int:
+        """How many fences the page last prepared has."""
+        return len(self._placed)
+
     def inserted_html(self) -> list[str]:
         """HTML the formatter put into the current page itself (not deferred), in document order:
         build output that a sanitiser of the page's HTML must keep as it is."""
@@ -343,6 +347,11 @@ def start_build(kinds: Sequence[FenceKind]) -> FenceBuild:
     global _build
     _build = FenceBuild(kinds)
     return _build
+
+
+def fences_on_current_page() -> int:
+    """Fences of the page being built (0 when no build was started: no fence can be formatted)."""
+    return 0 if _build is None else _build.fences_on_page()
 
 
 def current_build() -> FenceBuild:
