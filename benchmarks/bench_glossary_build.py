@@ -4,8 +4,8 @@ For each size N, two throw-away projects are built in the same run with the same
 
 * **glossary**: ``glossary/term-<i>.md`` entries built through ``hooks/glossary.py`` (validation,
   term pages, index, glossary.json, feed, redirects, link annotation, "Mentioned in") and
-  ``hooks/template_cache.py``, as the site builds them; the glossary hook alone is timed too,
-  so the table shows what the template cache gives;
+  ``hooks/template_cache.py`` and ``hooks/render_cache.py``, as the site builds them; the
+  glossary hook alone is timed too, so the table shows what the two build caches give;
 * **plain**: the same Markdown (front matter, body with ordinary relative links, the same
   related and source lists written out, and an index listing every term twice) as
   hand-written pages in ``docs/glossary/``, built by MkDocs with no hook. Term pages are kept
@@ -34,8 +34,9 @@ from roofline_site.glossary.schema import CATEGORIES  # noqa: E402
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 HOOK = PROJECT_ROOT / "hooks" / "glossary.py"
-# The site's build hook that applies to any project: compiled theme templates kept in .cache.
-TEMPLATE_CACHE_HOOK = PROJECT_ROOT / "hooks" / "template_cache.py"
+# The site's hooks that apply to any project, in its order: compiled theme templates kept in
+# .cache, the glossary, and pages' Markdown conversions kept in .cache.
+SITE_HOOKS = (PROJECT_ROOT / "hooks" / "template_cache.py", HOOK, PROJECT_ROOT / "hooks" / "render_cache.py")
 # The schema's own categories, so the synthetic entries stay valid as the schema changes.
 CATEGORY_NAMES = tuple(CATEGORIES)
 
@@ -98,7 +99,8 @@ def make_projects(root: Path, n: int) -> tuple[Path, Path]:
         (project / "docs").mkdir(parents=True)
         (project / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
     (glossary_project / "mkdocs.yml").write_text(
-        config + f"hooks:\n  - {TEMPLATE_CACHE_HOOK.as_posix()}\n  - {HOOK.as_posix()}\n", encoding="utf-8"
+        config + "hooks:\n" + "".join(f"  - {hook.as_posix()}\n" for hook in SITE_HOOKS),
+        encoding="utf-8",
     )
     (glossary_project / "glossary-only.yml").write_text(config + f"hooks:\n  - {HOOK.as_posix()}\n", encoding="utf-8")
     # Term pages stay out of the navigation in both projects (the hook marks them not-in-nav);
@@ -158,14 +160,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     print(f"mkdocs build wall time, median of {args.runs} runs (each a fresh process)")
-    print(f"{'terms':>6}  {'build':<34}  {'median':>7}  {'overhead':>9}  {'per term':>9}  {'ratio':>6}")
+    print(f"{'terms':>6}  {'build':<36}  {'median':>7}  {'overhead':>9}  {'per term':>9}  {'ratio':>6}")
     for n in args.sizes:
         with tempfile.TemporaryDirectory(prefix="bench-glossary-") as tmp:
             glossary_project, plain_project = make_projects(Path(tmp), n)
             builds = {
                 "plain MkDocs": (plain_project, "mkdocs.yml"),
                 "glossary hook alone": (glossary_project, "glossary-only.yml"),
-                "as the site builds (+ templates)": (glossary_project, "mkdocs.yml"),
+                "as the site builds (+ build caches)": (glossary_project, "mkdocs.yml"),
             }
             # One build of each first: the glossary's check cache (.cache/glossary-checks), the
             # compiled templates and the OS's file cache warm up, so the timed builds are warm.
@@ -181,7 +183,7 @@ def main() -> None:
             for name in builds:
                 median = statistics.median(times[name])
                 print(
-                    f"{n:>6}  {name:<34}  {median:>6.2f}s  {median - plain:>+8.2f}s"
+                    f"{n:>6}  {name:<36}  {median:>6.2f}s  {median - plain:>+8.2f}s"
                     f"  {(median - plain) / n * 1000:>7.1f}ms  {median / plain:>5.2f}x   (cold: {cold[name]:.2f}s)"
                 )
 
