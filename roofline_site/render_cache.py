@@ -154,7 +154,7 @@ class RenderCache:
     def save(self) -> None:
         """Write the pages of this build (only), if they differ from the record."""
         if self._used != self._on_record():
-            write_atomic(self.path, json.dumps(self._used, ensure_ascii=False).encode("utf-8"))
+            write_atomic(self.path, json.dumps(self._used, ensure_ascii=False).encode("utf-8", "surrogatepass"))
         self._records, self._used = None, {}
 
     def _on_record(self) -> dict[str, dict[str, Any]]:
