@@ -88,9 +88,9 @@ def _token(item: AnchorLink) -> dict:
 def _digest(config, files) -> str:
     global _build_digest
     if _build_digest is None:
-        extensions = [e if isinstance(e, str) else next(iter(e)) for e in config.markdown_extensions]
         _build_digest = build_inputs_digest(
-            extensions=extensions,
+            # Names only: MkDocs' validation moved each extension's settings to mdx_configs.
+            extensions=config.markdown_extensions,
             extension_configs=config.mdx_configs or {},
             file_urls=[(file.src_uri, file.url) for file in files],
             settings={

@@ -23,7 +23,6 @@ a missing, unreadable or foreign file means nothing on record.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
 
 CACHE_DIR_NAME = ".cache/page-render"
 FILE_NAME = "pages.json"
@@ -71,18 +71,17 @@ def build_inputs_digest(
     """
     versions = {name: metadata.version(name) for name in CONVERTING_PACKAGES}
     payload = json.dumps(
-        [list(extensions), extension_configs, sorted(file_urls), settings, code_digest, versions],
+        [list(extensions), extension_configs, sorted(file_urls), settings, versions],
         default=_describe,
         sort_keys=True,
         ensure_ascii=False,
     )
-    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+    return input_key([code_digest.encode(), payload.encode("utf-8", "surrogatepass")])
 
 
 def page_key(markdown: str, *, src_uri: str, url: str, build_digest: str) -> str:
     """The key of one page's conversion."""
-    payload = json.dumps([build_digest, src_uri, url, markdown], ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+    return input_key(part.encode("utf-8", "surrogatepass") for part in (build_digest, src_uri, url, markdown))
 
 
 def _describe(value: Any) -> str:
