@@ -11,6 +11,7 @@ and copied from their cache by a second process while the pages are laid out
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -56,12 +57,15 @@ def on_env(env, config, files):
         page = file.page
         if page is None:  # not built: a draft, outside mkdocs serve
             continue
-        title = page.meta.get("title") or page.title or config["site_name"]
-        summary = (
-            page.meta.get("description")
-            or _calculator_description(file.src_uri)
-            or config.get("site_description")
-            or ""
+        # Titles and descriptions are escaped text by now (hooks/page_text.py); cards draw text.
+        title = html.unescape(str(page.meta.get("title") or page.title or config["site_name"]))
+        summary = html.unescape(
+            str(
+                page.meta.get("description")
+                or _calculator_description(file.src_uri)
+                or config.get("site_description")
+                or ""
+            )
         )
         name = _card_name(page.url)
         copies[f"{CARD_DIR}/{name}"] = cached_card_file(

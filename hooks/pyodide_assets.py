@@ -7,7 +7,8 @@ stock library and no snapshot, and the worker boots the ordinary way.
 They are prepared once per build, here, and are generated files, so nothing lands in
 ``docs/``. Calculator fences read their site paths from the same preparation
 (``roofline_site.calculators.assets.build_assets``), so pages without a calculator reference
-none of it.
+none of it. The browser finds the runtime through ``assets/roofline/calculators/runtime.mjs``,
+written here (``roofline_site.calculators.runtime_manifest``), never through the page.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 from roofline_site.calculators.assets import prepare_build_assets
+from roofline_site.calculators.runtime_manifest import MODULE_PATH, build_token, runtime_module
 from roofline_site.node_artifacts import NodeArtifactError
 from roofline_site.pyodide_snapshot import build_snapshot
 
@@ -29,10 +31,16 @@ log = logging.getLogger("mkdocs.hooks.pyodide_assets")
 
 
 def on_files(files: Files, config) -> Files:
+    # Every page is listed by now (hooks/glossary.py adds the term pages before this hook).
+    token = build_token((file.src_uri, file.content_string) for file in files.documentation_pages())
     try:
-        assets = prepare_build_assets(PROJECT_ROOT)
+        assets = prepare_build_assets(PROJECT_ROOT, build_token=token)
     except FileNotFoundError as error:
         raise PluginError(str(error)) from None
+    manifest = runtime_module(
+        runtime_dir=assets.runtime_dir, core_zip=assets.core_zip, stdlib_zip=assets.stdlib_zip, token=token
+    )
+    files.append(File.generated(config, MODULE_PATH, content=manifest))
     for site_path, source in assets.runtime_files.items():
         files.append(File.generated(config, site_path, abs_src_path=str(source)))
     files.append(File.generated(config, assets.core_zip, content=assets.core_zip_bytes))

@@ -40,6 +40,7 @@ class PyodideSiteAssets:
             be made.
         stdlib_zip_bytes: Its content.
         stdlib_note: Why the stock library is served, or ``""``.
+        build_token: The token this build's calculators carry (:mod:`.runtime_manifest`).
     """
 
     version: str
@@ -50,9 +51,10 @@ class PyodideSiteAssets:
     stdlib_zip: str
     stdlib_zip_bytes: bytes
     stdlib_note: str = ""
+    build_token: str = ""
 
 
-def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
+def pyodide_site_assets(project_root: Path, *, build_token: str = "") -> PyodideSiteAssets:
     """Collect the runtime files of ``project_root/node_modules/pyodide``, pack roofline_core and
     trim the standard library for it (``roofline_site.pyodide_stdlib``; made in Node, cached).
 
@@ -90,6 +92,7 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
         stdlib_zip=stdlib_zip,
         stdlib_zip_bytes=stdlib_bytes,
         stdlib_note=note,
+        build_token=build_token,
     )
 
 
@@ -97,14 +100,14 @@ def pyodide_site_assets(project_root: Path) -> PyodideSiteAssets:
 _build_assets: PyodideSiteAssets | None = None
 
 
-def prepare_build_assets(project_root: Path) -> PyodideSiteAssets:
+def prepare_build_assets(project_root: Path, *, build_token: str = "") -> PyodideSiteAssets:
     """Collect and pack the assets of this build, once, and make them :func:`build_assets`.
 
     Raises:
         FileNotFoundError: as :func:`pyodide_site_assets`.
     """
     global _build_assets
-    _build_assets = pyodide_site_assets(project_root)
+    _build_assets = pyodide_site_assets(project_root, build_token=build_token)
     return _build_assets
 
 

@@ -20,6 +20,7 @@ from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summar
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, render_calculator, view_for
 from roofline_site.calculators.render_cache import RenderCache, Rendered
+from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import Fence, PageContext, Prepared
 
 SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
@@ -66,7 +67,9 @@ class CalculatorFences:
             if rendered.fragment is not None:
                 name, data = rendered.fragment
                 self.files[FRAGMENTS_DIR + name] = data
-            prepared.append(Prepared(html=rendered.html, marker=SLOT.format(number=number), deferred=True))
+            # The cached rendering holds the token's slot; this build's token goes in here.
+            html = stamp(rendered.html, self.assets().build_token)
+            prepared.append(Prepared(html=html, marker=SLOT.format(number=number), deferred=True))
         return prepared
 
     def report(self) -> None:
@@ -78,7 +81,7 @@ class CalculatorFences:
 
     def _urls(self, calculator_id: str, fence: Fence, page: PageContext) -> AssetUrls:
         try:
-            assets = self.assets()
+            self.assets()
         except LookupError:
             raise FenceError(
                 page.path,
@@ -90,9 +93,6 @@ class CalculatorFences:
         # An embed page shares its full page: a reader who copies the link wants the site.
         shared = f"{FULL_PAGE_DIR}/{calculator_id}/" if page.page_path.startswith(f"{EMBED_DIR}/") else page.page_path
         return AssetUrls(
-            pyodide_index=page.url_to(assets.runtime_dir),
-            core_zip=page.url_to(assets.core_zip),
-            stdlib_zip=page.url_to(assets.stdlib_zip),
             embed=page.url_to(embed),
             glossary=page.url_to("glossary/"),
             share_page=page.link_to(shared),

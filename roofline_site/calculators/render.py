@@ -29,6 +29,7 @@ from roofline_core.view import CalculatorView, box_text, calculator_view
 from roofline_site.calculators.embed import embed_code
 from roofline_site.calculators.markup import markup
 from roofline_site.calculators.placement import Resolved
+from roofline_site.calculators.runtime_manifest import TOKEN_SLOT
 
 __all__ = [
     "PRECOMPUTED_STATUS",
@@ -48,9 +49,6 @@ class AssetUrls:
     """URLs the browser needs, relative to the page that shows the calculator.
 
     Attributes:
-        pyodide_index: Folder of the self-hosted Pyodide runtime (ends with ``/``).
-        core_zip: The content-hashed ``roofline_core`` zip.
-        stdlib_zip: The standard library zip the worker boots with.
         embed: The calculator's embed page (``embed/<id>/``).
         glossary: The glossary's folder (``glossary/``), for links to terms in results.
         share_page: Absolute address that "Copy link" gives (the page, or for an embed page
@@ -60,9 +58,6 @@ class AssetUrls:
             link to the page they are on.
     """
 
-    pyodide_index: str
-    core_zip: str
-    stdlib_zip: str
     embed: str
     glossary: str
     share_page: str = ""
@@ -161,8 +156,9 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
         # cards. A <section>, because Material's search parser ends an exclusion at the first
         # closing tag of the same name, and no <section> is nested inside.
         f'<section class="roofline-calc" id="{escape(dom_id)}" data-calculator="{escape(spec["id"])}" data-state="precomputed" data-search-exclude'
-        f' data-pyodide-index-url="{escape(assets.pyodide_index)}" data-core-zip-url="{escape(assets.core_zip)}"'
-        f' data-stdlib-url="{escape(assets.stdlib_zip)}"'
+        # The runtime's addresses are not here: the browser takes them from the build's manifest
+        # (runtime_manifest.py), and mounts only a root carrying the build's token.
+        f' data-build-token="{TOKEN_SLOT}"'
         f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}"'
         f' data-share-url="{escape(assets.share_page)}" data-embed-src="{escape(assets.share_embed)}"'
         f' data-embed-code="{escape(embed_code(assets.share_embed, spec["title"]))}"'

@@ -33,6 +33,7 @@ import re
 import urllib.parse
 from html.parser import HTMLParser
 
+from roofline_core.vocabulary import shown
 from roofline_site.glossary.errors import Problem
 from roofline_site.glossary.markup import QUANTITY, LineFinder, mask_code
 
@@ -312,7 +313,7 @@ def url_problem(raw: str, path: str, line: int, *, loads: bool) -> Problem | Non
             return Problem(path, line, f"a {scheme} address in the body", _URL_EXPECTED)
     if loads and (_SCHEME.match(url) or url.startswith("//")):
         return Problem(
-            path, line, f"an image or other embedded file from another host ('{raw.strip()}')", _REMOTE_EXPECTED
+            path, line, f"an image or other embedded file from another host ({shown(raw.strip())})", _REMOTE_EXPECTED
         )
     return None
 

@@ -188,6 +188,8 @@ RESERVED_IDS: frozenset[str] = frozenset({"related-terms", "sources", "mentioned
 _RESERVED_ID_PREFIXES = ("__", "md-", "roofline-", "calculator-", "glossary-")
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]{0,99}\Z")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_TAB_OR_NEWLINE = re.compile(r"[\t\n\r]")
+_C0_OR_SPACE_AT_ENDS = re.compile(r"\A[\x00-\x20]+|[\x00-\x20]+\Z")
 _DIGITS = re.compile(r"[0-9]{1,4}\Z")
 _TRUSTED_ATTRIBUTE = "data-glossary-trusted"
 
@@ -247,6 +249,27 @@ def sanitise_entry_html(html: str, *, trusted: Sequence[str] = (), quantity_mark
     return cleaned
 
 
+def whatwg_stripped_url(value: str) -> str:
+    """``value`` as a browser's URL parser reads it before anything else: leading and trailing C0
+    controls and spaces removed, and every tab and newline inside (WHATWG URL standard, "basic URL
+    parser", https://url.spec.whatwg.org/#concept-basic-url-parser). Deciding on the raw value
+    would let ``ht<TAB>tps://elsewhere`` pass as a relative path.
+
+    >>> whatwg_stripped_url(" \\x01ht\\ttps://example.com/a\\nb ")
+    'https://example.com/ab'
+    """
+    return _TAB_OR_NEWLINE.sub("", _C0_OR_SPACE_AT_ENDS.sub("", value))
+
+
+def allowed_id(value: str) -> bool:
+    """Whether an entry may give an element this id: a plain name, none the page around it uses.
+
+    >>> allowed_id("my-section"), allowed_id("sources"), allowed_id('x" onclick="1'), allowed_id("2026")
+    (True, False, False, False)
+    """
+    return bool(_ID.match(value)) and value not in RESERVED_IDS and not value.startswith(_RESERVED_ID_PREFIXES)
+
+
 def _filter_attribute(tag: str, name: str, value: str) -> str | None:
     """Narrow allowed attributes further: classes and ids from fixed sets, images from the site."""
     if name == "class":
@@ -261,13 +284,15 @@ def _filter_attribute(tag: str, name: str, value: str) -> str | None:
             kept.remove("roofline-calculator-slot")
         return " ".join(kept) or None
     if name == "id":
-        if not _ID.match(value) or value in RESERVED_IDS or value.startswith(_RESERVED_ID_PREFIXES):
-            return None
-        return value
-    if name == "src":
-        # The site loads nothing from other hosts: only relative paths, not scheme-relative ones.
-        compact = re.sub(r"[\x00-\x20\\]", "/", value)
-        return None if _SCHEME.match(compact) or compact.startswith("//") else value
+        return value if allowed_id(value) else None
+    if name in ("src", "href"):
+        url = whatwg_stripped_url(value)
+        scheme = _SCHEME.match(url)
+        if name == "href":
+            return None if scheme and scheme[0][:-1].lower() not in URL_SCHEMES else url
+        # The site loads nothing from other hosts: only relative paths, not scheme-relative ones
+        # (a browser reads a backslash as a slash in them).
+        return None if scheme or url.replace("\\", "/").startswith("//") else url
     if name in ("data-slot", "start", "colspan", "rowspan", "width", "height"):
         return value if _DIGITS.match(value) else None
     return value

@@ -7,6 +7,7 @@
 // formula and no presentation rule.
 
 import { currentEngine, retryEngine, startEngine, whenIdleAfterLoad } from "./engine.mjs";
+import { BUILD_TOKEN } from "./runtime-urls.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { citation, copyOrShow, embedCode, pythonSnippet, shareLink } from "./share.mjs";
@@ -28,15 +29,19 @@ const STATUS = {
   // the console.
   failed: "Showing precomputed values: live recalculation could not start. Check your connection, then retry.",
   reset: " The inputs were reset to the values these results are for.",
+  stopped: "Showing precomputed values: Python stopped on an error it cannot recover from. Retry to start it again.",
   computeFailed: "This change could not be recalculated live; the results shown are for the last inputs that were. Retry, or change an input.",
   comparing: "Comparing with the pinned scenario A…",
 };
 
 const mounted = new WeakSet();
 
-/** Mount every calculator under `scope` that is not mounted yet (safe to call repeatedly). */
+/**
+ * Mount every calculator under `scope` that is not mounted yet (safe to call repeatedly). Only
+ * roots the build rendered: they carry its token (runtime-urls.mjs); any other is left inert.
+ */
 export function mountAll(scope) {
-  const roots = [...scope.querySelectorAll("[data-calculator]")];
+  const roots = [...scope.querySelectorAll("[data-calculator]")].filter((root) => root.dataset.buildToken === BUILD_TOKEN);
   for (const [index, root] of roots.entries()) {
     if (!mounted.has(root)) {
       mounted.add(root);
@@ -179,16 +184,8 @@ class CalculatorView {
     }
   }
 
-  engineUrls() {
-    return {
-      indexURL: new URL(this.root.dataset.pyodideIndexUrl, document.baseURI).href,
-      coreZipURL: new URL(this.root.dataset.coreZipUrl, document.baseURI).href,
-      stdLibURL: new URL(this.root.dataset.stdlibUrl, document.baseURI).href,
-    };
-  }
-
   wake() {
-    const engine = startEngine(this.engineUrls());
+    const engine = startEngine();
     if (this.waiting) {
       return engine;
     }
@@ -204,8 +201,10 @@ class CalculatorView {
           this.setStatus(STATUS.live);
         }
       },
-      (error) => this.onFailed(error.message),
+      () => {},
     );
+    // Failing to start and failing later (a fatal error in Python) look the same to the reader.
+    engine.failed.then((reason) => this.onFailed(reason));
     return engine;
   }
 
@@ -651,7 +650,8 @@ class CalculatorView {
     this.root.dataset.state = "failed";
     this.root.dataset.engine = "failed";
     console.warn(`roofline calculator ${this.id}: live recalculation could not start: ${reason}`);
-    this.setStatus(STATUS.failed + (reset ? STATUS.reset : ""));
+    const stopped = currentEngine()?.fatal ? STATUS.stopped : STATUS.failed;
+    this.setStatus(stopped + (reset ? STATUS.reset : ""));
     this.retryButton.hidden = false;
   }
 
@@ -659,7 +659,7 @@ class CalculatorView {
   retry() {
     this.retryButton.hidden = true;
     if (this.root.dataset.state === "failed") {
-      retryEngine(this.engineUrls());
+      retryEngine();
       const tableButtons = this.root.querySelectorAll("button[data-choose]");
       for (const control of [...this.controls.values(), ...this.sliders.values(), ...tableButtons]) {
         if (control) {

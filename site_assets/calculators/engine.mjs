@@ -1,3 +1,5 @@
+import { runtimeURLs } from "./runtime-urls.mjs";
+
 // The one Pyodide worker of the visit. A module-level singleton: Material's instant navigation
 // swaps the page's content without reloading this module, so every calculator on every page
 // the reader visits talks to the same worker, and Python boots once.
@@ -21,14 +23,12 @@ let engine = null;
 /**
  * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId)}`;
  * `compute` resolves to roofline_core.view's view of the result (for the calculator whose root
- * element has the id `domId`).
- * @param {{indexURL: string, coreZipURL: string, stdLibURL: string}} urls Absolute URLs of the
- *   Pyodide runtime folder, the packed roofline_core zip and the standard library zip.
+ * element has the id `domId`). The runtime's addresses come from the build's manifest
+ * (runtime-urls.mjs), which the worker reads for itself too.
  */
-export function startEngine(urls) {
+export function startEngine() {
   if (!engine) {
-    hintRuntimeFiles(urls);
-    engine = createEngine(urls);
+    engine = createEngine();
   }
   return engine;
 }
@@ -37,13 +37,12 @@ export function startEngine(urls) {
  * Start the engine again after it failed (a blocked download, a dropped connection): the
  * reader's Retry. An engine that is loading or live is kept, so every calculator on the page
  * may ask and they all share the one new worker.
- * @param {{indexURL: string, coreZipURL: string, stdLibURL: string}} urls As for `startEngine`.
  */
-export function retryEngine(urls) {
+export function retryEngine() {
   if (engine?.state === "failed") {
-    engine = createEngine(urls);
+    engine = createEngine();
   }
-  return startEngine(urls);
+  return startEngine();
 }
 
 /** The engine if it was started, else null (nothing is loaded by asking). */
@@ -92,15 +91,30 @@ function hintRuntimeFiles(urls) {
   }
 }
 
-function createEngine({ indexURL, coreZipURL, stdLibURL }) {
+function createEngine() {
+  let urls;
+  try {
+    urls = runtimeURLs();
+  } catch (error) {
+    return failedEngine(error.message);
+  }
+  hintRuntimeFiles(urls);
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
-  const self = { state: "loading", error: null, boot: null, refused: null, ready: null, compute: null };
+  const self = { state: "loading", error: null, boot: null, refused: null, ready: null, failed: null, compute: null };
+  // Settles with the reason whenever the engine fails: while starting, or later (a fatal error).
+  let markFailed;
+  self.failed = new Promise((resolve) => {
+    markFailed = resolve;
+  });
 
   self.ready = new Promise((resolve, reject) => {
     const fail = (message) => {
       clearTimeout(timer);
+      if (self.state === "failed") {
+        return;
+      }
       self.state = "failed";
       self.error = message;
       worker.terminate();
@@ -109,6 +123,7 @@ function createEngine({ indexURL, coreZipURL, stdLibURL }) {
       }
       pending.clear();
       reject(new Error(message));
+      markFailed(message);
     };
     const timer = setTimeout(() => fail(`Python did not start within ${BOOT_TIMEOUT_MS / 1000} s`), BOOT_TIMEOUT_MS);
     worker.addEventListener("message", (event) => {
@@ -123,6 +138,9 @@ function createEngine({ indexURL, coreZipURL, stdLibURL }) {
         resolve();
       } else if (message.type === "failed") {
         fail(message.message);
+      } else if (message.type === "fatal") {
+        self.fatal = true;
+        fail(`Python stopped after a fatal error (${message.message.split("\n")[0]})`);
       } else if (message.type === "result" || message.type === "compute-failed") {
         const waiter = pending.get(message.id);
         pending.delete(message.id);
@@ -153,12 +171,13 @@ function createEngine({ indexURL, coreZipURL, stdLibURL }) {
         }),
     );
 
-  worker.postMessage({
-    type: "boot",
-    indexURL,
-    lockFileURL: new URL("pyodide-lock.json", indexURL).href,
-    coreZipURL,
-    stdLibURL,
-  });
+  worker.postMessage({ type: "boot" });
   return self;
+}
+
+/** An engine that could not start (`message` says why), which Retry replaces. */
+function failedEngine(message) {
+  const ready = Promise.reject(new Error(message));
+  ready.catch(() => {});
+  return { state: "failed", error: message, boot: null, refused: null, ready, failed: Promise.resolve(message), compute: () => ready };
 }

@@ -7,6 +7,10 @@
 // on it). If a file cannot be fetched, its summary and link stay.
 
 import { whenNear } from "../lazy/near-viewport.mjs";
+import { BUILD_TOKEN, sameOrigin } from "./runtime-urls.mjs";
+
+// The build writes every calculator's file here (roofline_site/calculators/later.py).
+const PARTS = new URL("./part/", import.meta.url).href;
 
 const SUMMARIES = "section[data-calculator-later]";
 
@@ -39,7 +43,12 @@ export function loadCalculatorsWhenNear(mount) {
 
 async function replace(summary) {
   try {
-    const response = await fetch(summary.dataset.calculatorLater);
+    // Only a file of the build's own: on this site, in the calculators' folder.
+    const src = sameOrigin(summary.dataset.calculatorLater, new URL(document.baseURI));
+    if (!src.startsWith(PARTS) || src.slice(PARTS.length).includes("/")) {
+      throw new Error(`${src} is not one of the build's calculators`);
+    }
+    const response = await fetch(src);
     if (!response.ok) {
       throw new Error(`HTTP ${response.status}`);
     }
@@ -54,6 +63,8 @@ async function replace(summary) {
     if (summary.isConnected) {
       const focused = summary.contains(document.activeElement) ? document.activeElement : null;
       const placed = document.importNode(calculator, true);
+      // The file is the build's own (checked above): its calculator is one to mount.
+      placed.dataset.buildToken = BUILD_TOKEN;
       summary.replaceWith(placed);
       if (focused) {
         keepFocus(focused, placed);

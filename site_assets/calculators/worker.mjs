@@ -6,6 +6,7 @@
 // formula and no presentation rule: both come from the same Python the build used.
 
 import { bootPyodide } from "./boot.mjs";
+import { runtimeURLs } from "./runtime-urls.mjs";
 import { snapshotURL } from "./snapshot.mjs";
 
 let pyodide = null;
@@ -14,7 +15,8 @@ let view = null;
 self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "boot") {
-    boot(message).then(
+    // Whatever else the message holds, the addresses come from the build's manifest alone.
+    boot(runtimeURLs()).then(
       ({ boot: bootPath, refused }) => self.postMessage({ type: "ready", boot: bootPath, refused }),
       (error) => self.postMessage({ type: "failed", message: describe(error) }),
     );
@@ -22,13 +24,17 @@ self.addEventListener("message", (event) => {
     try {
       self.postMessage({ type: "result", id: message.id, json: compute(message) });
     } catch (error) {
-      self.postMessage({ type: "compute-failed", id: message.id, message: describe(error) });
+      // After a fatal error (Pyodide marks it so) this runtime answers nothing again: the page
+      // must say so and Retry must start a new worker, not ask this one again.
+      const type = error?.pyodide_fatal_error ? "fatal" : "compute-failed";
+      self.postMessage({ type, id: message.id, message: describe(error) });
     }
   }
 });
 
-async function boot({ indexURL, lockFileURL, coreZipURL, stdLibURL }) {
-  // Pyodide needs absolute URLs (a relative lockFileURL fails); the page resolved them.
+async function boot({ indexURL, coreZipURL, stdLibURL }) {
+  // Pyodide needs absolute URLs (a relative lockFileURL fails); runtimeURLs resolved them.
+  const lockFileURL = new URL("pyodide-lock.json", indexURL).href;
   const pyodideModule = await import(new URL("pyodide.mjs", indexURL).href);
   const snapshot = snapshotURL(indexURL, coreZipURL, stdLibURL);
   const useSnapshot = (await isCached(snapshot)) || (await snapshotPaysNow(stdLibURL));

@@ -77,6 +77,11 @@ REJECTED = [
     ("encoding-latin1.md", 2, "byte 0xe9 is not UTF-8"),
     ("nul-byte.md", 11, "a NUL byte in the file"),
     ("control-character.md", 11, "control character U+001B"),
+    # Addresses whose scheme hides a tab, newline or control character (as character references).
+    ("url-control-characters.md", 11, "from another host"),
+    ("url-control-characters.md", 13, "from another host"),
+    ("url-control-characters.md", 15, "from another host"),
+    ("url-control-characters.md", 17, "a javascript: address in the body"),
 ]
 
 #: Both builds must finish within these budgets: the rejected one (its largest entries are 15 kB
@@ -295,6 +300,17 @@ def test_neutralised_entries_build_within_time_and_memory(neutralised_build):
     assert peak_bytes < BUILD_BUDGET_BYTES, f"the neutralised build peaked at {peak_bytes / 1e6:.0f} MB"
 
 
+def test_every_neutralised_page_holds_only_what_its_templates_write(neutralised_site):
+    # The whole document, not only the entry body: the sidebar's contents, titles, head.
+    from roofline_site.page_allowlist import check_page
+
+    problems = []
+    for page in html_pages(neutralised_site):
+        text = (neutralised_site / page).read_text(encoding="utf-8")
+        problems += check_page(text, path=page, redirect=is_redirect_stub(text))
+    assert problems == [], "\n".join(problems[:40])
+
+
 def test_neutralised_entries_render_no_active_markup(neutralised_site):
     # The theme's own inline scripts (as on the home page, up to the relative base URL in
     # Material's storage-scope script) are the only ones allowed.
@@ -414,6 +430,51 @@ def test_nothing_executes_in_the_browser(neutralised_site, page_factory):
     assert dialogs == [], f"hostile content executed: {dialogs}"
     assert problems == [], "hostile content reached readers live:\n" + "\n".join(problems)
     assert watch.external_requests == [], watch.external_requests
+
+
+#: The contents of ``neutralised/hostile-heading-toc.md`` as a reader must see them: text.
+TOC_TEXTS = [
+    "Quoted id",
+    "Label swap",
+    "Escaped angle > then <i>text</i>",
+    "Comment in the sidebar--> trick",
+    "2026 and <code> in a heading",
+    "Placed",
+    "Sources",
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("with_headers", [False, True], ids=["meta-csp-only", "headers-csp"])
+def test_headings_reach_the_table_of_contents_as_text(neutralised_site, page_factory, with_headers):
+    from roofline_site import csp
+
+    headers = csp.parse_headers_file((neutralised_site / "_headers").read_text(encoding="utf-8"))["/*"]
+    page, watch = page_factory()
+    with StaticServer(neutralised_site, headers=headers if with_headers else None) as server:
+        url = server.url + "glossary/hostile-heading-toc/"
+        page.goto(url, wait_until="load")
+        title = page.title()
+        page.evaluate(
+            "() => { for (const el of document.querySelectorAll('.md-sidebar *, .md-header *')) {"
+            " el.dispatchEvent(new MouseEvent('mouseover', {bubbles: true})); if (el.focus) el.focus(); } }"
+        )
+        page.wait_for_timeout(1200)  # longer than a refresh of 0 or 1 s would wait
+        texts = page.locator("nav.md-nav--secondary a.md-nav__link").all_inner_texts()
+        live = page.evaluate(
+            "() => [...document.querySelectorAll('.md-sidebar *')].filter(el => "
+            "[...el.attributes].some(a => a.name.startsWith('on')) || ['meta', 'b', 'i', 'img', 'code'].includes(el.localName))"
+            ".map(el => el.outerHTML.slice(0, 80))"
+        )
+        hrefs = page.locator("nav.md-nav--secondary a.md-nav__link").evaluate_all(
+            "els => els.map(a => a.getAttribute('href'))"
+        )
+        assert page.url == url and page.title() == title, (page.url, page.title())
+    assert [t.strip() for t in texts] == TOC_TEXTS
+    assert live == [], live
+    # Material's scripts make the links absolute; each must stay on the page, at a slug.
+    assert all(re.fullmatch(re.escape(url) + r"#[A-Za-z0-9][A-Za-z0-9_-]*", href) for href in hrefs), hrefs
+    assert watch.page_errors == [] and watch.external_requests == [], (watch.page_errors, watch.external_requests)
 
 
 def test_an_entry_over_its_render_time_budget_is_named(tmp_path):

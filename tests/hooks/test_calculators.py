@@ -94,7 +94,11 @@ def test_calculator_pages_prerender_roofline_core_results(built_site):
     for output_id, shown in expected.items():
         assert re.search(rf'data-output="{output_id}">([^<]*)<', html).group(1) == shown["text"].replace("&", "&amp;")
     assert 'src="../../assets/roofline/calculators/loader.mjs"' in html
-    assert 'data-pyodide-index-url="../../assets/pyodide/' in html
+    # The build's token, the one its runtime manifest gives the browser; no runtime address.
+    manifest = (built_site / "assets" / "roofline" / "calculators" / "runtime.mjs").read_text(encoding="utf-8")
+    token = re.search(r'data-build-token="([0-9a-f]{32})"', html).group(1)
+    assert f'"buildToken": "{token}"' in manifest
+    assert "data-pyodide-index-url" not in html and "data-core-zip-url" not in html
 
 
 @pytest.mark.slow

@@ -75,6 +75,6 @@ def test_roofline_core_is_packed_once_per_build(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "1"
-    html = (tmp_path / "site" / "other" / "index.html").read_text(encoding="utf-8")
+    manifest = (tmp_path / "site" / "assets" / "roofline" / "calculators" / "runtime.mjs").read_text(encoding="utf-8")
     zip_name = pyodide_site_assets(PROJECT_ROOT).core_zip
-    assert f'data-core-zip-url="../{zip_name}"' in html
+    assert f'"coreZip": "../../{zip_name.removeprefix("assets/")}"' in manifest

@@ -71,7 +71,7 @@ def test_summary_text_is_escaped():
     from roofline_site.calculators.render import AssetUrls, view_for
 
     resolved = resolve(Placement(calculator_id="kv-cache", defaults={}), path="x.md")
-    urls = AssetUrls(pyodide_index="", core_zip="", stdlib_zip="", embed="", glossary="../", share_embed="")
+    urls = AssetUrls(embed="", glossary="../", share_embed="")
     view = view_for(resolved, dom_id='a"b', assets=urls)
     html = summary_html(resolved, view=view, dom_id='a"b', assets=urls, src='x"><script>', full_page="<p>")
     assert "<script>" not in html and "x&quot;&gt;&lt;script&gt;" in html and 'id="a&quot;b"' in html

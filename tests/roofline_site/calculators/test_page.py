@@ -12,6 +12,7 @@ from roofline_site.calculators.fence import FenceError, Placement
 from roofline_site.calculators.page import CalculatorFences
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, render_calculator
+from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import start_build
 from tests.roofline_site.fences.markdown_page import convert
 
@@ -23,6 +24,7 @@ ASSETS = PyodideSiteAssets(
     core_zip_bytes=b"",
     stdlib_zip="assets/pyodide/1.0/python_stdlib.def.zip",
     stdlib_zip_bytes=b"",
+    build_token="0123456789abcdef0123456789abcdef",
 )
 
 
@@ -33,14 +35,11 @@ def _url_to(site_path: str) -> str:
 def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
     resolved = resolve(Placement(calculator_id=calculator_id, defaults=defaults), path="x.md")
     urls = AssetUrls(
-        pyodide_index="../../assets/pyodide/1.0/",
-        core_zip="../../assets/pyodide/rc.abc.zip",
-        stdlib_zip="../../assets/pyodide/1.0/python_stdlib.def.zip",
         embed=f"../../embed/{calculator_id}/",
         glossary="../../glossary/",
         share_embed=f"embed/{calculator_id}/",  # prepare_page's default link_to keeps site paths
     )
-    return render_calculator(resolved, dom_id=dom_id, assets=urls)
+    return stamp(render_calculator(resolved, dom_id=dom_id, assets=urls), ASSETS.build_token)
 
 
 PAGE = """\

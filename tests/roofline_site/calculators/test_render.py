@@ -12,11 +12,9 @@ from roofline_core.hf_config import MAX_CONFIG_CHARS
 from roofline_site.calculators.fence import Placement
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes, slider_stops
+from roofline_site.calculators.runtime_manifest import TOKEN_SLOT
 
 ASSETS = AssetUrls(
-    pyodide_index="../../assets/pyodide/1.0/",
-    core_zip="../../assets/pyodide/rc.abc.zip",
-    stdlib_zip="../../assets/pyodide/1.0/python_stdlib.def.zip",
     embed="../../embed/x/",
     glossary="../../glossary/",
 )
@@ -82,13 +80,13 @@ def test_outputs_prerendered_from_roofline_core(calculator_id):
     assert "data-output" in region["text"] or all(text in region["text"] for text in shown.values())
 
 
-def test_root_carries_the_dom_contract_and_asset_urls():
+def test_root_carries_the_dom_contract_and_the_token_slot_but_no_runtime_address():
+    # The browser takes the runtime's addresses from the build's manifest, never from the page.
     _html, elements, _result = _render("roofline-explorer")
     root = elements[0]
     assert root["attrs"]["data-calculator"] == "roofline-explorer"
-    assert root["attrs"]["data-pyodide-index-url"] == ASSETS.pyodide_index
-    assert root["attrs"]["data-core-zip-url"] == ASSETS.core_zip
-    assert root["attrs"]["data-stdlib-url"] == ASSETS.stdlib_zip
+    assert root["attrs"]["data-build-token"] == TOKEN_SLOT
+    assert not [name for name in root["attrs"] if "pyodide" in name or "zip" in name or "stdlib" in name]
 
 
 def test_fence_defaults_show_in_the_boxes_and_the_results():

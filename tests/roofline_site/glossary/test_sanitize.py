@@ -293,3 +293,34 @@ def test_sanitised_bodies_hold_nothing_outside_the_allowlist(body):
     rendered = markdown.markdown(body, extensions=EXTENSIONS)
     cleaned = sanitise_entry_html(rendered)
     assert _outside_allowlist(cleaned) == []
+
+
+# URLs as the browser's URL parser reads them (WHATWG: tabs and newlines removed anywhere,
+# C0 controls and spaces at the ends), decided after that normalisation.
+@pytest.mark.parametrize(
+    "src",
+    [
+        "ht\ttps://example.com/tab.png",
+        "\thttps://example.com/leading-tab.png",
+        " \x01https://example.com/control.png",
+        "h\rttps://example.com/carriage.png",
+        "/\t/example.com/scheme-relative.png",
+        " //example.com/space.png",
+        "/\\example.com/backslash.png",
+        "\\\\example.com/two-backslashes.png",
+    ],
+)
+def test_an_image_from_another_host_is_dropped_however_its_address_is_spelt(src):
+    assert "src=" not in sanitise_entry_html(f'<p><img src="{src}" alt="x"></p>')
+
+
+@pytest.mark.parametrize(
+    "href", ["java\tscript:alert(1)", " \x0ejavascript:alert(1)", "vb\nscript:x", "data\r:text/html,x"]
+)
+def test_a_script_address_is_dropped_however_it_is_spelt(href):
+    assert "href=" not in sanitise_entry_html(f'<p><a href="{href}">x</a></p>')
+
+
+def test_a_kept_address_is_written_as_the_browser_reads_it():
+    cleaned = sanitise_entry_html('<p><a href=" ht\ttps://example.com/a\nb ">x</a><img src="../a\t.png" alt="y"></p>')
+    assert 'href="https://example.com/ab"' in cleaned and 'src="../a.png"' in cleaned

@@ -1,0 +1,38 @@
+// Where this build's Python runtime is, and the token of its calculators: only from the build's
+// manifest (runtime.mjs, written by roofline_site/calculators/runtime_manifest.py), never from
+// the page. A calculator root is markup, and markup that reached a page some other way could
+// otherwise point the worker at another host, where the page's CSP (a <meta>) does not follow.
+// Each address is resolved against the manifest's own URL and refused if it leaves that origin.
+
+import { RUNTIME } from "./runtime.mjs";
+
+const MANIFEST_URL = new URL("./runtime.mjs", import.meta.url);
+
+/** The token the build's calculators carry in `data-build-token`; no other root is mounted. */
+export const BUILD_TOKEN = RUNTIME.buildToken;
+
+/**
+ * Absolute URLs of the runtime folder, the packed roofline_core and the standard library zip.
+ * @returns {{indexURL: string, coreZipURL: string, stdLibURL: string}}
+ * @throws {Error} if the manifest names an address on another origin.
+ */
+export function runtimeURLs() {
+  return {
+    indexURL: sameOrigin(RUNTIME.index),
+    coreZipURL: sameOrigin(RUNTIME.coreZip),
+    stdLibURL: sameOrigin(RUNTIME.stdLib),
+  };
+}
+
+/**
+ * `path` resolved against the manifest, if it stays on the manifest's origin.
+ * @param {string} path
+ * @param {URL} [base] What `path` is relative to (the manifest by default).
+ */
+export function sameOrigin(path, base = MANIFEST_URL) {
+  const url = new URL(path, base);
+  if (url.origin !== MANIFEST_URL.origin) {
+    throw new Error(`refused to load from ${url.origin}: the calculators load code only from this site`);
+  }
+  return url.href;
+}
