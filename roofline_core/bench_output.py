@@ -121,15 +121,53 @@ _VLLM_LABELS = {
     "Mean TTFT (ms):": "mean_ttft",
     "Output token throughput (tok/s):": "output_throughput",
 }
-#: Other labels the summary prints: recognised, and named as not needed.
-_VLLM_OTHER = re.compile(
-    r"(Failed requests|Request rate configured \(RPS\)|Benchmark duration \(s\)|Request throughput \(req/s\)"
-    r"|Request goodput \(req/s\)|Peak output token throughput \(tok/s\)|Peak concurrent requests"
-    r"|Total token throughput \(tok/s\)|RTFx \(Inverse Real-Time Factor\)|Input throughput \(inputs/s\)"
-    r"|(?:Mean|Median|P[\d.]+) [A-Za-z0-9 .]+ \(ms\)|Traffic request rate|Max request concurrency|Backend"
-    r"|Acceptance rate \(%\)|Acceptance length|Drafts|Draft tokens|Accepted tokens):"
+#: Other labels the summary prints (without their colon): recognised, and named as not needed.
+_VLLM_OTHER = frozenset(
+    {
+        "Failed requests",
+        "Request rate configured (RPS)",
+        "Benchmark duration (s)",
+        "Request throughput (req/s)",
+        "Request goodput (req/s)",
+        "Peak output token throughput (tok/s)",
+        "Peak concurrent requests",
+        "Total token throughput (tok/s)",
+        "RTFx (Inverse Real-Time Factor)",
+        "Input throughput (inputs/s)",
+        "Traffic request rate",
+        "Max request concurrency",
+        "Backend",
+        "Acceptance rate (%)",
+        "Acceptance length",
+        "Drafts",
+        "Draft tokens",
+        "Accepted tokens",
+    }
 )
-_RULE = re.compile(r"^[=\-]{3,}.*[=\-]{3,}$|^[=\-]{10,}$")
+#: process_one_metric's labels (``Mean TTFT (ms)``, ``P99.9 E2EL (ms)``). Matched on the text
+#: before a line's first colon, at most :data:`_LONGEST_LABEL` characters, so the pattern's
+#: one open-ended part never sees more than that.
+_VLLM_METRIC = re.compile(r"(?:Mean|Median|P\d{1,3}(?:\.\d{1,3})?) [A-Za-z0-9 .]{1,40} \(ms\)")
+_LONGEST_LABEL = 60
+#: The characters of the block's rules (``=====`` and ``-----``, with or without a title).
+_RULE_CHARS = frozenset("=-")
+
+
+def _is_rule(line: str) -> bool:
+    """A rule or a titled rule: three rule characters at each end (``=== Title ===``).
+
+    Only the ends are looked at, so the time does not depend on the line's length (a pattern
+    with a free middle between two runs of the same characters backtracks cubically).
+    """
+    return len(line) >= 6 and set(line[:3]) <= _RULE_CHARS and set(line[-3:]) <= _RULE_CHARS
+
+
+def _other_label(line: str) -> bool:
+    """Whether ``line`` is one of the summary's lines the reconciler does not need."""
+    label, colon, _ = line.partition(":")
+    if not colon or len(label) > _LONGEST_LABEL:
+        return False
+    return label in _VLLM_OTHER or _VLLM_METRIC.fullmatch(label) is not None
 
 
 def _vllm(lines: list[str]) -> Parsed:
@@ -138,11 +176,11 @@ def _vllm(lines: list[str]) -> Parsed:
     not_needed: list[str] = []
     for line in lines:
         stripped = line.strip()
-        if not stripped or _RULE.match(stripped):
+        if not stripped or _is_rule(stripped):
             continue  # blank lines and the block's rules and headers
         label = next((lab for lab in _VLLM_LABELS if stripped.startswith(lab)), None)
         if label is None:
-            if _VLLM_OTHER.match(stripped):
+            if _other_label(stripped):
                 not_needed.append(_quote(stripped))
             else:
                 unused.append(f"{_quote(stripped)}: not a line of vLLM's summary")
@@ -209,7 +247,11 @@ def _vllm(lines: list[str]) -> Parsed:
 #: The columns markdown_printer always prints first and last (llama-bench.cpp, print_header).
 _FIRST = ("model", "size", "params", "backend")
 _LAST = ("test", "t/s")
-_TEST = re.compile(r"(?:pp(\d+))?(?:\+)?(?:tg(\d+))?(?:\s*@\s*d(\d+))?")
+#: Token counts in a test name have at most this many digits (llama-bench prints an int; more
+#: digits would also reach Python's limit on converting long digit strings).
+_COUNT_DIGITS = 9
+_COUNT = rf"(\d{{1,{_COUNT_DIGITS}}})"
+_TEST = re.compile(rf"(?:pp{_COUNT})?\+?(?:tg{_COUNT})?(?:\s*@\s*d{_COUNT})?")
 _RATE = re.compile(r"(\d{1,12}(?:\.\d{1,6})?)\s*(?:±\s*\d{1,12}(?:\.\d{1,6})?)?")
 #: llama.cpp's file-type names (llama_model_ftype_name) that match a weight format here.
 _FTYPES = (
@@ -271,7 +313,10 @@ def _row(
     test = _TEST.fullmatch(row.get("test", ""))
     rate = _RATE.fullmatch(row.get("t/s", ""))
     if test is None or not (test.group(1) or test.group(2)):
-        unused.append(f"{_quote(line)}: test {_quote(row.get('test', ''))} is not ppN, tgN or ppN+tgN")
+        unused.append(
+            f"{_quote(line)}: test {_quote(row.get('test', ''))} is not ppN, tgN or ppN+tgN "
+            f"(N of at most {_COUNT_DIGITS} digits)"
+        )
         return
     if rate is None or float(rate.group(1)) <= 0:
         unused.append(f"{_quote(line)}: t/s {_quote(row.get('t/s', ''))} is not 'mean ± std'")

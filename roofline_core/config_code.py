@@ -150,7 +150,8 @@ def _encode_value(key: str, kind: str, value: Any) -> str:
 def _whole_text(key: str, value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
         raise ConfigError(f"field '{key}' is {value!r}; expected a whole number >= 0")
-    if value != int(value) or value >= 10**15:
+    # The size first: int() of an infinity (a JSON 1e999) raises OverflowError.
+    if value >= 10**15 or value != int(value):
         raise ConfigError(f"field '{key}' is {value!r}; expected a whole number below 10^15")
     return str(int(value))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import TYPE_CHECKING, Any
 
 from roofline_core.sources import Source
@@ -46,8 +47,64 @@ FIELD_LIMITS: dict[str, int] = {
 
 #: Largest config text accepted, in characters (real ones are a few kilobytes).
 MAX_CONFIG_CHARS = 1_000_000
+#: Deepest nesting of objects and lists accepted. Real configs nest at most 4 levels (a
+#: ``text_config`` holding a ``rope_scaling`` object); the JSON reader recurses once per level,
+#: and in Pyodide a few thousand levels overflow the WebAssembly stack, a fatal error no
+#: ``except`` sees, so the depth is measured before the text reaches the reader.
+MAX_JSON_DEPTH = 32
+#: Most digits in one run of a number: no architecture field needs more than 15, and ``int()``
+#: (which the JSON reader calls) refuses strings of over 4,300 digits with a bare ValueError.
+MAX_NUMBER_DIGITS = 100
 
 _GEMMA_FAMILY = ("gemma", "gemma2", "gemma3", "gemma3_text")
+
+# What the pre-scan steps on: a bracket, a string (skipped whole; one that never closes stops
+# at the line's end, which no valid string crosses), or the start of an over-long digit run.
+# The alternatives share no first character and none can backtrack into another, so the scan
+# is linear in the text's length.
+_JSON_TOKEN = re.compile(rf'[\[{{]|[\]}}]|"(?:[^"\\\n]|\\.)*"?|(?<!\d)\d{{{MAX_NUMBER_DIGITS + 1},}}')
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def check_json_shape(text: str) -> None:
+    """Refuse JSON nested deeper than :data:`MAX_JSON_DEPTH` or holding a number longer than
+    :data:`MAX_NUMBER_DIGITS` digits, before any JSON reader sees it (one linear pass).
+
+    >>> check_json_shape('{"a": [[1]], "b": "[[[["}')
+    >>> check_json_shape('{"a": ' + '[' * 40 + ']' * 40 + '}')
+    Traceback (most recent call last):
+        ...
+    roofline_core.hf_config.ConfigError: line 1: the JSON is nested 41 levels deep; expected at most 32 levels (a config.json has 4)
+
+    Raises:
+        ConfigError: naming the line of the first bracket past the limit, or of the number.
+    """
+    depth = deepest = 0
+    first_too_deep = -1
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if depth == MAX_JSON_DEPTH + 1:
+                    first_too_deep = token.start()
+        elif first in "]}":
+            depth = max(depth - 1, 0)
+        elif first != '"':
+            digits = len(token.group())
+            raise ConfigError(
+                f"line {_line_of(text, token.start())}: a number of {digits:,} digits; "
+                f"expected at most {MAX_NUMBER_DIGITS} digits"
+            )
+    if first_too_deep >= 0:
+        raise ConfigError(
+            f"line {_line_of(text, first_too_deep)}: the JSON is nested {deepest:,} levels deep; "
+            f"expected at most {MAX_JSON_DEPTH} levels (a config.json has 4)"
+        )
 
 
 def parse_config_text(text: str) -> dict:
@@ -55,18 +112,20 @@ def parse_config_text(text: str) -> dict:
 
     Raises:
         ConfigError: for text that is not a JSON object, naming the line and column of a syntax
-            error.
+            error, or the line where it nests too deeply or holds a number too long to read.
     """
     if not isinstance(text, str) or not text.strip():
         raise ConfigError("the config is empty; expected the text of a config.json")
     if len(text) > MAX_CONFIG_CHARS:
         raise ConfigError(f"the config has {len(text):,} characters; expected a config.json (a few kilobytes)")
+    check_json_shape(text)
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         raise ConfigError(f"line {error.lineno}, column {error.colno}: {error.msg}; expected valid JSON") from None
-    except RecursionError:
-        raise ConfigError("the JSON nests too deeply; expected a config.json") from None
+    except (ValueError, RecursionError):
+        # The pre-scan should leave nothing for these; a reader's paste still gets a message.
+        raise ConfigError("the JSON cannot be read; expected a config.json") from None
     if not isinstance(value, dict):
         raise ConfigError(f"the JSON is a {type(value).__name__}, not an object; expected a config.json")
     return value

@@ -203,6 +203,8 @@ class _Declared:
 
     #: Attributes :meth:`variant` may change; limits are not among them.
     _ADJUSTABLE = frozenset({"default", "label", "help"})
+    #: Whether a link (or a pinned scenario in one) may set the field.
+    linked = True
 
     def variant(self, **changes: Any) -> Any:
         """This declaration with another default, label, help or presentation.
@@ -567,6 +569,7 @@ class ListOf:
     split_text: bool = True
 
     kind = "list"
+    linked = True
 
     def __post_init__(self) -> None:
         if self.most < 1:
@@ -1020,6 +1023,9 @@ class PastedText(_Declared):
     what: str = "pasted text"
 
     kind = "paste"
+    #: Never read from a link or a pinned scenario: links never write it, and a paste is the
+    #: largest text a field takes (the browser's url-state.mjs reads this flag from ``to_json``).
+    linked = False
 
     def expected(self) -> str:
         return f"{self.what} of at most {self.most_chars:,} characters"
@@ -1036,7 +1042,7 @@ class PastedText(_Declared):
         return value
 
     def to_json(self) -> dict[str, Any]:
-        return _text_box_json(self, max_chars=self.most_chars)
+        return _text_box_json(self, max_chars=self.most_chars) | {"linked": self.linked}
 
 
 def _text_box_json(box: ModelConfig | PastedText, *, max_chars: int) -> dict[str, Any]:

@@ -50,6 +50,7 @@ __all__ = [
     "Output",
     "compute",
     "definition",
+    "linked_inputs",
     "value",
 ]
 
@@ -93,6 +94,17 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
         return result
     result.update(calc.compute(values))
     return result
+
+
+def linked_inputs(calculator_id: str, raw_inputs: dict[str, Any] | None) -> dict[str, Any]:
+    """``raw_inputs`` as a link may set them: fields that are never linked (pasted text) dropped.
+
+    What a query string or a pinned scenario holds is untrusted and never written with a paste,
+    so a paste found there is ignored rather than read.
+    """
+    unlinked = {field.id for field in _get(calculator_id).inputs if not field.linked}
+    raw = raw_inputs if isinstance(raw_inputs, dict) else {}
+    return {key: value for key, value in raw.items() if key not in unlinked}
 
 
 def _get(calculator_id: str) -> Calculator:

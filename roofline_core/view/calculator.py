@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, TypedDict
 
-from roofline_core.calculators import CALCULATORS, compute
+from roofline_core.calculators import CALCULATORS, compute, linked_inputs
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
 from roofline_core.compare import compare
@@ -144,7 +144,8 @@ def compute_view_json(
     result = compute(calculator_id, raw_inputs)
     view = calculator_view(calculator_id, result, dom_id=dom_id, glossary_url=glossary_url)
     if pinned is not None and not result["errors"]:
-        view["compare"] = comparison_tree(compare(calculator_id, pinned, raw_inputs))
+        # A pin comes from a link: what a link may not set (a paste) is not read from it.
+        view["compare"] = comparison_tree(compare(calculator_id, linked_inputs(calculator_id, pinned), raw_inputs))
     return json.dumps(view, separators=(",", ":"), allow_nan=False)
 
 

@@ -25,6 +25,40 @@ from roofline_site.fences import Fence, PageContext, Prepared
 
 SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
 
+#: Most calculator fences one page may hold. The site's pages hold one; each costs a compute and
+#: tens of kilobytes of HTML, so a page of hundreds would stall the build (and the reader).
+MAX_CALCULATOR_FENCES_PER_PAGE = 16
+#: Most characters of ``defaults:`` values one page may hold, all fences together: what a
+#: calculator's work grows with (a pasted benchmark or config is read whole). The site's
+#: longest line is under 80; this leaves room for two pastes at their 20,000-character cap.
+MAX_DEFAULTS_CHARS_PER_PAGE = 40_000
+
+
+def check_page_budget(placements: Sequence[Placement], *, path: str) -> None:
+    """Refuse a page whose calculator fences would cost too much, before any is computed.
+
+    Raises:
+        FenceError: at the first fence past the count, or the ``defaults:`` line that passes
+            the characters allowed.
+    """
+    if len(placements) > MAX_CALCULATOR_FENCES_PER_PAGE:
+        raise FenceError(
+            path,
+            placements[MAX_CALCULATOR_FENCES_PER_PAGE].line,
+            f"the page has {len(placements)} calculator fences",
+            f"at most {MAX_CALCULATOR_FENCES_PER_PAGE} per page (split it into pages)",
+        )
+    total_chars = 0
+    for placement in placements:
+        total_chars += sum(len(value) for value in placement.defaults.values())
+        if total_chars > MAX_DEFAULTS_CHARS_PER_PAGE:
+            raise FenceError(
+                path,
+                placement.defaults_line,
+                f"the page's calculator defaults reach {total_chars:,} characters here",
+                f"at most {MAX_DEFAULTS_CHARS_PER_PAGE:,} on a page (link to a file instead of pasting it)",
+            )
+
 
 @dataclass
 class CalculatorFences:
@@ -53,8 +87,10 @@ class CalculatorFences:
         """
         seen: Counter[str] = Counter()
         prepared = []
-        for number, fence in enumerate(fences):
-            placement = parse_placement(fence, path=page.path)
+        # Every fence is read first, so a page over budget stops before any is computed.
+        placements = [parse_placement(fence, path=page.path) for fence in fences]
+        check_page_budget(placements, path=page.path)
+        for number, (fence, placement) in enumerate(zip(fences, placements, strict=True)):
             seen[placement.calculator_id] += 1
             count = seen[placement.calculator_id]
             dom_id = f"calculator-{placement.calculator_id}" + (f"-{count}" if count > 1 else "")

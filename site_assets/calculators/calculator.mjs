@@ -11,7 +11,7 @@ import { BUILD_TOKEN } from "./runtime-urls.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { citation, copyOrShow, embedCode, pythonSnippet, shareLink } from "./share.mjs";
-import { PIN_PARAM, paramPrefix, readPinned, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
+import { PIN_PARAM, linkedInputIds, paramPrefix, readPinned, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
 /** On an embed page, "Open the full page" carries the scenario shown in the frame. */
 function showFullPageScenario() {
@@ -307,11 +307,12 @@ class CalculatorView {
   // --- URL ----------------------------------------------------------------------------------
 
   restoreFromUrl() {
-    const pinned = readPinned([...this.fields.keys()], this.prefix);
+    const linked = linkedInputIds(this.fields);
+    const pinned = readPinned(linked, this.prefix);
     if (pinned) {
       this.showPinned(pinned);
     }
-    const fromUrl = readUrlInputs([...this.fields.keys()], this.prefix);
+    const fromUrl = readUrlInputs(linked, this.prefix);
     // A choice the link names that is not one of the field's (a typo, an old preset) keeps
     // the field's starting choice, with a notice; the rest of the link's scenario still applies.
     const notices = [];
@@ -414,7 +415,7 @@ class CalculatorView {
       if (!this.isShown(id)) {
         continue;
       }
-      if (this.fields.get(id).kind === "paste") {
+      if (this.fields.get(id).linked === false) {
         // Pasted benchmark output stays on the page: the fields it filled carry the scenario.
         continue;
       }

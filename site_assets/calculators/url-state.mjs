@@ -17,6 +17,16 @@ export function paramPrefix(calculatorId, calculatorsOnPage, occurrence) {
 }
 
 /**
+ * The ids of the inputs a link may set: a field whose definition says `linked: false` (pasted
+ * benchmark output) is never read from the query string or a pin, which links never write it
+ * to (roofline_core.vocabulary.PastedText.linked; the one rule, applied here and in Python).
+ * @param {Map<string, {linked?: boolean}>} fields The calculator's inputs by id.
+ */
+export function linkedInputIds(fields) {
+  return [...fields].filter(([, field]) => field.linked !== false).map(([id]) => id);
+}
+
+/**
  * The parameter (after the calculator's prefix) that holds a pinned scenario A for comparing:
  * its inputs as a query string of their own. No input is named so (a test says).
  */
