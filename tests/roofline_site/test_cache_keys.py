@@ -308,7 +308,9 @@ CACHES: dict[str, Cache] = {
 for _cache in CACHES.values():
     _cache.changes["build configuration"] = _patched(build_config, "_current", "another configuration")
 
-CASES = [pytest.param(name, change, id=f"{name}: {change}") for name, cache in CACHES.items() for change in cache.changes]
+CASES = [
+    pytest.param(name, change, id=f"{name}: {change}") for name, cache in CACHES.items() for change in cache.changes
+]
 
 
 @pytest.mark.parametrize(("name", "change"), CASES)
