@@ -10,6 +10,10 @@ cache key, mixes :func:`config_digest` into every key.
 The digest is worked out once per build (``hooks/build_config.py`` calls :func:`start_build`
 first, so ``mkdocs serve`` sees each edit) and, outside a build (tests, the command line), once
 per process from the project's own ``mkdocs.yml``.
+
+The caches' records must come from this machine's own builds, never from a commit: the build
+refuses to start while git tracks anything under ``.cache`` in any letter case
+(:func:`tracked_cache_paths`; ``.Cache/`` is the same folder on a case-insensitive checkout).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -66,3 +72,19 @@ def config_digest() -> str:
     if _current is None:
         return start_build(PROJECT_ROOT / "mkdocs.yml")
     return _current
+
+
+def tracked_cache_paths(root: Path) -> list[str]:
+    """The files git tracks under ``root``'s ``.cache``, in any letter case (``.Cache/``, ``.CACHE/``).
+
+    Empty when ``root`` is not in a git checkout or git is not installed (nothing to refuse).
+    """
+    git = shutil.which("git")
+    if git is None:
+        return []
+    listed = subprocess.run([git, "ls-files", "-z", "--", ":(icase).cache"], cwd=root, capture_output=True, check=False)
+    if listed.returncode != 0:
+        return []
+    paths = listed.stdout.decode("utf-8", "surrogateescape").split("\0")
+    # The pathspec already ignores case; the first component is checked here as well.
+    return [path for path in paths if path and path.split("/", 1)[0].casefold() == ".cache"]
