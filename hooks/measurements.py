@@ -18,11 +18,9 @@ from mkdocs.structure.pages import Page
 
 from roofline_core.measurements import MeasurementError, MeasurementTable, load_measurements
 from roofline_core.validation import RowError, validate
-from roofline_core.version import package_digest
 from roofline_site import measurements_page
 from roofline_site.atomic_write import write_atomic
 from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
-from roofline_site.node_artifacts import input_key
 
 MEASUREMENTS_FILE = Path("measurements") / "measurements.toml"
 # The generated page, kept between builds under a key of everything it is made from.
@@ -90,7 +88,7 @@ def _cache_file(path: Path) -> Path | None:
         data = path.read_bytes()
     except OSError:
         return None  # _load says what is wrong
-    key = input_key([data, package_digest().encode(), Path(measurements_page.__file__).read_bytes()])
+    key = measurements_page.page_cache_key(data)
     return path.parent.parent / CACHE_DIR_NAME / f"{key[:32]}.md"
 
 

@@ -21,12 +21,14 @@ import functools
 import hashlib
 import json
 import re
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
 
 #: Script types that browsers execute; anything else (``application/json`` data islands) is data.
 EXECUTABLE_SCRIPT_TYPES = frozenset({"", "text/javascript", "application/javascript", "module"})
@@ -155,10 +157,18 @@ def inline_code(html: str) -> InlineCode:
     )
 
 
+@functools.cache
+def _parser_digest() -> str:
+    """What reads a page besides its HTML: this module (the collector, the executable script
+    types) and Python's ``html.parser``, whose tokenising changes between versions."""
+    return input_key([Path(__file__).read_bytes(), sys.version.encode()])
+
+
 class InlineCodeCache:
-    """:func:`inline_code` of pages by the SHA-256 of their HTML, kept between builds in a JSON
-    file: reading every page is most of the policy's cost, and a warm build rewrites most pages
-    byte for byte. Only the entries a build used are saved, so the file never grows stale.
+    """:func:`inline_code` of pages by a key of their HTML and the parser (:func:`_parser_digest`;
+    the build's configuration too, as in every cache key), kept between builds in a JSON file:
+    reading every page is most of the policy's cost, and a warm build rewrites most pages byte
+    for byte. Only the entries a build used are saved, so the file never grows stale.
     """
 
     def __init__(self, path: Path) -> None:
@@ -172,8 +182,12 @@ class InlineCodeCache:
         if isinstance(loaded, dict):
             self._stored = loaded
 
+    @staticmethod
+    def key(html: str) -> str:
+        return input_key([_parser_digest().encode(), html.encode("utf-8", "surrogatepass")])
+
     def get(self, html: str) -> InlineCode:
-        key = hashlib.sha256(html.encode("utf-8")).hexdigest()
+        key = self.key(html)
         if key not in self._used:
             stored = self._stored.get(key)
             if isinstance(stored, list) and len(stored) == 4:

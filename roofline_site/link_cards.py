@@ -2,18 +2,26 @@
 
 Chats and blogs unfurl a shared link with the picture its page names in ``og:image``; they want
 a raster image (most refuse SVG), so the build draws one with matplotlib's Agg backend. Output
-is deterministic (no date or software version in the PNG), and cached on disk by the card's
-text and this module's code, so a warm build draws nothing.
+is deterministic (no date or software version in the PNG), and cached on disk by everything it
+depends on (:func:`card_key`), so a warm build draws nothing.
+
+Titles and summaries are contributors' text, drawn as plain text: matplotlib would otherwise read
+``$...$`` as mathtext ("$2 to $4" drawn as "2to4", a malformed expression stopping the build).
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import textwrap
+from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: Pixels of the card: the size Open Graph and Twitter's large-summary cards expect.
 WIDTH_PX, HEIGHT_PX = 1200, 630
@@ -24,32 +32,49 @@ _TEXT = "#ffffff"
 _MUTED = "#c5cae9"
 
 
-def card_key(title: str, summary: str, kind: str) -> str:
-    """Hex key of a card: its texts and this module's code."""
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    digest.update("\0".join((title, summary, kind)).encode())
-    return digest.hexdigest()[:24]
+#: What draws a card besides its texts: this module (layout, colours, sizes) and the packages
+#: that rasterise it (matplotlib with its bundled fonts, Pillow writing the PNG).
+_DRAWING_PACKAGES = ("matplotlib", "pillow")
 
 
-def draw_card(title: str, summary: str, kind: str, *, site_name: str) -> bytes:
-    """The card's PNG bytes."""
+def card_key(title: str, summary: str, kind: str, *, site_name: str) -> str:
+    """Hex key of a card: every text drawn on it, this module's code and the drawing packages."""
+    versions = ",".join(f"{name}={metadata.version(name)}" for name in _DRAWING_PACKAGES)
+    parts = (
+        Path(__file__).read_bytes(),
+        versions.encode(),
+        *(text.encode() for text in (title, summary, kind, site_name)),
+    )
+    return input_key(parts)[:24]
+
+
+def card_figure(title: str, summary: str, kind: str, *, site_name: str) -> Figure:
+    """The card as a matplotlib figure, every text on it plain (no mathtext)."""
     # Imported here: a warm build (every card cached) never loads matplotlib.
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(WIDTH_PX / _DPI, HEIGHT_PX / _DPI), dpi=_DPI, facecolor=_BACKGROUND)
     FigureCanvasAgg(figure)
-    figure.text(0.06, 0.86, f"{site_name} · {kind}", color=_MUTED, fontsize=24, va="top")
+    # parse_math=False: a "$" in a contributor's text is a dollar sign, not the start of TeX.
+    plain = {"va": "top", "parse_math": False, "usetex": False}
+    figure.text(0.06, 0.86, f"{site_name} · {kind}", color=_MUTED, fontsize=24, **plain)
     title_lines = textwrap.wrap(title, width=32)[:2]
     figure.text(
-        0.06, 0.72, "\n".join(title_lines), color=_TEXT, fontsize=56, fontweight="bold", va="top", linespacing=1.1
+        0.06, 0.72, "\n".join(title_lines), color=_TEXT, fontsize=56, fontweight="bold", linespacing=1.1, **plain
     )
     summary_top = 0.72 - 0.12 * len(title_lines) - 0.08
     wrapped = textwrap.wrap(summary, width=50)
     summary_lines = wrapped[:4]
     if len(wrapped) > 4:
         summary_lines[-1] = summary_lines[-1].rstrip(".,;: ") + "…"
-    figure.text(0.06, summary_top, "\n".join(summary_lines), color=_TEXT, fontsize=28, va="top", linespacing=1.3)
+    figure.text(0.06, summary_top, "\n".join(summary_lines), color=_TEXT, fontsize=28, linespacing=1.3, **plain)
+    return figure
+
+
+def draw_card(title: str, summary: str, kind: str, *, site_name: str) -> bytes:
+    """The card's PNG bytes."""
+    figure = card_figure(title, summary, kind, site_name=site_name)
     out = io.BytesIO()
     # No date or software version in the file: the same texts give the same bytes.
     figure.savefig(out, format="png", dpi=_DPI, facecolor=_BACKGROUND, metadata={"Software": None})
@@ -62,7 +87,7 @@ def cached_card_file(title: str, summary: str, kind: str, *, site_name: str, cac
     A path, not bytes: the build copies it into the site with the kernel's file copy, and a
     hundred cards read and written through Python cost a tenth of a second per build.
     """
-    path = cache_dir / f"{card_key(title, summary, kind)}.png"
+    path = cache_dir / f"{card_key(title, summary, kind, site_name=site_name)}.png"
     if path.is_file():
         return path
     write_atomic(path, draw_card(title, summary, kind, site_name=site_name))

@@ -9,10 +9,13 @@ escaped: it is shown as written, never interpreted as Markdown or HTML.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 
 from roofline_core.formatting import format_number, format_percent
 from roofline_core.measurements import METRICS, Measurement, MeasurementTable
 from roofline_core.validation import EXCLUDED, FIT, HELD_BACK, Comparison, ValidationReport
+from roofline_core.version import package_digest
+from roofline_site.node_artifacts import input_key
 
 #: The line a page writes where the generated comparison goes.
 MARKER = "<!-- roofline:measurements -->"
@@ -24,6 +27,12 @@ _METRIC_LABELS = {
     "ttft_ms": "time to first token, ms",
     "static_batch_output_tokens_per_s_per_device": "static batch, output tok/s per device",
 }
+
+
+def page_cache_key(data: bytes) -> str:
+    """Key of the page made from the data file's bytes ``data``: they, roofline_core (formulas,
+    presets, the fit) and this module, its writer."""
+    return input_key([data, package_digest().encode(), Path(__file__).read_bytes()])
 
 
 class MarkerError(ValueError):

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from roofline_site.atomic_write import write_atomic
+from roofline_site.build_config import config_digest
 
 # Each roofline_core edit makes new artifacts (a snapshot is several MB); keep the latest few (a
 # branch switch back and forth stays warm) and delete older ones.
@@ -41,8 +42,13 @@ class Artifact:
 
 
 def input_key(parts: Iterable[bytes]) -> str:
-    """Hex digest of everything an artifact is made from (each part hashed, then the list)."""
-    digest = hashlib.sha256()
+    """Hex digest of everything an artifact is made from (each part hashed, then the list).
+
+    Every cache under ``.cache/`` keys its records with this function, which also mixes in the
+    build's configuration digest (:mod:`roofline_site.build_config`): a change to ``mkdocs.yml``,
+    a hook or a theme override misses every cache.
+    """
+    digest = hashlib.sha256(config_digest().encode())
     for part in parts:
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()

@@ -13,11 +13,13 @@ Pyodide files), all files in one process; without Node, only ``.gz`` is written.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import shutil
 import subprocess
+import zlib
 from pathlib import Path
+
+from roofline_site.node_artifacts import input_key
 
 #: What a host would compress: text, and WebAssembly (it compresses to about a third).
 COMPRESSED_SUFFIXES = frozenset(
@@ -81,10 +83,18 @@ def write_brotli(paths: list[Path]) -> bool:
     return True
 
 
+def copy_key(path: Path) -> str:
+    """Key of a file's compressed copies: its bytes, its suffix (Brotli's mode follows it), this
+    module (levels, the Brotli script) and the zlib that gzips; the build's configuration too."""
+    return input_key(
+        [Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode(), path.suffix.encode(), path.read_bytes()]
+    )
+
+
 def precompress(site_dir: Path, cache_dir: Path) -> tuple[int, bool]:
     """Write ``.gz`` and (with Node) ``.br`` copies of the site's text files.
 
-    Compressed copies are kept in ``cache_dir`` by the SHA-256 of the file's bytes, so a rebuild
+    Compressed copies are kept in ``cache_dir`` by :func:`copy_key`, so a rebuild
     compresses only what changed (Brotli 11 takes about 20 s on the WebAssembly file alone);
     entries this build did not use are deleted.
 
@@ -93,7 +103,7 @@ def precompress(site_dir: Path, cache_dir: Path) -> tuple[int, bool]:
     """
     paths = compressible_files(site_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
-    digests = {path: hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+    digests = {path: copy_key(path) for path in paths}
     used: set[str] = set()
     for suffix in (".gz", ".br"):
         missing = []

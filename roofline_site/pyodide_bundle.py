@@ -37,14 +37,18 @@ def core_zip_bytes(cache_dir: Path | None = None) -> bytes:
     """
     if cache_dir is None:
         return _pack_core()
-    key = input_key([package_digest().encode(), Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode()])[:24]
-    path = cache_dir / f"roofline_core.{key}.zip"
+    path = cache_dir / f"roofline_core.{core_zip_key()}.zip"
     try:
         return path.read_bytes()
     except OSError:
         data = _pack_core()
         write_atomic(path, data)
         return data
+
+
+def core_zip_key() -> str:
+    """Key of the packed zip: the package's sources, this module and the zlib that compresses."""
+    return input_key([package_digest().encode(), Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode()])[:24]
 
 
 def _pack_core() -> bytes:

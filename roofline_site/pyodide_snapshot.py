@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import tempfile
+import zlib
 from pathlib import Path
 
 from roofline_site.node_artifacts import Artifact, cached_artifact, input_key, run_node
@@ -34,7 +35,8 @@ GZIP_LEVEL = 6
 
 
 def cache_key(project_root: Path, core_zip_bytes: bytes, stdlib_bytes: bytes) -> str:
-    """Hex digest of what the snapshot is made from: Pyodide, roofline_core, the library, the maker."""
+    """Hex digest of what the snapshot is made from: Pyodide, roofline_core, the library, the maker
+    and this module with the zlib that gzips its output."""
     package = pyodide_package_dir(project_root)
     return input_key(
         [
@@ -44,6 +46,8 @@ def cache_key(project_root: Path, core_zip_bytes: bytes, stdlib_bytes: bytes) ->
             stdlib_bytes,
             MAKER.read_bytes(),
             SNAPSHOT_MODULE.read_bytes(),
+            Path(__file__).read_bytes(),
+            zlib.ZLIB_RUNTIME_VERSION.encode(),
         ]
     )
 

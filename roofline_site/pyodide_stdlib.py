@@ -30,7 +30,8 @@ STEM = "python_stdlib"
 
 
 def cache_key(project_root: Path, core_zip_bytes: bytes) -> str:
-    """Hex digest of what the trimmed library is made from: Pyodide, roofline_core, the maker."""
+    """Hex digest of what the trimmed library is made from: Pyodide, roofline_core, the maker and
+    this module (how the maker is run and its output named)."""
     package = pyodide_package_dir(project_root)
     return input_key(
         [
@@ -38,6 +39,7 @@ def cache_key(project_root: Path, core_zip_bytes: bytes) -> str:
             (package / STOCK_NAME).read_bytes(),
             core_zip_bytes,
             MAKER.read_bytes(),
+            Path(__file__).read_bytes(),
         ]
     )
 

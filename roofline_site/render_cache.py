@@ -16,7 +16,8 @@ A record's key is a SHA-256 of the page's Markdown as converted (after every hoo
 ``on_page_markdown``), its source path and URL, and the build's inputs
 (:func:`build_inputs_digest`): the Markdown extensions and their settings, the versions of the
 packages that convert, the site's own code, every file's source path and URL (relative links
-resolve against them), the link validation settings and the logging level. The records are one
+resolve against them), the link validation settings and the logging level, and (as in every cache key,
+:func:`roofline_site.node_artifacts.input_key`) ``mkdocs.yml``, the hooks and the theme overrides. The records are one
 JSON file in ``.cache/page-render/``, holding the pages of the last build, written atomically;
 a missing, unreadable or foreign file means nothing on record.
 """
@@ -76,7 +77,8 @@ def build_inputs_digest(
         sort_keys=True,
         ensure_ascii=False,
     )
-    return input_key([code_digest.encode(), payload.encode("utf-8", "surrogatepass")])
+    # This module's own code too: it decides what a record holds and how it is read back.
+    return input_key([code_digest.encode(), Path(__file__).read_bytes(), payload.encode("utf-8", "surrogatepass")])
 
 
 def page_key(markdown: str, *, src_uri: str, url: str, build_digest: str) -> str:

@@ -1,33 +1,31 @@
 """SVG cache: a figure is drawn once per (data, drawing code, matplotlib version).
 
 The key hashes what the drawing depends on: the figure's ``kind`` and ``panels`` (titles, alt
-text and tables are HTML, built fresh each time), the source of this package's modules, and the
-installed matplotlib version (read from the package metadata, so that a cache hit never imports
+text and tables are HTML, built fresh each time), the source of this package's modules, the
+build's configuration (:func:`roofline_site.node_artifacts.input_key`) and the installed
+matplotlib version (read from the package metadata, so that a cache hit never imports
 matplotlib). A hit reads ``<cache dir>/<key>.svg``; a miss imports the drawing module, draws,
 and writes the file atomically.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from roofline_core.version import source_digest
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
 def drawing_code_digest() -> str:
     """sha256 of every module of this package (the drawing code and what it calls), in path order."""
-    digest = hashlib.sha256()
-    for path in sorted(PACKAGE_DIR.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+    return source_digest(PACKAGE_DIR)
 
 
 def matplotlib_version() -> str:
@@ -61,7 +59,7 @@ class FigureCache:
         if not self._code:
             self._code = f"{drawing_code_digest()}:{matplotlib_version()}"
         payload = json.dumps(drawn_part(data), sort_keys=True, separators=(",", ":"), allow_nan=False)
-        return hashlib.sha256(f"{self._code}\n{payload}".encode()).hexdigest()[:32]
+        return input_key([self._code.encode(), payload.encode()])[:32]
 
     def svg(self, data: dict[str, Any]) -> str:
         """The themed SVG of ``data``: from memory, from disk, or drawn now."""

@@ -2,8 +2,9 @@
 
 An entry's own checks (its body's safety, its prose: typed figures, scenarios that must fit,
 scaffold text) depend only on its file, where it lives and the code that checks it, which
-includes every formula and preset (:mod:`roofline_core`, for the scenarios). The key is a
-SHA-256 of all of them; an entry whose key is on record passed those checks under the same code
+includes every formula and preset (:mod:`roofline_core`, for the scenarios), the Python whose
+Unicode tables the name checks read, and the build's configuration (every cache key mixes it
+in, :func:`roofline_site.node_artifacts.input_key`). The key is a SHA-256 of all of them; an entry whose key is on record passed those checks under the same code
 and is not checked again. Only passes are recorded: an entry with a problem is checked every
 time, so its messages are always fresh. Checks between entries (links, related terms, names)
 always run, since they depend on the whole glossary.
@@ -14,8 +15,9 @@ written atomically; a missing, unreadable or foreign file means "nothing on reco
 
 from __future__ import annotations
 
-import hashlib
 import json
+import sys
+import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from roofline_core.version import package_digest, source_digest
 from roofline_site.atomic_write import write_atomic
+from roofline_site.node_artifacts import input_key
 
 GLOSSARY_CODE_DIR = Path(__file__).resolve().parent
 CACHE_DIR_NAME = ".cache/glossary-checks"
@@ -36,11 +39,12 @@ RENDERING_PACKAGES = ("markdown", "pymdown-extensions", "pyyaml")
 
 @cache
 def checking_code_digest() -> str:
-    """SHA-256 of the checking code: this package, roofline_core (formulas, presets) and the
-    versions of the packages that parse and render a body."""
+    """SHA-256 of the checking code: this package, roofline_core (formulas, presets), the
+    versions of the packages that parse and render a body, and Python's (its Unicode tables
+    decide which names look alike)."""
     versions = ",".join(f"{name}={metadata.version(name)}" for name in RENDERING_PACKAGES)
-    parts = f"{source_digest(GLOSSARY_CODE_DIR)}:{package_digest()}:{versions}"
-    return hashlib.sha256(parts.encode()).hexdigest()
+    python = f"{sys.version}:{unicodedata.unidata_version}"
+    return input_key(part.encode() for part in (source_digest(GLOSSARY_CODE_DIR), package_digest(), versions, python))
 
 
 @dataclass
@@ -59,8 +63,8 @@ class CheckCache:
     @staticmethod
     def key(text: str, *, slug: str, path: str) -> str:
         """The key of an entry: its text, its slug and how messages name it."""
-        payload = json.dumps([slug, path, text], ensure_ascii=False)
-        return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+        payload = json.dumps([checking_code_digest(), slug, path, text], ensure_ascii=False)
+        return input_key([payload.encode("utf-8", "surrogatepass")])
 
     def passed(self, key: str) -> bool:
         self._load()

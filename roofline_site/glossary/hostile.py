@@ -16,7 +16,7 @@ fenced blocks show hostile markup as text, which is how an entry talks about it)
   per level and overflows Python's stack at a few hundred);
 * entries larger than :data:`MAX_ENTRY_BYTES`;
 * files that are not UTF-8 (UTF-16, a byte-order mark, invalid bytes) or hold control
-  characters or NUL bytes (:func:`decode_entry`);
+  characters, NUL bytes or bidirectional controls (:func:`decode_entry`);
 * bodies that would make Python-Markdown slow (:func:`find_slow_patterns`): its inline parser
   goes back over the rest of a paragraph for every unclosed ``[`` or ``<``, so a few thousand of
   them take minutes; long runs of emphasis markers are refused too.
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 import urllib.parse
 from html.parser import HTMLParser
 
@@ -63,6 +64,9 @@ MAX_EMPHASIS_MARKERS_PER_PARAGRAPH = 200
 # Control characters other than tab, line feed and carriage return; C1 controls; Unicode line
 # and paragraph separators (line breaks to Python but not to YAML or Markdown, so every line
 # number after them would be wrong); non-characters.
+# Bidirectional controls (embeddings, overrides, isolates, marks): they reorder what a reader sees
+# ("Trojan Source"), in a title or summary as in the body; one rule for the whole file.
+_BIDI_CONTROL = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 _BOMS = (
     (b"\xef\xbb\xbf", "a UTF-8 byte-order mark"),
@@ -192,6 +196,17 @@ def decode_entry(data: bytes, path: str) -> tuple[str | None, Problem | None]:
             line,
             f"{name} in the file",
             "expected text only: letters, digits, punctuation, spaces, tabs and line breaks",
+        )
+    bidi = _BIDI_CONTROL.search(text)
+    if bidi is not None:
+        line = text.count("\n", 0, bidi.start()) + 1
+        code = ord(bidi.group(0))
+        return None, Problem(
+            path,
+            line,
+            f"bidirectional control U+{code:04X} ({unicodedata.name(bidi.group(0), 'unnamed')}) in the file",
+            "expected text in reading order with no direction controls: they show words in another order than "
+            "they are read (in titles, summaries, names and code alike)",
         )
     return text, None
 

@@ -7,6 +7,7 @@ checks they agree).
 
 from __future__ import annotations
 
+import html.entities
 import re
 import unicodedata
 
@@ -58,10 +59,22 @@ def _term_slugs(field_id: str, help_text: str) -> ListOf:
 
 
 _PLAIN_TEXT = "plain text (it is shown in previews, search results and link unfurls)"
+# Names browsers decode even with no ";" after them (HTML's legacy list: &lt, &copy, &amp...),
+# longest first so the pattern reports the name a browser would take.
+_LEGACY_NAMES = sorted((name for name in html.entities.html5 if not name.endswith(";")), key=len, reverse=True)
+#: An "&" that a browser reads as a character reference: numeric (&#60, &#x3c, with or without
+#: ";"), a name closed by ";", or a legacy name without one (&lt, &copy). Themes print titles and
+#: summaries into <title> and attributes where such a reference would become its character. A
+#: plain "R&D" or "AT&T" is none of these and stays.
+_CHARACTER_REFERENCE = Rule(
+    re.compile(r"&(?:#[0-9]|#[xX][0-9a-fA-F]|[A-Za-z][A-Za-z0-9]*;|" + "|".join(map(re.escape, _LEGACY_NAMES)) + ")"),
+    "holds markup characters: an '&' that browsers read as a character reference (&lt, &copy;, &#60)",
+    "the character itself, or 'and' in place of that '&'",
+)
 #: Markup a plain-text summary must not hold: HTML tags, code, emphasis, links, headings, lists.
 _SUMMARY_RULES = (
     Rule(re.compile(r"<\s*/?\s*[a-zA-Z!]"), "holds HTML", _PLAIN_TEXT),
-    Rule(re.compile(r"&[a-zA-Z]+;|&#\d+;"), "holds an HTML entity", _PLAIN_TEXT),
+    _CHARACTER_REFERENCE,
     Rule(re.compile(r"`"), "holds code backticks", _PLAIN_TEXT),
     Rule(re.compile(r"\*\*|__"), "holds bold markup", _PLAIN_TEXT),
     Rule(
@@ -82,10 +95,11 @@ _SUMMARY_RULES = (
 )
 _TITLE_RULES = (
     Rule(
-        re.compile(r"[<>\[\]`*_\"]|&#?\w+;"),
+        re.compile(r"[<>\[\]`*_\"]"),
         "holds markup characters",
         "plain text without < > [ ] ` * _, HTML entities or straight double quotes",
     ),
+    _CHARACTER_REFERENCE,
 )
 
 #: One cited source.
@@ -138,6 +152,7 @@ FRONT_MATTER = Record(
                 help="Other names (`KV-cache`, `Key-value cache`). Search finds the term by them, and each gets a "
                 "redirect: `/glossary/key-value-cache/` leads to the entry.",
                 most_chars=MAX_NAME_CHARS,
+                rules=(_CHARACTER_REFERENCE,),
             ),
             most=MAX_LIST_ITEMS,
             split_text=False,

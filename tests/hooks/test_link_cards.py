@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import struct
 
-from roofline_site.link_cards import card_key, draw_card
+from roofline_site.link_cards import card_figure, card_key, draw_card
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -17,7 +17,7 @@ def test_a_card_is_a_deterministic_1200_by_630_png() -> None:
     first = draw_card("KV cache", "The stored keys and values.", "Glossary term", site_name="Roofline Glossary")
     again = draw_card("KV cache", "The stored keys and values.", "Glossary term", site_name="Roofline Glossary")
     assert first == again and _png_size(first) == (1200, 630)
-    assert card_key("a", "b", "c") != card_key("a", "b", "d")
+    assert card_key("a", "b", "c", site_name="s") != card_key("a", "b", "d", site_name="s")
 
 
 def test_every_page_of_the_built_site_names_a_card_it_wrote(built_site) -> None:
@@ -34,3 +34,14 @@ def test_every_page_of_the_built_site_names_a_card_it_wrote(built_site) -> None:
         assert found, page
         assert _png_size((built_site / found.group(1)).read_bytes()) == (1200, 630), page
         assert '<meta name="twitter:card" content="summary_large_image">' in html
+
+
+def test_titles_and_summaries_are_drawn_as_plain_text_never_mathtext() -> None:
+    # "$2 to $4" would be drawn "2to4" as mathtext, and "$\frac{$" would stop the build.
+    title, summary = "Costs $2 to $4", r"A broken $\frac{$ expression stays literal."
+    figure = card_figure(title, summary, "Glossary term", site_name="Site $x$")
+    texts = figure.texts
+    assert [text.get_text() for text in texts] == ["Site $x$ · Glossary term", title, summary]
+    assert all(not text.get_parse_math() and not text.get_usetex() for text in texts)
+    data = draw_card(title, summary, "Glossary term", site_name="Site $x$")
+    assert _png_size(data) == (1200, 630)
