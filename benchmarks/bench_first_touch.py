@@ -54,8 +54,13 @@ FAST_LINK = (
     "performance.getEntriesByName = () => "
     "[{transferSize: 1, encodedBodySize: 1e9, responseStart: 0, responseEnd: 1}];\n"
 )
-SNAPSHOT_CACHED = """async () => (await (await caches.open("roofline-pyodide-snapshot")).keys())
-    .some((request) => request.url.includes(".snapshot-"))"""
+SNAPSHOT_CACHED = """async () => {
+  // The worker's snapshot cache is named by the site's path (roofline:<path>:pyodide-snapshot).
+  for (const name of await caches.keys()) {
+    if (name.endsWith(':pyodide-snapshot') && (await (await caches.open(name)).keys()).some((request) => request.url.includes('.snapshot-'))) return true;
+  }
+  return false;
+}"""
 PROFILES = {
     "desktop": {},
     "cpu 4x slower": {"cpu": 4},

@@ -13,12 +13,14 @@ written here (``roofline_site.calculators.runtime_manifest``), never through the
 
 from __future__ import annotations
 
+import gzip
 import logging
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from roofline_site import offline_manifest
 from roofline_site.calculators.assets import prepare_build_assets
 from roofline_site.calculators.runtime_manifest import MODULE_PATH, build_token, runtime_module
 from roofline_site.node_artifacts import NodeArtifactError
@@ -37,13 +39,10 @@ def on_files(files: Files, config) -> Files:
         assets = prepare_build_assets(PROJECT_ROOT, build_token=token)
     except FileNotFoundError as error:
         raise PluginError(str(error)) from None
-    manifest = runtime_module(
-        runtime_dir=assets.runtime_dir, core_zip=assets.core_zip, stdlib_zip=assets.stdlib_zip, token=token
-    )
-    files.append(File.generated(config, MODULE_PATH, content=manifest))
     for site_path, source in assets.runtime_files.items():
         files.append(File.generated(config, site_path, abs_src_path=str(source)))
     files.append(File.generated(config, assets.core_zip, content=assets.core_zip_bytes))
+    integrity = {Path(assets.core_zip).name: offline_manifest.integrity(assets.core_zip_bytes)}
     if assets.stdlib_note:
         # Info, not a warning: the stock library works, only slower to start.
         log.info("stock Python standard library: %s", assets.stdlib_note)
@@ -62,4 +61,18 @@ def on_files(files: Files, config) -> Files:
         log.info("no Pyodide snapshot: %s", error)
     else:
         files.append(File.generated(config, assets.runtime_dir + snapshot.name, content=snapshot.data))
+        # A host may serve the .gz file with Content-Encoding: gzip, and the worker then reads
+        # it decompressed: either form is the build's.
+        integrity[snapshot.name] = [
+            offline_manifest.integrity(snapshot.data),
+            offline_manifest.integrity(gzip.decompress(snapshot.data)),
+        ]
+    manifest = runtime_module(
+        runtime_dir=assets.runtime_dir,
+        core_zip=assets.core_zip,
+        stdlib_zip=assets.stdlib_zip,
+        token=token,
+        integrity=integrity,
+    )
+    files.append(File.generated(config, MODULE_PATH, content=manifest))
     return files

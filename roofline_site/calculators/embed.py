@@ -38,15 +38,22 @@ def embed_page_markdown(calculator_id: str) -> str:
     )
 
 
-#: Resizes each embedded frame to the height its embed page posts (``embed-height.mjs``):
-#: a blog then needs no guessed height. Documented in docs/calculators/embedding.md.
+#: Resizes the frame above it to the height its embed page posts (``embed-height.mjs``): a blog
+#: then needs no guessed height. It listens to that frame alone, and only to the site's origin,
+#: so another frame on the blog (an advertisement, say) cannot resize it or itself. Documented,
+#: word for word, in docs/calculators/embedding.md.
 RESIZE_SCRIPT = """<script>
-  addEventListener("message", (event) => {
-    if (event.data?.type !== "roofline-glossary:height") return;
-    for (const frame of document.querySelectorAll("iframe")) {
-      if (frame.contentWindow === event.source) frame.style.height = `${event.data.height}px`;
-    }
-  });
+  (() => {
+    // Only this snippet's own frame (the iframe just above), and only what the site it shows sends.
+    const frame = document.currentScript.previousElementSibling;
+    const origin = new URL(frame.src).origin;
+    addEventListener("message", (event) => {
+      if (event.source !== frame.contentWindow || event.origin !== origin) return;
+      if (event.data?.type !== "roofline-glossary:height") return;
+      const height = Number(event.data.height);
+      if (height > 0 && height < 20000) frame.style.height = `${Math.ceil(height)}px`;
+    });
+  })();
 </script>"""
 
 

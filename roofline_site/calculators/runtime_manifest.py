@@ -47,13 +47,19 @@ def stamp(calculator_html: str, token: str) -> str:
     return calculator_html.replace(f'data-build-token="{TOKEN_SLOT}"', f'data-build-token="{token}"')
 
 
-def runtime_module(*, runtime_dir: str, core_zip: str, stdlib_zip: str, token: str) -> str:
+def runtime_module(
+    *, runtime_dir: str, core_zip: str, stdlib_zip: str, token: str, integrity: dict[str, str | list[str]] | None = None
+) -> str:
     """The text of :data:`MODULE_PATH`: the runtime's site paths relative to the module itself.
+
+    ``integrity`` maps file names the worker fetches itself (the packed roofline_core, the
+    snapshot) to their digest, or a list of those it may have (``roofline_site.offline_manifest.integrity``): it checks the
+    bytes against them before using them, from the network or from its own cache.
 
     >>> text = runtime_module(runtime_dir="assets/pyodide/1.0/", core_zip="assets/pyodide/c.zip",
     ...                       stdlib_zip="assets/pyodide/1.0/s.zip", token="t")
     >>> print(text.splitlines()[-1])
-    export const RUNTIME = Object.freeze({"index": "../../pyodide/1.0/", "coreZip": "../../pyodide/c.zip", "stdLib": "../../pyodide/1.0/s.zip", "buildToken": "t"});
+    export const RUNTIME = Object.freeze({"index": "../../pyodide/1.0/", "coreZip": "../../pyodide/c.zip", "stdLib": "../../pyodide/1.0/s.zip", "buildToken": "t", "integrity": {}});
     """
     here = posixpath.dirname(MODULE_PATH)
 
@@ -66,6 +72,7 @@ def runtime_module(*, runtime_dir: str, core_zip: str, stdlib_zip: str, token: s
         "coreZip": relative(core_zip),
         "stdLib": relative(stdlib_zip),
         "buildToken": token,
+        "integrity": dict(sorted((integrity or {}).items())),
     }
     return (
         "// Written by the build (roofline_site/calculators/runtime_manifest.py): where this build's Python\n"

@@ -12,6 +12,35 @@ const MANIFEST_URL = new URL("./runtime.mjs", import.meta.url);
 export const BUILD_TOKEN = RUNTIME.buildToken;
 
 /**
+ * Check bytes the worker fetched itself against the build's digest for that file name, if the
+ * build gave one (the packed roofline_core, the snapshot).
+ * @param {string} url Where the bytes came from.
+ * @param {Uint8Array} bytes
+ * @returns {Promise<Uint8Array>} `bytes`, if they match.
+ * @throws {Error} if they do not.
+ */
+export async function checkedBytes(url, bytes) {
+  const name = new URL(url).pathname.split("/").at(-1);
+  const expected = RUNTIME.integrity?.[name];
+  if (expected) {
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    let text = "";
+    for (const byte of digest) {
+      text += String.fromCharCode(byte);
+    }
+    if (![expected].flat().includes(`sha256-${btoa(text)}`)) {
+      throw new Error(`${name}: its bytes are not the ones this build made`);
+    }
+  }
+  return bytes;
+}
+
+/** A Cache Storage name of this site's own: other sites on this origin never share it. */
+export function siteCacheName(kind) {
+  return `roofline:${new URL("../../../", MANIFEST_URL).pathname}:${kind}`;
+}
+
+/**
  * Absolute URLs of the runtime folder, the packed roofline_core and the standard library zip.
  * @returns {{indexURL: string, coreZipURL: string, stdLibURL: string}}
  * @throws {Error} if the manifest names an address on another origin.

@@ -6,7 +6,7 @@
 // formula and no presentation rule: both come from the same Python the build used.
 
 import { bootPyodide } from "./boot.mjs";
-import { runtimeURLs } from "./runtime-urls.mjs";
+import { checkedBytes, runtimeURLs, siteCacheName } from "./runtime-urls.mjs";
 import { snapshotURL } from "./snapshot.mjs";
 
 let pyodide = null;
@@ -104,14 +104,15 @@ async function responseBytes(response, url) {
     throw new Error(`${url}: HTTP ${response.status}`);
   }
   // Pyodide wants a Uint8Array, not an ArrayBuffer.
-  return new Uint8Array(await response.arrayBuffer());
+  return checkedBytes(url, new Uint8Array(await response.arrayBuffer()));
 }
 
 // The snapshot (several MB) is larger than some HTTP caches keep per entry (Chromium's
 // in-memory cache of a private window keeps none this size), so the worker keeps it in Cache
 // Storage itself, for the next page and the next visit. Its name carries roofline_core's hash,
-// so an entry under another name is an older build's and goes.
-const SNAPSHOT_CACHE = "roofline-pyodide-snapshot";
+// so an entry under another name is an older build's and goes. The cache is named by the site's
+// path, and what comes out of it is checked against the build's digest like a download.
+const SNAPSHOT_CACHE = siteCacheName("pyodide-snapshot");
 
 async function openSnapshotCache() {
   try {
@@ -131,18 +132,23 @@ async function fetchSnapshotBytes(url) {
   const cache = await openSnapshotCache();
   const hit = cache && (await cache.match(url).catch(() => undefined));
   if (hit) {
-    return responseBytes(hit, url);
+    try {
+      return await responseBytes(hit, url);
+    } catch {
+      // Not the build's bytes: drop them and download.
+      await cache.delete(url).catch(() => {});
+    }
   }
-  const response = await fetch(url);
-  if (cache && response.ok) {
-    const kept = response.clone();
+  // Checked before it is kept: only the build's bytes go into the cache.
+  const bytes = await responseBytes(await fetch(url), url);
+  if (cache) {
     cache
       .keys()
       .then((requests) => Promise.all(requests.filter((request) => request.url !== url).map((request) => cache.delete(request))))
-      .then(() => cache.put(url, kept))
+      .then(() => cache.put(url, new Response(bytes)))
       .catch(() => {});
   }
-  return responseBytes(response, url);
+  return bytes;
 }
 
 function compute({ calculator, inputs, domId, glossaryUrl, pinned }) {

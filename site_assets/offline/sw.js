@@ -1,29 +1,28 @@
 // The site's service worker: a repeat visit works offline. Served at the site's root (sw.js) so
 // that its scope is the whole site; registered by assets/roofline/offline/register.mjs.
 //
-// - Files whose name changes whenever their bytes do (everything under assets/pyodide/, which is
-//   a folder per Pyodide version and content-hashed zips, and Material's hashed bundle, search
-//   worker and style sheets, the site's one style sheet, the figures' content-named SVGs, the term pages' calculators) come
-//   from the cache first: they can never be stale.
-// - Everything else (pages, the site's own scripts and styles, the search index) comes from the
-//   network first, so readers always get the newest build, and from the cache when offline.
-// - The Pyodide memory snapshot is left to the calculators' worker, which keeps it in its own
-//   Cache Storage entry (worker.mjs); a second copy here would double several megabytes.
-//
-// Only same-origin GET requests are handled; anything else goes to the network untouched.
+// It trusts nothing it did not check (roofline_site/offline_manifest.py writes MANIFEST below):
+// - it handles only the files the build listed; every other request goes to the network as if
+//   there were no worker;
+// - a file whose name changes with its content carries a SHA-256 digest: it comes from the
+//   cache first, and its bytes are checked against the digest before they are stored and again
+//   before they are served (another page on this origin can write into Cache Storage);
+// - pages and the other files come from the network first, so readers get the newest build,
+//   and from the cache when offline;
+// - its caches are named by the site's path and the manifest's version: another site on this
+//   origin never shares them, and a new build drops the old ones.
+// The Pyodide memory snapshot is left to the calculators' worker, which keeps and checks it
+// itself (worker.mjs); a second copy here would double several megabytes.
 
-const PAGES = "roofline-pages-v1";
-const RUNTIME = "roofline-runtime-v1";
-const IMMUTABLE = [
-  /\/assets\/pyodide\//,
-  /\/assets\/javascripts\/bundle\.[0-9a-f]{8}\.min\.js$/,
-  /\/assets\/javascripts\/workers\/search\.[0-9a-f]{8}\.min\.js$/,
-  /\/assets\/stylesheets\/[a-z]+\.[0-9a-f]{8}\.min\.css$/,
-  /\/assets\/roofline\/site\.[0-9a-f]{16}\.css$/,
-  /\/assets\/roofline\/figures\/svg\/figure\.[0-9a-f]{16}\.svg$/,
-  /\/assets\/roofline\/calculators\/part\/calculator\.[0-9a-f]{16}\.json$/,
-  /\/assets\/roofline\/numbers\/numbers\.[0-9a-f]{16}\.py$/,
-];
+const MANIFEST = /*roofline:offline-manifest*/ null;
+
+const SCOPE = new URL("./", self.location.href);
+const PREFIX = `roofline:${SCOPE.pathname}:`;
+const VERSION = MANIFEST ? MANIFEST.version : "none";
+const PAGES = `${PREFIX}pages:${VERSION}`;
+const RUNTIME = `${PREFIX}runtime:${VERSION}`;
+// Names of this file's earlier versions, before caches were named by path and manifest.
+const UNSCOPED = /^roofline-(pages|runtime)-v\d+$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 
@@ -31,8 +30,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      // Caches of an older version of this file (not the calculators' snapshot cache).
-      .then((names) => names.filter((name) => /^roofline-(pages|runtime)-/.test(name) && name !== PAGES && name !== RUNTIME))
+      .then((names) => names.filter((name) => UNSCOPED.test(name) || (name.startsWith(PREFIX) && name !== PAGES && name !== RUNTIME)))
       .then((old) => Promise.all(old.map((name) => caches.delete(name))))
       .then(() => self.clients.claim()),
   );
@@ -40,29 +38,62 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== self.location.origin || url.pathname.includes(".snapshot-") || request.headers.has("range")) {
+  if (!MANIFEST || request.method !== "GET" || request.headers.has("range")) {
     return;
   }
-  if (IMMUTABLE.some((pattern) => pattern.test(url.pathname))) {
-    event.respondWith(cacheFirst(request));
-  } else {
-    event.respondWith(networkFirst(request));
+  const url = new URL(request.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) {
+    return;
   }
+  const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
+  if (!Object.hasOwn(MANIFEST.files, path)) {
+    return;
+  }
+  const digest = MANIFEST.files[path];
+  event.respondWith(digest ? cacheFirst(request, digest) : networkFirst(request));
 });
 
-async function cacheFirst(request) {
+async function cacheFirst(request, digest) {
   const cache = await caches.open(RUNTIME);
   const hit = await cache.match(request);
   if (hit) {
-    return hit;
+    const checked = await verified(hit, digest);
+    if (checked) {
+      return checked;
+    }
+    // Not what the build made: never served, and gone from the cache.
+    await cache.delete(request);
   }
   const response = await fetch(request);
-  if (response.ok && response.type === "basic") {
-    const kept = response.clone();
-    dropOlderVersions(cache, request.url).then(() => cache.put(request, kept)).catch(() => {});
+  if (!response.ok || response.type !== "basic") {
+    return response;
   }
-  return response;
+  const checked = await verified(response, digest);
+  if (!checked) {
+    // A host serving other bytes under this name (a newer build, say): pass them on unkept.
+    return response;
+  }
+  cache.put(request, checked.clone()).catch(() => {});
+  return checked;
+}
+
+/** A fresh response with `response`'s bytes if they match `digest` (`sha256-<base64>`), else null. */
+async function verified(response, digest) {
+  const bytes = await response.clone().arrayBuffer();
+  const actual = "sha256-" + base64(await crypto.subtle.digest("SHA-256", bytes));
+  if (actual !== digest) {
+    return null;
+  }
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function base64(buffer) {
+  let text = "";
+  const bytes = new Uint8Array(buffer);
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
 }
 
 async function networkFirst(request) {
@@ -90,15 +121,4 @@ function withoutQuery(href) {
   url.search = "";
   url.hash = "";
   return url.href;
-}
-
-// One entry per kind of file: a new hash or Pyodide version replaces the old one.
-function family(href) {
-  return new URL(href).pathname.replace(/\/assets\/pyodide\/[^/]+\//, "/assets/pyodide/*/").replace(/\.[0-9a-f]{8,}\./g, ".*.");
-}
-
-async function dropOlderVersions(cache, href) {
-  const kind = family(href);
-  const requests = await cache.keys();
-  await Promise.all(requests.filter((old) => old.url !== href && family(old.url) === kind).map((old) => cache.delete(old)));
 }

@@ -154,3 +154,35 @@ def test_in_a_cross_origin_frame_copying_falls_back_to_selected_text_and_the_ful
     assert text.evaluate("el => el.selectionEnd - el.selectionStart") == len(text.input_value())
     assert frame.locator("html").evaluate("el => el.scrollWidth") <= 700
     assert watch.page_errors == []
+
+
+def test_the_documented_snippet_resizes_its_own_frame_only(page_factory, site_server):
+    # The blog holds the copied embed code and, beside it, another frame (an advertisement, a
+    # comment widget) that posts the same message: neither that frame nor the embed moves for it.
+    from roofline_site.calculators.embed import embed_code
+
+    code = embed_code(f"{site_server}embed/kv-cache/", "KV cache size")
+    other = (
+        '<iframe id="other" style="height:150px" srcdoc="<script>'
+        "setInterval(() => parent.postMessage({type: 'roofline-glossary:height', height: 4321}, '*'), 50)"
+        '</script>"></iframe>'
+    )
+    page, watch = page_factory(width=800, height=900)
+    parent_url = f"{site_server}__blog__/snippet.html"
+    html = f"<!doctype html><html><body style='margin:0'>{other}{code}</body></html>"
+    page.route(parent_url, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(parent_url)
+    embed = page.locator("iframe[title='KV cache size']")
+    page.frame_locator("iframe[title='KV cache size']").locator("[data-calculator][data-engine]").wait_for()
+    page.wait_for_timeout(500)
+    frame_height = embed.evaluate("f => f.getBoundingClientRect().height")
+    content_height = embed.evaluate("f => f.contentDocument.documentElement.scrollHeight")
+    assert abs(frame_height - content_height) <= 1 and frame_height != 4321
+    assert page.locator("#other").evaluate("f => f.style.height") == "150px"
+
+
+def test_the_documentation_shows_the_snippet_the_site_copies():
+    from roofline_site.calculators.embed import RESIZE_SCRIPT
+    from tests.support.site_build import PROJECT_ROOT
+
+    assert RESIZE_SCRIPT in (PROJECT_ROOT / "docs" / "calculators" / "embedding.md").read_text(encoding="utf-8")

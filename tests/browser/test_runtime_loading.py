@@ -181,8 +181,13 @@ def worker_prefixed(context, prefix: str) -> None:
     context.route("**/calculators/worker.mjs", patched)
 
 
-SNAPSHOT_CACHED = """async () => (await (await caches.open("roofline-pyodide-snapshot")).keys())
-    .some((request) => request.url.includes(".snapshot-"))"""
+SNAPSHOT_CACHED = """async () => {
+  // The worker's snapshot cache is named by the site's path (roofline:<path>:pyodide-snapshot).
+  for (const name of await caches.keys()) {
+    if (name.endsWith(':pyodide-snapshot') && (await (await caches.open(name)).keys()).some((request) => request.url.includes('.snapshot-'))) return true;
+  }
+  return false;
+}"""
 
 
 def test_a_reader_who_saves_data_never_downloads_the_snapshot(browser, site_server):

@@ -124,3 +124,24 @@ def test_every_page_carries_the_policy_as_a_meta_tag_before_any_script(built_sit
             different.append(f"{name}: script-src {meta['script-src'][:3]}... does not cover the page's scripts")
     assert not missing, f"pages without a meta policy ahead of their scripts: {missing[:10]}"
     assert not different, different[:10]
+
+
+def test_the_workers_own_response_carries_a_policy_that_keeps_it_on_this_site(built_site):
+    # A page's <meta> policy does not reach inside a worker: the worker script's response must
+    # carry its own, from _headers, where the host applies it.
+    from fnmatch import fnmatch
+
+    rules = csp.parse_headers_file((built_site / "_headers").read_text(encoding="utf-8"))
+    worker = "/assets/roofline/calculators/worker.mjs"
+    assert (built_site / worker.lstrip("/")).is_file()
+    policies = [headers["Content-Security-Policy"] for pattern, headers in rules.items() if fnmatch(worker, pattern)]
+    assert policies, rules.keys()
+    for policy in policies:
+        directives = dict((part.split() + [""])[:2] for part in policy.split(";") if part.strip())
+        assert directives["default-src"] == "'none'"
+        for name in ("script-src", "connect-src", "worker-src"):
+            sources = policy.split(name, 1)[1].split(";", 1)[0].split()
+            assert "'self'" in sources and not [s for s in sources if "://" in s or s in ("*", "data:", "blob:")], (
+                name,
+                sources,
+            )
