@@ -34,10 +34,12 @@ _ENV_TAG = re.compile(rb"!ENV\s*\[?([^\]\n]*)")
 _ENV_NAME = re.compile(rb"(?:^|,)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?=,|$)")
 
 _current: str | None = None
+_repository: str | None = None
 
 
-def config_digest_of(config_file: Path) -> str:
-    """Hex SHA-256 of ``config_file``, the variables it reads and every file of :data:`CONFIG_DIRS`."""
+def config_digest_of(config_file: Path, *, environment: bool = True) -> str:
+    """Hex SHA-256 of ``config_file``, the variables it reads (unless ``environment`` is false)
+    and every file of :data:`CONFIG_DIRS`."""
     digest = hashlib.sha256()
 
     def add(part: bytes) -> None:
@@ -48,7 +50,7 @@ def config_digest_of(config_file: Path) -> str:
     except OSError:
         config = b""
     add(config)
-    for tag in _ENV_TAG.findall(config):
+    for tag in _ENV_TAG.findall(config) if environment else ():
         for name in _ENV_NAME.findall(tag):
             value = os.environ.get(name.decode("ascii"))
             add(name + b"=" + (b"\0unset" if value is None else value.encode("utf-8", "surrogatepass")))
@@ -62,8 +64,9 @@ def config_digest_of(config_file: Path) -> str:
 
 def start_build(config_file: Path) -> str:
     """Work out the digest for a build of ``config_file``; :func:`config_digest` gives it until the next."""
-    global _current
+    global _current, _repository
     _current = config_digest_of(config_file)
+    _repository = config_digest_of(PROJECT_ROOT / "mkdocs.yml", environment=False)
     return _current
 
 
@@ -72,6 +75,18 @@ def config_digest() -> str:
     if _current is None:
         return start_build(PROJECT_ROOT / "mkdocs.yml")
     return _current
+
+
+def repository_config_digest() -> str:
+    """The digest of this checkout's own build configuration as files (its ``mkdocs.yml``, hooks
+    and overrides), whatever site is being built: for the caches in the repository's ``.cache``
+    that every build with this code shares (the packed core, the Pyodide library and snapshot,
+    precompressed copies, the CSP record), whose records depend on no site's settings. A fixture
+    site in a test, or another ``SITE_URL``, then reuses them; an edit to a hook still misses."""
+    if _repository is None:
+        start_build(PROJECT_ROOT / "mkdocs.yml")
+    assert _repository is not None
+    return _repository
 
 
 def tracked_cache_paths(root: Path) -> list[str]:

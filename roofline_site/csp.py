@@ -161,7 +161,7 @@ def inline_code(html: str) -> InlineCode:
 def _parser_digest() -> str:
     """What reads a page besides its HTML: this module (the collector, the executable script
     types) and Python's ``html.parser``, whose tokenising changes between versions."""
-    return input_key([Path(__file__).read_bytes(), sys.version.encode()])
+    return input_key([Path(__file__).read_bytes(), sys.version.encode()], shared=True)
 
 
 class InlineCodeCache:
@@ -184,7 +184,7 @@ class InlineCodeCache:
 
     @staticmethod
     def key(html: str) -> str:
-        return input_key([_parser_digest().encode(), html.encode("utf-8", "surrogatepass")])
+        return input_key([_parser_digest().encode(), html.encode("utf-8", "surrogatepass")], shared=True)
 
     def get(self, html: str) -> InlineCode:
         key = self.key(html)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from roofline_site.atomic_write import write_atomic
-from roofline_site.build_config import config_digest
+from roofline_site.build_config import config_digest, repository_config_digest
 
 # Each roofline_core edit makes new artifacts (a snapshot is several MB); keep the latest few (a
 # branch switch back and forth stays warm) and delete older ones.
@@ -41,14 +41,18 @@ class Artifact:
     data: bytes
 
 
-def input_key(parts: Iterable[bytes]) -> str:
+def input_key(parts: Iterable[bytes], *, shared: bool = False) -> str:
     """Hex digest of everything an artifact is made from (each part hashed, then the list).
 
     Every cache under ``.cache/`` keys its records with this function, which also mixes in the
     build's configuration digest (:mod:`roofline_site.build_config`): a change to ``mkdocs.yml``,
-    a hook or a theme override misses every cache.
+    a hook or a theme override misses every cache. ``shared``: a cache in the repository's own
+    ``.cache`` that every build with this code uses, whose records depend on no site's settings;
+    it mixes in the repository's configuration files instead of the build's
+    (:func:`~roofline_site.build_config.repository_config_digest`).
     """
-    digest = hashlib.sha256(config_digest().encode())
+    configuration = repository_config_digest() if shared else config_digest()
+    digest = hashlib.sha256(configuration.encode())
     for part in parts:
         digest.update(hashlib.sha256(part).digest())
     return digest.hexdigest()

@@ -87,7 +87,8 @@ def copy_key(path: Path) -> str:
     """Key of a file's compressed copies: its bytes, its suffix (Brotli's mode follows it), this
     module (levels, the Brotli script) and the zlib that gzips; the build's configuration too."""
     return input_key(
-        [Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode(), path.suffix.encode(), path.read_bytes()]
+        [Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode(), path.suffix.encode(), path.read_bytes()],
+        shared=True,
     )
 
 

@@ -48,7 +48,9 @@ def core_zip_bytes(cache_dir: Path | None = None) -> bytes:
 
 def core_zip_key() -> str:
     """Key of the packed zip: the package's sources, this module and the zlib that compresses."""
-    return input_key([package_digest().encode(), Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode()])[:24]
+    return input_key(
+        [package_digest().encode(), Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode()], shared=True
+    )[:24]
 
 
 def _pack_core() -> bytes:

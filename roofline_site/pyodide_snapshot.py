@@ -48,7 +48,8 @@ def cache_key(project_root: Path, core_zip_bytes: bytes, stdlib_bytes: bytes) ->
             SNAPSHOT_MODULE.read_bytes(),
             Path(__file__).read_bytes(),
             zlib.ZLIB_RUNTIME_VERSION.encode(),
-        ]
+        ],
+        shared=True,
     )
 
 

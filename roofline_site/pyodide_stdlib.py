@@ -40,7 +40,8 @@ def cache_key(project_root: Path, core_zip_bytes: bytes) -> str:
             core_zip_bytes,
             MAKER.read_bytes(),
             Path(__file__).read_bytes(),
-        ]
+        ],
+        shared=True,
     )
 
 

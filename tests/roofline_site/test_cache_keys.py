@@ -304,9 +304,32 @@ CACHES: dict[str, Cache] = {
     ),
 }
 
-# Every cache depends on the build's configuration too.
-for _cache in CACHES.values():
-    _cache.changes["build configuration"] = _patched(build_config, "_current", "another configuration")
+#: Caches in the repository's own .cache that every build with this code shares (fixture sites,
+#: other SITE_URLs): they depend on the repository's configuration files, not on the site's.
+SHARED = {"csp-inline-code", "pyodide-core", "pyodide-stdlib", "pyodide-snapshot", "precompressed"}
+
+# Every cache depends on the build's configuration too (the shared ones on the repository's).
+for _name, _cache in CACHES.items():
+    if _name in SHARED:
+        _cache.changes["repository configuration"] = _patched(build_config, "_repository", "another configuration")
+    else:
+        _cache.changes["build configuration"] = _patched(build_config, "_current", "another configuration")
+
+
+@pytest.mark.parametrize("name", sorted(SHARED))
+def test_a_shared_cache_does_not_depend_on_the_site_being_built(name, monkeypatch, tmp_path):
+    cache = CACHES[name]
+    _clear_cached_digests()
+    try:
+        build_config.config_digest()  # the repository's digests are in place
+        before = cache.key(dict(cache.inputs), tmp_path)
+        monkeypatch.setattr(build_config, "_current", "a fixture site's configuration")
+        _clear_cached_digests()
+        assert cache.key(dict(cache.inputs), tmp_path) == before
+    finally:
+        monkeypatch.undo()
+        _clear_cached_digests()
+
 
 CASES = [
     pytest.param(name, change, id=f"{name}: {change}") for name, cache in CACHES.items() for change in cache.changes
