@@ -97,10 +97,13 @@ def _bundle_path(site: Path) -> str:
     return "assets/javascripts/" + bundle.name
 
 
-def test_a_forged_file_in_the_cache_is_never_served(browser, built_site):
+@pytest.mark.parametrize("with_headers", [False, True], ids=["meta-csp-only", "headers-csp"])
+def test_a_forged_file_in_the_cache_is_never_served(browser, built_site, with_headers):
+    from tests.gates.conftest import shipped_headers
+
     context = browser.new_context(service_workers="allow")
     try:
-        with StaticServer(built_site) as server:
+        with StaticServer(built_site, headers=shipped_headers(built_site) if with_headers else None) as server:
             page = context.new_page()
             page.goto(server.url, wait_until="load")
             wait_until_controlled(page)

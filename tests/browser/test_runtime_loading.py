@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks.bench_first_touch import SNAPSHOT_CACHED
 from roofline_core.calculators import compute
 
 pytestmark = pytest.mark.browser
@@ -179,15 +180,6 @@ def worker_prefixed(context, prefix: str) -> None:
         route.fulfill(response=response, body=prefix + response.text())
 
     context.route("**/calculators/worker.mjs", patched)
-
-
-SNAPSHOT_CACHED = """async () => {
-  // The worker's snapshot cache is named by the site's path (roofline:<path>:pyodide-snapshot).
-  for (const name of await caches.keys()) {
-    if (name.endsWith(':pyodide-snapshot') && (await (await caches.open(name)).keys()).some((request) => request.url.includes('.snapshot-'))) return true;
-  }
-  return false;
-}"""
 
 
 def test_a_reader_who_saves_data_never_downloads_the_snapshot(browser, site_server):

@@ -14,6 +14,8 @@ import re
 
 import pytest
 
+from tests.support.static_server import StaticServer
+
 pytestmark = pytest.mark.browser
 
 BOOT_TIMEOUT_MS = 60_000
@@ -54,7 +56,18 @@ def test_a_root_without_the_builds_token_is_never_mounted(page_factory, site_ser
     assert page.get_attribute("#calculator-kv-cache", "data-engine") == "idle"
 
 
-def test_the_worker_loads_only_what_the_manifest_names(page_factory, site_server):
+@pytest.fixture(params=[False, True], ids=["meta-csp-only", "headers-csp"])
+def served(request, built_site):
+    """The built site, served without and with the CSP headers it ships (``_headers``)."""
+    from tests.gates.conftest import shipped_headers
+
+    headers = shipped_headers(built_site) if request.param else None
+    with StaticServer(built_site, headers=headers) as server:
+        yield server.url
+
+
+def test_the_worker_loads_only_what_the_manifest_names(page_factory, served):
+    site_server = served
     page, watch = page_factory()
     requests = _requests(page)
     page.goto(site_server + "calculators/kv-cache/", wait_until="load")
@@ -69,7 +82,8 @@ def test_the_worker_loads_only_what_the_manifest_names(page_factory, site_server
     assert watch.external_requests == []
 
 
-def test_a_manifest_naming_another_origin_is_refused(page_factory, site_server):
+def test_a_manifest_naming_another_origin_is_refused(page_factory, served):
+    site_server = served
     page, watch = page_factory()
     requests = _requests(page)
 
