@@ -417,8 +417,11 @@ def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     _choose_step_model(command, args, raw)
     _choose_hardware(command, args, raw)
     result = _calculate(command, raw, option_of)
-    # The inputs shown are the ones the estimate used: a pasted printout's values replace the options'.
-    result["inputs"] = {**result["inputs"], **result.get("fills", {})}
+    if result.get("fills"):
+        # As on the page: a pasted printout's readings go into their fields (over the options),
+        # then the estimate is computed from the fields.
+        raw = {**raw, **result["fills"]}
+        result = _calculate(command, raw, option_of)
     hidden = {"benchmark_output"}
     if not any(_given(args, option) for option in _GQA_SHAPE):
         hidden |= {FIELD_OF_OPTION[option] for option in _GQA_SHAPE}

@@ -42,7 +42,10 @@ def value(number: float | str | bool, unit: str, text: str) -> dict[str, Any]:
 #: ``"table"`` (a list of rows, each ``{column_id: value(...)}`` for the calculator's
 #: ``table_columns``) and ``"chart"`` (figure data, as from
 #: :func:`roofline_core.figures.roofline_curve`) beside ``"outputs"``, and ``"sensitivity"`` (the
-#: factors of a "what moves it" output, from :func:`roofline_core.calculators._common.what_moves`).
+#: factors of a "what moves it" output, from :func:`roofline_core.calculators._common.what_moves`),
+#: and ``"fills"`` (``{field id: value}``) with ``"fills_from"`` (the pasted field they were read
+#: from): values a paste proposes for other fields. The result never uses them itself; the page
+#: writes them into their boxes, marked as the paste's, and computes again.
 ComputeFn = Callable[[dict[str, Any]], dict[str, Any]]
 
 

@@ -89,8 +89,9 @@ BENCHMARK_OUTPUT = PastedText(
     label="Benchmark output",
     default="",
     help=(
-        "Paste vLLM's 'Serving Benchmark Result' block or llama-bench table rows: the values it "
-        "reads replace the matching fields while it is here. A link does not carry it."
+        "Paste vLLM's 'Serving Benchmark Result' block or llama-bench table rows: the fields it "
+        "can read are filled and marked 'from the paste'; clearing or changing the paste puts back "
+        "what they held before, and a field you edit is yours. A link does not carry it."
     ),
     what="pasted benchmark output",
 )
@@ -111,15 +112,16 @@ def _ttft_check(values: dict[str, Any]) -> dict[str, str]:
     return {}
 
 
-def _paste(values: dict[str, Any]) -> tuple[dict[str, Any], Parsed, dict[str, str], list[str]]:
-    """``values`` with the paste's readings in place of the fields they fill.
+def _paste(values: dict[str, Any]) -> tuple[Parsed, dict[str, Any], list[str]]:
+    """What the paste reads: the parse, ``{field id: value}`` of the fields it fills, and the
+    readings a field refused (each with the field's message).
 
-    Returns the values, what was parsed, ``{field id: value}`` of the fields the paste filled
-    (the page writes them into its boxes), and readings a field refused (each with the field's
-    message).
+    The fills are proposals: the result is computed from the fields as given, so it always
+    matches the inputs a page shows. The page writes the fills into their boxes (marked as the
+    paste's, and put back when the paste changes) and computes again; the command line does
+    the same in two passes.
     """
     parsed = parse_benchmark_output(values["benchmark_output"])
-    merged = dict(values)
     fills: dict[str, Any] = {}
     refused: list[str] = []
     fields = {field.id: field for field in RECONCILE.inputs}
@@ -129,9 +131,8 @@ def _paste(values: dict[str, Any]) -> tuple[dict[str, Any], Parsed, dict[str, st
         if invalid is not None:
             refused.append(f"{reading.line!r}: {field.label}: {invalid}")
             continue
-        merged[field.id] = number
         fills[field.id] = number
-    return merged, parsed, fills, refused
+    return parsed, fills, refused
 
 
 def _read_text(parsed: Parsed, fills: dict[str, Any]) -> str:
@@ -209,8 +210,8 @@ def _ttft_text(values: dict[str, Any], accelerator: Any, compute_dtype: str) -> 
     )
 
 
-def _compute(raw_values: dict[str, Any]) -> dict[str, Any]:
-    values, parsed, fills, refused = _paste(raw_values)
+def _compute(values: dict[str, Any]) -> dict[str, Any]:
+    parsed, fills, refused = _paste(values)
     accelerator, compute_dtype = math_accelerator(values)
     batch = values["batch"]
     measured_s = measured_step_time_s(kind=values["measurement_kind"], value=values["measured"], batch=batch)
@@ -268,7 +269,7 @@ def _compute(raw_values: dict[str, Any]) -> dict[str, Any]:
         }
         for part in result.parts
     ]
-    return {"outputs": outputs, "table": table, "fills": fills}
+    return {"outputs": outputs, "table": table, "fills": fills, "fills_from": BENCHMARK_OUTPUT.id}
 
 
 _CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s")

@@ -48,9 +48,12 @@ class CalculatorView(TypedDict):
             the box shows when the code came from a link).
         compare: A comparison with a pinned scenario (:mod:`roofline_core.view.compare`), or
             None; :func:`compute_view_json` fills it when it is given one.
-        fills: ``{input id: text}`` of the inputs the result filled itself (the reconciler's
-            pasted benchmark output), written as the input boxes show them; the page puts each
-            in its box.
+        fills: ``{input id: text}`` of the inputs a paste proposes (the reconciler's pasted
+            benchmark output), written as the input boxes show them; the page puts each in its
+            box, marked as the paste's, and computes again.
+        fills_from: The id of the pasted field the fills were read from, or None when the
+            result read no paste (its errors stopped it, or the calculator has none). The page
+            hands a field back to its earlier value when that field's paste changes.
     """
 
     errors: dict[str, str]
@@ -60,6 +63,7 @@ class CalculatorView(TypedDict):
     configs: dict[str, dict[str, str]]
     compare: Node | None
     fills: dict[str, str]
+    fills_from: str | None
 
 
 def calculator_view(
@@ -95,6 +99,7 @@ def calculator_view(
         },
         "compare": None,
         "fills": {field_id: box_text(filled) for field_id, filled in result.get("fills", {}).items()},
+        "fills_from": result.get("fills_from"),
     }
 
 

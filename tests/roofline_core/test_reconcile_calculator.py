@@ -1,4 +1,5 @@
-"""The reconciler calculator: typed measurements, pasted benchmark output taking precedence, fills."""
+"""The reconciler calculator: typed measurements, and pasted benchmark output proposing fills
+that the result computed from the fields as given never uses by itself."""
 
 from __future__ import annotations
 
@@ -36,9 +37,10 @@ def test_a_total_rate_is_divided_by_the_batch() -> None:
     assert total["outputs"]["mbu"]["value"] == pytest.approx(per_token["outputs"]["mbu"]["value"])
 
 
-def test_a_pasted_vllm_summary_takes_precedence_and_is_returned_as_fills() -> None:
-    result = compute("reconcile", {"batch": "4", "measured": "3", "benchmark_output": VLLM_SUMMARY})
-    assert result["errors"] == {}
+def test_a_pasted_vllm_summary_proposes_fills_and_the_fields_decide_the_result() -> None:
+    typed = {"batch": "4", "measured": "3"}
+    result = compute("reconcile", {**typed, "benchmark_output": VLLM_SUMMARY})
+    assert result["errors"] == {} and result["fills_from"] == "benchmark_output"
     assert result["fills"] == {
         "batch": 16,
         "measurement_kind": "ms_per_token",
@@ -47,18 +49,30 @@ def test_a_pasted_vllm_summary_takes_precedence_and_is_returned_as_fills() -> No
         "prompt_tokens": 1024,
         "context_tokens": 1152,
     }
-    typed = compute("reconcile", {**{k: str(v) for k, v in result["fills"].items()}})
-    assert result["outputs"] == {
-        **typed["outputs"],
-        "pasted": result["outputs"]["pasted"],
-        "not_read": result["outputs"]["not_read"],
+    # The numbers are those of the fields as given: a page shows exactly the inputs they are for.
+    alone = compute("reconcile", typed)
+    assert {k: v for k, v in result["outputs"].items() if k not in ("pasted", "not_read")} == {
+        k: v for k, v in alone["outputs"].items() if k not in ("pasted", "not_read")
     }
     assert result["outputs"]["pasted"]["text"].startswith("vLLM benchmark summary: Batch size: 16 (from Maximum")
     assert result["outputs"]["not_read"]["text"] == "14 lines read but not needed"
-    assert result["outputs"]["prefill"]["text"].startswith("MFU ")
+    # With the fills written into the fields (the page's second pass), the paste proposes
+    # nothing new and the result is the summary's scenario.
+    filled = {**typed, **{k: str(v) for k, v in result["fills"].items()}, "benchmark_output": VLLM_SUMMARY}
+    second = compute("reconcile", filled)
+    assert second["fills"] == result["fills"] and second["inputs"]["batch"] == 16
+    assert second["outputs"]["prefill"]["text"].startswith("MFU ")
     # The page writes the fills into its boxes as the boxes show numbers.
     view = calculator_view("reconcile", result, dom_id="r")
     assert view["fills"]["measured"] == "17.52" and view["fills"]["batch"] == "16"
+    assert view["fills_from"] == "benchmark_output"
+
+
+def test_a_result_stopped_by_an_error_proposes_no_fills() -> None:
+    result = compute("reconcile", {"batch": "0", "benchmark_output": VLLM_SUMMARY})
+    assert result["errors"] and "fills" not in result
+    view = calculator_view("reconcile", result, dom_id="r")
+    assert view["fills"] == {} and view["fills_from"] is None
 
 
 def test_a_pasted_llama_bench_table_names_what_it_could_not_read() -> None:
