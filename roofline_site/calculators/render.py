@@ -245,6 +245,9 @@ def browser_definition(spec: dict[str, Any]) -> dict[str, Any]:
 
     def slim(field: dict[str, Any]) -> dict[str, Any]:
         kept = {key: field[key] for key in _BROWSER_INPUT_KEYS if field.get(key)}
+        if field.get("linked") is False:
+            # A pasted field: url-state.mjs never reads it from a link and links never carry it.
+            kept["linked"] = False
         if "choices" in field:
             kept["choices"] = [
                 {key: choice[key] for key in _BROWSER_CHOICE_KEYS if choice.get(key)} for choice in field["choices"]

@@ -11,7 +11,14 @@ from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.hf_config import MAX_CONFIG_CHARS
 from roofline_site.calculators.fence import Placement
 from roofline_site.calculators.placement import resolve
-from roofline_site.calculators.render import AssetUrls, box_text, render_calculator, slider_attributes, slider_stops
+from roofline_site.calculators.render import (
+    AssetUrls,
+    box_text,
+    browser_definition,
+    render_calculator,
+    slider_attributes,
+    slider_stops,
+)
 from roofline_site.calculators.runtime_manifest import TOKEN_SLOT
 
 ASSETS = AssetUrls(
@@ -250,3 +257,11 @@ def test_labels_link_their_glossary_terms(calculator_id):
             assert element["text"] in outputs.values() or (
                 element["text"] == "?" and element["attrs"]["aria-label"].endswith(": glossary entry")
             )
+
+
+def test_the_page_is_told_which_fields_a_link_never_carries() -> None:
+    # The slimmed definition keeps `linked: false`: without it the page wrote a paste into the URL.
+    for calc in CALCULATORS.values():
+        shipped = {field["id"]: field for field in browser_definition(definition(calc.id))["inputs"]}
+        for field in calc.inputs:
+            assert shipped[field.id].get("linked", True) is field.linked, (calc.id, field.id)
