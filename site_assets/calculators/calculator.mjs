@@ -31,6 +31,7 @@ const STATUS = {
   reset: " The inputs were reset to the values these results are for.",
   stopped: "Showing precomputed values: Python stopped on an error it cannot recover from. Retry to start it again.",
   computeFailed: "This change could not be recalculated live; the results shown are for the last inputs that were. Retry, or change an input.",
+  updating: "Updating: recalculating in your browser for the inputs shown…",
   comparing: "Comparing with the pinned scenario A…",
 };
 
@@ -100,6 +101,15 @@ class CalculatorView {
     this.inFlight = false;
     this.dirty = false;
     this.waiting = false;
+    // The inputs the results on screen are for: the build's until a live result arrives.
+    this.shownFor = { ...island.inputs };
+    // Fields a paste filled, by field id: { from: the pasted field, before: the value the field
+    // had before the paste }. The paste owns them until it changes or the reader edits them.
+    this.pasted = new Map();
+    // By pasted field: the fields its current text names that the reader has edited since.
+    this.takenOver = new Map();
+    // What a reader typed or chose before this module ran: the controls were already on the page.
+    const early = this.earlyInputs();
 
     this.foldMoreInputsWhenNarrow();
     this.bind();
@@ -114,8 +124,27 @@ class CalculatorView {
     if (engine) {
       this.wake();
     }
-    this.restoreFromUrl();
+    this.restoreFromUrl(early);
     showFullPageScenario();
+  }
+
+  /**
+   * `{input id: value}` of the controls whose value is not the one the build wrote: typed,
+   * chosen or slid before the listeners existed. A text box's or a select's default is its markup.
+   */
+  earlyInputs() {
+    const early = {};
+    for (const [id, control] of this.controls) {
+      const written =
+        control.tagName === "SELECT" ? ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value : control.defaultValue;
+      const slider = this.sliders.get(id);
+      if (control.value !== written) {
+        early[id] = control.value;
+      } else if (slider && slider.value !== slider.defaultValue) {
+        early[id] = sliderValueText(slider, this.fields.get(id));
+      }
+    }
+    return early;
   }
 
   // --- wiring -------------------------------------------------------------------------------
@@ -197,7 +226,8 @@ class CalculatorView {
     engine.ready.then(
       () => {
         this.root.dataset.engine = "live";
-        if (this.root.dataset.state !== "invalid") {
+        // Live only for results of exactly the inputs shown; a pending compute says so itself.
+        if (!["invalid", "computing"].includes(this.root.dataset.state) && this.showsCurrentInputs()) {
           this.setStatus(STATUS.live);
         }
       },
@@ -211,6 +241,7 @@ class CalculatorView {
   // --- inputs -------------------------------------------------------------------------------
 
   onChoice(id) {
+    this.edited(id);
     this.state[id] = this.controls.get(id).value;
     this.applyFills(id, new Set());
     this.showUsedFields();
@@ -224,6 +255,7 @@ class CalculatorView {
     }
     // One character past the limit is enough for roofline_core to say the file is too large.
     const text = await file.slice(0, maxChars + 1).text();
+    this.edited(id);
     this.state[id] = text;
     this.controls.get(id).value = text;
     this.changed();
@@ -244,12 +276,14 @@ class CalculatorView {
   }
 
   onNumber(id) {
+    this.edited(id);
     this.state[id] = this.controls.get(id).value;
     this.syncSlider(id);
     this.changed();
   }
 
   onSlider(id) {
+    this.edited(id);
     const text = sliderValueText(this.sliders.get(id), this.fields.get(id));
     this.controls.get(id).value = text;
     this.state[id] = text;
@@ -262,6 +296,7 @@ class CalculatorView {
     const choice = this.selectedChoice(id);
     for (const [target, number] of Object.entries(choice?.fills ?? {})) {
       if (!keep.has(target) && this.controls.has(target)) {
+        this.edited(target);
         this.state[target] = String(number);
         this.controls.get(target).value = String(number);
         this.syncSlider(target);
@@ -306,19 +341,20 @@ class CalculatorView {
 
   // --- URL ----------------------------------------------------------------------------------
 
-  restoreFromUrl() {
+  restoreFromUrl(early = {}) {
     const linked = linkedInputIds(this.fields);
     const pinned = readPinned(linked, this.prefix);
     if (pinned) {
       this.showPinned(pinned);
     }
-    const fromUrl = readUrlInputs(linked, this.prefix);
+    // What the reader typed before this module ran is newer than the link the page opened with.
+    const fromUrl = { ...readUrlInputs(linked, this.prefix), ...early };
     // A choice the link names that is not one of the field's (a typo, an old preset) keeps
     // the field's starting choice, with a notice; the rest of the link's scenario still applies.
     const notices = [];
     for (const [id, raw] of Object.entries(fromUrl)) {
       const field = this.fields.get(id);
-      if (field.kind === "choice" && !field.choices.some((choice) => choice.value === raw)) {
+      if (field.kind === "choice" && !field.choices.some((choice) => choice.value === raw) && !(id in early)) {
         delete fromUrl[id];
         removeUrlInputs([id], this.prefix);
         notices.push(`${field.label} from the link is not one of the choices (got '${raw}'); showing ${this.selectedChoice(id).label} instead.`);
@@ -443,7 +479,112 @@ class CalculatorView {
   }
 
   differsFromInitial() {
-    return [...this.fields.keys()].some((id) => String(this.state[id]) !== String(this.initial[id]));
+    return !sameInputs(this.state, this.initial, this.fields.keys());
+  }
+
+  /** Whether the results on screen were computed from exactly the inputs the form shows. */
+  showsCurrentInputs() {
+    return sameInputs(this.state, this.shownFor, this.fields.keys());
+  }
+
+  // --- fields a paste filled ----------------------------------------------------------------
+
+  /**
+   * The reader (or a preset, or a table row) sets `id`: a field a paste filled becomes the
+   * reader's, and a paste whose text changes hands back every field it filled, so the next
+   * result fills only what the new text names.
+   */
+  edited(id) {
+    const owner = this.pasted.get(id);
+    if (owner) {
+      this.pasted.delete(id);
+      this.markPasted(id, false);
+      if (!this.takenOver.has(owner.from)) {
+        this.takenOver.set(owner.from, new Set());
+      }
+      this.takenOver.get(owner.from).add(id);
+    }
+    if (this.fields.get(id).kind === "paste" || this.fields.get(id).kind === "config") {
+      this.releasePaste(id);
+    }
+  }
+
+  /** Put back what each field filled by the paste in `from` held before it. */
+  releasePaste(from) {
+    this.takenOver.delete(from);
+    let released = false;
+    for (const [id, owner] of [...this.pasted]) {
+      if (owner.from === from) {
+        this.pasted.delete(id);
+        this.markPasted(id, false);
+        this.state[id] = owner.before;
+        this.setControl(id, owner.before);
+        released = true;
+      }
+    }
+    if (released) {
+      this.showUsedFields();
+    }
+  }
+
+  /**
+   * Write the values a paste proposes (roofline_core read and wrote them) into their boxes,
+   * each marked as the paste's and remembering its earlier value. A field the same text filled
+   * before and no longer names goes back; one the reader took over stays theirs. Returns
+   * whether any box changed.
+   */
+  fillFromPaste(from, fills) {
+    const kept = this.takenOver.get(from) ?? new Set();
+    let changed = false;
+    for (const [id, owner] of [...this.pasted]) {
+      if (owner.from === from && !(id in fills)) {
+        this.pasted.delete(id);
+        this.markPasted(id, false);
+        this.state[id] = owner.before;
+        this.setControl(id, owner.before);
+        changed = true;
+      }
+    }
+    for (const [id, text] of Object.entries(fills)) {
+      if (!this.controls.has(id) || kept.has(id)) {
+        continue;
+      }
+      if (!this.pasted.has(id)) {
+        this.pasted.set(id, { from, before: this.state[id] });
+        this.markPasted(id, true);
+      }
+      if (String(this.state[id]) !== text) {
+        this.state[id] = text;
+        this.setControl(id, text);
+        changed = true;
+      }
+    }
+    if (changed) {
+      this.showUsedFields();
+    }
+    return changed;
+  }
+
+  /** Show (or remove) the "from the paste" note of a field; the control is described by it. */
+  markPasted(id, on) {
+    const box = this.fieldBoxes.get(id);
+    const control = this.controls.get(id);
+    const noteId = `${control.id}-pasted`;
+    let note = box.querySelector("[data-from-paste]");
+    const described = (control.getAttribute("aria-describedby") ?? "").split(/\s+/).filter((part) => part && part !== noteId);
+    box.classList.toggle("roofline-calc__field--pasted", on);
+    if (on && !note) {
+      note = document.createElement("span");
+      note.className = "roofline-calc__from-paste";
+      note.id = noteId;
+      note.dataset.fromPaste = "";
+      note.textContent = "from the paste";
+      const label = box.querySelector(`label[for="${CSS.escape(control.id)}"]`);
+      label.after(note);
+    } else if (!on && note) {
+      note.remove();
+    }
+    control.setAttribute("aria-describedby", (on ? [...described, noteId] : described).join(" "));
   }
 
   // --- computing ----------------------------------------------------------------------------
@@ -453,9 +594,7 @@ class CalculatorView {
     if (engine.state === "failed") {
       return;
     }
-    if (engine.state !== "live") {
-      this.showPending();
-    }
+    this.showPending();
     if (this.inFlight) {
       this.dirty = true;
       return;
@@ -494,11 +633,26 @@ class CalculatorView {
   showPending() {
     this.root.dataset.state = "computing";
     this.results.setAttribute("aria-busy", "true");
+    if (this.root.dataset.engine === "live") {
+      this.setStatus(STATUS.updating);
+    }
   }
 
   /** Show roofline_core.view's view of a result: errors, output texts, table and chart. */
   apply(view, sent) {
     this.noteConfigs(view.configs ?? {}, sent);
+    const from = view.fills_from;
+    // Fills read from a paste the reader has changed since are stale: a newer result will come.
+    if (from && this.controls.has(from) && sent[from] === this.state[from] && this.fillFromPaste(from, view.fills ?? {})) {
+      this.writeUrl();
+    }
+    if (!sameInputs(sent, this.state, this.fields.keys())) {
+      // The form moved on (the reader typed, or a paste or a link's code filled it): these
+      // results are for other inputs. Stay pending and compute what the form shows.
+      this.showPending();
+      this.dirty = true;
+      return;
+    }
     let invalid = false;
     for (const [id, errorEl] of this.errors) {
       const message = view.errors[id];
@@ -559,30 +713,9 @@ class CalculatorView {
     if (this.pinned && view.compare) {
       this.compareBox.replaceChildren(draw(view.compare));
     }
+    this.shownFor = sent;
     this.root.dataset.state = "live";
     this.setStatus(STATUS.live);
-    this.applyResultFills(view.fills ?? {}, sent);
-  }
-
-  /**
-   * Put the values a result filled itself (read from pasted benchmark output) into their boxes,
-   * as if the reader had typed them; Python chose and wrote them (roofline_core.view).
-   */
-  applyResultFills(fills, sent) {
-    let changed = false;
-    for (const [id, text] of Object.entries(fills)) {
-      // Skip a box the reader has typed in since this result was asked for.
-      if (!this.controls.has(id) || sent[id] !== this.state[id] || String(this.state[id]) === text) {
-        continue;
-      }
-      this.state[id] = text;
-      this.setControl(id, text);
-      changed = true;
-    }
-    if (changed) {
-      this.showUsedFields();
-      this.changed();
-    }
   }
 
   /**
@@ -611,6 +744,7 @@ class CalculatorView {
   onChoose(button) {
     const id = button.dataset.choose;
     const value = button.dataset.value;
+    this.edited(id);
     this.state[id] = value;
     this.setControl(id, value);
     if (this.fields.get(id).kind === "choice") {
@@ -625,7 +759,14 @@ class CalculatorView {
   onFailed(reason) {
     // Without Python nothing can be recomputed: show the inputs the prerendered results are for.
     const reset = this.differsFromInitial() || this.root.dataset.state === "computing";
+    // Nothing is filled from a paste any more: the fields show the build's inputs or are kept.
+    for (const id of this.pasted.keys()) {
+      this.markPasted(id, false);
+    }
+    this.pasted.clear();
+    this.takenOver.clear();
     if (reset) {
+      this.shownFor = { ...this.initial };
       for (const [id, value] of Object.entries(this.initial)) {
         this.state[id] = value;
         this.setControl(id, value);
@@ -682,4 +823,9 @@ class CalculatorView {
   setStatus(text) {
     this.status.textContent = text;
   }
+}
+
+/** Whether `a` and `b` hold the same text for every id in `ids` (the form's values are text). */
+function sameInputs(a, b, ids) {
+  return [...ids].every((id) => String(a[id]) === String(b[id]));
 }

@@ -97,3 +97,20 @@ def make_live(page, *, timeout_ms: float = 60_000) -> tuple[KeyboardChange, list
     change = change_focused_control_with_keys(page)
     states = wait_until_live(page, timeout_ms=timeout_ms)
     return KeyboardChange(tabs, change.control, change.before, change.after), states
+
+
+def wait_until_settled(page, root: str = CALCULATOR, *, timeout_ms: float = 60_000) -> str:
+    """Wait until the calculator at ``root`` is live and has no compute pending; return its state.
+
+    ``data-state`` reads ``computing`` from the moment its inputs differ from those its results
+    are for until the result of exactly the inputs shown is on screen (calculator.mjs), so a
+    test waits on it instead of sleeping.
+    """
+    page.wait_for_function(
+        """(selector) => { const el = document.querySelector(selector);
+        return !!el && (el.dataset.state === 'failed' ||
+          (el.dataset.engine === 'live' && el.dataset.state !== 'computing')); }""",
+        arg=root,
+        timeout=timeout_ms,
+    )
+    return page.eval_on_selector(root, "el => el.dataset.state")
