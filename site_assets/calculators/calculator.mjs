@@ -381,6 +381,10 @@ class CalculatorView {
         this.applyFills(id, new Set(Object.keys(fromUrl)));
       }
     }
+    if (Object.keys(early).length) {
+      // A link to the page names what the reader typed early, as it would had they typed later.
+      this.writeUrl();
+    }
     if (this.differsFromInitial() || pinned) {
       // The prerendered results are for other inputs: hide them until Python has the answer.
       this.requestCompute();
