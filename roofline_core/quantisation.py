@@ -101,8 +101,9 @@ class WeightQuantisation:
 
     @property
     def summary(self) -> str:
-        """``"INT4 (AWQ, group 128, zero points; 4.16 bits per weight with its scales) read from
-        quantization_config; embedding and lm_head stay FP16"``."""
+        """One line for the page: ``"Weight format INT4 (AWQ, group 128, zero points, 4.16 bits per
+        weight with its scales) read from quantization_config; the embedding and lm_head stay
+        FP16"``, then anything not understood; or, for a format not understood, the notes alone."""
         if self.weight_dtype is None:
             return "; ".join(self.notes)
         details = [] if self.method_label == self.weight_dtype.upper() else [self.method_label]

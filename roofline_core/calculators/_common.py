@@ -403,7 +403,8 @@ def config_weight_format(values: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     model's 16-bit format, which is how the weights are then read. Returns ``({field: value},
     output value)``; no fills for a preset, a custom model or a config without one.
     """
-    if values.get("model") != FROM_CONFIG or MODEL_CONFIG.id not in values:
+    # The config explainer has no model select: its box is always read.
+    if values.get("model", FROM_CONFIG) != FROM_CONFIG or MODEL_CONFIG.id not in values:
         return {}, value("", "", "none: the model is not a pasted config.json")
     quantisation = model_from_code(values[MODEL_CONFIG.id]).quantisation
     if quantisation is None:
