@@ -47,6 +47,11 @@ NOTE_TEXTS: dict[str, str] = {
 _ARG = re.compile(r"[^a-z0-9-]")
 
 
+def method_word(text: Any) -> str:
+    """A method name as a link can carry it (a letter or digit first), ``"unknown"`` if nothing is left."""
+    return note_arg(text).strip("-") or "unknown"
+
+
 def note_arg(text: Any) -> str:
     """A note's argument as a link can carry it: lower case letters, digits and '-', 40 at most."""
     return _ARG.sub("-", str(text).lower())[:40]
@@ -105,7 +110,7 @@ class WeightQuantisation:
         weight with its scales) read from quantization_config; the embedding and lm_head stay
         FP16"``, then anything not understood; or, for a format not understood, the notes alone."""
         if self.weight_dtype is None:
-            return "; ".join(self.notes)
+            return "; ".join(self.notes) or f"weights read as 16-bit ({self.unquantised_dtype.upper()})"
         details = [] if self.method_label == self.weight_dtype.upper() else [self.method_label]
         side = math.isqrt(self.group_size)
         if self.group_size >= 1024 and side * side == self.group_size:
@@ -186,40 +191,33 @@ def _whole(block: dict, key: str, path: str, default: int | None = None) -> int:
     return value
 
 
-def _flag(block: dict, key: str, path: str, default: bool) -> bool:
+def _typed(block: dict, key: str, path: str, *, ok: Any, expected: str, default: Any) -> Any:
+    """``block[key]`` if ``ok(value)``; ``default`` when absent or null; else a ConfigError at ``path``."""
     value = block.get(key)
     if value is None:
         return default
-    if not isinstance(value, bool):
-        raise _error(path, value, "true or false")
+    if not ok(value):
+        raise _error(path, value, expected)
     return value
+
+
+def _flag(block: dict, key: str, path: str, default: bool) -> bool:
+    return _typed(block, key, path, ok=lambda v: isinstance(v, bool), expected="true or false", default=default)
 
 
 def _names(block: dict, key: str, path: str) -> list[str]:
-    value = block.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise _error(path, value, "a list of module names")
-    return value
+    def ok(v: Any) -> bool:
+        return isinstance(v, list) and all(isinstance(item, str) for item in v)
+
+    return _typed(block, key, path, ok=ok, expected="a list of module names", default=[])
 
 
 def _object(block: dict, key: str, path: str) -> dict:
-    value = block.get(key)
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise _error(path, value, "an object")
-    return value
+    return _typed(block, key, path, ok=lambda v: isinstance(v, dict), expected="an object", default={})
 
 
 def _word(block: dict, key: str, path: str) -> str | None:
-    value = block.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise _error(path, value, "text")
-    return value
+    return _typed(block, key, path, ok=lambda v: isinstance(v, str), expected="text", default=None)
 
 
 # Which parts an ignore list names -------------------------------------------------------
@@ -306,7 +304,7 @@ def read_quantisation(config: Any, *, torch_dtype: Any = None) -> WeightQuantisa
     reader = _READERS.get(method)
     if reader is None:
         return WeightQuantisation(
-            note_arg(method), None, unquantised_dtype=sixteen, not_understood=(("method", note_arg(method)),)
+            method_word(method), None, unquantised_dtype=sixteen, not_understood=(("method", note_arg(method)),)
         )
     return reader(config, method, sixteen)
 
@@ -572,7 +570,7 @@ def _read_canonical(config: dict) -> WeightQuantisation:
     ):
         raise _error("read_as.not_understood", pairs, f"[kind, text] pairs, kinds among {', '.join(NOTE_TEXTS)}")
     return WeightQuantisation(
-        note_arg(method),
+        method_word(method),
         slug,
         bits=_whole(read, "bits", "read_as.bits", default=0),
         group_size=max(_whole(read, "group_size", "read_as.group_size", default=0), 0),

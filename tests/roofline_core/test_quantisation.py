@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from roofline_core.calculators import compute
 from roofline_core.cli import main
@@ -232,3 +234,43 @@ def test_the_command_line_reads_the_quantisation_of_a_config_file(capsys):
     assert "read from quantization_config" in out["outputs"]["weight_format_read"]["text"]
     assert main(["kv-cache", "--config", path]) == 0
     assert ".qm-awq.qf-int4" in capsys.readouterr().out  # the code a site link carries
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=12,
+)
+_KEYS = st.sampled_from(
+    [
+        "quant_method",
+        "bits",
+        "group_size",
+        "modules_to_not_convert",
+        "config_groups",
+        "ignore",
+        "weight_block_size",
+        "load_in_4bit",
+        "bnb_4bit_quant_type",
+        "llm_int8_skip_modules",
+        "w_bit",
+        "lm_head",
+        "read_as",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    method=st.sampled_from(["awq", "gptq", "compressed-tensors", "fp8", "bitsandbytes", "mxfp4", "x"]),
+    extra=st.dictionaries(_KEYS, _JSON, max_size=4),
+)
+def test_any_quantization_config_gives_a_model_or_a_config_error(method, extra):
+    config = {**_config("llama-3.1-8b-awq-int4"), "quantization_config": {"quant_method": method, **extra}}
+    try:
+        model = from_hf_config(config)
+    except ConfigError:
+        return
+    assert model.weight_bytes(model.quantisation.weight_dtype or "fp16") > 0
+    code, _ = read_model_config(json.dumps(config))
+    assert model_from_code(code).quantisation == model.quantisation
