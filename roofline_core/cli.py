@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from roofline_core.calculators import CALCULATORS, CUSTOM, FROM_CONFIG, compute, value
+from roofline_core.calculators._common import WEIGHT_FORMAT_READ
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
 from roofline_core.compare import compare, effect_text, ratio_text
@@ -307,6 +308,9 @@ def _shown_inputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) ->
 
 
 def _shown_outputs(calc: Calculator, result: dict[str, Any], hidden: set[str]) -> dict[str, Any]:
+    read = result["outputs"].get(WEIGHT_FORMAT_READ.id)
+    if read is not None and read["value"] == "":
+        hidden = hidden | {WEIGHT_FORMAT_READ.id}  # shown only for a --config file's quantization_config
     return {out.id: _entry(out.label, result["outputs"][out.id]) for out in calc.outputs if out.id not in hidden}
 
 

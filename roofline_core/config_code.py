@@ -25,6 +25,7 @@ import re
 from typing import Any
 
 from roofline_core.hf_config import ConfigError, from_hf_config, parse_config_text
+from roofline_core.quantisation import NOTE_TEXTS, PARTS, read_quantisation
 
 #: config.json key -> (short name, kind). Kinds: ``int``, ``bool``, ``word`` (a model type),
 #: ``kinds`` (a list of layer kinds), ``ints`` (a list of whole numbers). The keys are every
@@ -64,6 +65,29 @@ FIELDS: dict[str, tuple[str, str]] = {
     "q_lora_rank": ("ql", "int"),
     "v_head_dim": ("vh", "int"),
 }
+#: The key of the weights' quantisation; a code carries its reading
+#: (:meth:`roofline_core.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,
+#: so a link gives the same bytes per weight, the same 16-bit parts and the same notes.
+QUANT_KEY = "quantization_config"
+#: ``read_as`` key -> short name (``qm`` is the method).
+QUANT_FIELDS: dict[str, str] = {
+    "format": "qf",
+    "bits": "qb",
+    "group_size": "qg",
+    "zero_points": "qz",
+    "bytes_per_weight": "qw",
+    "unquantised": "qk",
+    "unquantised_dtype": "qd",
+    "not_understood": "qu",
+}
+_QUANT_METHOD = "qm"
+_QUANT_OF_SHORT = {short: key for key, short in QUANT_FIELDS.items()}
+#: Parts kept 16-bit, one letter each.
+_PART_CODES = {"embedding": "e", "lm_head": "h", "attention": "a", "mlp": "m", "experts": "x"}
+_PART_OF_CODE = {code: part for part, code in _PART_CODES.items()}
+_QUANT_WORD = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+_NOTE_ARG = re.compile(r"[a-z0-9-]{0,40}")
+_BYTES = re.compile(r"\d{1,2}p\d{1,20}")
 #: The display name's key and short name; it is written last because it may hold dots.
 NAME_KEY, NAME_SHORT = "_name_or_path", "n"
 #: Longest code read (a real model's is under 300 characters; Gemma 3's layer list is the longest).
@@ -99,6 +123,11 @@ def architecture_of(config: dict) -> dict[str, Any]:
     if text is not None and config.get("model_type") is not None and "model_type" not in fields:
         # The inner model_type names the text model; without one, the wrapper's names the family.
         fields["model_type"] = config["model_type"]
+    block = config.get(QUANT_KEY, source.get(QUANT_KEY))
+    if block is not None:
+        # Kept as read, not as written: the reading is what the numbers use and what a link carries.
+        dtype = config.get("torch_dtype", source.get("torch_dtype"))
+        fields[QUANT_KEY] = read_quantisation(block, torch_dtype=dtype).to_config()
     name = config.get(NAME_KEY)
     if isinstance(name, str) and name.strip():
         fields[NAME_KEY] = name.strip()
@@ -115,10 +144,28 @@ def encode(fields: dict[str, Any]) -> str:
     for key, (short, kind) in FIELDS.items():
         if fields.get(key) is not None:
             pairs.append(f"{short}-{_encode_value(key, kind, fields[key])}")
+    if fields.get(QUANT_KEY) is not None:
+        pairs += _encode_quantisation(fields[QUANT_KEY])
     name = fields.get(NAME_KEY)
     if isinstance(name, str) and name:
         pairs.append(f"{NAME_SHORT}-{_NAME_UNSAFE.sub('-', name)[:MAX_NAME_CHARS]}")
     return ".".join(pairs)
+
+
+def _encode_quantisation(block: Any) -> list[str]:
+    """The ``q`` pairs of a quantisation reading (any ``quantization_config`` is read first)."""
+    reading = read_quantisation(block).to_config()
+    read = reading["read_as"]
+    pairs = [f"{_QUANT_METHOD}-{reading['quant_method']}", f"qf-{read['format'] or 'none'}"]
+    pairs += [f"qb-{read['bits']}", f"qg-{read['group_size']}", f"qz-{1 if read['zero_points'] else 0}"]
+    # repr() of a float reads back as the same float; "." separates pairs, so it becomes "p".
+    pairs.append(f"qw-{repr(float(read['bytes_per_weight'])).replace('.', 'p')}")
+    if read["unquantised"]:
+        pairs.append("qk-" + "_".join(_PART_CODES[part] for part in read["unquantised"]))
+    pairs.append(f"qd-{read['unquantised_dtype']}")
+    if read["not_understood"]:
+        pairs.append("qu-" + "_".join(f"{kind}~{arg}" for kind, arg in read["not_understood"]))
+    return pairs
 
 
 def _encode_value(key: str, kind: str, value: Any) -> str:
@@ -188,13 +235,69 @@ def decode(code: str) -> dict[str, Any]:
             fields[NAME_KEY] = after[:MAX_NAME_CHARS]
             break
         text, _, rest = after.partition(".")
+        if short == _QUANT_METHOD or short in _QUANT_OF_SHORT:
+            _decode_quantisation(fields, short, text)
+            continue
         key = _KEY_OF_SHORT.get(short)
         if key is None:
             raise ConfigError(f"the model code names {short[:20]!r}; expected one of {', '.join(_KEY_OF_SHORT)}")
         if key in fields:
             raise ConfigError(f"the model code gives {short!r} twice; expected each once")
         fields[key] = _decode_value(key, FIELDS[key][1], text)
+    _finish_quantisation(fields)
     return fields
+
+
+def _decode_quantisation(fields: dict[str, Any], short: str, text: str) -> None:
+    """Put one ``q`` pair into ``fields[QUANT_KEY]`` (a reading, as ``to_config`` writes it)."""
+    block = fields.setdefault(QUANT_KEY, {"quant_method": "unknown", "read_as": {}})
+    read = block["read_as"]
+    key = "quant_method" if short == _QUANT_METHOD else _QUANT_OF_SHORT[short]
+    if key in read or (key == "quant_method" and block.get("_seen")):
+        raise ConfigError(f"the model code gives {short!r} twice; expected each once")
+    if key == "quant_method":
+        if not _QUANT_WORD.fullmatch(text):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected a method such as 'awq'")
+        block["quant_method"], block["_seen"] = text, True
+    elif key == "format":
+        read[key] = None if text == "none" else text  # checked by read_quantisation
+    elif key in ("bits", "group_size"):
+        read[key] = _whole(short, text)
+    elif key == "zero_points":
+        if text not in ("0", "1"):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected 0 or 1")
+        read[key] = text == "1"
+    elif key == "bytes_per_weight":
+        if not _BYTES.fullmatch(text):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected bytes such as 0p5")
+        read[key] = float(text.replace("p", "."))
+    elif key == "unquantised":
+        codes = text.split("_")
+        if not all(code in _PART_OF_CODE for code in codes):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected letters among e, h, a, m, x")
+        read[key] = [part for part in PARTS if _PART_CODES[part] in codes]
+    elif key == "unquantised_dtype":
+        read[key] = text  # checked by read_quantisation
+    else:
+        notes = []
+        for item in text.split("_"):
+            kind, _, arg = item.partition("~")
+            if kind not in NOTE_TEXTS or not _NOTE_ARG.fullmatch(arg):
+                raise ConfigError(f"the model code's {short!r} holds {item[:20]!r}; expected kind~text notes")
+            notes.append([kind, arg])
+        read[key] = notes
+
+
+def _finish_quantisation(fields: dict[str, Any]) -> None:
+    """Check the ``q`` pairs of a code as the config reader would (wrong values named)."""
+    block = fields.get(QUANT_KEY)
+    if block is None:
+        return
+    block.pop("_seen", None)
+    if "format" not in block["read_as"]:
+        raise ConfigError("the model code has q pairs without 'qf'; expected the weight format")
+    # Checked, and written as a paste's reading is (every key, in order).
+    fields[QUANT_KEY] = read_quantisation(block).to_config()
 
 
 def _decode_value(key: str, kind: str, text: str) -> Any:

@@ -339,6 +339,19 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
     return fields
 
 
+def _quantisation(config: dict, text: dict) -> Any:
+    """The config's ``quantization_config`` read (:mod:`roofline_core.quantisation`), or None.
+
+    A multimodal wrapper keeps it (and ``torch_dtype``) at the top level; a text config may too.
+    """
+    from roofline_core.quantisation import read_quantisation
+
+    block = config.get("quantization_config", text.get("quantization_config"))
+    if block is None:
+        return None
+    return read_quantisation(block, torch_dtype=config.get("torch_dtype", text.get("torch_dtype")))
+
+
 #: model_type -> family name shown in grouped lists.
 SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "llama": "Llama",
@@ -400,6 +413,9 @@ def from_hf_config(
     from roofline_core.models import Model
 
     fields = _build(text, model_type)
+    quantisation = _quantisation(config, text)
+    if quantisation is not None:
+        fields["quantisation"] = quantisation
     label = name or (config.get("_name_or_path") if isinstance(config.get("_name_or_path"), str) else None)
     try:
         return Model(

@@ -580,18 +580,32 @@ class DecodeEstimate:
         return self.step.tokens_per_s
 
 
+def _experts_read(model: AnyModel, batch: int) -> float:
+    """Routed experts per MoE layer a decode step of ``batch`` sequences reads (0 for a dense model)."""
+    if not model.is_moe:
+        return 0.0
+    # With many sequences, different tokens pick different experts; the step reads the union.
+    # Expected distinct experts per MoE layer under uniform routing: E * (1 - (1 - k/E)^batch),
+    # never more than all of them.
+    e, k = model.experts, model.experts_per_token
+    return max(float(k), e * (1.0 - (1.0 - k / e) ** batch))
+
+
 def _weight_params_read(model: AnyModel, batch: int) -> float:
     """Parameters whose weights a decode step of ``batch`` sequences reads."""
     params = model.streamed_params_per_token
     if not model.is_moe:
         return params
-    # With many sequences, different tokens pick different experts; the step reads the union.
-    # Expected distinct experts per MoE layer under uniform routing: E * (1 - (1 - k/E)^batch),
-    # never more than all of them.
-    e, k = model.experts, model.experts_per_token
-    distinct = e * (1.0 - (1.0 - k / e) ** batch)
-    extra_experts = max(0.0, distinct - k)
+    extra_experts = _experts_read(model, batch) - model.experts_per_token
     return params + extra_experts * model.expert_params * model.moe_layers
+
+
+def _weight_bytes_read(model: AnyModel, weight_dtype: str, batch: int) -> float:
+    """Bytes of the weights a decode step of ``batch`` sequences reads: a quantised config's
+    parts at their own sizes (:meth:`roofline_core.models.Model.streamed_weight_bytes`)."""
+    if not model.is_moe:
+        return model.streamed_weight_bytes(weight_dtype)
+    return model.streamed_weight_bytes(weight_dtype, experts_used=_experts_read(model, batch))
 
 
 def estimate_decode(
@@ -636,8 +650,10 @@ def estimate_decode(
     params = model.streamed_params_per_token
     kv_bytes_per_token = _kv_bytes_per_token(model, kv_dtype, context_tokens)
     kv_bytes = kv_bytes_per_token * context_tokens * batch
-    weight_params_read = _weight_params_read(model, batch)
-    bpp = bytes_per_element(weight_dtype)
+    weights_read = _weight_bytes_read(model, weight_dtype, batch)
+    # Bytes per streamed parameter: the format's size, or for a quantised config the average of
+    # its quantised and 16-bit parts, scales included.
+    bpp = model.streamed_weight_bytes(weight_dtype) / params
     bandwidth = accelerator.bandwidth_bytes_per_s * _efficiency(bandwidth_efficiency)
     # decode_step counts FLOPs from `params` (2 per streamed weight per token) and bytes from
     # the weights read; for an MoE batch those differ, so the extra expert bytes are passed as
@@ -648,7 +664,7 @@ def estimate_decode(
         bandwidth_bytes_per_s=bandwidth,
         bytes_per_param=bpp,
         batch=batch,
-        kv_cache_bytes=kv_bytes + (weight_params_read - params) * bpp,
+        kv_cache_bytes=kv_bytes + (weights_read - params * bpp),
         devices=devices,
     )
     # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
@@ -709,7 +725,7 @@ def estimate_decode(
         batch=batch,
         context_tokens=context_tokens,
         kv_bytes=kv_bytes,
-        weight_bytes_streamed=weight_params_read * bpp,
+        weight_bytes_streamed=weights_read,
         memory=fit,
         attention_flops=attention.flops,
         communication=communication,
@@ -749,7 +765,7 @@ def estimate_prefill(
     ``2 * heads * head_dim * prompt^2`` per layer), so a long prompt costs more than its
     weight matmuls alone.
     """
-    bpp = bytes_per_element(weight_dtype)
+    bpp = model.streamed_weight_bytes(weight_dtype) / model.streamed_params_per_token
     compute_dtype = resolve_compute_dtype(compute_dtype, weight_dtype, accelerator)
     step = prefill_step(
         params=model.streamed_params_per_token,
@@ -761,7 +777,7 @@ def estimate_prefill(
         devices=devices,
     )
     if model.is_moe:
-        all_weights_read = (model.total_params - model.embedding_params) * bpp
+        all_weights_read = model.streamed_weight_bytes(weight_dtype, experts_used=model.experts)
         step = _step(
             flops=step.flops,
             bytes_moved=max(step.bytes_moved, all_weights_read),

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
+from roofline_core.quantisation import ATTENTION, EMBEDDING, EXPERTS, LM_HEAD, MLP, WeightQuantisation
 from roofline_core.roofline import _require_positive
 from roofline_core.sources import Source
 
@@ -65,6 +66,11 @@ class Model:
         qkv_bias: Whether the query, key and value projections carry biases (Qwen2, gpt-oss).
         out_bias: Whether the attention output projection carries a bias (gpt-oss).
         family: Model family for grouping in lists (``"Llama"``, ``"Qwen"``).
+        quantisation: What the config's ``quantization_config`` says about the stored weights
+            (None for none). It refines the bytes of its own format: :meth:`weight_bytes` and
+            :meth:`streamed_weight_bytes` in ``quantisation.weight_dtype`` count the quantised
+            parts at its bytes per weight (scales included) and the rest at 16 bits; any other
+            format is counted as asked.
     """
 
     slug: str
@@ -94,6 +100,7 @@ class Model:
     qkv_bias: bool = False
     out_bias: bool = False
     family: str = ""
+    quantisation: WeightQuantisation | None = None
 
     def __post_init__(self) -> None:
         if self.attention not in ATTENTION_KINDS:
@@ -253,9 +260,52 @@ class Model:
             return math.inf
         return window + (kv_bytes - at_window) / per_token_full
 
+    # Weights in bytes, by part ------------------------------------------------------------
+
+    def weight_parts(self, *, experts_used: float | None = None, streamed: bool = False) -> dict[str, float]:
+        """Parameters by part (the parts a ``quantization_config`` names), with ``experts_used``
+        routed experts per MoE layer (default: all of them) and, for ``streamed``, what a decode
+        step reads (the output head whether tied or not, no embedding table).
+
+        The parts add up to :attr:`total_params` or, streamed with ``experts_per_token``, to
+        :attr:`streamed_params_per_token`. ``"sixteen_bit"`` holds the norms and MoE routers,
+        which every method here leaves in the model's dtype.
+        """
+        used = self.experts if experts_used is None else experts_used
+        dense = (self.layers - self.moe_layers) * self._mlp_params(self.ffn_size)
+        shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
+        return {
+            EMBEDDING: 0 if streamed else self.embedding_params,
+            LM_HEAD: self.vocab_size * self.hidden_size if streamed else self.output_head_params,
+            ATTENTION: self.layers * self.attention_params_per_layer,
+            MLP: dense + self.moe_layers * shared,
+            EXPERTS: self.moe_layers * used * self.expert_params,
+            "sixteen_bit": self._norm_params
+            + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
+        }
+
+    def _bytes(self, parts: dict[str, float], weight_dtype: str) -> float:
+        q = self.quantisation
+        if q is None or q.weight_dtype != weight_dtype:
+            return sum(parts.values()) * bytes_per_element(weight_dtype)
+        quantised = q.quantised_parts
+        sixteen = bytes_per_element(q.unquantised_dtype)
+        return sum(n * (q.bytes_per_weight if part in quantised else sixteen) for part, n in parts.items())
+
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
-        """Bytes to hold every weight in ``weight_dtype``, in bytes."""
-        return self.total_params * bytes_per_element(weight_dtype)
+        """Bytes to hold every weight in ``weight_dtype``, in bytes (see :attr:`quantisation`)."""
+        if self.quantisation is None or self.quantisation.weight_dtype != weight_dtype:
+            return self.total_params * bytes_per_element(weight_dtype)
+        return self._bytes(self.weight_parts(), weight_dtype)
+
+    def streamed_weight_bytes(self, weight_dtype: str = "fp16", *, experts_used: float | None = None) -> float:
+        """Bytes of the weights one decode step reads, ``experts_used`` routed experts per MoE
+        layer (default ``experts_per_token``), in bytes (see :attr:`quantisation`)."""
+        used = self.experts_per_token if experts_used is None else experts_used
+        if self.quantisation is None or self.quantisation.weight_dtype != weight_dtype:
+            extra = (used - self.experts_per_token) * self.expert_params * self.moe_layers
+            return (self.streamed_params_per_token + extra) * bytes_per_element(weight_dtype)
+        return self._bytes(self.weight_parts(experts_used=used, streamed=True), weight_dtype)
 
 
 @dataclass(frozen=True)
@@ -382,6 +432,10 @@ class CustomModel:
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype``, in bytes."""
         return self.total_params * bytes_per_element(weight_dtype)
+
+    def streamed_weight_bytes(self, weight_dtype: str = "fp16", *, experts_used: float | None = None) -> float:
+        """Bytes of the weights one decode step reads (no expert structure: ``experts_used`` is ignored)."""
+        return self.streamed_params_per_token * bytes_per_element(weight_dtype)
 
 
 #: Anything the estimates accept as a model.

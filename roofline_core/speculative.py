@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.hardware import Accelerator
-from roofline_core.inference import _kv_bytes_per_token, _step, _weight_params_read, estimate_decode
+from roofline_core.inference import _kv_bytes_per_token, _step, _weight_bytes_read, estimate_decode
 from roofline_core.models import Model
 
 #: Draft kinds: a separate small model; a head of one extra layer on the target's last hidden
@@ -151,12 +151,11 @@ def estimate_speculative_decode(
     common = {"accelerator": accelerator, "weight_dtype": weight_dtype, "kv_dtype": kv_dtype, "devices": devices}
     plain = estimate_decode(model=model, batch=batch, context_tokens=context_tokens, **common)
     verify_tokens = batch * (draft_tokens + 1)
-    bpp = bytes_per_element(weight_dtype)
     # One read of the weights (for an MoE, the experts the k + 1 tokens of every sequence pick)
     # and of the KV cache; k + 1 times the FLOPs of a plain step.
     verify = _step(
         flops=plain.step.flops * (draft_tokens + 1),
-        bytes_moved=_weight_params_read(model, verify_tokens) * bpp + plain.kv_bytes,
+        bytes_moved=_weight_bytes_read(model, weight_dtype, verify_tokens) + plain.kv_bytes,
         tokens=verify_tokens,
         peak_flop_per_s=plain.step.peak_flop_per_s,
         bandwidth_bytes_per_s=plain.step.bandwidth_bytes_per_s,

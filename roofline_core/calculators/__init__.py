@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from roofline_core.calculators._common import WEIGHT_FORMAT_READ, config_weight_format
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
@@ -87,12 +88,21 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
     for field_id, condition in calc.field_conditions().items():
         if values.get(condition["select"]) not in condition["values"]:
             errors.pop(field_id, None)
+    fills: dict[str, Any] = {}
+    read: dict[str, Any] | None = None
+    if not errors and any(out.id == WEIGHT_FORMAT_READ.id for out in calc.outputs):
+        # A pasted quantised config sets the weight format before anything is computed.
+        fills, read = config_weight_format(values)
+        values.update(fills)
     if not errors and calc.cross_check is not None:
         errors.update(calc.cross_check(values))
     result: dict[str, Any] = {"calculator": calc.id, "inputs": values, "errors": errors, "outputs": {}}
     if errors:
         return result
     result.update(calc.compute(values))
+    if read is not None:
+        result["outputs"][WEIGHT_FORMAT_READ.id] = read
+        result["fills"] = {**fills, **result.get("fills", {})}
     return result
 
 

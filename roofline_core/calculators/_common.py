@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, value
+from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Output, value
 from roofline_core.communication import CommCost
 from roofline_core.compute_format import AUTO, compute_scheme, resolve_compute_dtype
 from roofline_core.config_code import model_from_code
@@ -388,3 +388,27 @@ def what_moves(factors: tuple[Factor, ...], *, measure: str, bound: str) -> tupl
         "bound": bound_phrase(bound),
     }
     return value(top, "", describe(factors)), sensitivity
+
+
+#: The output every calculator with a config box and a weight format shows: what the pasted
+#: config's ``quantization_config`` said about the weights, and what it did not understand.
+WEIGHT_FORMAT_READ = Output("weight_format_read", "Weight format from the config")
+
+
+def config_weight_format(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fills and the output of :data:`WEIGHT_FORMAT_READ` for ``values``.
+
+    A pasted config with a ``quantization_config`` sets the weight format (as a pasted
+    benchmark summary sets the reconciler's fields): its format when understood, else the
+    model's 16-bit format, which is how the weights are then read. Returns ``({field: value},
+    output value)``; no fills for a preset, a custom model or a config without one.
+    """
+    # The config explainer has no model select: its box is always read.
+    if values.get("model", FROM_CONFIG) != FROM_CONFIG or MODEL_CONFIG.id not in values:
+        return {}, value("", "", "none: the model is not a pasted config.json")
+    quantisation = model_from_code(values[MODEL_CONFIG.id]).quantisation
+    if quantisation is None:
+        chosen = values["weight_dtype"].upper()
+        return {}, value("", "", f"none: the config.json has no quantization_config; weights in {chosen} as chosen")
+    slug = quantisation.weight_dtype or quantisation.unquantised_dtype
+    return {"weight_dtype": slug}, value(slug, "", quantisation.summary)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import context_input, dtype_input
+from roofline_core.calculators._common import WEIGHT_FORMAT_READ, context_input, dtype_input
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.config_code import decode, model_from_code, pretty_json
 from roofline_core.dtypes import bytes_per_element
 from roofline_core.formatting import format_bytes, format_count, format_flops, format_number
 from roofline_core.models import MLA, Model
+from roofline_core.quantisation import ATTENTION, EMBEDDING
 from roofline_core.vocabulary import MODEL_CONFIG
 
 #: The config the explainer opens on: Llama 3.1 8B's architecture fields, as its config.json
@@ -31,8 +32,15 @@ def _count(params: float) -> str:
     return f"{format_count(params)} parameters"
 
 
-def _weights(model: Model, params: float, weight_dtype: str) -> str:
-    return f"{_count(params)}, {format_bytes(params * bytes_per_element(weight_dtype))} in {weight_dtype.upper()}"
+def _weights(model: Model, params: float, weight_dtype: str, part: str) -> str:
+    """``params`` of one ``part`` and their bytes; a quantised config's 16-bit parts stay 16-bit."""
+    q = model.quantisation
+    if q is not None and q.weight_dtype == weight_dtype:
+        stored = weight_dtype if part in q.quantised_parts else q.unquantised_dtype
+        each = q.bytes_per_weight if part in q.quantised_parts else bytes_per_element(stored)
+    else:
+        stored, each = weight_dtype, bytes_per_element(weight_dtype)
+    return f"{_count(params)}, {format_bytes(params * each)} in {stored.upper()}"
 
 
 def _mlp_effect(m: Model, fields: dict[str, Any]) -> str:
@@ -59,7 +67,7 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
             ("num_hidden_layers",),
             "kv-cache",
             f"{m.layers} decoder layers, each with its own attention, MLP and KV cache.",
-            f"Each layer's attention holds {_weights(m, m.attention_params_per_layer, weight_dtype)}; "
+            f"Each layer's attention holds {_weights(m, m.attention_params_per_layer, weight_dtype, ATTENTION)}; "
             f"each layer caches {format_bytes(per_layer_kv)} per token.",
         ),
         (
@@ -79,7 +87,7 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
             "",
             f"{m.vocab_size:,} tokens in the vocabulary; the output head "
             + ("shares the embedding table (tied)." if m.tied_embeddings else "is a separate matrix (untied)."),
-            f"Embedding table: {_weights(m, m.embedding_params, weight_dtype)}"
+            f"Embedding table: {_weights(m, m.embedding_params, weight_dtype, EMBEDDING)}"
             + ("." if m.tied_embeddings else "; the output head as much again."),
         ),
     ]
@@ -229,6 +237,7 @@ CONFIG_EXPLAINER = Calculator(
         Output("total_params", "Parameters (all, in memory)"),
         Output("active_params", "Active parameters per token"),
         Output("weight_bytes", "Weights"),
+        WEIGHT_FORMAT_READ,
         Output("kv_bytes_per_token", "KV cache per token"),
         Output("kv_bytes_at_context", "KV cache per sequence at the context"),
         Output("decode_flops_per_token", "Weight FLOPs per generated token"),

@@ -11,6 +11,7 @@ from typing import Any
 from roofline_core.calculators._common import (
     COLLECTIVE_NOUN,
     PARALLELISM_INPUT,
+    WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
     communication_output,
@@ -263,6 +264,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("ridge_point", "Ridge point"),
         Output("kv_bytes", "KV cache read per step"),
         Output("weight_bytes", "Weights in memory"),
+        WEIGHT_FORMAT_READ,
         Output("memory_use", "Memory used"),
         Output("fits", "Fits in memory"),
         Output("math", "Math"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
     context_input,
@@ -172,6 +173,7 @@ KV_CACHE = Calculator(
         Output("kv_bytes_per_sequence", "KV cache per sequence"),
         Output("share_of_memory", "Share of accelerator memory"),
         Output("weight_bytes", "Weights"),
+        WEIGHT_FORMAT_READ,
         Output("max_batch", "Largest batch that fits"),
         Output("max_context_tokens", "Longest context that fits"),
         Output("cache_tokens", "KV cache capacity, as an engine reports it"),

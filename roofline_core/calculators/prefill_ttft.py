@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
     communication_output,
@@ -163,6 +164,7 @@ PREFILL_TTFT = Calculator(
         Output("ridge_point", "Ridge point"),
         Output("fits", "Fits in memory"),
         Output("math", "Math"),
+        WEIGHT_FORMAT_READ,
         Output("realistic", "Realistic time to first token"),
         Output("communication_share", "Time in tensor-parallel all-reduces"),
     ),

@@ -13,6 +13,7 @@ from typing import Any
 from roofline_core.bench_output import Parsed, parse_benchmark_output
 from roofline_core.calculators._common import (
     PARALLELISM_INPUT,
+    WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
     context_input,
@@ -316,6 +317,7 @@ RECONCILE = Calculator(
         Output("prefill", "Prefill (time to first token)"),
         Output("pasted", "Read from the paste"),
         Output("not_read", "Not used from the paste"),
+        WEIGHT_FORMAT_READ,
     ),
     cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values) | _ttft_check(values),
     headline=("versus", "mbu", "mfu", "unexplained"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
     context_input,
@@ -15,7 +16,6 @@ from roofline_core.calculators._common import (
     model_of,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.dtypes import bytes_per_element
 from roofline_core.formatting import (
     bound_phrase,
     format_amount,
@@ -39,7 +39,7 @@ def _memory(values: dict[str, Any], draft_kind: str) -> MemoryFit:
     models = [model_of(values)]
     if draft_kind == DRAFT_MODEL:
         models.append(MODELS[values["draft_model"]])
-    weight = sum(m.total_params for m in models) * bytes_per_element(values["weight_dtype"])
+    weight = sum(m.weight_bytes(values["weight_dtype"]) for m in models)
     kv = sum(
         m.kv_cache_bytes(context_tokens=values["context_tokens"], batch=values["batch"], kv_dtype=values["kv_dtype"])
         for m in models
@@ -183,6 +183,7 @@ SPECULATIVE_DECODING = Calculator(
         Output("draft_share", "Time spent drafting"),
         Output("fits", "Fits in memory"),
         Output("kv_bytes", "KV cache, both models"),
+        WEIGHT_FORMAT_READ,
     ),
     headline=("speedup", "tokens_per_s"),
     key_inputs=("acceptance_percent", "draft_tokens"),

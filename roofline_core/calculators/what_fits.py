@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
     context_input,
@@ -128,6 +129,7 @@ WHAT_FITS = Calculator(
     outputs=(
         *(Output(key, question) for key, question in QUESTIONS),
         Output("limit", "Latency target"),
+        WEIGHT_FORMAT_READ,
     ),
     headline=("largest_batch", "longest_context"),
     key_inputs=("context_tokens", "max_ms_per_token"),

@@ -169,6 +169,9 @@ def test_a_pasted_config_comes_back_as_the_code_a_link_carries_and_as_json():
     assert json.loads(shown["text"])["num_local_experts"] == 8
     # The same numbers as the preset the config describes.
     preset = json.loads(compute_view_json("decode-speed-of-light", {"model": "mixtral-8x7b"}, "c"))
+    # Only the weight-format line tells them apart: the config has no quantization_config.
+    assert view["outputs"].pop("weight_format_read")["text"].startswith("none: the config.json has no")
+    assert preset["outputs"].pop("weight_format_read")["text"] == "none: the model is not a pasted config.json"
     assert view["outputs"] == preset["outputs"]
     # No config read while a preset is chosen, and a bad paste is an error under its field.
     assert preset["configs"] == {}
