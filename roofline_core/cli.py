@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from roofline_core.calculators import CALCULATORS, CUSTOM, FROM_CONFIG, compute, value
+from roofline_core.calculators import CALCULATORS, CUSTOM, FROM_CONFIG, compute_with_fills, value
 from roofline_core.calculators._common import WEIGHT_FORMAT_READ
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.decode_speed_of_light import batch_cell
@@ -264,8 +264,10 @@ def _choose_hardware(command: Command, args: argparse.Namespace, raw: dict[str, 
 
 
 def _calculate(command: Command, raw: dict[str, Any], option_of: dict[str, str]) -> dict[str, Any]:
-    """The calculator's result, or its first field error (in field order) as a :class:`CliError`."""
-    result = compute(command.calculator, raw)
+    """The calculator's result, or its first field error (in field order) as a :class:`CliError`.
+    A pasted text's proposals for other fields (a config's weight format, a printout's readings)
+    are filled in over the options, as on the page (:func:`compute_with_fills`)."""
+    _raw, result = compute_with_fills(command.calculator, raw)
     for field in command.calc.inputs:
         message = result["errors"].get(field.id)
         if message is not None:
@@ -421,11 +423,6 @@ def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     _choose_step_model(command, args, raw)
     _choose_hardware(command, args, raw)
     result = _calculate(command, raw, option_of)
-    if result.get("fills"):
-        # As on the page: a pasted printout's readings go into their fields (over the options),
-        # then the estimate is computed from the fields.
-        raw = {**raw, **result["fills"]}
-        result = _calculate(command, raw, option_of)
     hidden = {"benchmark_output"}
     if not any(_given(args, option) for option in _GQA_SHAPE):
         hidden |= {FIELD_OF_OPTION[option] for option in _GQA_SHAPE}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import WEIGHT_FORMAT_READ, config_weight_format
+from roofline_core.calculators._common import MODEL_CONFIG, WEIGHT_FORMAT_READ, config_weight_format
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
@@ -50,6 +50,7 @@ __all__ = [
     "Choice",
     "Output",
     "compute",
+    "compute_with_fills",
     "definition",
     "linked_inputs",
     "value",
@@ -91,9 +92,10 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
     fills: dict[str, Any] = {}
     read: dict[str, Any] | None = None
     if not errors and any(out.id == WEIGHT_FORMAT_READ.id for out in calc.outputs):
-        # A pasted quantised config sets the weight format before anything is computed.
+        # A pasted quantised config proposes the weight format, as a pasted benchmark proposes
+        # the reconciler's fields: the result is always for the fields as given (the page fills
+        # the field and computes again; compute_with_fills does the same here).
         fills, read = config_weight_format(values)
-        values.update(fills)
     if not errors and calc.cross_check is not None:
         errors.update(calc.cross_check(values))
     result: dict[str, Any] = {"calculator": calc.id, "inputs": values, "errors": errors, "outputs": {}}
@@ -102,8 +104,27 @@ def compute(calculator_id: str, raw_inputs: dict[str, Any] | None = None) -> dic
     result.update(calc.compute(values))
     if read is not None:
         result["outputs"][WEIGHT_FORMAT_READ.id] = read
+    if fills:
         result["fills"] = {**fills, **result.get("fills", {})}
+        result.setdefault("fills_from", MODEL_CONFIG.id)
     return result
+
+
+def compute_with_fills(calculator_id: str, raw_inputs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(inputs, result)``: :func:`compute`, then, if a pasted text proposed values for other
+    fields (``fills``), the same with those fields filled in, as the page does once it shows the
+    proposal. The command line and the build's prerendered calculators use it.
+
+    >>> inputs, result = compute_with_fills("roofline-explorer", {"intensity": "64"})
+    >>> inputs == {"intensity": "64"} and "fills" not in result
+    True
+    """
+    result = compute(calculator_id, raw_inputs)
+    fills = result.get("fills")
+    if fills and not result["errors"]:
+        raw_inputs = {**raw_inputs, **fills}
+        result = compute(calculator_id, raw_inputs)
+    return raw_inputs, result
 
 
 def linked_inputs(calculator_id: str, raw_inputs: dict[str, Any] | None) -> dict[str, Any]:

@@ -411,4 +411,10 @@ def config_weight_format(values: dict[str, Any]) -> tuple[dict[str, Any], dict[s
         chosen = values["weight_dtype"].upper()
         return {}, value("", "", f"none: the config.json has no quantization_config; weights in {chosen} as chosen")
     slug = quantisation.weight_dtype or quantisation.unquantised_dtype
+    chosen = values["weight_dtype"]
+    if chosen != slug:
+        # The reader chose another format: the numbers use theirs, and the sentence says so.
+        return {"weight_dtype": slug}, value(
+            slug, "", f"{quantisation.summary}; the weight format field holds {chosen.upper()}, which these results use"
+        )
     return {"weight_dtype": slug}, value(slug, "", quantisation.summary)

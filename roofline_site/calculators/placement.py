@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.calculators import CALCULATORS, compute_with_fills, definition
 from roofline_site.calculators.fence import FenceError, Placement
 
 
@@ -54,8 +54,9 @@ def resolve(placement: Placement, *, path: str) -> Resolved:
                 f"calculator {placement.calculator_id!r} has no input {name!r}",
                 f"one of {', '.join(fields)}",
             )
-    inputs = starting_inputs(spec, placement.defaults)
-    result = compute(placement.calculator_id, inputs)
+    # A pasted default's proposals (a config's weight format, a printout's readings) fill their
+    # fields, as the page does once it shows them.
+    inputs, result = compute_with_fills(placement.calculator_id, starting_inputs(spec, placement.defaults))
     if result["errors"]:
         problems = "; ".join(f"{name}: {message}" for name, message in result["errors"].items())
         raise FenceError(

@@ -169,3 +169,36 @@ def test_every_shown_result_is_compute_of_the_shown_inputs(state_page, actions):
         _do(page, action)
     _check_shown_is_computed(page)
     assert watch.external_requests == [] and real_errors(watch) == []
+
+
+def test_a_pasted_quantised_config_fills_the_weight_format_and_clearing_gives_it_back(page_factory, site_server):
+    # An AWQ INT4 config.json proposes its format for the weight-format field, marked as read from
+    # the box; the numbers shown are compute() of the form as shown; choosing a preset again
+    # gives the field back.
+    from tests.support.hf_configs import config_text
+
+    page, watch = page_factory()
+    page.goto(site_server + "calculators/kv-cache/", wait_until="load")
+    page.wait_for_selector("[data-calculator][data-engine]")
+    page.select_option("[data-calculator] [name=model]", "config")
+    page.fill("[data-calculator] [name=model_config]", config_text("quantised/llama-3.1-8b-awq-int4"))
+    page.wait_for_function(
+        "() => document.querySelector('[data-calculator] [name=weight_dtype]').value === 'int4'",
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    wait_until_settled(page)
+    inputs = form_inputs(page)
+    assert inputs["weight_dtype"] == "int4"
+    shown = shown_outputs(page)
+    assert shown == _expected("kv-cache", inputs)
+    assert "INT4 (AWQ, group 128" in shown["weight_format_read"]
+    mark = page.locator("[data-calculator] [data-field=weight_dtype] [data-from-paste]")
+    assert mark.count() == 1 and mark.is_visible()
+    # Cleared, the box gives the field back.
+    page.fill("[data-calculator] [name=model_config]", "")
+    page.wait_for_function(
+        "() => document.querySelector('[data-calculator] [name=weight_dtype]').value === 'fp16'",
+        timeout=BOOT_TIMEOUT_MS,
+    )
+    assert mark.count() == 0
+    assert watch.external_requests == [] and real_errors(watch) == []

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.calculators import compute
+from roofline_core.calculators import compute, compute_with_fills
 from roofline_core.cli import main
 from roofline_core.config_code import decode, model_from_code, read_model_config
 from roofline_core.hf_config import ConfigError, from_hf_config
@@ -163,9 +163,18 @@ def test_a_malformed_quantization_config_is_a_located_config_error(block, field)
 
 @pytest.mark.parametrize("calculator", ["kv-cache", "decode-speed-of-light", "config-explainer", "what-fits"])
 def test_a_pasted_awq_config_fills_the_weight_format_and_says_so(calculator):
-    result = compute(calculator, {"model": "config", "model_config": _text("llama-3.1-8b-awq-int4")})
+    pasted = {"model": "config", "model_config": _text("llama-3.1-8b-awq-int4"), "weight_dtype": "fp16"}
+    # The result is for the fields as given; the config proposes its format for the field,
+    # named by the box it was read from, and the sentence says which format the numbers use.
+    first = compute(calculator, pasted)
+    assert first["fills"] == {"weight_dtype": "int4"} and first["fills_from"] == "model_config"
+    assert first["outputs"]["weight_format_read"]["text"].endswith(
+        "the weight format field holds FP16, which these results use"
+    )
+    # Filled in, as the page, the command line and the build do.
+    inputs, result = compute_with_fills(calculator, pasted)
     assert result["errors"] == {}
-    assert result["fills"] == {"weight_dtype": "int4"} and result["inputs"]["weight_dtype"] == "int4"
+    assert inputs["weight_dtype"] == "int4" and result["inputs"]["weight_dtype"] == "int4"
     read = result["outputs"]["weight_format_read"]
     assert read["value"] == "int4" and "INT4 (AWQ, group 128" in read["text"] and "lm_head stay FP16" in read["text"]
     if "weight_bytes" in result["outputs"]:
@@ -173,7 +182,7 @@ def test_a_pasted_awq_config_fills_the_weight_format_and_says_so(calculator):
 
 
 def test_the_decode_speed_of_light_streams_the_quantised_bytes():
-    result = compute(
+    _inputs, result = compute_with_fills(
         "decode-speed-of-light",
         {"model": "config", "model_config": _text("llama-3.1-8b-awq-int4"), "accelerator": "h100-sxm"},
     )
@@ -186,8 +195,9 @@ def test_the_decode_speed_of_light_streams_the_quantised_bytes():
 
 def test_an_unknown_method_in_a_calculator_reads_16_bit_and_says_so():
     config = {**_config("llama-3.1-8b-awq-int4"), "quantization_config": {"quant_method": "foo"}}
-    result = compute("kv-cache", {"model": "config", "model_config": json.dumps(config), "weight_dtype": "int4"})
-    assert result["fills"] == {"weight_dtype": "fp16"}
+    given = {"model": "config", "model_config": json.dumps(config), "weight_dtype": "int4"}
+    assert compute("kv-cache", given)["fills"] == {"weight_dtype": "fp16"}
+    _inputs, result = compute_with_fills("kv-cache", given)
     assert result["outputs"]["weight_format_read"]["text"] == (
         "quant_method 'foo' is not known; weights read as 16-bit (FP16)"
     )
