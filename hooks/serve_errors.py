@@ -53,6 +53,17 @@ def _install() -> None:
             f"{getattr(current, '__qualname__', current)!r}"
         )
     mkdocs.commands.serve.build = _build_showing_errors(current)
+    logging.getLogger("mkdocs.livereload").addFilter(_requests_are_not_build_warnings)
+
+
+def _requests_are_not_build_warnings(record: logging.LogRecord) -> bool:
+    """MkDocs' server logs every request it does not answer with 200 as a warning, and a strict
+    build counts every warning logged while it runs: a reader's refresh that lands while a
+    rebuild is writing the page (a 404 for a moment) aborted that build. A request is not the
+    build's: it is logged as information."""
+    if record.levelno == logging.WARNING and record.getMessage().startswith('"'):
+        record.levelno, record.levelname = logging.INFO, "INFO"
+    return True
 
 
 def _build_showing_errors(build):

@@ -135,3 +135,30 @@ def test_show_build_error_replaces_every_page_and_nothing_else(tmp_path):
     assert 'http-equiv="refresh"' in (tmp_path / "404.html").read_text(encoding="utf-8")
     assert 'http-equiv="refresh"' not in (tmp_path / "index.html").read_text(encoding="utf-8")
     assert (tmp_path / "site.css").read_text(encoding="utf-8") == "body{}"
+
+
+def test_a_request_during_a_strict_rebuild_is_not_a_build_warning():
+    # MkDocs' server logs a 404 (a page the rebuild has not written yet) as a warning, which a
+    # strict build counted: a reader's refresh aborted the rebuild (seen once under CI load).
+    import importlib.util
+    import logging
+
+    from mkdocs.utils import CountHandler
+
+    hook_file = Path(__file__).resolve().parents[2] / "hooks" / "serve_errors.py"
+    spec = importlib.util.spec_from_file_location("serve_errors_hook", hook_file)
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    server_log = logging.getLogger("mkdocs.livereload")
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    logging.getLogger("mkdocs").addHandler(counter)
+    server_log.addFilter(hook._requests_are_not_build_warnings)
+    try:
+        server_log.warning('"GET /glossary/alpha-term/ HTTP/1.1" code 404')
+        assert counter.get_counts() == []
+        server_log.warning("a real warning from the server")
+        assert counter.get_counts() == [("WARNING", 1)]
+    finally:
+        server_log.removeFilter(hook._requests_are_not_build_warnings)
+        logging.getLogger("mkdocs").removeHandler(counter)
