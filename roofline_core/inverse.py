@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roofline_core.dtypes import WEIGHT_DTYPES, bytes_per_element
+from roofline_core.formatting import format_amount
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.inference import TENSOR, MemoryFit, estimate_decode, memory_fit
 from roofline_core.models import MLA, AnyModel
@@ -95,7 +96,7 @@ def longest_context(
     return Answer(
         fit.max_context_tokens,
         MEMORY,
-        f"{batch} sequence(s) of KV cache fill the {_gb(free)} left after weights and reserve",
+        f"{format_amount(batch, 'sequences')} of KV cache fill the {_gb(free)} left after weights and reserve",
     )
 
 
@@ -218,7 +219,12 @@ def fewest_devices(
     if by_memory is None:
         return Answer(None, MEMORY, f"no count tensor parallelism can split it over (up to {counts[-1]}) holds it")
     at = counts.index(by_memory)
-    fewer = f"{counts[at - 1]} device(s) do not hold weights and cache" if at else "one device holds it"
+    if at:
+        fewer_count = counts[at - 1]
+        verb = "does" if fewer_count == 1 else "do"
+        fewer = f"{format_amount(fewer_count, 'devices')} {verb} not hold weights and cache"
+    else:
+        fewer = "one device holds it"
     if max_ms_per_token is None:
         return Answer(by_memory, MEMORY, fewer)
     # Communication grows with the count while the per-device work shrinks, so the step time is

@@ -26,6 +26,7 @@ from typing import Any
 
 from roofline_core.block_formats import BLOCK_FORMATS
 from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
+from roofline_core.formatting import format_amount
 from roofline_core.hardware import ACCELERATORS, AnyAccelerator, CustomAccelerator
 from roofline_core.models import ATTENTION_KINDS, MODELS, AnyModel, CustomModel, Model
 from roofline_core.sources import Source
@@ -478,7 +479,7 @@ def _load_row(
     if (parallelism == "none") != (counts["devices"] == 1):
         raise lines.error(
             lines.key_line(start, "parallelism"),
-            f"measurement: parallelism {parallelism!r} with {counts['devices']} device(s)",
+            f"measurement: parallelism {parallelism!r} with {format_amount(counts['devices'], 'devices')}",
             ROW_FIELDS["parallelism"],
         )
     compute_format = _text(raw, "compute_format", start, lines)

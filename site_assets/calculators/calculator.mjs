@@ -23,7 +23,8 @@ function showFullPageScenario() {
 const STATUS = {
   idle: "Computed at build time by roofline_core. Live recalculation in your browser starts when you use the calculator.",
   loading: "Loading Python in your browser for live recalculation…",
-  live: "Live: recalculated in your browser by roofline_core, running in Pyodide.",
+  // Plain words for readers; how it runs (roofline_core in Pyodide) is told on the calculators' index page.
+  live: "Live: recalculated in your browser.",
   invalid: "Fix the marked input; the results shown are for the last valid inputs.",
   // For a reader, not a developer: what they see and what to do. The technical reason goes to
   // the console.

@@ -148,7 +148,7 @@ source_quote = "config"
         (_row(unit="ms"), "m.toml:17: measurement: unit 'ms' for decode_tokens_per_s_per_sequence; expected 'tok/s'"),
         (_row(model="gpt-5"), "m.toml:5: measurement: model 'gpt-5'; expected model slug"),
         (_row(accelerator="tpu-v9"), "m.toml:6: measurement: accelerator 'tpu-v9'; expected accelerator slug"),
-        (_row(devices=2), "m.toml:8: measurement: parallelism 'none' with 2 device(s); expected one of none"),
+        (_row(devices=2), "m.toml:8: measurement: parallelism 'none' with 2 devices; expected one of none"),
         (_row(batch=0), "m.toml:12: measurement: batch is 0; expected a whole number >= 1"),
         (_row(value=-1), "m.toml:16: measurement: value is -1; expected a number > 0"),
         (_row(date="last year"), "m.toml:20: measurement: date 'last year'; expected date of the source"),
