@@ -149,6 +149,7 @@ def _snapshot_key(i: dict[str, Any], tmp_path: Path) -> str:
 
 def _clear_cached_digests() -> None:
     csp._parser_digest.cache_clear()
+    link_cards.drawing_digest.cache_clear()
 
 
 CACHES: dict[str, Cache] = {
