@@ -166,7 +166,7 @@ def _parser_digest() -> str:
 
 class InlineCodeCache:
     """:func:`inline_code` of pages by a key of their HTML and the parser (:func:`_parser_digest`;
-    the build's configuration too, as in every cache key), kept between builds in a JSON file:
+    the repository's configuration too, as in every shared cache's key), kept between builds in a JSON file:
     reading every page is most of the policy's cost, and a warm build rewrites most pages byte
     for byte. Only the entries a build used are saved, so the file never grows stale.
     """

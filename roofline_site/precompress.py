@@ -85,7 +85,8 @@ def write_brotli(paths: list[Path]) -> bool:
 
 def copy_key(path: Path) -> str:
     """Key of a file's compressed copies: its bytes, its suffix (Brotli's mode follows it), this
-    module (levels, the Brotli script) and the zlib that gzips; the build's configuration too."""
+    module (levels, the Brotli script) and the zlib that gzips; the repository's configuration too
+    (a shared cache: every build with this code uses it)."""
     return input_key(
         [Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode(), path.suffix.encode(), path.read_bytes()],
         shared=True,
