@@ -234,7 +234,7 @@ class CalculatorView {
       },
       () => {},
     );
-    // Failing to start and failing later (a fatal error in Python) look the same to the reader.
+    // Failing to start and failing later (a fatal error in Python) both end here; onFailed says which.
     engine.failed.then((reason) => this.onFailed(reason));
     return engine;
   }
