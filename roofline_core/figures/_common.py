@@ -145,7 +145,7 @@ def dtype_label(dtype: str) -> str:
 
 
 def model_label(model: Model) -> str:
-    """A model with its attention kind: ``"Llama-3-8B (GQA)"``."""
+    """A model with its attention kind: ``"Llama 3 8B (GQA)"``."""
     return f"{model.name} ({_ATTENTION_LABELS[model.attention]})"
 
 
