@@ -441,6 +441,8 @@ class CalculatorView {
       values: this.urlValues(this.defaults),
       version: this.root.dataset.dataVersion,
       link: shareLink(this.root.dataset.shareUrl),
+      inputs: this.definition.inputs,
+      outputs: this.definition.outputs ?? [],
     };
   }
 
