@@ -94,9 +94,19 @@ def frame_of(
     )
 
 
+#: Baseline of the vertical axis's unit above its tick labels, in view-box units: the text at
+#: its largest (:data:`TEXT_UNITS`) stays clear of the top tick label when the plot starts at
+#: :data:`UNIT_TOP_PX` or lower.
+UNIT_BASELINE_PX = 20
+UNIT_TOP_PX = 40
+
+
 def axis_titles(frame: LogFrame, *, x_title: str, y_title: str) -> list[Node]:
-    """The two axis titles: under the plot, and turned along the left edge."""
+    """The two axis titles: under the plot, and turned along the left edge; and the vertical
+    axis's unit alone above its tick labels, which a narrow chart shows in place of the turned
+    title (that one needs the margin the tick labels take at the larger text size)."""
     middle = coordinate((frame.plot_top_px + frame.plot_bottom_px) / 2)
+    unit = y_title[y_title.rindex("(") + 1 : -1] if y_title.endswith(")") else y_title
     return [
         node(
             "text",
@@ -119,6 +129,7 @@ def axis_titles(frame: LogFrame, *, x_title: str, y_title: str) -> list[Node]:
             },
             y_title,
         ),
+        node("text", {"class": "roofline-chart__axis-unit", "x": 4, "y": UNIT_BASELINE_PX}, unit),
     ]
 
 

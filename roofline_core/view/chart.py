@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.view.axes import (
+    UNIT_TOP_PX,
     Box,
     LogFrame,
     axis_titles,
@@ -39,7 +40,7 @@ WIDTH_PX = 640
 HEIGHT_PX = 380
 LEFT_PX = 64
 RIGHT_PX = 24
-TOP_PX = 16
+TOP_PX = UNIT_TOP_PX  # room for the vertical axis's unit above its ticks
 BOTTOM_PX = 52
 PLOT_WIDTH_PX = WIDTH_PX - LEFT_PX - RIGHT_PX
 PLOT_HEIGHT_PX = HEIGHT_PX - TOP_PX - BOTTOM_PX

@@ -13,6 +13,7 @@ from typing import Any
 
 from roofline_core.formatting import format_bytes
 from roofline_core.view.axes import (
+    UNIT_TOP_PX,
     Box,
     axis_titles,
     coordinate,
@@ -29,7 +30,7 @@ HEIGHT_PX = 380
 # Wider than the roofline's: the byte ticks ("100 GB") are longer than "10T".
 LEFT_PX = 96
 RIGHT_PX = 24
-TOP_PX = 16
+TOP_PX = UNIT_TOP_PX  # room for the vertical axis's unit above its ticks
 BOTTOM_PX = 52
 X_TITLE = "Context (tokens per sequence)"
 Y_TITLE = "KV cache (bytes)"

@@ -103,6 +103,19 @@ def test_every_calculator_chart_axis_names_its_unit(calculator_id, inputs, svg):
 
 
 @pytest.mark.parametrize(("calculator_id", "inputs", "svg"), _DRAWN, ids=[f"{c}-{i}" for c, i, _ in _DRAWN])
+def test_a_narrow_chart_keeps_the_vertical_unit_clear_of_the_ticks(calculator_id, inputs, svg):
+    # A narrow chart hides the turned title (its margin is the tick labels' at 23 units); the
+    # unit alone stands above the tick labels instead (calculators.css), boxes at that size.
+    (turned,) = [t for t in _elements(svg, "text") if "transform" in t["attrs"]]
+    (unit,) = [t for t in _elements(svg, "text") if t["attrs"]["class"] == "roofline-chart__axis-unit"]
+    assert _text(unit) == _unit(_text(turned)) and _text(unit) in UNITS
+    box = text_box(unit)
+    assert box[1] >= 0
+    for tick in [t for t in _elements(svg, "text") if t["attrs"]["class"] == "roofline-chart__tick"]:
+        assert not boxes_overlap(box, text_box(tick)), _text(tick)
+
+
+@pytest.mark.parametrize(("calculator_id", "inputs", "svg"), _DRAWN, ids=[f"{c}-{i}" for c, i, _ in _DRAWN])
 def test_no_chart_label_is_under_a_marker_or_another_label(calculator_id, inputs, svg):
     markers = []
     for circle in _elements(svg, "circle"):
