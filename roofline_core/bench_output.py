@@ -12,7 +12,17 @@ Two formats are recognised, as their printers write them (read from the source, 
   ``Request throughput (req/s):``, ``Output token throughput (tok/s):``, ``Peak output token
   throughput (tok/s):``, ``Peak concurrent requests:``, ``Total token throughput (tok/s):``, then
   per metric (``process_one_metric``) a ``-`` rule with a header and ``Mean {TTFT,TPOT,ITL,E2EL}
-  (ms):``, ``Median ... (ms):`` and ``P{p} ... (ms):`` lines.
+  (ms):``, ``Median ... (ms):`` and ``P{p} ... (ms):`` lines (also for ``Client Queue Time`` and
+  ``E2EL incl. Client Queue``), and the optional blocks: ``Probe Requests`` (``Probe requests
+  completed:``, ``Probe requests failed:``, ``Median``/``P99``/``Max probe E2EL (ms):``),
+  ``Speculative Decoding`` (``Acceptance rate (%):``, ``Acceptance length:``, ``Drafts:``,
+  ``Draft tokens:``, ``Accepted tokens:``, ``Per-position acceptance (%):`` and ``  Position
+  {i}:`` lines) or ``Diffusion Decoding`` (``Committed throughput (tok/s):``, ``Denoising steps
+  per canvas:``, ``Committed per denoising step:``, ``Committed tokens:``, ``Denoising steps:``,
+  ``Canvas positions evaluated:``). Before the block it prints ``Traffic request rate: {rate}``
+  (or ``Traffic ramp-up strategy: ...`` and ``Will increase RPS from ...``), ``Burstiness
+  factor: ...`` and ``Maximum request concurrency: {n or None}``; the older
+  ``benchmarks/benchmark_serving.py`` wrote ``Total Token throughput (tok/s):``.
 - **llama.cpp's llama-bench** markdown table: ``markdown_printer`` in
   ``tools/llama-bench/llama-bench.cpp`` (ggml-org/llama.cpp at commit 0104b151c56d) prints the
   columns ``model | size | params | backend`` first, then optional ones (``ngl``, ``threads``,
@@ -20,6 +30,11 @@ Two formats are recognised, as their printers write them (read from the source, 
   description (``llama 8B Q4_K - Medium``), ``size`` ``"%.2f GiB"`` (or MiB), ``params``
   ``"%.2f B"`` (or M), ``test`` ``pp%d``, ``tg%d`` or ``pp%d+tg%d`` with `` @ d%d`` for a depth
   of context already in the cache, and ``t/s`` ``"%.2f ± %.2f"`` (mean and standard deviation).
+  Before the table, ggml's backends log the devices they found: ``ggml_cuda_init`` in
+  ``ggml/src/ggml-cuda/ggml-cuda.cu`` prints ``found %d CUDA devices:`` (or ROCm, MUSA) and per
+  device ``"  Device %d: %s, compute capability %d.%d, VMM: %s"`` (later with ``, VRAM: %zu
+  MiB``; ROCm prints the architecture in place of the compute capability); the device's name
+  picks the accelerator preset (:data:`DEVICE_PRESETS`).
 
 :func:`parse_benchmark_output` never raises: text too long, binary or unrelated gets a message
 saying so. Standard library only.
@@ -42,7 +57,7 @@ _QUOTED = 60
 VLLM, LLAMA_BENCH = "vLLM benchmark summary", "llama-bench table"
 
 # The reconciler's field ids (roofline_core.calculators.reconcile) this module fills.
-BATCH, CONTEXT, PROMPT = "batch", "context_tokens", "prompt_tokens"
+ACCELERATOR, BATCH, CONTEXT, PROMPT = "accelerator", "batch", "context_tokens", "prompt_tokens"
 KIND, MEASURED, TTFT, WEIGHTS = "measurement_kind", "measured", "ttft_ms", "weight_dtype"
 
 
@@ -142,8 +157,27 @@ _VLLM_OTHER = frozenset(
         "Drafts",
         "Draft tokens",
         "Accepted tokens",
+        "Per-position acceptance (%)",
+        # benchmarks/benchmark_serving.py before it moved to vllm/benchmarks/serve.py.
+        "Total Token throughput (tok/s)",
+        # The traffic lines printed before the block.
+        "Burstiness factor",
+        "Traffic ramp-up strategy",
+        # --probe-request-rate
+        "Probe requests completed",
+        "Probe requests failed",
+        "Max probe E2EL (ms)",
+        # A diffusion model's block (in place of the speculative one).
+        "Committed throughput (tok/s)",
+        "Denoising steps per canvas",
+        "Committed per denoising step",
+        "Committed tokens",
+        "Denoising steps",
+        "Canvas positions evaluated",
     }
 )
+#: Lines without a label: the ramp-up's plan, and each position's acceptance rate.
+_VLLM_OTHER_LINE = re.compile(r"Will increase RPS from .{1,200}|Position \d{1,3}:\s*\d{1,15}(?:\.\d{1,12})?")
 #: process_one_metric's labels (``Mean TTFT (ms)``, ``P99.9 E2EL (ms)``). Matched on the text
 #: before a line's first colon, at most :data:`_LONGEST_LABEL` characters, so the pattern's
 #: one open-ended part never sees more than that.
@@ -164,10 +198,19 @@ def _is_rule(line: str) -> bool:
 
 def _other_label(line: str) -> bool:
     """Whether ``line`` is one of the summary's lines the reconciler does not need."""
+    if _VLLM_OTHER_LINE.fullmatch(line):
+        return True
     label, colon, _ = line.partition(":")
     if not colon or len(label) > _LONGEST_LABEL:
         return False
     return label in _VLLM_OTHER or _VLLM_METRIC.fullmatch(label) is not None
+
+
+def _concurrency_given(line: str) -> bool:
+    """Whether ``line`` states a concurrency limit (readable or not); ``None`` states there was none."""
+    label = "Maximum request concurrency:"
+    stripped = line.strip()
+    return stripped.startswith(label) and stripped[len(label) :].strip() != "None"
 
 
 def _vllm(lines: list[str]) -> Parsed:
@@ -186,6 +229,10 @@ def _vllm(lines: list[str]) -> Parsed:
                 unused.append(f"{_quote(stripped)}: not a line of vLLM's summary")
             continue
         number = _number(stripped[len(label) :])
+        if label == "Maximum request concurrency:" and stripped[len(label) :].strip() == "None":
+            # The traffic line of a run without --max-concurrency: no batch to read.
+            not_needed.append(_quote(stripped))
+            continue
         if number is None:
             unused.append(f"{_quote(stripped)}: the value is not a number")
             continue
@@ -196,7 +243,7 @@ def _vllm(lines: list[str]) -> Parsed:
     if concurrency and concurrency[0] >= 1 and concurrency[0] == int(concurrency[0]):
         readings.append(Reading(BATCH, int(concurrency[0]), concurrency[1]))
         used.add("concurrency")
-    elif "Maximum request concurrency:" not in "\n".join(lines):
+    elif not any(_concurrency_given(line) for line in lines):
         unused.append(
             "the concurrency: the run had no --max-concurrency, so the batch the server ran is "
             "unknown (enter it yourself)"
@@ -265,6 +312,73 @@ _FTYPES = (
 )
 
 
+#: Device names as the drivers report them (``cudaDeviceProp.name``, ``hipDeviceProp_t.name``,
+#: the names ``nvidia-smi`` and ``rocm-smi`` show) -> this site's accelerator preset. Only names
+#: that pin one preset: an "A100 80GB PCIe" or an "A10G" has none (their bandwidths differ from
+#: the SXM and A10 sheets), and one GCD of an MI250X is half the preset's two dies.
+DEVICE_PRESETS: dict[str, str] = {
+    "NVIDIA H100 80GB HBM3": "h100-sxm",
+    "NVIDIA H100 SXM": "h100-sxm",
+    "NVIDIA H100 PCIe": "h100-pcie",
+    "NVIDIA H100 NVL": "h100-nvl",
+    "NVIDIA H200": "h200",
+    "NVIDIA H20": "h20",
+    "NVIDIA B200": "b200",
+    "NVIDIA A100-SXM4-40GB": "a100-sxm-40gb",
+    "NVIDIA A100-SXM4-80GB": "a100-sxm-80gb",
+    "NVIDIA L40S": "l40s",
+    "NVIDIA L40": "l40",
+    "NVIDIA L4": "l4",
+    "NVIDIA A10": "a10",
+    "NVIDIA GeForce RTX 3090": "rtx-3090",
+    "NVIDIA GeForce RTX 4090": "rtx-4090",
+    "NVIDIA GeForce RTX 5090": "rtx-5090",
+    "AMD Instinct MI210": "mi210",
+    "AMD Instinct MI300X": "mi300x",
+    "AMD Instinct MI325X": "mi325x",
+    "AMD Instinct MI355X": "mi355x",
+}
+#: ggml_cuda_init's lines: ``found N CUDA devices:`` and ``  Device 0: NAME, ...`` (the name
+#: ends at the first comma; a CUDA build of mid-2024 wrote ``NAME(24080M), compute ...``).
+_DEVICES_FOUND = re.compile(r"ggml_cuda_init: found (\d{1,4}) (?:CUDA|ROCm|MUSA) devices:")
+_DEVICE = re.compile(r"Device (\d{1,4}): ([^,]{1,100}?)(?:\(\d{1,12}M\))?, .{1,300}")
+#: Other log lines ggml and llama.cpp print before the table (``ggml_cuda_init: GGML_CUDA_FORCE_MMQ:
+#: no``, ``load_backend: loaded CUDA backend from ...``): recognised, not needed.
+_LOG_LINE = re.compile(r"(?:ggml|llama|load_backend|register_backend)[a-z_]{0,40}: .{0,400}")
+
+
+def _devices(lines: list[str], readings: list[Reading], notes: list[str], unused: list[str]) -> list[str]:
+    """Read ggml's device lines into the accelerator (when they name one preset) and return the
+    lines that are neither device nor log lines, for the table reader."""
+    rest: list[str] = []
+    names: list[tuple[str, str]] = []
+    for line in lines:
+        stripped = line.strip()
+        device = _DEVICE.fullmatch(stripped)
+        if device:
+            names.append((device.group(2).strip(), _line(stripped)))
+        elif _DEVICES_FOUND.fullmatch(stripped) or _LOG_LINE.fullmatch(stripped):
+            continue
+        else:
+            rest.append(line)
+    distinct = list(dict.fromkeys(name for name, _ in names))
+    if len(distinct) > 1:
+        unused.append(f"the devices: {', '.join(map(_quote, distinct))} differ; choose the accelerator yourself")
+    elif distinct:
+        name, line = distinct[0], names[0][1]
+        slug = DEVICE_PRESETS.get(name)
+        if slug is None:
+            notes.append(f"device {_quote(name)}: not one of this site's accelerators; choose the nearest")
+        else:
+            readings.append(Reading(ACCELERATOR, slug, line))
+        if len(names) > 1:
+            notes.append(
+                f"{len(names)} devices: llama-bench splits the layers over them by default (-sm layer), "
+                "which run one after another, so leave the devices at 1 unless it split by rows (-sm row)"
+            )
+    return rest
+
+
 def _cells(line: str) -> list[str]:
     inner = line.strip()
     inner = inner[1:] if inner.startswith("|") else inner
@@ -278,7 +392,7 @@ def _llama_bench(lines: list[str]) -> Parsed:
     unused: list[str] = []
     notes: list[str] = []
     seen: set[str] = set()
-    for line in lines:
+    for line in _devices(lines, readings, notes, unused):
         stripped = line.strip()
         if not stripped:
             continue

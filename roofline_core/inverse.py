@@ -59,6 +59,50 @@ class Answer:
     reason: str
 
 
+#: What each binding is called in an answer's sentence.
+_LIMITED_BY = {MEMORY: "memory", LATENCY: "the latency target"}
+
+
+def sentence(answer: Answer, noun: str, *, fewest: bool = False) -> str:
+    """An answer as a sentence a reader can take at face value.
+
+    Args:
+        answer: The answer of one inverse question.
+        noun: The unit of a numeric answer, plural (``"tokens"``, ``"sequences"``,
+            ``"devices"``); ``""`` for a weight format.
+        fewest: True when the question asks for the fewest (devices): the answer is a floor,
+            not a ceiling.
+
+    Returns:
+        ``"Up to 51 sequences fit in memory."``, ``"Does not fit."`` for no value
+        or zero, never a bare binding in brackets.
+    """
+    value, binding = answer.value, answer.binding
+    if value is None:
+        if binding == LATENCY:
+            return "Misses the latency target at every setting tried."
+        if binding == MEMORY:
+            return "Does not fit."
+        return "No limit: memory never runs out for this question."
+    if isinstance(value, str):
+        if binding == MEMORY:
+            return f"{value} is the widest weight format that fits."
+        return f"{value} fits, and it is the widest weight format considered."
+    if value == 0:
+        return "Does not fit."
+    amount = format_amount(value, noun)
+    one = value == 1
+    if fewest:
+        needed = "is" if one else "are"
+        goal = "meet the latency target" if binding == LATENCY else "hold it"
+        return f"At least {amount} {needed} needed to {goal}."
+    if binding == MEMORY:
+        return f"Up to {amount} {'fits' if one else 'fit'} in memory."
+    if binding == LATENCY:
+        return f"Up to {amount} {'meets' if one else 'meet'} the latency target."
+    return f"Up to {amount}; nothing limits it within the range searched."
+
+
 def _gb(value: float) -> str:
     return f"{value / 1e9:.1f} GB"
 

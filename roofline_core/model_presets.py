@@ -13,7 +13,7 @@ from __future__ import annotations
 PRESET_RECORDS: list[dict] = [
     {
         "slug": "llama-2-7b",
-        "name": "Llama-2-7B",
+        "name": "Llama 2 7B",
         "repo": "meta-llama/Llama-2-7b-hf",
         "config_url": "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json",
         "config": {
@@ -29,7 +29,7 @@ PRESET_RECORDS: list[dict] = [
     },
     {
         "slug": "llama-3-70b",
-        "name": "Llama-3-70B",
+        "name": "Llama 3 70B",
         "repo": "meta-llama/Meta-Llama-3-70B",
         "config_url": "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json",
         "config": {
@@ -45,7 +45,7 @@ PRESET_RECORDS: list[dict] = [
     },
     {
         "slug": "llama-3-8b",
-        "name": "Llama-3-8B",
+        "name": "Llama 3 8B",
         "repo": "meta-llama/Meta-Llama-3-8B",
         "config_url": "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json",
         "config": {
@@ -479,7 +479,7 @@ PRESET_RECORDS: list[dict] = [
     },
     {
         "slug": "mixtral-8x7b",
-        "name": "Mixtral-8x7B",
+        "name": "Mixtral 8x7B",
         "repo": "mistralai/Mixtral-8x7B-v0.1",
         "config_url": "https://github.com/ai-dynamo/aiconfigurator/blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/aiconfigurator_core/model_configs/mistralai--Mixtral-8x7B-v0.1_config.json",
         "config": {

@@ -1,8 +1,8 @@
 """Model presets: architecture fields from each model's published config, parameter counts derived.
 
 Parameter counts are computed from the architecture, never typed in, and checked in the tests
-against the totals the model cards state (for example 6.74B for Llama-2-7B, 46.7B total and
-12.9B active for Mixtral-8x7B, 671B total and 37B active for DeepSeek-V3).
+against the totals the model cards state (for example 6.74B for Llama 2 7B, 46.7B total and
+12.9B active for Mixtral 8x7B, 671B total and 37B active for DeepSeek-V3).
 
 Three counts matter for inference:
 

@@ -1,7 +1,7 @@
 """The arithmetic intensity of LLM operations (the clickable table of seed 004).
 
 Each entry computes its FLOPs and bytes from a model's shapes, so its place on the roofline
-follows from the same formulas as everything else. Sizes default to Llama-3-70B (GQA, 8 KV
+follows from the same formulas as everything else. Sizes default to Llama 3 70B (GQA, 8 KV
 heads for 64 query heads) with a 4,096-token context, in fp16.
 """
 

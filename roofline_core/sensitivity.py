@@ -1,17 +1,21 @@
 """What moves a decode estimate: the change in tokens/s per sequence when one input moves.
 
 Each factor is moved down and up by :data:`STEP` (10 %) with everything else held, through the
-same :func:`roofline_core.inference.estimate_decode` the calculators use; the factors are then
-ranked by the larger of the two changes. Formats are not continuous, so they move one step on
-the format ladder instead (the next smaller weight and KV formats). The result says which roof
+same :func:`roofline_core.inference.estimate_decode` the calculators use. Formats are not
+continuous, so they move one step on the format ladder instead (the next smaller weight and KV
+formats). All factors are then ranked together by the larger of their two changes, and each move
+is named by its real values (``"16 \u2192 18"``, ``"3.35 \u2192 3.02 TB/s (\u221210%)"``,
+``"FP16 \u2192 FP8"``), so a reader sees what was tried. The result says which roof
 binds, so a reader sees what buying (bandwidth, compute) or changing (batch, context, formats)
 would do.
 
 >>> from roofline_core.hardware import ACCELERATORS
 >>> from roofline_core.models import MODELS
 >>> factors = decode_sensitivity(model=MODELS["llama-3.1-8b"], accelerator=ACCELERATORS["h100-sxm"])
->>> factors[0].name, round(factors[0].high_change, 3)
-('Memory bandwidth', 0.1)
+>>> factors[0].name, factors[0].high, round(factors[0].high_change, 3)
+('Weight format', 'FP16 \u2192 FP8', 1.0)
+>>> factors[1].name, factors[1].low
+('Memory bandwidth', '3.35 \u2192 3.02 TB/s (\u221210%)')
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from roofline_core.compute_format import engine_compute_dtype
+from roofline_core.compute_format import engine_compute_dtype, resolve_compute_dtype
 from roofline_core.dtypes import bytes_per_element
+from roofline_core.formatting import format_bandwidth, format_flop_per_s
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.inference import TENSOR, estimate_decode, estimate_prefill
 from roofline_core.models import AnyModel
@@ -41,8 +46,10 @@ class Factor:
 
     Attributes:
         name: What moved (``"Memory bandwidth"``).
-        low: How it moved down, in words (``"-10 %"``, ``"batch 14"``, ``"FP8"``); empty if it cannot.
-        high: How it moved up, in words; empty if it cannot.
+        low: How it moved down, from its value to the moved one (``"3.35 \u2192 3.02 TB/s
+            (\u221210%)"``, ``"16 \u2192 14"``); empty if it cannot.
+        high: How it moved up (or, for a format, to the smaller format: ``"FP16 \u2192 FP8"``);
+            empty if it cannot.
         low_change: Relative change of tokens/s per sequence when moved down (0.05 = 5 % more).
         high_change: The same when moved up.
         format_step: True for a step to a smaller format (not a 10 % move; ``high`` names it).
@@ -93,9 +100,9 @@ def decode_sensitivity(
     parallelism: str = TENSOR,
     compute_dtype: str | None = None,
 ) -> tuple[Factor, ...]:
-    """The factors of a decode estimate: the continuous ones ranked by how much a :data:`STEP`
-    move changes its tokens/s per sequence (largest first), then one step to a smaller weight
-    and KV format, ranked the same way."""
+    """The factors of a decode estimate, ranked by how much each move changes its tokens/s per
+    sequence (largest first): a :data:`STEP` move of each continuous input, and one step to a
+    smaller weight and KV format."""
     base_inputs = {
         "model": model,
         "accelerator": accelerator,
@@ -118,7 +125,8 @@ def decode_sensitivity(
         # Without a cache there is nothing for a smaller KV format to save.
         formats.append(("KV cache format", "kv_dtype", kv_dtype))
     length = ("Context", "context_tokens", context_tokens, 0)
-    return _factors(change, accelerator, compute_dtype, batch, length, bandwidth_efficiency, formats)
+    peak = accelerator.peak_for(resolve_compute_dtype(compute_dtype, weight_dtype, accelerator))
+    return _factors(change, accelerator, peak, compute_dtype, batch, length, bandwidth_efficiency, formats)
 
 
 def prefill_sensitivity(
@@ -151,12 +159,14 @@ def prefill_sensitivity(
 
     length = ("Prompt", "prompt_tokens", prompt_tokens, 1)
     formats = [("Weight format", WEIGHT_FORMAT, weight_dtype)]
-    return _factors(change, accelerator, compute_dtype, batch, length, bandwidth_efficiency, formats)
+    peak = accelerator.peak_for(resolve_compute_dtype(compute_dtype, weight_dtype, accelerator))
+    return _factors(change, accelerator, peak, compute_dtype, batch, length, bandwidth_efficiency, formats)
 
 
 def _factors(
     change: Callable[..., float],
     accelerator: AnyAccelerator,
+    peak_flop_per_s: float,
     compute_dtype: str | None,
     batch: int,
     length: tuple[str, str, int, int],
@@ -168,6 +178,7 @@ def _factors(
     Args:
         change: The estimate's relative change for keyword changes of its inputs.
         accelerator: The chip, scaled for the bandwidth and compute moves.
+        peak_flop_per_s: The peak the estimate runs at (FLOP/s), to name the compute move.
         compute_dtype: The estimate's math format (None: the engines' choice).
         batch: The batch, moved to the nearest whole sequences.
         length: ``(name, keyword, tokens, least)``: the context or prompt, moved to whole tokens
@@ -177,19 +188,19 @@ def _factors(
         formats: ``(name, keyword, format)`` for each format to step one smaller; a step of
             the weights (:data:`WEIGHT_FORMAT`) also moves the math to the engines' choice.
     """
-    percent = f"{STEP:.0%}"  # the moves as a reader reads them: "\u221210%" and "+10%"
+    bandwidth = accelerator.bandwidth_bytes_per_s
     factors = [
         Factor(
             "Memory bandwidth",
-            f"\u2212{percent}",
-            f"+{percent}",
+            _scaled_move(format_bandwidth, bandwidth, -STEP),
+            _scaled_move(format_bandwidth, bandwidth, STEP),
             change(accelerator=_scaled(accelerator, bandwidth=1 - STEP)),
             change(accelerator=_scaled(accelerator, bandwidth=1 + STEP)),
         ),
         Factor(
             "Peak compute",
-            f"\u2212{percent}",
-            f"+{percent}",
+            _scaled_move(format_flop_per_s, peak_flop_per_s, -STEP),
+            _scaled_move(format_flop_per_s, peak_flop_per_s, STEP),
             change(accelerator=_scaled(accelerator, compute=1 - STEP)),
             change(accelerator=_scaled(accelerator, compute=1 + STEP)),
         ),
@@ -198,8 +209,8 @@ def _factors(
     factors.append(
         Factor(
             "Batch",
-            f"{fewer}" if fewer != batch else "",
-            f"{more}",
+            f"{batch:,} \u2192 {fewer:,}" if fewer != batch else "",
+            f"{batch:,} \u2192 {more:,}",
             change(batch=fewer) if fewer != batch else 0.0,
             change(batch=more),
         )
@@ -210,8 +221,8 @@ def _factors(
         factors.append(
             Factor(
                 name,
-                f"{shorter:,} tokens",
-                f"{longer:,} tokens",
+                f"{tokens:,} \u2192 {shorter:,} tokens",
+                f"{tokens:,} \u2192 {longer:,} tokens",
                 change(**{keyword: shorter}),
                 change(**{keyword: longer}),
             )
@@ -221,15 +232,14 @@ def _factors(
     factors.append(
         Factor(
             "Bandwidth efficiency",
-            f"{lower_efficiency:.0%}",
-            f"{higher_efficiency:.0%}" if higher_efficiency != bandwidth_efficiency else "",
+            f"{bandwidth_efficiency:.0%} \u2192 {lower_efficiency:.0%}",
+            f"{bandwidth_efficiency:.0%} \u2192 {higher_efficiency:.0%}"
+            if higher_efficiency != bandwidth_efficiency
+            else "",
             change(bandwidth_efficiency=lower_efficiency),
             change(bandwidth_efficiency=higher_efficiency) if higher_efficiency != bandwidth_efficiency else 0.0,
         )
     )
-    # Ranked among themselves: a format step is not a 10 % move, so it is listed after them.
-    ranked = sorted(factors, key=lambda factor: factor.swing, reverse=True)
-    steps = []
     for label, key, current in formats:
         smaller = NEXT_SMALLER_FORMAT.get(current)
         if smaller is None or bytes_per_element(smaller) >= bytes_per_element(current):
@@ -241,8 +251,24 @@ def _factors(
             # stays). The KV cache's format never changes the math.
             engines = engine_compute_dtype(smaller, accelerator)
             changes["compute_dtype"] = engines if accelerator.supports(engines) else compute_dtype
-        steps.append(Factor(label, "", smaller.upper(), 0.0, change(**changes), format_step=True))
-    return (*ranked, *sorted(steps, key=lambda factor: factor.swing, reverse=True))
+        move = f"{current.upper()} \u2192 {smaller.upper()}"
+        factors.append(Factor(label, "", move, 0.0, change(**changes), format_step=True))
+    # One ranking for all: a reader reads the chart top down as "what matters most".
+    return tuple(sorted(factors, key=lambda factor: factor.swing, reverse=True))
+
+
+def _scaled_move(formatter: Callable[[float], str], amount: float, share: float) -> str:
+    """``"3.35 \u2192 3.02 TB/s (\u221210%)"``: the value before and after a relative move; the
+    unit is written once when both sides share it."""
+    before, after = formatter(amount), formatter(amount * (1 + share))
+    unit = before.rpartition(" ")[2]
+    if after.endswith(" " + unit) and before.endswith(" " + unit):
+        before = before[: -len(unit) - 1]
+    return f"{before} \u2192 {after} ({_signed_step(share)})"
+
+
+def _signed_step(share: float) -> str:
+    return f"{share:+.0%}".replace("-", "\u2212")
 
 
 #: Changes smaller than this (relative) are not worth a reader's attention.
@@ -253,17 +279,12 @@ def _signed(change: float) -> str:
     return f"{change:+.1%}".replace("-", "\u2212")
 
 
-def describe(factors: tuple[Factor, ...], *, shown: int = 3) -> str:
-    """The factors that move the estimate noticeably, in one line: the ``shown`` largest 10 %
-    moves, then the format steps (``"Memory bandwidth -10% / +10%: -10.0% / +10.0%; ..."``)."""
+def describe(factors: tuple[Factor, ...], *, shown: int = 4) -> str:
+    """The ``shown`` factors that move the estimate most and noticeably, in rank order, in one
+    line (``"Weight format FP16 \u2192 FP8: +100.0%; Memory bandwidth 3.35 \u2192 3.02 TB/s
+    (\u221210%) / 3.35 \u2192 3.69 TB/s (+10%): \u221210.0% / +10.0%; ..."``)."""
     parts = []
-    continuous = [f for f in factors if not f.format_step][:shown]
-    for factor in continuous:
-        if factor.swing < NOTICEABLE:
-            continue
+    for factor in [f for f in factors if f.swing >= NOTICEABLE][:shown]:
         moves = [(m, c) for m, c in ((factor.low, factor.low_change), (factor.high, factor.high_change)) if m]
         parts.append(f"{factor.name} {' / '.join(m for m, _ in moves)}: {' / '.join(_signed(c) for _, c in moves)}")
-    for factor in factors:
-        if factor.format_step and factor.swing >= NOTICEABLE:
-            parts.append(f"{factor.name} {factor.high}: {_signed(factor.high_change)}")
     return "; ".join(parts) if parts else "nothing within 10 % moves it noticeably"

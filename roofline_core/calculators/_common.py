@@ -217,7 +217,7 @@ def devices_input(*, default: int = 1) -> WholeNumber:
 
 
 def custom_kv_inputs() -> tuple[WholeNumber, ...]:
-    """Layers, KV heads and head width of a custom MHA/GQA model (defaults: Llama-3-70B's shape)."""
+    """Layers, KV heads and head width of a custom MHA/GQA model (defaults: Llama 3 70B's shape)."""
     return (
         LAYERS.variant(help="Custom model only: decoder layers."),
         KV_HEADS.variant(help="Custom model only: key/value heads per layer (all heads for MHA, fewer for GQA)."),

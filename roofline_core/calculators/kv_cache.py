@@ -162,7 +162,7 @@ KV_CACHE = Calculator(
         dtype_input(
             id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."
         ),
-        # Four: Llama-3-70B's 16-bit weights (141 GB) overflow one 80 GB H100, and two hold
+        # Four: Llama 3 70B's 16-bit weights (141 GB) overflow one 80 GB H100, and two hold
         # them but not a 32k-token cache beside a serving engine's reserve; a calculator opens
         # on a scenario that runs.
         devices_input(default=4),

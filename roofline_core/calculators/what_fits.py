@@ -22,16 +22,18 @@ from roofline_core.hardware import ACCELERATORS
 from roofline_core.inverse import (
     LATENCY,
     MEMORY,
+    NONE,
     Answer,
     best_batch_under_latency,
     fewest_devices,
     largest_batch,
     least_quantised_format,
     longest_context,
+    sentence,
 )
 from roofline_core.vocabulary import Number
 
-BINDING_WORDS = {MEMORY: "memory", LATENCY: "latency target"}
+BINDING_WORDS = {MEMORY: "memory", LATENCY: "latency target", NONE: "nothing, within the range searched"}
 
 #: The questions, in the order the table lists them: output id and the question as a reader asks it.
 QUESTIONS: tuple[tuple[str, str], ...] = (
@@ -44,16 +46,17 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
 
 
 def _shown(answer: Answer, noun: str) -> str:
-    """The amount (or the format) alone."""
-    if answer.value is None:
-        return "none"
+    """The amount (or the format) alone; no setting, or none of a count, does not fit."""
+    if answer.value is None and answer.binding == NONE:
+        return "no limit"
+    if answer.value is None or answer.value == 0:
+        return "misses the target" if answer.binding == LATENCY else "does not fit"
     return str(answer.value) if noun == "" else format_amount(answer.value, noun)
 
 
 def _answer(answer: Answer, noun: str) -> dict[str, Any]:
-    """An answer as an output: the amount (or the format), and what binds it in brackets."""
-    binds = BINDING_WORDS.get(answer.binding, "nothing binds")
-    return value(answer.value, noun, f"{_shown(answer, noun)} ({binds})")
+    """An answer as an output: the amount (or the format) told as a sentence."""
+    return value(answer.value, noun, sentence(answer, noun, fewest=noun == "devices"))
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +88,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     rows = []
     for key, question in QUESTIONS:
         answer, noun = answers[key]
-        binds = BINDING_WORDS.get(answer.binding, "nothing")
+        binds = BINDING_WORDS[answer.binding]
         rows.append(
             {
                 "question": value(question, "", question),

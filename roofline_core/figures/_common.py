@@ -83,10 +83,10 @@ def thinned(values: Sequence[Any], most: int) -> list[Any]:
 
 
 def plain_tick(value: float) -> str:
-    """A tick label without unit: ``1000`` -> ``"1,000"``, ``0.01`` -> ``"0.01"``."""
+    """A tick label without unit: ``1000`` -> ``"1,000"``, ``0.01`` -> ``"0.01"``, ``0`` -> ``"0"``."""
     if value >= 1:
         return f"{value:,.0f}"
-    return f"{value:.10f}".rstrip("0")
+    return f"{value:.10f}".rstrip("0").rstrip(".") or "0"
 
 
 def compact_tick(value: float) -> str:
@@ -145,7 +145,7 @@ def dtype_label(dtype: str) -> str:
 
 
 def model_label(model: Model) -> str:
-    """A model with its attention kind: ``"Llama-3-8B (GQA)"``."""
+    """A model with its attention kind: ``"Llama 3 8B (GQA)"``."""
     return f"{model.name} ({_ATTENTION_LABELS[model.attention]})"
 
 

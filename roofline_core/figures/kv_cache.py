@@ -82,7 +82,7 @@ def kv_cache_figure(
     ]
     panel = {
         "x_label": "Context length (tokens)",
-        "y_label": "KV cache",
+        "y_label": "KV cache (bytes)",
         "x_scale": "log",
         "y_scale": "log",
         "x_range": [x_lo, x_hi],

@@ -113,7 +113,7 @@ def prefill_decode_figure(
     decode_label = f"decode, batch {batch:,} (context = prompt)"
     panel = {
         "x_label": "Prompt length = context (tokens)",
-        "y_label": "Time per token",
+        "y_label": "Time per token (s)",
         "x_scale": "log",
         "y_scale": "log",
         "x_range": [x_lo, x_hi],

@@ -9,7 +9,7 @@ here once.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,9 +94,19 @@ def frame_of(
     )
 
 
+#: Baseline of the vertical axis's unit above its tick labels, in view-box units: the text at
+#: its largest (:data:`TEXT_UNITS`) stays clear of the top tick label when the plot starts at
+#: :data:`UNIT_TOP_PX` or lower.
+UNIT_BASELINE_PX = 20
+UNIT_TOP_PX = 40
+
+
 def axis_titles(frame: LogFrame, *, x_title: str, y_title: str) -> list[Node]:
-    """The two axis titles: under the plot, and turned along the left edge."""
+    """The two axis titles: under the plot, and turned along the left edge; and the vertical
+    axis's unit alone above its tick labels, which a narrow chart shows in place of the turned
+    title (that one needs the margin the tick labels take at the larger text size)."""
     middle = coordinate((frame.plot_top_px + frame.plot_bottom_px) / 2)
+    unit = y_title[y_title.rindex("(") + 1 : -1] if y_title.endswith(")") else y_title
     return [
         node(
             "text",
@@ -119,6 +129,7 @@ def axis_titles(frame: LogFrame, *, x_title: str, y_title: str) -> list[Node]:
             },
             y_title,
         ),
+        node("text", {"class": "roofline-chart__axis-unit", "x": 4, "y": UNIT_BASELINE_PX}, unit),
     ]
 
 
@@ -193,3 +204,45 @@ def clear_of(labels: list[Node], kept: list[Node]) -> list[Node]:
     """``labels`` without those whose box meets one of ``kept``."""
     kept_boxes = [text_box(k) for k in kept]
     return [label for label in labels if not any(boxes_overlap(text_box(label), box) for box in kept_boxes)]
+
+
+def marker_box(cx: float, cy: float, radius: float) -> Box:
+    """The box a circular marker covers, in view-box units."""
+    return cx - radius, cy - radius, cx + radius, cy + radius
+
+
+def place_label(
+    text: str,
+    spots: Iterable[tuple[float, float, str]],
+    placed: list[Box],
+    frame: LogFrame,
+    *,
+    css_class: str = "roofline-chart__label",
+) -> Node:
+    """A label at the best of ``spots`` (x, baseline y, anchor), and its box added to ``placed``.
+
+    ``placed`` holds what a label must not cover: the labels placed so far and every marker's
+    box (a marker drawn over a label hides it). The first spot whose box stays in the chart and
+    meets none of them wins; when none does (a crowded corner), the one that covers the least,
+    so a label is never dropped.
+    """
+    candidates = [
+        node("text", {"class": css_class, "x": coordinate(x), "y": coordinate(y), "text-anchor": anchor}, text)
+        for x, y, anchor in spots
+    ]
+    chosen = min(candidates, key=lambda label: _crowding(text_box(label), placed, frame))
+    placed.append(text_box(chosen))
+    return chosen
+
+
+def _crowding(box: Box, placed: list[Box], frame: LogFrame) -> float:
+    """How badly a label's box sits: 0 when clear; area over placed boxes; any overflow of the
+    chart's edges (or onto the tick labels under the plot) counts as far worse."""
+    inside = (0.0, 0.0, frame.width_px, frame.plot_bottom_px)
+    spill = sum(max(0.0, inside[i] - box[i]) for i in (0, 1)) + sum(max(0.0, box[i] - inside[i]) for i in (2, 3))
+    covered = sum(_overlap_area(box, other) for other in placed)
+    return spill * 1e6 + covered
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

@@ -3,7 +3,7 @@
 The chart data (``roofline_core.figures.roofline_curve``) arrives computed: the roof, the ridge
 and the placed points are numbers. This module only decides where they go on a fixed-size
 canvas with log axes, which decades get a grid line and what their labels read, and where each
-point's label sits. The build writes the tree as SVG markup and the browser builds the same
+point's label sits: beside its point, clear of every marker, the legend and the other labels. The build writes the tree as SVG markup and the browser builds the same
 elements from it, so the prerendered and the live chart are one drawing.
 """
 
@@ -11,17 +11,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.view.axes import LogFrame, axis_titles, boxes_overlap, frame_of, grid_and_ticks, text_box
+from roofline_core.view.axes import (
+    UNIT_TOP_PX,
+    Box,
+    LogFrame,
+    axis_titles,
+    boxes_overlap,
+    frame_of,
+    grid_and_ticks,
+    marker_box,
+    place_label,
+    text_box,
+)
 from roofline_core.view.axes import coordinate as _n
 from roofline_core.view.nodes import Node, node
 
-__all__ = ["boxes_overlap", "is_roofline_chart", "label_position", "roofline_drawing", "text_box", "tick_label"]
+__all__ = [
+    "boxes_overlap",
+    "is_roofline_chart",
+    "label_position",
+    "label_spots",
+    "roofline_drawing",
+    "text_box",
+    "tick_label",
+]
 
 WIDTH_PX = 640
 HEIGHT_PX = 380
 LEFT_PX = 64
 RIGHT_PX = 24
-TOP_PX = 16
+TOP_PX = UNIT_TOP_PX  # room for the vertical axis's unit above its ticks
 BOTTOM_PX = 52
 PLOT_WIDTH_PX = WIDTH_PX - LEFT_PX - RIGHT_PX
 PLOT_HEIGHT_PX = HEIGHT_PX - TOP_PX - BOTTOM_PX
@@ -71,6 +90,20 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     grid, ticks = grid_and_ticks(axes, x_label=tick_label, y_label=tick_label)
     roof = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in chart["roof"])
     ridge_x = axes.x_px(chart["ridge_flop_per_byte"])
+    # At the foot of the ridge line: points and their labels sit up on the roof.
+    ridge_label = node(
+        "text",
+        {
+            "class": "roofline-chart__ridge-label",
+            "x": _n(float(_n(ridge_x)) + 4),
+            "y": bottom - 6,
+            "text-anchor": "start",
+        },
+        "ridge",
+    )
+    legend = _legend(chart["points"], chart.get("dots"))
+    # What a point's label must not cover: every marker, the legend and the ridge's label.
+    obstacles = [*_marker_boxes(chart["points"], axes), text_box(ridge_label), *_legend_boxes(legend)]
     return node(
         "svg",
         {
@@ -105,19 +138,9 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
                 "y2": bottom,
             },
         ),
-        # At the foot of the ridge line: points and their labels sit up on the roof.
-        node(
-            "text",
-            {
-                "class": "roofline-chart__ridge-label",
-                "x": _n(float(_n(ridge_x)) + 4),
-                "y": bottom - 6,
-                "text-anchor": "start",
-            },
-            "ridge",
-        ),
-        _legend(chart["points"], chart.get("dots")),
-        node("g", {"class": "roofline-chart__points"}, *_points(chart["points"], axes)),
+        ridge_label,
+        legend,
+        node("g", {"class": "roofline-chart__points"}, *_points(chart["points"], axes, obstacles)),
     )
 
 
@@ -144,8 +167,31 @@ def _legend(points: list[dict[str, Any]], dots: str | None) -> Node:
     return node("g", {"class": "roofline-chart__legend"}, *lines)
 
 
-def _points(points: list[dict[str, Any]], axes: LogFrame) -> list[Node]:
+def _radius(point: dict[str, Any]) -> int:
+    """A marker's radius in pixels: a highlighted point (the reader's scenario) is larger."""
+    return 7 if point.get("highlight") else 5
+
+
+def _marker_boxes(points: list[dict[str, Any]], axes: LogFrame) -> list[Box]:
+    return [marker_box(axes.x_px(p["x"]), axes.y_px(p["y"]), _radius(p)) for p in points]
+
+
+def _legend_boxes(legend: Node) -> list[Box]:
+    """The legend's text and swatches, as boxes a label keeps clear of."""
+    boxes = []
+    for row in legend["children"]:
+        for child in row["children"]:
+            if child["tag"] == "text":
+                boxes.append(text_box(child))
+            elif child["tag"] == "circle":
+                attrs = child["attrs"]
+                boxes.append(marker_box(float(attrs["cx"]), float(attrs["cy"]), float(attrs["r"])))
+    return boxes
+
+
+def _points(points: list[dict[str, Any]], axes: LogFrame, obstacles: list[Box]) -> list[Node]:
     labelled = _labelled(points)
+    placed = list(obstacles)
     drawn = []
     for index, point in enumerate(points):
         x, y = axes.x_px(point["x"]), axes.y_px(point["y"])
@@ -154,29 +200,35 @@ def _points(points: list[dict[str, Any]], axes: LogFrame) -> list[Node]:
             classes += " roofline-chart__point--highlight"
         marker = node(
             "circle",
-            {"cx": _n(x), "cy": _n(y), "r": 7 if point.get("highlight") else 5},
+            {"cx": _n(x), "cy": _n(y), "r": _radius(point)},
             node("title", {}, point["label"]),
         )
         group = node("g", {"class": classes}, marker)
         if index in labelled:
-            lx, ly, anchor = label_position(x, y)
-            group["children"].append(
-                node(
-                    "text",
-                    {"class": "roofline-chart__label", "x": _n(lx), "y": _n(ly), "text-anchor": anchor},
-                    point["label"],
-                )
-            )
+            group["children"].append(place_label(point["label"], label_spots(x, y), placed, axes))
         drawn.append(group)
     return drawn
 
 
 def label_position(x: float, y: float) -> tuple[float, float, str]:
-    """Where a point's label goes: right of it, or left near the right edge; below near the top."""
+    """A point's preferred label spot: right of it, or left near the right edge; below near the top."""
     right_side = x < LEFT_PX + PLOT_WIDTH_PX * 0.6
     lx = x + 10 if right_side else x - 10
     ly = y + 20 if y < TOP_PX + 24 else y - 10
     return lx, ly, "start" if right_side else "end"
+
+
+def label_spots(x: float, y: float) -> list[tuple[float, float, str]]:
+    """Where a point's label may go, best first: :func:`label_position`, then the other sides of
+    the point, then a line further up or down each time (x, baseline y, anchor)."""
+    preferred = label_position(x, y)
+    around = [
+        (x + dx, y + dy + direction * lines * LEGEND_LINE_PX, anchor)
+        for lines in range(4)
+        for direction, dy in ((-1, -10), (1, 24))
+        for dx, anchor in ((10, "start"), (-10, "end"), (0, "middle"))
+    ]
+    return [preferred, *around]
 
 
 def _labelled(points: list[dict[str, Any]]) -> set[int]:

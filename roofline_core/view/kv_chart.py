@@ -3,16 +3,25 @@
 The data (``roofline_core.calculators.kv_cache_chart``) arrives computed: the curve, the memory
 lines and the marked points, each with its label text. This module places them on log axes
 and puts every label where it can be read without hover: beside its line or point, at the
-first of a few spots that meets no label already placed and stays inside the chart.
+first of a few spots that meets no label already placed and no marker, and stays inside the
+chart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from roofline_core.formatting import format_bytes
-from roofline_core.view.axes import Box, LogFrame, axis_titles, coordinate, frame_of, grid_and_ticks, text_box
+from roofline_core.view.axes import (
+    UNIT_TOP_PX,
+    Box,
+    axis_titles,
+    coordinate,
+    frame_of,
+    grid_and_ticks,
+    marker_box,
+    place_label,
+)
 from roofline_core.view.chart import tick_label
 from roofline_core.view.nodes import Node, node
 
@@ -21,7 +30,7 @@ HEIGHT_PX = 380
 # Wider than the roofline's: the byte ticks ("100 GB") are longer than "10T".
 LEFT_PX = 96
 RIGHT_PX = 24
-TOP_PX = 16
+TOP_PX = UNIT_TOP_PX  # room for the vertical axis's unit above its ticks
 BOTTOM_PX = 52
 X_TITLE = "Context (tokens per sequence)"
 Y_TITLE = "KV cache (bytes)"
@@ -41,7 +50,9 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     frame = frame_of(chart, width_px=WIDTH_PX, height_px=HEIGHT_PX, margins_px=(LEFT_PX, RIGHT_PX, TOP_PX, BOTTOM_PX))
     grid, ticks = grid_and_ticks(frame, x_label=tick_label, y_label=lambda e: format_bytes(10.0**e))
     left, right, top, bottom = frame.plot_left_px, frame.plot_right_px, frame.plot_top_px, frame.plot_bottom_px
-    placed: list[Box] = []
+    # Every marker is an obstacle from the start: a label placed before a later point's marker
+    # would otherwise be drawn under it.
+    placed: list[Box] = [marker_box(frame.x_px(p["x"]), frame.y_px(p["y"]), _radius(p)) for p in chart["points"]]
     lines: list[Node] = []
     for line in chart["lines"]:
         y = frame.y_px(line["y"])
@@ -51,7 +62,7 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         )
         spots = [(left + _GAP_PX, y - _GAP_PX, "start"), (left + _GAP_PX, y + _GAP_PX + 18, "start")]
         spots += [(right - _GAP_PX, y - _GAP_PX, "end"), (right - _GAP_PX, y + _GAP_PX + 18, "end")]
-        drawn["children"].append(_place(line["label"], spots, placed, frame))
+        drawn["children"].append(place_label(line["label"], spots, placed, frame))
         lines.append(drawn)
     points: list[Node] = []
     for point in chart["points"]:
@@ -65,9 +76,7 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
                     {"x1": coordinate(x), "y1": coordinate(y), "x2": coordinate(x), "y2": coordinate(bottom)},
                 )
             )
-        group["children"].append(
-            node("circle", {"cx": coordinate(x), "cy": coordinate(y), "r": 7 if point["role"] == "current" else 5})
-        )
+        group["children"].append(node("circle", {"cx": coordinate(x), "cy": coordinate(y), "r": _radius(point)}))
         # Beside the point, then centred over or under it, then a line further up or down each time.
         spots = [
             (x + dx, y + dy + direction * lines * _LINE_PX, anchor)
@@ -75,7 +84,7 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
             for direction, dy in ((-1, -_GAP_PX), (1, _GAP_PX + 18))
             for dx, anchor in ((12, "start"), (-12, "end"), (0, "middle"))
         ]
-        group["children"].append(_place(point["label"], spots, placed, frame))
+        group["children"].append(place_label(point["label"], spots, placed, frame))
         points.append(group)
     extras = []
     if chart["note"]:
@@ -88,7 +97,7 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
                 (right - _GAP_PX, bottom - _GAP_PX - lines * _LINE_PX, "end"),
             )
         ]
-        extras.append(_place(chart["note"], spots, placed, frame, css_class="roofline-chart__note"))
+        extras.append(place_label(chart["note"], spots, placed, frame, css_class="roofline-chart__note"))
     curve = " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in chart["curve"])
     return node(
         "svg",
@@ -120,36 +129,6 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     )
 
 
-def _place(
-    text: str,
-    spots: Iterable[tuple[float, float, str]],
-    placed: list[Box],
-    frame: LogFrame,
-    *,
-    css_class: str = "roofline-chart__label",
-) -> Node:
-    """A label at the best of ``spots`` (x, baseline y, anchor), and its box added to ``placed``.
-
-    The first spot whose box stays in the plot and meets no placed label wins; when none does
-    (a crowded corner), the one that covers the least of the others, so a label is never dropped.
-    """
-    candidates = [
-        node("text", {"class": css_class, "x": coordinate(x), "y": coordinate(y), "text-anchor": anchor}, text)
-        for x, y, anchor in spots
-    ]
-    chosen = min(candidates, key=lambda label: _crowding(text_box(label), placed, frame))
-    placed.append(text_box(chosen))
-    return chosen
-
-
-def _crowding(box: Box, placed: list[Box], frame: LogFrame) -> float:
-    """How badly a label's box sits: 0 when clear; area over other labels; any overflow of the
-    chart's edges (or onto the tick labels under the plot) counts as far worse."""
-    inside = (0.0, 0.0, frame.width_px, frame.plot_bottom_px)
-    spill = sum(max(0.0, inside[i] - box[i]) for i in (0, 1)) + sum(max(0.0, box[i] - inside[i]) for i in (2, 3))
-    covered = sum(_overlap_area(box, other) for other in placed)
-    return spill * 1e6 + covered
-
-
-def _overlap_area(a: Box, b: Box) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+def _radius(point: dict[str, Any]) -> int:
+    """A marker's radius in pixels: the reader's own scenario is drawn larger."""
+    return 7 if point["role"] == "current" else 5

@@ -29,7 +29,7 @@ def tornado_tree(factors: list[dict[str, Any]], *, measure: str, bound: str) -> 
     """The chart for ``factors`` (:meth:`roofline_core.sensitivity.Factor.to_json` each).
 
     Args:
-        factors: Ranked, as the sensitivity functions return them.
+        factors: Ranked by swing, largest first, as the sensitivity functions return them.
         measure: What changes, for the caption (``"tokens/s per sequence"``).
         bound: Which roof binds the estimate, in words (``"memory-bound"``).
     """
@@ -113,5 +113,5 @@ def _row(factor: dict[str, Any], scale: float) -> Node:
 
 
 def _moves_text(factor: dict[str, Any], moves: list[str]) -> Node:
-    text = f"→ {factor['high']}" if factor.get("format_step") else " / ".join(moves)
-    return node("span", {"class": "roofline-tornado__moves"}, text)
+    # Each move names its values ("32 \u2192 36", "FP16 \u2192 FP8"): the row says what was tried.
+    return node("span", {"class": "roofline-tornado__moves"}, " / ".join(moves))

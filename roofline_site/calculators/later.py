@@ -65,7 +65,7 @@ def summary_html(
 
 
 def _inputs_text(spec: dict[str, Any], inputs: dict[str, Any]) -> str:
-    """``Model: Llama-3-8B, Context length: 8192 tokens, ...``: every input the form shows at
+    """``Model: Llama 3 8B, Context length: 8192 tokens, ...``: every input the form shows at
     these inputs (a custom model's sizes only under Custom), in its order, as it shows them. All
     of them, since any may move the results (the memory verdict counts the devices)."""
     shown = []

@@ -257,6 +257,8 @@ def browser_definition(spec: dict[str, Any]) -> dict[str, Any]:
     return {
         "title": spec["title"],
         "inputs": [slim(f) for f in spec["inputs"]],
+        # "Copy as Python" prints each result under the label the page gives it.
+        "outputs": [{"id": o["id"], "label": o["label"]} for o in spec["outputs"]],
         "conditions": spec.get("conditions", {}),
     }
 

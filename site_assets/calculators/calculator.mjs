@@ -68,6 +68,10 @@ class CalculatorView {
     this.initial = { ...island.inputs };
     this.defaults = { ...island.defaults };
     this.state = { ...island.inputs };
+    // Per input, the last value Python accepted (the build's are valid) and the value it last
+    // refused: a link, a pin or an embed never carries a refused value (issue 30).
+    this.accepted = { ...island.inputs };
+    this.refused = new Map();
     this.prefix = paramPrefix(this.id, calculatorsOnPage, occurrence);
     this.controls = new Map();
     this.sliders = new Map();
@@ -441,6 +445,8 @@ class CalculatorView {
       values: this.urlValues(this.defaults),
       version: this.root.dataset.dataVersion,
       link: shareLink(this.root.dataset.shareUrl),
+      inputs: this.definition.inputs,
+      outputs: this.definition.outputs ?? [],
     };
   }
 
@@ -468,8 +474,17 @@ class CalculatorView {
         }
         continue;
       }
-      if (String(this.state[id]) !== String(baseline[id])) {
-        values[id] = this.state[id];
+      let value = this.state[id];
+      if (this.refused.get(id) === String(value)) {
+        // Python refused it: the link names the last value it accepted, which the results
+        // still show, or leaves the input out when there was none.
+        value = this.accepted[id];
+        if (value === undefined) {
+          continue;
+        }
+      }
+      if (String(value) !== String(baseline[id])) {
+        values[id] = value;
       }
     }
     return values;
@@ -643,12 +658,36 @@ class CalculatorView {
     }
   }
 
+  /**
+   * Note which of the `sent` values Python refused (`errors` by input id) and which it accepted;
+   * true when it refused one not refused before, so the link must be written again without it.
+   */
+  judged(errors, sent) {
+    let newlyRefused = false;
+    for (const id of this.fields.keys()) {
+      if (!(id in sent)) {
+        continue;
+      }
+      if (errors[id]) {
+        newlyRefused ||= this.refused.get(id) !== String(sent[id]);
+        this.refused.set(id, String(sent[id]));
+      } else {
+        this.refused.delete(id);
+        this.accepted[id] = sent[id];
+      }
+    }
+    return newlyRefused;
+  }
+
   /** Show roofline_core.view's view of a result: errors, output texts, table and chart. */
   apply(view, sent) {
     this.noteConfigs(view.configs ?? {}, sent);
     const from = view.fills_from;
     // Fills read from a paste the reader has changed since are stale: a newer result will come.
     if (from && this.controls.has(from) && sent[from] === this.state[from] && this.fillFromPaste(from, view.fills ?? {})) {
+      this.writeUrl();
+    }
+    if (this.judged(view.errors ?? {}, sent)) {
       this.writeUrl();
     }
     if (!sameInputs(sent, this.state, this.fields.keys())) {

@@ -44,22 +44,47 @@ export async function copyOrShow(text, box) {
 /**
  * The Python that reproduces the calculator's results: roofline_core's own `compute` call with
  * the scenario's inputs (those that differ from the calculator's defaults, as the form holds
- * them), printing every output as the page shows it. JSON string literals are Python literals.
- * @param {{id: string, title: string, values: Record<string, string>, version: string, link: string}} scenario
+ * them), each beside a comment with the label the page gives its field, printing every output
+ * under the page's label for it, as the page shows it. JSON string literals are Python literals.
+ * @param {{id: string, title: string, values: Record<string, string>, version: string, link: string,
+ *   inputs: {id: string, label: string, unit?: string, choices?: {value: string, label: string}[]}[],
+ *   outputs: {id: string, label: string}[]}} scenario
  */
-export function pythonSnippet({ id, title, values, version, link }) {
+export function pythonSnippet({ id, title, values, version, link, inputs, outputs }) {
+  const fields = new Map(inputs.map((field) => [field.id, field]));
+  const entries = Object.entries(values).map(
+    ([key, text]) => `    ${JSON.stringify(key)}: ${JSON.stringify(text)},  # ${comment(fields.get(key), text)}`,
+  );
   return [
-    `# ${title}: Roofline Glossary, data version ${version}`,
-    `# ${link}`,
+    `# ${oneLine(title)}: Roofline Glossary, data version ${version}`,
+    `# ${oneLine(link)}`,
     "from roofline_core.calculators import compute",
     "",
-    `result = compute(${JSON.stringify(id)}, {${Object.entries(values)
-      .map(([key, text]) => `${JSON.stringify(key)}: ${JSON.stringify(text)}`)
-      .join(", ")}})`,
-    'for name, output in result["outputs"].items():',
-    '    print(f"{name}: {output[\'text\']}")',
+    entries.length ? ["inputs = {", ...entries, "}"].join("\n") : "inputs = {}  # the calculator's defaults",
+    "# Each result under the name the page shows it by.",
+    "labels = {",
+    ...outputs.map((output) => `    ${JSON.stringify(output.id)}: ${JSON.stringify(output.label)},`),
+    "}",
+    `result = compute(${JSON.stringify(id)}, inputs)`,
+    'for key, output in result["outputs"].items():',
+    '    print(f"{labels.get(key, key)}: {output[\'text\']}")',
     "",
   ].join("\n");
+}
+
+/** A field's label as the page shows it ("Batch size (sequences)"; a choice's own label after it). */
+function comment(field, text) {
+  if (!field) {
+    return "";
+  }
+  const label = field.unit ? `${field.label} (${field.unit})` : field.label;
+  const choice = field.choices?.find((c) => c.value === text);
+  return oneLine(choice ? `${label}: ${choice.label}` : label);
+}
+
+/** Text on one comment line: a line break would end the comment and start code. */
+function oneLine(text) {
+  return String(text).replace(/[\r\n\u2028\u2029]+/g, " ");
 }
 
 /**

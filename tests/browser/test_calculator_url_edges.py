@@ -169,3 +169,52 @@ def test_two_identical_calculators_keep_separate_url_state(browser, twice_site):
         assert watch.external_requests == [] and real_errors(watch) == []
     finally:
         context.close()
+
+
+# Invalid values stay out of links (issue 30) ----------------------------------------------
+
+
+def _type(page, name: str, text: str) -> None:
+    box = page.locator(f"{ROOT} [name={name}]")
+    box.fill(text)
+    box.dispatch_event("input")
+
+
+def test_a_refused_value_never_enters_the_address_a_copied_link_or_a_pin(browser, site_server):
+    context = browser.new_context(service_workers="block", permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        watch = PageWatch()
+        watch.attach(page)
+        page.goto(site_server + "calculators/decode-speed-of-light/", wait_until="load")
+        page.wait_for_selector(f"{ROOT} [data-copy-link]:not([hidden])", timeout=BOOT_TIMEOUT_MS)
+        _type(page, "batch", "24")
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        wait_until_matches_cpython(page, "decode-speed-of-light")
+        assert _query(page)["batch"] == "24"
+        for bad in ("-3", "abc", "1e309"):
+            _type(page, "batch", bad)
+            page.wait_for_selector(f'{ROOT}[data-state="invalid"]', timeout=BOOT_TIMEOUT_MS)
+            # The results still show batch 24, and so does the address: the link reproduces them.
+            page.wait_for_function("() => new URLSearchParams(location.search).get('batch') === '24'")
+            root = page.locator(ROOT)
+            root.locator("[data-copy-link]").click()
+            root.locator("[data-copy-feedback]", has_text="Link copied.").wait_for()
+            copied = page.evaluate("navigator.clipboard.readText()")
+            assert parse_qs(urlparse(copied).query)["batch"] == ["24"], copied
+            root.locator("[data-copy-embed]").click()
+            root.locator("[data-copy-feedback]", has_text="Embed code copied.").wait_for()
+            embed = page.evaluate("navigator.clipboard.readText()")
+            assert "batch=24" in embed and f"batch={bad}" not in embed, embed
+        # Pinned as A while the box holds a refused value: A is the scenario the results show.
+        page.locator(f"{ROOT} [data-pin]").click()
+        page.wait_for_function("() => new URLSearchParams(location.search).has('pin')")
+        assert _query(page)["pin"] == "batch=24"
+        # A link opened with a refused value drops it from the address once Python has read it.
+        page.goto(site_server + "calculators/decode-speed-of-light/?batch=-7&context_tokens=2048", wait_until="load")
+        page.wait_for_selector(f'{ROOT}[data-state="invalid"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_function("() => !new URLSearchParams(location.search).has('batch')")
+        assert _query(page) == {"context_tokens": "2048"}
+        assert watch.external_requests == [] and real_errors(watch) == []
+    finally:
+        context.close()

@@ -509,7 +509,7 @@ def test_url_round_trip_restores_inputs_and_never_shows_contradicting_values(bro
             "4096",
             "75",
         )
-        # The Llama-3-8B preset filled the fields the link leaves to it.
+        # The Llama 3 8B preset filled the fields the link leaves to it.
         assert inputs["layers"] == "32"
         # Before Python answers, the results are marked as updating (dimmed, aria-busy) while
         # they keep the prerendered values; after, they are the link's. (Read state and texts

@@ -248,7 +248,7 @@ def test_calculator_labels_preview_their_glossary_terms(sub_site, page_factory):
     shown = page.locator('[data-calculator] [data-output="ridge_point"]').text_content()
     here = page.locator(f"{PREVIEW} .glossary-preview__here")
     assert here.is_visible()
-    assert here.text_content() == f"In this scenario: {shown} (Llama-3-8B, NVIDIA H100 SXM)."
+    assert here.text_content() == f"In this scenario: {shown} (Llama 3 8B, NVIDIA H100 SXM)."
     page.keyboard.press("Escape")
     page.locator('.roofline-calc__label-row a.roofline-calc__term[data-glossary-term="batching"]').focus()
     _assert_preview_of(page, "batching")

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from roofline_core.calculators import CALCULATORS
 from roofline_core.version import data_version
 from tests.support.site_build import PROJECT_ROOT
 
@@ -46,8 +47,11 @@ def test_copied_python_prints_what_the_page_shows_and_the_citation_names_link_an
             [sys.executable, "-c", snippet], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60
         )
         assert run.returncode == 0, run.stderr
+        # Each result under the label the page gives it (issue 30: not the output's id).
         printed = dict(line.split(": ", 1) for line in run.stdout.splitlines())
-        assert printed == shown
+        labels = {output.id: output.label for output in CALCULATORS["decode-speed-of-light"].outputs}
+        assert printed == {labels[key]: text for key, text in shown.items()}
+        assert '"batch": "24",  # Batch size (sequences)' in snippet
 
         root.locator("[data-copy-cite]").click()
         root.locator("[data-copy-feedback]", has_text="Citation copied.").wait_for()

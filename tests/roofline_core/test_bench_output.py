@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core.bench_output import LLAMA_BENCH, MAX_PASTE_CHARS, VLLM, Parsed, parse_benchmark_output
-from tests.support.bench_outputs import LLAMA_BENCH_TABLE, LLAMA_BENCH_TG_ROW, VLLM_SUMMARY
+from tests.support.bench_outputs import BENCH_DIR, LLAMA_BENCH_TABLE, LLAMA_BENCH_TG_ROW, VLLM_SUMMARY
 
 # --- vLLM ---------------------------------------------------------------------------------------
 
@@ -64,6 +67,53 @@ def test_vllm_total_throughput_stands_in_when_no_time_per_token_was_printed() ->
     }
 
 
+def _accounted(line: str, parsed: Parsed) -> bool:
+    """Whether a parse read ``line`` (a reading cites it, alone or with another) or recognised it
+    as not needed (a quote, shortened with "…" when long)."""
+    line = " ".join(line.split())
+    if any(line in reading.line for reading in parsed.readings):
+        return True
+    quotes = [ast.literal_eval(quoted) for quoted in parsed.not_needed]
+    return any(line == q or (q.endswith("…") and line.startswith(q[:-1])) for q in quotes)
+
+
+#: Every line vllm/benchmarks/serve.py can print around and in its summary (the traffic lines,
+#: every optional line, the probe, speculative and diffusion blocks, every metric with extra
+#: percentiles), and the older benchmarks/benchmark_serving.py's ("Total Token throughput",
+#: "Maximum request concurrency: None"); laid out with the printers' own format strings.
+VLLM_EVERY_LINE = [
+    "vllm_serve_summary_every_line.txt",
+    "vllm_serve_summary_diffusion.txt",
+    "vllm_benchmark_serving_older.txt",
+    "vllm_serve_summary.txt",
+]
+
+
+@pytest.mark.parametrize("name", VLLM_EVERY_LINE)
+def test_every_line_of_vllms_summary_is_recognised(name: str) -> None:
+    text = (BENCH_DIR / name).read_text(encoding="utf-8")
+    parsed = parse_benchmark_output(text)
+    assert parsed.source == VLLM
+    # Nothing is called "not a line of vLLM's summary" or unreadable; the only thing that may be
+    # missing is a run's concurrency, which the older run did not limit.
+    assert all(u.startswith("the concurrency: the run had no --max-concurrency") for u in parsed.unused), parsed.unused
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not set(stripped[:3]) <= {"=", "-"}:
+            assert _accounted(stripped, parsed), line
+    assert parsed.fields()["measurement_kind"] == "ms_per_token"
+
+
+def test_an_older_run_without_a_concurrency_limit_is_not_an_unreadable_value() -> None:
+    parsed = parse_benchmark_output((BENCH_DIR / "vllm_benchmark_serving_older.txt").read_text(encoding="utf-8"))
+    assert "batch" not in parsed.fields()
+    assert parsed.unused == (
+        "the concurrency: the run had no --max-concurrency, so the batch the server ran is unknown (enter it yourself)",
+    )
+    assert "'Maximum request concurrency: None'" in parsed.not_needed
+    assert "'Total Token throughput (tok/s): 25393.81'" in parsed.not_needed
+
+
 # --- llama-bench --------------------------------------------------------------------------------
 
 
@@ -118,6 +168,47 @@ def test_llama_bench_rows_it_cannot_use_are_named() -> None:
         "has 2 columns; a llama-bench row has at least 6",
         "not a row of llama-bench's table",
     ]
+
+
+@pytest.mark.parametrize(
+    ("device_line", "slug"),
+    [
+        ("  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes", "rtx-4090"),
+        ("  Device 0: NVIDIA H100 80GB HBM3, compute capability 9.0, VMM: yes, VRAM: 81090 MiB", "h100-sxm"),
+        ("  Device 0: NVIDIA A100-SXM4-80GB, compute capability 8.0, VMM: yes", "a100-sxm-80gb"),
+        ("  Device 0: NVIDIA L4(23580M), compute capability 8.9, VMM: yes", "l4"),
+        ("  Device 0: AMD Instinct MI300X, gfx942:sramecc+:xnack- (0x942), VMM: no, Wave Size: 64", "mi300x"),
+    ],
+)
+def test_llama_benchs_device_line_picks_the_accelerator(device_line: str, slug: str) -> None:
+    text = f"ggml_cuda_init: found 1 CUDA devices:\n{device_line}\n{LLAMA_BENCH_TABLE}"
+    parsed = parse_benchmark_output(text)
+    assert parsed.fields()["accelerator"] == slug
+    assert parsed.unused == ()
+
+
+def test_the_recorded_llama_bench_runs_with_their_device_lines() -> None:
+    cuda = parse_benchmark_output((BENCH_DIR / "llama_bench_cuda_device.md").read_text(encoding="utf-8"))
+    assert cuda.fields()["accelerator"] == "rtx-4090" and cuda.unused == ()
+    lines = {r.field: r.line for r in cuda.readings}
+    assert lines["accelerator"] == "Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes"
+    rocm = parse_benchmark_output((BENCH_DIR / "llama_bench_rocm_devices.md").read_text(encoding="utf-8"))
+    assert rocm.fields()["accelerator"] == "mi300x" and rocm.unused == ()
+    assert any(note.startswith("2 devices: llama-bench splits the layers") for note in rocm.notes)
+
+
+def test_an_unknown_or_mixed_device_is_named_and_picks_nothing() -> None:
+    unknown = parse_benchmark_output(
+        "  Device 0: NVIDIA RTX A6000, compute capability 8.6, VMM: yes\n" + LLAMA_BENCH_TABLE
+    )
+    assert "accelerator" not in unknown.fields()
+    assert "device 'NVIDIA RTX A6000': not one of this site's accelerators; choose the nearest" in unknown.notes
+    mixed = parse_benchmark_output(
+        "  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes\n"
+        "  Device 1: NVIDIA GeForce RTX 3090, compute capability 8.6, VMM: yes\n" + LLAMA_BENCH_TABLE
+    )
+    assert "accelerator" not in mixed.fields()
+    assert mixed.unused[0].startswith("the devices: 'NVIDIA GeForce RTX 4090', 'NVIDIA GeForce RTX 3090' differ")
 
 
 # --- Anything else ------------------------------------------------------------------------------

@@ -165,7 +165,7 @@ def test_decode_prints_the_calculators_outputs_with_its_labels(capsys) -> None:
     assert list(result["outputs"]) == list(labels)
     for key, entry in result["outputs"].items():
         assert entry == {"label": labels[key], **site["outputs"][key]}
-    assert result["inputs"]["batch"]["value"] == 16 and result["inputs"]["model"]["text"] == "Llama-3-70B"
+    assert result["inputs"]["batch"]["value"] == 16 and result["inputs"]["model"]["text"] == "Llama 3 70B"
 
 
 def test_prefill_custom_hardware_goes_through_the_calculator(capsys) -> None:
@@ -513,7 +513,7 @@ def test_limits_gives_the_inverse_answers_with_what_binds(capsys) -> None:
     model, accelerator = MODELS["llama-3.1-70b"], ACCELERATORS["h100-sxm"]
     batch = largest_batch(model=model, accelerator=accelerator, devices=4, context_tokens=8192)
     assert outputs["largest_batch"]["value"] == batch.value
-    assert outputs["largest_batch"]["text"] == f"{batch.value} sequences (memory)"
+    assert outputs["largest_batch"]["text"] == f"Up to {batch.value} sequences fit in memory."
     devices = fewest_devices(model=model, accelerator=accelerator, batch=16, context_tokens=8192, max_ms_per_token=20)
     assert outputs["fewest_devices"]["value"] == devices.value
     code, _out, err = run(capsys, *argv, "--max-ms-per-token", "0")

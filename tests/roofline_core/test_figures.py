@@ -171,7 +171,7 @@ def test_roofline_alt_text_states_roofline_core_numbers():
     assert decode.intensity_flop_per_byte == 1.0
     assert data["alt"] == (
         f"Roofline of NVIDIA H100 SXM (FP16): the {format_bandwidth(H100.bandwidth_bytes_per_s)} bandwidth roof meets "
-        f"the {format_flop_per_s(H100.peak_for('fp16'))} compute roof at {format_intensity(ridge)}; for Llama-3-8B, "
+        f"the {format_flop_per_s(H100.peak_for('fp16'))} compute roof at {format_intensity(ridge)}; for Llama 3 8B, "
         f"decode at batch 1 sits at {format_intensity(decode.intensity_flop_per_byte)}, memory-bound; "
         f"prefill of 2,048 tokens sits at {format_intensity(prefill.intensity_flop_per_byte)}, compute-bound."
     )
@@ -278,8 +278,8 @@ def test_kv_cache_lines_are_memory_fit_bytes_and_the_memory_line():
         {"y": H100.memory_bytes, "label": f"NVIDIA H100 SXM memory {format_bytes(H100.memory_bytes)}"}
     ]
     llama3 = get_model("llama-3-8b").kv_bytes_per_token("fp16") * 32768
-    assert f"Llama-3-8B (GQA) holds {format_bytes(llama3)}" in data["alt"]
-    assert [s["label"] for s in panel["series"]] == ["Llama-2-7B (MHA)", "Llama-3-8B (GQA)", "DeepSeek-V3 (MLA)"]
+    assert f"Llama 3 8B (GQA) holds {format_bytes(llama3)}" in data["alt"]
+    assert [s["label"] for s in panel["series"]] == ["Llama 2 7B (MHA)", "Llama 3 8B (GQA)", "DeepSeek-V3 (MLA)"]
 
 
 # --- Decode split ------------------------------------------------------------------------

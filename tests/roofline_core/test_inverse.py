@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, activation_bytes
 from roofline_core.inference import estimate_decode, memory_fit
@@ -15,11 +17,13 @@ from roofline_core.inverse import (
     LATENCY,
     MEMORY,
     NONE,
+    Answer,
     best_batch_under_latency,
     fewest_devices,
     largest_batch,
     least_quantised_format,
     longest_context,
+    sentence,
     tensor_parallel_counts,
 )
 from roofline_core.models import MODELS
@@ -169,3 +173,68 @@ def test_device_counts_are_those_tensor_parallelism_can_split_the_heads_over():
     assert tensor_parallel_counts(LLAMA_70B) == (1, 2, 4, 8, 16, 32, 64)  # 64 query, 8 KV heads
     # MLA caches a latent, not KV heads: only the 128 query heads must divide.
     assert tensor_parallel_counts(MODELS["deepseek-v3"]) == (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+# Answers as sentences (issue 30): zero or no setting reads "Does not fit.", and no answer is a
+# bare binding in brackets such as "bf16 (nothing binds)".
+
+
+@pytest.mark.parametrize(
+    ("answer", "noun", "fewest", "expected"),
+    [
+        (Answer(0, MEMORY, "why"), "tokens", False, "Does not fit."),
+        (Answer(0, MEMORY, "why"), "sequences", False, "Does not fit."),
+        (Answer(None, MEMORY, "why"), "devices", True, "Does not fit."),
+        (Answer(None, MEMORY, "why"), "", False, "Does not fit."),
+        (Answer(None, LATENCY, "why"), "sequences", False, "Misses the latency target at every setting tried."),
+        (Answer(None, NONE, "why"), "sequences", False, "No limit: memory never runs out for this question."),
+        (Answer(1, MEMORY, "why"), "sequences", False, "Up to 1 sequence fits in memory."),
+        (Answer(51, MEMORY, "why"), "sequences", False, "Up to 51 sequences fit in memory."),
+        (Answer(40, LATENCY, "why"), "sequences", False, "Up to 40 sequences meet the latency target."),
+        (Answer(32768, MEMORY, "why"), "tokens", False, "Up to 32,768 tokens fit in memory."),
+        (Answer(1, MEMORY, "why"), "devices", True, "At least 1 device is needed to hold it."),
+        (Answer(8, LATENCY, "why"), "devices", True, "At least 8 devices are needed to meet the latency target."),
+        (Answer("bf16", NONE, "why"), "", False, "bf16 fits, and it is the widest weight format considered."),
+        (Answer("fp8", MEMORY, "why"), "", False, "fp8 is the widest weight format that fits."),
+    ],
+)
+def test_each_kind_of_answer_reads_as_a_sentence(answer, noun, fewest, expected):
+    assert sentence(answer, noun, fewest=fewest) == expected
+
+
+def _what_fits_texts(**changes) -> dict[str, str]:
+    values = {**CALCULATORS["what-fits"].defaults(), **changes}
+    return {key: out["text"] for key, out in compute("what-fits", values)["outputs"].items()}
+
+
+def test_what_fits_says_does_not_fit_for_a_model_too_large():
+    # 70B at 16 bits on one H100: no context, batch or best batch fits.
+    texts = _what_fits_texts(devices=1, weight_dtype="bf16")
+    assert texts["longest_context"] == texts["largest_batch"] == texts["best_batch"] == "Does not fit."
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    models,
+    accelerators,
+    st.sampled_from([1, 2, 4, 8]),
+    weight_dtypes,
+    st.integers(1, 256),
+    st.sampled_from([1, 1024, 131_072]),
+    st.sampled_from([0.5, 20.0, 5000.0]),
+)
+def test_every_what_fits_answer_is_a_sentence(model, accelerator, devices, weights, batch, context, limit_ms):
+    texts = _what_fits_texts(
+        model=model,
+        accelerator=accelerator,
+        devices=devices,
+        weight_dtype=weights,
+        batch=batch,
+        context_tokens=context,
+        max_ms_per_token=limit_ms,
+    )
+    for key in ("longest_context", "largest_batch", "fewest_devices", "least_quantised_format", "best_batch"):
+        text = texts[key]
+        assert text.endswith(".") and "(" not in text and "binds" not in text, (key, text)
+        assert text[0].isupper() or text.split()[0] in FORMAT_LADDER, (key, text)
+        assert not text.startswith("0 "), (key, text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import pytest
 
@@ -132,3 +133,16 @@ def test_unknown_kv_cache_of_a_custom_model_says_what_to_give() -> None:
 
     with pytest.raises(ValueError, match="KV-cache size unknown; give layers"):
         CustomModel(streamed_params_per_token=8e9).kv_bytes_per_token()
+
+
+#: A parameter count joined to the name by a hyphen ("Llama-3-8B", "Mixtral-8x7B").
+_HYPHENATED_SIZE = re.compile(r"-\d+(?:\.\d+)?(?:x\d+)?B\b")
+
+
+@pytest.mark.parametrize("slug", sorted(MODELS))
+def test_every_preset_name_follows_one_style(slug: str) -> None:
+    # The vendor's published name with the size as its own word ("Llama 3.1 8B", "Mixtral 8x22B");
+    # the slug is that name in lower case with spaces as hyphens, so an address reads as the name.
+    name = MODELS[slug].name
+    assert not _HYPHENATED_SIZE.search(name), name
+    assert name.lower().replace(" ", "-") == slug, (name, slug)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core.calculators import compute
+from roofline_core.formatting import format_bandwidth
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.sensitivity import STEP, decode_sensitivity, describe
@@ -37,11 +40,14 @@ def test_a_compute_bound_step_moves_with_compute_alone():
     assert factors["Memory bandwidth"].swing == 0
 
 
-def test_continuous_factors_come_first_ranked_by_swing_then_format_steps():
+def test_every_factor_format_steps_included_is_ranked_by_swing():
+    # Issue 30 changed this: format steps used to be listed after the 10 % moves whatever their
+    # effect; now one ranking holds them all, so the largest effect is on top.
     factors = decode_sensitivity(model=LLAMA_8B, accelerator=H100, batch=64, context_tokens=8192)
     names = [factor.name for factor in factors]
-    assert names[-2:] in (["KV cache format", "Weight format"], ["Weight format", "KV cache format"])
-    swings = [factor.swing for factor in factors[:-2]]
+    # At 8,192 tokens the cache outweighs the weights: halving it moves the step most.
+    assert names[0] == "KV cache format"
+    swings = [factor.swing for factor in factors]
     assert swings == sorted(swings, reverse=True)
 
 
@@ -75,16 +81,21 @@ def test_more_hardware_never_slows_and_more_context_never_speeds(model, accelera
 
 def test_the_line_a_reader_sees_names_the_moves_and_their_effects():
     text = describe(decode_sensitivity(model=LLAMA_8B, accelerator=H100))
-    assert text.startswith("Memory bandwidth \u221210% / +10%: \u221210.0% / +10.0%")
-    assert "Weight format FP8: +100.0%" in text
+    # Ranked by effect: halving the bytes per weight doubles a memory-bound step's speed.
+    assert text.startswith("Weight format FP16 \u2192 FP8: +100.0%; ")
+    assert (
+        "Memory bandwidth 3.35 \u2192 3.02 TB/s (\u221210%) / 3.35 \u2192 3.69 TB/s (+10%): \u221210.0% / +10.0%"
+        in text
+    )
     # Compute does not move a memory-bound step: it is left out.
     assert "Peak compute" not in text
 
 
 def test_the_decode_calculator_shows_what_moves_it():
     shown = compute("decode-speed-of-light", {"batch": "8192", "context_tokens": "0"})["outputs"]["what_moves"]
-    assert shown["value"] in ("Batch", "Peak compute")
-    assert "Peak compute \u221210% / +10%: \u221210.0% / +10.0%" in shown["text"]
+    # Compute-bound: the FP8 step (FP8 math, twice the peak) now outranks the 10 % moves.
+    assert shown["value"] in ("Weight format", "Batch", "Peak compute")
+    assert "Peak compute 989 \u2192 890 TFLOP/s (\u221210%) / 989 TFLOP/s \u2192 1.09 PFLOP/s (+10%): " in shown["text"]
 
 
 def test_a_compute_bound_prefill_waits_less_with_more_compute_and_no_less_with_bandwidth():
@@ -142,3 +153,29 @@ def test_a_smaller_kv_cache_keeps_the_math_format_the_reader_chose():
     factors = _by_name(decode_sensitivity(**inputs))
     rate = lambda **c: estimate_decode(**{**inputs, **c}).tokens_per_s_per_sequence  # noqa: E731
     assert factors["KV cache format"].high_change == pytest.approx(rate(kv_dtype="fp8") / rate() - 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(sorted(MODELS)),
+    st.sampled_from(["h100-sxm", "a100-sxm-80gb", "mi300x"]),
+    st.integers(1, 512),
+    st.integers(0, 65_536),
+)
+def test_factors_are_ranked_by_effect_and_name_their_real_moves(model, accelerator, batch, context):
+    # Issue 30: one ranking for every factor (format steps included), and each move labelled by
+    # the values it went between, not only "-10%".
+    factors = decode_sensitivity(
+        model=MODELS[model], accelerator=ACCELERATORS[accelerator], batch=batch, context_tokens=context
+    )
+    swings = [f.swing for f in factors]
+    assert swings == sorted(swings, reverse=True)
+    by_name = _by_name(factors)
+    bandwidth = ACCELERATORS[accelerator].bandwidth_bytes_per_s
+    assert by_name["Memory bandwidth"].low.startswith(format_bandwidth(bandwidth).rpartition(" ")[0] + " \u2192 ")
+    assert by_name["Memory bandwidth"].low.endswith("(\u221210%)")
+    more = math.ceil(batch * (1 + STEP))
+    assert by_name["Batch"].high == f"{batch:,} \u2192 {more:,}"
+    assert by_name["Weight format"].high == "FP16 \u2192 FP8"
+    if context:
+        assert by_name["Context"].low.startswith(f"{context:,} \u2192 ") and by_name["Context"].low.endswith(" tokens")

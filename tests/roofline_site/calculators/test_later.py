@@ -46,7 +46,7 @@ def test_the_summary_shows_the_calculators_headline_results_and_what_they_are_fo
     headline = _outputs(page)
     assert set(headline) == {"max_batch", "kv_bytes"}
     assert headline.items() <= _outputs(calculator).items()
-    assert "Model: Llama-3-70B" in page and "Context length: 4096 tokens" in page
+    assert "Model: Llama 3 70B" in page and "Context length: 4096 tokens" in page
     # Every input the form shows is named (any may move the results), in the form's order.
     assert "Accelerator: NVIDIA H100 SXM" in page and "KV cache format: FP16 (2 bytes)" in page
     assert page.index("Model:") < page.index("Context length:") < page.index("Accelerator:")
