@@ -74,7 +74,7 @@ class GlossaryBuild:
             GlossaryError: with every problem in every entry.
         """
         orphans = extra.get("glossary_orphans", "info")
-        if orphans not in ORPHAN_LEVELS:
+        if not isinstance(orphans, str) or orphans not in ORPHAN_LEVELS:
             raise SettingsError(
                 f"{config_path}: extra.glossary_orphans is {orphans!r}; expected one of {', '.join(ORPHAN_LEVELS)}"
             )

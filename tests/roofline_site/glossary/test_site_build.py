@@ -90,6 +90,9 @@ def test_orphans_as_warnings_on_request_and_unknown_settings_refused(tmp_path):
         GlossaryBuild.load(tmp_path, extra={"glossary_orphans": "loud"}, config_path="m.yml")
     assert str(error.value) == "m.yml: extra.glossary_orphans is 'loud'; expected one of info, warning"
     with pytest.raises(SettingsError) as error:
+        GlossaryBuild.load(tmp_path, extra={"glossary_orphans": ["warning"]}, config_path="m.yml")
+    assert str(error.value) == "m.yml: extra.glossary_orphans is ['warning']; expected one of info, warning"
+    with pytest.raises(SettingsError) as error:
         GlossaryBuild.load(tmp_path, extra={"repository": "ftp://x"}, config_path="m.yml")
     assert str(error.value).startswith("m.yml: extra.repository: expected the repository's https address")
 

@@ -64,3 +64,20 @@ def test_an_entry_over_its_render_budget_is_named(tmp_path):
         "glossary/alpha.md:10: rendering the entry took 12.3 s; expected under 10 s: simplify the body "
         "(long runs of unclosed brackets or angle brackets are slow to parse)"
     )
+
+
+def test_build_html_missing_from_the_body_is_a_located_error(tmp_path):
+    glossary = _glossary(tmp_path)
+    with pytest.raises(GlossaryError) as error:
+        term_page.body_html(
+            glossary.entries["alpha"],
+            glossary,
+            "<p>No figure here.</p>",
+            trusted=['<figure class="roofline-figure">drawn</figure>'],
+            category_href="../category/hardware/",
+            index_href="../",
+        )
+    assert str(error.value) == (
+        "glossary/alpha.md:10: build-inserted fragment '<figure class=\"roofline-figure\">drawn</figure>' not found"
+        " in the rendered body; expected each figure fence at the top level of the body"
+    )
