@@ -41,6 +41,7 @@ class FoundLink:
 
     slug: str
     mention: bool
+    offset: int = 0  # where the link starts in the HTML (characters): how early the page names the term
 
 
 def annotate_term_links(html: str, *, page_url: str, term_urls: Mapping[str, str]) -> tuple[str, list[FoundLink]]:
@@ -73,7 +74,7 @@ def annotate_term_links(html: str, *, page_url: str, term_urls: Mapping[str, str
         slug = term_urls.get(target)
         if slug is None or target == own_path:
             return match.group(0)
-        found.append(FoundLink(slug, mention=not _ROLE.search(attributes)))
+        found.append(FoundLink(slug, mention=not _ROLE.search(attributes), offset=match.start()))
         if _HAS_TERM.search(attributes):
             return match.group(0)
         return f'<a data-glossary-term="{slug}"{attributes}>'
@@ -111,6 +112,21 @@ class PageRef:
     src_uri: str
 
 
+@dataclass(frozen=True)
+class Mention:
+    """One page's links to one term.
+
+    Attributes:
+        page: The page.
+        count: How many links in its text lead to the term.
+        first: Where the first of them is, as a fraction of the page's text (0 at the top).
+    """
+
+    page: PageRef
+    count: int
+    first: float
+
+
 @dataclass
 class LinkGraph:
     """Pages -> terms they mention, and the reverse.
@@ -118,18 +134,21 @@ class LinkGraph:
     A page mentioning its own term (a term page linking to itself) is not a mention.
     """
 
-    _mentions: dict[str, dict[str, PageRef]] = field(default_factory=dict)
+    _mentions: dict[str, dict[str, Mention]] = field(default_factory=dict)
     _outgoing: dict[str, set[str]] = field(default_factory=dict)
 
-    def add(self, page: PageRef, slug: str, *, own_slug: str | None = None) -> None:
-        """Record that ``page`` links to term ``slug``.
+    def add(self, page: PageRef, slug: str, *, own_slug: str | None = None, at: float = 1.0) -> None:
+        """Record that ``page`` links to term ``slug`` (once more).
 
         Args:
             own_slug: The term ``page`` is about, if it is a term page.
+            at: Where the link is, as a fraction of the page's text (0 at the top).
         """
         if slug == own_slug:
             return
-        self._mentions.setdefault(slug, {})[page.url] = page
+        pages = self._mentions.setdefault(slug, {})
+        seen = pages.get(page.url)
+        pages[page.url] = Mention(page, 1, at) if seen is None else Mention(page, seen.count + 1, min(seen.first, at))
         self._outgoing.setdefault(page.url, set()).add(slug)
 
     def forget_page(self, url: str) -> None:
@@ -139,7 +158,11 @@ class LinkGraph:
 
     def mentioned_in(self, slug: str) -> list[PageRef]:
         """Pages linking to ``slug``, sorted by title."""
-        return sorted(self._mentions.get(slug, {}).values(), key=lambda p: (p.title.casefold(), p.url))
+        return [m.page for m in self.mentions(slug)]
+
+    def mentions(self, slug: str) -> list[Mention]:
+        """Each page's links to ``slug``, sorted by the page's title."""
+        return sorted(self._mentions.get(slug, {}).values(), key=lambda m: (m.page.title.casefold(), m.page.url))
 
     def terms_linked_from(self, url: str) -> set[str]:
         return set(self._outgoing.get(url, set()))

@@ -143,7 +143,7 @@ def _text(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def _heading(level: int, anchor: str, text: str) -> str:
+def heading_html(level: int, anchor: str, text: str) -> str:
     anchor = html.escape(anchor, quote=True)
     return f'<h{level} id="{anchor}">{_text(text)}<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
 
@@ -170,7 +170,7 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
     # After the title, not before it: the search index makes a page's text from its first
     # heading's section, which must be the term (the breadcrumb is excluded from it anyway).
     parts = [
-        _heading(1, entry.slug, entry.title),
+        heading_html(1, entry.slug, entry.title),
         breadcrumb,
         f'<p class="glossary-entry__meta" data-search-exclude><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
         f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
@@ -210,7 +210,7 @@ def term_page_footer_html(
     if entry.related:
         # Out of the search index: each summary is indexed on its own term's page already, and
         # eighty-odd copies made the index every page downloads a sixth larger.
-        parts.append(_heading(2, *TERM_PAGE_SECTIONS[0]) + "<ul data-search-exclude>\n")
+        parts.append(heading_html(2, *TERM_PAGE_SECTIONS[0]) + "<ul data-search-exclude>\n")
         for slug in entry.related:
             other = glossary.entries[slug]
             parts.append(
@@ -219,7 +219,7 @@ def term_page_footer_html(
         parts.append("</ul>\n")
     # Citations stay out of the search index (a sixth of it, downloaded by every page): a search
     # for a paper still finds the terms whose prose names it.
-    parts.append(_heading(2, *TERM_PAGE_SECTIONS[1]) + "<ul data-search-exclude>\n")
+    parts.append(heading_html(2, *TERM_PAGE_SECTIONS[1]) + "<ul data-search-exclude>\n")
     for source in entry.sources:
         note = f": {t(source.note)}" if source.note else ""
         parts.append(f'<li><a href="{e(source.url)}">{t(source.title)}</a>{note}</li>\n')
@@ -477,12 +477,3 @@ def redirect_html(*, title: str, target_href: str, canonical_url: str, content_s
         f'<p>This address now leads to <a href="{href}">{name}</a>.</p>\n'
         "</body>\n</html>\n"
     )
-
-
-def mentions_html(pages: list[tuple[str, str]]) -> str:
-    """The "Mentioned in" section: its heading and ``(title, relative href)`` per page; nothing
-    when no page links here (an empty section would only say so)."""
-    if not pages:
-        return ""
-    items = "".join(f'<li><a href="{html.escape(href)}">{html.escape(title)}</a></li>' for title, href in pages)
-    return _heading(2, *TERM_PAGE_SECTIONS[2]) + f'<ul class="glossary-mentions">{items}</ul>'

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from roofline_core.quantities import parse_reference
@@ -193,3 +193,19 @@ def section_html(numbers: Sequence[Shown], cite: str, *, script_href: str, downl
         f'<p>Cite this page: <span class="roofline-reproduce__cite">{html.escape(cite, quote=False)}</span></p>\n'
         "</details>\n"
     )
+
+
+def page_section(
+    numbers: Sequence[Shown], cite: str, *, page_url: str, href: Callable[[str], str]
+) -> tuple[str, NumbersScript | None]:
+    """A page's "Reproduce the numbers" section and the script it links (both absent without numbers).
+
+    Args:
+        page_url: The page's site URL; the download is named after its last part.
+        href: A site path made relative to the page.
+    """
+    script = numbers_script(numbers, cite)
+    if script is None:
+        return "", None
+    name = (page_url.strip("/").rsplit("/", 1)[-1] or "home") + "-numbers.py"
+    return section_html(numbers, cite, script_href=href(script.site_path), download_name=name), script

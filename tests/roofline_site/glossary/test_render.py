@@ -8,7 +8,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 
-from roofline_site.glossary import SourceRef, render, reproduce
+from roofline_site.glossary import SourceRef, mentions, render, reproduce
 from roofline_site.glossary.validator import load_glossary
 from tests.roofline_site.glossary.helpers import entry_text, write_glossary
 
@@ -179,10 +179,11 @@ def test_redirects_cover_aliases_and_old_slugs(tmp_path):
 
 
 def test_mentions_html_escapes_titles_and_is_empty_without_mentions():
-    section = render.mentions_html([("A <b>", "../a/")])
+    # The section moved to roofline_site.glossary.mentions (with the cap); its output is unchanged.
+    section = mentions.section_html("Alpha", [("A <b>", "../a/")], everything=[("A <b>", "../a/")])
     assert section.startswith('<h2 id="mentioned-in">Mentioned in')
     assert section.endswith('<ul class="glossary-mentions"><li><a href="../a/">A &lt;b&gt;</a></li></ul>')
-    assert render.mentions_html([]) == ""
+    assert mentions.section_html("Alpha", [], everything=[]) == ""
 
 
 def test_feed_and_json_are_well_formed_whatever_the_front_matter_holds(tmp_path):

@@ -1,0 +1,73 @@
+"""Hand-written pages (``docs/``) that use the glossary: their term links and quantities.
+
+Every page is checked before any renders, so one build reports every broken link at once; then
+each page's ``[[slug]]`` links and ``{{ quantity }}`` numbers are rewritten as it renders. A
+hand-written page is trusted (it is reviewed like code), so its numbers get their wrapper straight
+away, where an entry's are marked for the sanitiser first (:mod:`.reproduce`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from roofline_site.glossary import reproduce
+from roofline_site.glossary.errors import GlossaryError, Problem
+from roofline_site.glossary.markup import Rewritten, rewrite
+from roofline_site.glossary.validator import Glossary, check_relative_links
+
+
+def display_path(docs_dir: Path, project_root: Path, src_uri: str) -> str:
+    """How a contributor names a page in an error: ``docs/index.md``, relative to the project
+    where the docs folder is inside it."""
+    docs = docs_dir.resolve()
+    try:
+        prefix = docs.relative_to(project_root).as_posix()
+    except ValueError:
+        prefix = docs.as_posix()
+    return f"{prefix}/{src_uri}"
+
+
+def check(pages: Iterable[tuple[str, str, str]], glossary: Glossary) -> None:
+    """Check every page's term links, quantities and relative links into the glossary.
+
+    Args:
+        pages: ``(src_uri, display path, text)`` per page.
+
+    Raises:
+        GlossaryError: with every problem in every page.
+    """
+    problems: list[Problem] = []
+    slugs = set(glossary.entries)
+    for src_uri, path, text in pages:
+        problems += rewrite(
+            text, path=path, src_uri=src_uri, first_line=1, titles=glossary.titles, suggest=glossary.suggest
+        ).problems
+        problems += check_relative_links(text, path=path, src_uri=src_uri, first_line=1, slugs=slugs)
+    if problems:
+        raise GlossaryError(problems)
+
+
+def rewrite_page(markdown: str, *, source: str, src_uri: str, path: str, glossary: Glossary) -> Rewritten:
+    """A page's Markdown with its term links and quantities rewritten.
+
+    Args:
+        markdown: The page's Markdown with its front matter cut off.
+        source: The whole file (to count the lines cut, so errors name the file's lines).
+
+    Raises:
+        GlossaryError: if a link or quantity is wrong (``check`` has seen them all already).
+    """
+    first_line = 1 + source.count("\n") - markdown.count("\n") if source.endswith(markdown) else 1
+    result = rewrite(
+        markdown,
+        path=path,
+        src_uri=src_uri,
+        first_line=first_line,
+        titles=glossary.titles,
+        suggest=glossary.suggest,
+        mark=reproduce.wrapped,
+    )
+    if result.problems:
+        raise GlossaryError(result.problems)
+    return result
