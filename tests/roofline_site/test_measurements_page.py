@@ -81,7 +81,8 @@ def test_the_summary_states_the_held_back_error_and_every_regime_computed_by_roo
         assert f"| **by {regime}** |" in text
         for value, e in errors_by_regime(REPORT, regime).items():
             shown = value.replace("_", "\\_")  # Markdown-escaped, as every data-file text
-            assert f"| {shown} | {e.rows} ({e.held_back}) | {format_percent(e.median_abs_error)} |" in text
+            lean = f"{format_percent(abs(e.median_error))} {'fast' if e.median_error > 0 else 'slow'}"
+            assert f"| {shown} | {e.rows} ({e.held_back}) | {format_percent(e.median_abs_error)} | {lean} |" in text
     # The chart comes before the regime table, and both before anything else.
     assert text.index("<!-- chart -->") < text.index("### Error by regime")
 
