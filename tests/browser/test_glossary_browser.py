@@ -209,7 +209,6 @@ def test_index_filter_ranks_title_then_alias_then_summary_matches(sub_site, page
 @pytest.mark.parametrize(
     ("typed", "finds"),
     [
-        ("quantisation", "quantization"),
         # Entries spelled the British way, with no American alias.
         ("quantization", "gguf-quantisation"),
         ("quantization", "w8a8-quantisation"),
