@@ -24,6 +24,7 @@ from roofline_core.validation import (
     ValidationReport,
     engine_family,
     errors_by_regime,
+    row_name,
 )
 from roofline_core.version import package_digest
 from roofline_site.node_artifacts import input_key
@@ -261,7 +262,7 @@ def _exclusions(report: ValidationReport) -> str:
     excluded = [c.measurement for c in report.comparisons if c.role == EXCLUDED]
     if not excluded:
         return ""
-    items = [f"- [{_cell(m.id)}](#{m.id}): {_cell(m.exclude)}" for m in excluded]
+    items = [f"- [{_cell(row_name(m))}](#{m.id}): {_cell(m.exclude)}" for m in excluded]
     return "## Listed but not compared\n\n" + "\n".join(items)
 
 

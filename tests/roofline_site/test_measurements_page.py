@@ -9,7 +9,15 @@ import pytest
 
 from roofline_core.formatting import format_percent
 from roofline_core.measurements import load_measurements_file
-from roofline_core.validation import FIT, HELD_BACK, REGIMES, engine_family, errors_by_regime, validate
+from roofline_core.validation import (
+    FIT,
+    HELD_BACK,
+    REGIMES,
+    engine_family,
+    errors_by_regime,
+    row_name,
+    validate,
+)
 from roofline_site.measurements_page import (
     MARKER,
     SUMMARY_MARKER,
@@ -119,3 +127,11 @@ def test_the_summary_marker_is_replaced_on_its_own() -> None:
     assert once == f"# T\n\nSUMMARY\n\nMiddle.\n\n{MARKER}\n"
     with pytest.raises(MarkerError, match=r"^docs/p.md:3: a second <!-- roofline:measurements-summary -->"):
         replace_marker(f"{SUMMARY_MARKER}\n\n{SUMMARY_MARKER}\n", "S", page="docs/p.md", marker=SUMMARY_MARKER)
+
+
+def test_rows_listed_but_not_compared_are_named_too() -> None:
+    text = render_markdown(REPORT, TABLE)
+    excluded = [c.measurement for c in REPORT.comparisons if c.role == "excluded"]
+    assert excluded
+    for m in excluded:
+        assert f"- [{row_name(m).replace('_', chr(92) + '_')}](#{m.id}): " in text
