@@ -336,3 +336,111 @@ def validate(table: MeasurementTable) -> ValidationReport:
         for m, role in zip(table.rows, roles)
     )
     return ValidationReport(comparisons=comparisons, efficiencies=fitted)
+
+
+# --- Summaries for readers: named rows, error by regime, speeds on one axis -------------------
+
+#: Ways the page splits the compared rows to show where the estimate holds and where it does not.
+REGIMES: tuple[str, ...] = ("phase", "devices", "weight format", "engine")
+
+
+def phase_of(measurement: Measurement) -> str:
+    """``"decode"``, ``"prefill"`` (time to first token included) or ``"static batch"``."""
+    if measurement.metric in _DECODE_METRICS:
+        return "decode"
+    if measurement.metric in ("ttft_ms", "prefill_tokens_per_s"):
+        return "prefill"
+    return "static batch"
+
+
+def engine_family(measurement: Measurement) -> str:
+    """The engine without its qualifiers: ``"llama.cpp (CUDA, llama-bench)"`` -> ``"llama.cpp"``."""
+    return measurement.engine.split(" (", 1)[0].strip()
+
+
+def regime_of(measurement: Measurement, regime: str) -> str:
+    """The value of ``regime`` (one of :data:`REGIMES`) for a row, as the page names it.
+
+    Raises:
+        ValueError: for a regime not in :data:`REGIMES`.
+    """
+    if regime == "phase":
+        return phase_of(measurement)
+    if regime == "devices":
+        return "1 device" if measurement.devices == 1 else f"{measurement.devices} devices"
+    if regime == "weight format":
+        return measurement.weight_format.slug
+    if regime == "engine":
+        return engine_family(measurement)
+    raise ValueError(f"unknown regime {regime!r}; expected one of {', '.join(REGIMES)}")
+
+
+def row_name(measurement: Measurement) -> str:
+    """A row as a reader names it: ``"Llama-2-7B, 2 × NVIDIA A100 SXM 80GB, TensorRT-LLM, batch 8"``."""
+    m = measurement
+    chip = f"{m.devices} × {m.accelerator.name}" if m.devices > 1 else m.accelerator.name
+    return f"{m.model.name}, {chip}, {engine_family(m)}, batch {m.batch}"
+
+
+def tokens_per_s(measurement: Measurement, value: float) -> float:
+    """``value`` of the row's metric as a speed in tokens per second (higher is faster).
+
+    Decode times per token become tokens per second of one sequence; a time to first token
+    becomes the prompt tokens processed per second. Rates are returned as they are. This puts
+    every row on one axis, where a perfect estimate lies on the diagonal.
+    """
+    m = measurement
+    if m.metric == "decode_ms_per_token":
+        return 1e3 / value
+    if m.metric == "ttft_ms":
+        return m.batch * m.input_tokens / (value / 1e3)
+    return value
+
+
+@dataclass(frozen=True)
+class RegimeError:
+    """How the estimate fares on the compared rows of one regime value.
+
+    Attributes:
+        rows: Rows compared (fitted on and held back).
+        held_back: Of those, rows the fit did not see.
+        median_abs_error: Median absolute relative error of the estimate (0.1 is 10%).
+        median_error: Median signed relative error (positive: the estimate is faster than measured).
+        median_ratio: Median measured share of the speed of light.
+    """
+
+    rows: int
+    held_back: int
+    median_abs_error: float
+    median_error: float
+    median_ratio: float
+
+
+def errors_by_regime(report: ValidationReport, regime: str) -> dict[str, RegimeError]:
+    """The estimate's error on the compared rows, split by ``regime`` (one of :data:`REGIMES`).
+
+    Returns:
+        Regime value to its :class:`RegimeError`, most rows first (ties by name).
+    """
+    groups: dict[str, list[Comparison]] = {}
+    for c in report.comparisons:
+        if c.error is not None and c.ratio is not None:
+            groups.setdefault(regime_of(c.measurement, regime), []).append(c)
+    summaries = {
+        value: RegimeError(
+            rows=len(members),
+            held_back=sum(1 for c in members if c.role == HELD_BACK),
+            median_abs_error=statistics.median(abs(c.error) for c in members),
+            # A speed estimate that is too high and a time estimate that is too low both mean
+            # "faster than measured": the sign is taken on the speed.
+            median_error=statistics.median(_speed_error(c) for c in members),
+            median_ratio=statistics.median(c.ratio for c in members),
+        )
+        for value, members in groups.items()
+    }
+    return dict(sorted(summaries.items(), key=lambda item: (-item[1].rows, item[0])))
+
+
+def _speed_error(c: Comparison) -> float:
+    m = c.measurement
+    return tokens_per_s(m, c.estimate) / tokens_per_s(m, m.value) - 1.0

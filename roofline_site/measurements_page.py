@@ -1,7 +1,9 @@
 """The "Model vs measurement" page: Markdown generated from :mod:`roofline_core.validation`.
 
-A page places the generated part with a line holding only :data:`MARKER`; the hook
-``hooks/measurements.py`` swaps it for :func:`render_markdown`'s output at build time, so every
+A page places the generated parts with lines holding only :data:`SUMMARY_MARKER` (what a
+reader wants first: the error by regime and the measured-against-estimate chart,
+:func:`render_summary`) and :data:`MARKER` (the fit, the full table and the sources,
+:func:`render_markdown`); the hook ``hooks/measurements.py`` swaps them at build time, so every
 number on the page is computed, none typed. Text from the data file (quotes, conditions) is
 escaped: it is shown as written, never interpreted as Markdown or HTML.
 """
@@ -13,12 +15,26 @@ from pathlib import Path
 
 from roofline_core.formatting import format_number, format_percent
 from roofline_core.measurements import METRICS, Measurement, MeasurementTable
-from roofline_core.validation import EXCLUDED, FIT, HELD_BACK, Comparison, ValidationReport
+from roofline_core.validation import (
+    EXCLUDED,
+    FIT,
+    HELD_BACK,
+    REGIMES,
+    Comparison,
+    ValidationReport,
+    engine_family,
+    errors_by_regime,
+    row_name,
+)
 from roofline_core.version import package_digest
 from roofline_site.node_artifacts import input_key
 
 #: The line a page writes where the generated comparison goes.
 MARKER = "<!-- roofline:measurements -->"
+#: The line a page writes where the summary (error by regime, the chart) goes.
+SUMMARY_MARKER = "<!-- roofline:measurements-summary -->"
+#: Where the full table starts (its heading's id), for the summary's link to it.
+TABLE_ANCHOR = "every-row-beside-the-roofline"
 
 _METRIC_LABELS = {
     "decode_tokens_per_s_per_sequence": "decode, tok/s per sequence",
@@ -39,16 +55,16 @@ class MarkerError(ValueError):
     """The marker line is missing or repeated in a page that should hold it once."""
 
 
-def replace_marker(markdown: str, generated: str, *, page: str) -> str:
-    """``markdown`` with its one :data:`MARKER` line replaced by ``generated``.
+def replace_marker(markdown: str, generated: str, *, page: str, marker: str = MARKER) -> str:
+    """``markdown`` with its one ``marker`` line replaced by ``generated``.
 
     Raises:
         MarkerError: ``<page>:<line>: ...`` if the marker appears more than once.
     """
     lines = markdown.split("\n")
-    found = [i for i, line in enumerate(lines) if line.strip() == MARKER]
+    found = [i for i, line in enumerate(lines) if line.strip() == marker]
     if len(found) > 1:
-        raise MarkerError(f"{page}:{found[1] + 1}: a second {MARKER} line; expected it once per page")
+        raise MarkerError(f"{page}:{found[1] + 1}: a second {marker} line; expected it once per page")
     if not found:
         return markdown
     lines[found[0]] = generated
@@ -73,6 +89,21 @@ def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
         _closing_note(report),
     ]
     return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def render_summary(report: ValidationReport, figure_html: str) -> str:
+    """What the page leads with: the held-back error in one sentence, the chart of measured
+    against estimated speed (``figure_html``, drawn by the hook from
+    :func:`roofline_core.figures.measured.measured_vs_predicted_figure`) and the error by regime.
+    """
+    single, multi = report.median_abs_error(HELD_BACK, "single"), report.median_abs_error(HELD_BACK, "multi")
+    lede = (
+        f"On the {report.count(HELD_BACK)} rows the fit never saw, the realistic estimate is off by a median "
+        f"**{_error_text(report.median_abs_error(HELD_BACK))}**: {_error_text(single)} on one device, "
+        f"{_error_text(multi)} on several, where communication the model does not fully count adds to the gap. "
+        f"Every row is in [the full table](#{TABLE_ANCHOR}), which you can filter."
+    )
+    return "\n\n".join(["## At a glance", lede, figure_html, _regimes(report)])
 
 
 # Helper functions ----------------------------------------------------------------------
@@ -119,6 +150,28 @@ def _summary(report: ValidationReport) -> str:
     )
 
 
+def _regimes(report: ValidationReport) -> str:
+    rows = ["| regime | rows (held back) | median error | estimate leans |", "|---|---|---|---|"]
+    for regime in REGIMES:
+        rows.append(f"| **by {regime}** | | | |")
+        for value, e in errors_by_regime(report, regime).items():
+            direction = "fast" if e.median_error > 0 else "slow"
+            rows.append(
+                f"| {_cell(value)} | {e.rows} ({e.held_back}) | {format_percent(e.median_abs_error)} "
+                f"| {format_percent(abs(e.median_error))} {direction} |"
+            )
+    return (
+        "### Error by regime\n\n"
+        "The median error of the estimate on the compared rows (fitted on and held back) of each kind. "
+        "The last column is the median signed error on speed: *fast* means the estimate promises more "
+        "speed than was measured.\n\n"
+        # A class to size the table for a phone's width (site.css).
+        + '<div class="measurements-regimes" markdown>\n\n'
+        + "\n".join(rows)
+        + "\n\n</div>"
+    )
+
+
 def _groups(report: ValidationReport) -> str:
     rows = ["| kind of row | rows | median share of the speed of light |", "|---|---|---|"]
     rows += [
@@ -154,25 +207,48 @@ def _comparison_row(c: Comparison) -> str:
     ratio = "n/a" if c.ratio is None else format_percent(c.ratio)
     error = "n/a" if c.error is None else _signed_percent(c.error)
     return (
-        f"| [{_cell(m.id)}](#{m.id}) | {_METRIC_LABELS[m.metric]} | {_value(m.value)} {unit} | {sol} | {estimate} "
-        f"| {ratio} | {error} | {c.role} | {_cell(m.model.name)} | {_hardware(m)} | {_cell(_formats(m))} "
-        f"| {m.batch} | {m.input_tokens} / {m.output_tokens} |"
+        f"| {_row_label(m)} | {_METRIC_LABELS[m.metric]} | {_value(m.value)} {unit} | {sol} | {estimate} "
+        f"| {ratio} | {error} | {c.role} | {_cell(_formats(m))} | {m.input_tokens} / {m.output_tokens} |"
     )
+
+
+def _row_label(m: Measurement) -> str:
+    """A row named by model, chip, engine and batch, one per line, linked to its source."""
+    return f"[{_cell(m.model.name)}](#{m.id})<br>{_hardware(m)}<br>{_cell(engine_family(m))}, batch {m.batch}"
 
 
 def _comparison_table(report: ValidationReport) -> str:
     header = [
-        "| row | metric | measured | speed of light | estimate | ratio | error | role | model | hardware "
-        "| weights / KV / math | batch | in / out tokens |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| model, hardware, engine | metric | measured | speed of light | estimate | ratio | error | role "
+        "| weights / KV / math | in / out tokens |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     body = [_comparison_row(c) for c in report.comparisons if c.role != EXCLUDED]
     return (
-        "## Every row beside the roofline\n\n"
+        f"## Every row beside the roofline {{#{TABLE_ANCHOR}}}\n\n"
         "*Ratio* is the measured speed as a share of the speed of light (for milliseconds, the "
         "bound's time over the measured time), so 100% would be a perfect run. *Error* is the "
         "estimate's difference from the measurement, relative to the measurement. The speed of light and "
-        "the estimate are in the unit of the measured column.\n\n" + _unsearched("\n".join(header + body))
+        "the estimate are in the unit of the measured column. Each row's name links to its source.\n\n"
+        + _unsearched(_filterable("\n".join(header + body), rows=len(body)))
+    )
+
+
+def _filterable(table: str, *, rows: int) -> str:
+    """``table`` in its own horizontal scroller, with a filter box that
+    ``site_assets/measurements/table.mjs`` shows and runs (without scripts the box stays hidden
+    and every row is shown). The script also adds a scroll bar above the table, kept in step
+    with the one below, so the table scrolls sideways without first scrolling to its end."""
+    return (
+        f'<div class="measurements-table" data-measurements-table="{rows}" markdown>\n'
+        '<div class="measurements-table__filter" hidden>\n'
+        '<label class="measurements-table__label" for="measurements-filter-input">Filter rows</label>\n'
+        '<input class="measurements-table__input" id="measurements-filter-input" type="search" autocomplete="off"'
+        ' spellcheck="false" placeholder="Words that must all appear, e.g. H100 fp8 decode">\n'
+        '<p class="measurements-table__status" aria-live="polite"></p>\n'
+        "</div>\n"
+        '<div class="measurements-table__scroll" tabindex="0" role="region" aria-label="Every row beside the roofline"'
+        f" markdown>\n\n{table}\n\n</div>\n</div>"
     )
 
 
@@ -186,7 +262,7 @@ def _exclusions(report: ValidationReport) -> str:
     excluded = [c.measurement for c in report.comparisons if c.role == EXCLUDED]
     if not excluded:
         return ""
-    items = [f"- [{_cell(m.id)}](#{m.id}): {_cell(m.exclude)}" for m in excluded]
+    items = [f"- [{_cell(row_name(m))}](#{m.id}): {_cell(m.exclude)}" for m in excluded]
     return "## Listed but not compared\n\n" + "\n".join(items)
 
 
@@ -197,7 +273,8 @@ def _sources(report: ValidationReport) -> str:
         unit = METRICS[m.metric][0]
         blocks.append(
             f'<a id="{m.id}"></a>\n\n'
-            f"**{_cell(m.id)}**: {_value(m.value)} {unit} ({_METRIC_LABELS[m.metric]}), "
+            f"**{_cell(m.model.name)}, {_hardware(m)}, batch {m.batch}** (`{m.id}`): "
+            f"{_value(m.value)} {unit} ({_METRIC_LABELS[m.metric]}), "
             f"{_cell(m.engine)} {_cell(m.engine_version)}, {_cell(m.date)}. "
             f"[Source]({m.source.url}): “{_cell(m.source.states)}” Conditions: {_cell(m.conditions)}"
         )

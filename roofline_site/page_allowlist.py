@@ -52,6 +52,8 @@ DATA_ATTRIBUTES: frozenset[str] = frozenset(
         "data-glossary-listing",
         "data-prose-columns",
         "data-quantity",
+        # the Model vs measurement table (site_assets/measurements/)
+        "data-measurements-table",
         # figures
         "data-figure-kind",
         "data-svg-id-prefix",

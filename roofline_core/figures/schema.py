@@ -25,12 +25,17 @@ XY = list[float]
 """``[x, y]``: one point of a line, in SI units."""
 
 
-class Series(TypedDict):
-    """A line through ``points`` (in order), named ``label`` in the legend."""
-
+class _SeriesRequired(TypedDict):
     label: str
     points: list[XY]
     dashed: bool
+
+
+class Series(_SeriesRequired, total=False):
+    """A line through ``points`` (in order), named ``label`` in the legend; a ``reference`` line
+    (a diagonal to read points against) is drawn thin and neutral rather than in a series colour."""
+
+    reference: bool
 
 
 class _PointRequired(TypedDict):
@@ -85,6 +90,13 @@ class Note(TypedDict):
     slope: bool
 
 
+class ScatterGroup(TypedDict):
+    """Unlabelled points of one kind, drawn with one marker and named ``label`` in the legend."""
+
+    label: str
+    points: list[XY]
+
+
 class Stack(TypedDict):
     """One layer of stacked bars: a value per category (SI units)."""
 
@@ -123,6 +135,7 @@ class Panel(_PanelRequired, total=False):
         regions: Shaded memory- and compute-bound bands.
         notes: Text at data coordinates.
         bars: Stacked bars (with ``x_scale`` ``"category"``).
+        scatter: Groups of unlabelled points (measurements), each in the legend.
         legend: Whether the panel has a legend (labels of series, bars and vlines).
         row_labels: Whether each point is a labelled row (the intensity number line).
         bound_on: The accelerator the bound colours refer to, when several are drawn.
@@ -135,6 +148,7 @@ class Panel(_PanelRequired, total=False):
     regions: list[Region]
     notes: list[Note]
     bars: Bars
+    scatter: list[ScatterGroup]
     legend: bool
     row_labels: bool
     bound_on: str

@@ -140,12 +140,13 @@ def _draw_panel(ax, panel: dict[str, Any], handles: dict[str, Any]) -> list[Pend
     for region in panel.get("regions", []):
         _draw_region(ax, panel, region)
     for index, series in enumerate(panel.get("series", [])):
-        colour = SERIES[index % len(SERIES)]
+        # A reference line (the diagonal of a measured-against-estimate chart) is drawn quietly.
+        colour = (FG if not series.get("dashed") else MUTED) if series.get("reference") else SERIES[index % len(SERIES)]
         (line,) = ax.plot(
             [p[0] for p in series["points"]],
             [p[1] for p in series["points"]],
             color=colour,
-            linewidth=2.0,
+            linewidth=1.2 if series.get("reference") else 2.0,
             linestyle=(0, (5, 3)) if series.get("dashed") else "-",
             zorder=3,
             gid="series",
@@ -154,6 +155,8 @@ def _draw_panel(ax, panel: dict[str, Any], handles: dict[str, Any]) -> list[Pend
             handles.setdefault(series["label"], line)
     if "bars" in panel:
         _draw_bars(ax, panel["bars"], handles)
+    for index, group in enumerate(panel.get("scatter", [])):
+        _draw_scatter(ax, group, index, handles)
     for index, vline in enumerate(panel.get("vlines", [])):
         _draw_vline(ax, vline, index, handles if (panel.get("legend") or panel.get("row_labels")) else None)
     for hline in panel.get("hlines", []):
@@ -386,6 +389,26 @@ def _legend_bounds(handles: dict[str, Any], panel: dict[str, Any]) -> None:
             markeredgecolor=BG,
             linestyle="none",
         )
+
+
+#: Marker of each scatter group, in order (with its colour, so a group reads without colour too).
+SCATTER_MARKERS = ("o", "s", "^", "D", "v", "P")
+
+
+def _draw_scatter(ax, group: dict[str, Any], index: int, handles: dict[str, Any]) -> None:
+    """One group of unlabelled points, named once in the legend."""
+    (markers,) = ax.plot(
+        [p[0] for p in group["points"]],
+        [p[1] for p in group["points"]],
+        marker=SCATTER_MARKERS[index % len(SCATTER_MARKERS)],
+        markersize=5.5,
+        markerfacecolor=SERIES[index % len(SERIES)],
+        markeredgecolor=BG,
+        markeredgewidth=0.6,
+        linestyle="none",
+        zorder=6,
+    )
+    handles.setdefault(group["label"], markers)
 
 
 def _draw_bars(ax, bars: dict[str, Any], handles: dict[str, Any]) -> None:

@@ -253,6 +253,39 @@ function normalise(text) {
     .trim();
 }
 
+// British and American spellings find each other: "quantisation" and "quantization", "analyse"
+// and "analyze". Applied to the query and to the terms alike, after normalise(), so a word half
+// typed ("quantis") matches too; the only cost is that an -is-/-iz- pair such as "prise" and
+// "prize" counts as one word, which a glossary of this field does not mind.
+function spelling(text) {
+  return text.replace(/([iy])z/g, "$1s");
+}
+
+// Where a word is found decides an item's rank: in the title, then an alias, then the summary.
+const FIELDS = ["title", "aliases", "summary"];
+
+function fieldsOf(item, linkSelector) {
+  const text = (selector) => spelling(normalise(item.querySelector(selector)?.textContent || ""));
+  return {
+    title: text(linkSelector),
+    aliases: text(".glossary-index__aliases").replace(/^also /, ""),
+    summary: text(".glossary-index__summary"),
+  };
+}
+
+// The rank of an item for the query's words (lower is better), or -1 if a word is missing: each
+// word counts where it is best found, and the item ranks by its weakest word. A title that starts
+// with the query ranks first among titles.
+function rankOf(fields, words, phrase) {
+  let rank = 0;
+  for (const word of words) {
+    const at = FIELDS.findIndex((name) => fields[name].includes(word));
+    if (at < 0) return -1;
+    rank = Math.max(rank, at);
+  }
+  return rank * 2 + (rank === 0 && fields.title.startsWith(phrase) ? 0 : 1);
+}
+
 // The filter and the view live in the query string (?filter=cache&view=a-z), so a narrowed list
 // can be shared; Material's history state is kept (instant navigation stores its own there).
 function writeIndexState(filter, view) {
@@ -306,8 +339,17 @@ function mountFilters() {
     const items = [...listing.querySelectorAll("li")];
     const home = new Map(items.map((item) => [item, item.parentElement]));
     const bySlug = new Map(items.map((item) => [item.querySelector(LINK_SELECTOR)?.dataset.glossaryTerm, item]));
-    const texts = new Map(items.map((item) => [item, normalise(item.textContent)]));
+    const fields = new Map(items.map((item) => [item, fieldsOf(item, LINK_SELECTOR)]));
     const alphabetical = letterGroups(listing, letters);
+    // While a filter is typed in the category view, the matches leave their categories for one
+    // group at the top, best match first (A to Z keeps its letters: the reader asked for that order).
+    const ranked = document.createElement("section");
+    ranked.className = "glossary-group glossary-group--ranked";
+    const rankedHeading = document.createElement("h3");
+    rankedHeading.textContent = "Best matches first";
+    const rankedList = document.createElement("ol");
+    ranked.append(rankedHeading, rankedList);
+    listing.prepend(ranked);
     const viewButtons = [...box.querySelectorAll("[data-glossary-view]")];
     let view = "category";
 
@@ -330,12 +372,21 @@ function mountFilters() {
     };
 
     const apply = () => {
-      const words = normalise(input.value).split(" ").filter(Boolean);
+      const phrase = spelling(normalise(input.value));
+      const words = phrase.split(" ").filter(Boolean);
+      const ranks = new Map(items.map((item) => [item, words.length ? rankOf(fields.get(item), words, phrase) : 0]));
       let shown = 0;
       for (const item of items) {
-        const match = words.every((word) => texts.get(item).includes(word));
-        item.hidden = !match;
-        if (match) shown += 1;
+        item.hidden = ranks.get(item) < 0;
+        if (!item.hidden) shown += 1;
+      }
+      if (words.length && view === "category") {
+        // Every item home first (in the build's order), then the matches into the ranked group;
+        // the stable sort keeps the build's order (A to Z within a category) among equal ranks.
+        for (const item of items) home.get(item).append(item);
+        rankedList.append(...items.filter((item) => !item.hidden).sort((a, b) => ranks.get(a) - ranks.get(b)));
+      } else if (rankedList.childElementCount) {
+        showView(view);
       }
       for (const group of document.querySelectorAll(".glossary-group")) {
         group.hidden = !group.querySelector("li:not([hidden])");

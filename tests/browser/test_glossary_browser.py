@@ -7,6 +7,7 @@ scripts build must be relative to the site, not to the host.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import pytest
 
@@ -151,6 +152,76 @@ def test_index_filter_narrows_the_list_as_you_type(sub_site, page_factory):
     assert box.input_value() == "" and page.locator(".glossary-filter__empty").is_hidden()
     assert page.locator(".glossary-group li:visible").count() == total
     assert page.url.endswith("glossary/")
+    _assert_clean(watch)
+
+
+def _normalised(text: str) -> str:
+    # The index filter's normalise() and spelling(), in Python: the reference the page must follow.
+    text = unicodedata.normalize("NFKD", text)
+    text = re.sub(r"[^a-z0-9]+", " ", "".join(c for c in text if not unicodedata.combining(c)).lower()).strip()
+    return re.sub(r"([iy])z", r"\1s", text)
+
+
+def _expected_ranking(query: str, build_order: list[str]) -> list[str]:
+    phrase = _normalised(query)
+    ranked = []
+    for slug in build_order:
+        e = GLOSSARY.entries[slug]
+        fields = [_normalised(e.title), _normalised(", ".join(e.aliases)), _normalised(e.summary)]
+        places = [next((at for at, text in enumerate(fields) if word in text), -1) for word in phrase.split()]
+        if -1 in places:
+            continue
+        rank = max(places)
+        ranked.append((rank * 2 + (0 if rank == 0 and fields[0].startswith(phrase) else 1), slug))
+    return [slug for _, slug in sorted(ranked, key=lambda pair: pair[0])]
+
+
+def test_index_filter_ranks_title_then_alias_then_summary_matches(sub_site, page_factory):
+    page, watch = page_factory()
+    page.goto(sub_site + "glossary/", wait_until="networkidle")
+    build_order = page.locator("[data-glossary-listing] li a[data-glossary-term]").evaluate_all(
+        "links => links.map((a) => a.dataset.glossaryTerm)"
+    )
+    box = page.locator("#glossary-filter-input")
+    for query in ("cache", "bandwidth", "decode step", "attention"):
+        box.fill(query)
+        shown = page.locator(".glossary-group li:visible a[data-glossary-term]").evaluate_all(
+            "links => links.map((a) => a.dataset.glossaryTerm)"
+        )
+        assert shown == _expected_ranking(query, build_order), query
+        if " " not in query:
+            # Read plainly: title matches, then alias matches, then summary-only ones.
+            tiers = [
+                0 if query in entry.title.lower() else 1 if query in " ".join(entry.aliases).lower() else 2
+                for entry in (GLOSSARY.entries[slug] for slug in shown)
+            ]
+            assert tiers == sorted(tiers) and tiers[0] == 0 and tiers[-1] == 2, query
+    assert page.locator(".glossary-group--ranked h3").text_content() == "Best matches first"
+    # Cleared, every term is back in its category, in the build's order.
+    box.fill("")
+    back = page.locator("[data-glossary-listing] li a[data-glossary-term]").evaluate_all(
+        "links => links.map((a) => a.dataset.glossaryTerm)"
+    )
+    assert back == build_order and page.locator(".glossary-group--ranked").is_hidden()
+    _assert_clean(watch)
+
+
+@pytest.mark.parametrize(
+    ("typed", "finds"),
+    [
+        # Entries spelled the British way, with no American alias.
+        ("quantization", "gguf-quantisation"),
+        ("quantization", "w8a8-quantisation"),
+        ("quantiz", "gguf-quantisation"),  # half typed
+    ],
+)
+def test_index_filter_matches_british_and_american_spellings(sub_site, page_factory, typed, finds):
+    page, watch = page_factory()
+    page.goto(sub_site + f"glossary/?filter={typed}", wait_until="networkidle")
+    shown = page.locator(".glossary-group li:visible a[data-glossary-term]").evaluate_all(
+        "links => links.map((a) => a.dataset.glossaryTerm)"
+    )
+    assert finds in shown
     _assert_clean(watch)
 
 

@@ -9,8 +9,24 @@ import pytest
 
 from roofline_core.formatting import format_percent
 from roofline_core.measurements import load_measurements_file
-from roofline_core.validation import FIT, HELD_BACK, validate
-from roofline_site.measurements_page import MARKER, MarkerError, render_markdown, replace_marker
+from roofline_core.validation import (
+    FIT,
+    HELD_BACK,
+    REGIMES,
+    engine_family,
+    errors_by_regime,
+    row_name,
+    validate,
+)
+from roofline_site.measurements_page import (
+    MARKER,
+    SUMMARY_MARKER,
+    TABLE_ANCHOR,
+    MarkerError,
+    render_markdown,
+    render_summary,
+    replace_marker,
+)
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "measurements" / "measurements.toml"
 TABLE = load_measurements_file(str(DATA_FILE))
@@ -58,3 +74,64 @@ def test_the_marker_line_is_replaced_once_and_a_second_one_is_an_error() -> None
     assert replace_marker("# No marker\n", "GENERATED", page="docs/p.md") == "# No marker\n"
     with pytest.raises(MarkerError, match=r"^docs/p.md:3: a second"):
         replace_marker(f"{MARKER}\n\n{MARKER}\n", "G", page="docs/p.md")
+
+
+# --- The summary the page leads with, named rows, the filterable table -----------------------
+
+
+def test_the_summary_states_the_held_back_error_and_every_regime_computed_by_roofline_core() -> None:
+    text = render_summary(REPORT, "<!-- chart -->")
+    assert text.startswith("## At a glance")
+    assert f"On the {REPORT.count(HELD_BACK)} rows the fit never saw" in text
+    assert f"**{format_percent(REPORT.median_abs_error(HELD_BACK))}**" in text
+    assert "<!-- chart -->" in text and f"](#{TABLE_ANCHOR})" in text
+    for regime in REGIMES:
+        assert f"| **by {regime}** |" in text
+        for value, e in errors_by_regime(REPORT, regime).items():
+            shown = value.replace("_", "\\_")  # Markdown-escaped, as every data-file text
+            lean = f"{format_percent(abs(e.median_error))} {'fast' if e.median_error > 0 else 'slow'}"
+            assert f"| {shown} | {e.rows} ({e.held_back}) | {format_percent(e.median_abs_error)} | {lean} |" in text
+    # The chart comes before the regime table, and both before anything else.
+    assert text.index("<!-- chart -->") < text.index("### Error by regime")
+
+
+def test_rows_of_the_full_table_are_named_by_model_chip_engine_and_batch_not_by_id() -> None:
+    text = render_markdown(REPORT, TABLE)
+    table = text[text.index(f"{{#{TABLE_ANCHOR}}}") : text.index("## Listed but not compared")]
+    rows = [line for line in table.splitlines() if line.startswith("| [")]
+    compared = [c for c in REPORT.comparisons if c.role != "excluded"]
+    assert len(rows) == len(compared)
+    for line, c in zip(rows, compared):
+        m = c.measurement
+        first = line.split(" | ", 1)[0]
+        assert first == (
+            f"| [{m.model.name.replace('_', chr(92) + '_')}](#{m.id})<br>"
+            + (f"{m.devices} × {m.accelerator.name}" if m.devices > 1 else m.accelerator.name)
+            + f"<br>{engine_family(m)}, batch {m.batch}"
+        )
+        assert f"[{m.id}]" not in line
+
+
+def test_the_full_table_scrolls_in_its_own_box_with_a_filter_box_hidden_until_a_script_runs_it() -> None:
+    text = render_markdown(REPORT, TABLE)
+    compared = sum(1 for c in REPORT.comparisons if c.role != "excluded")
+    assert f'<div class="measurements-table" data-measurements-table="{compared}" markdown>' in text
+    assert '<div class="measurements-table__filter" hidden>' in text
+    scroller = text.index('<div class="measurements-table__scroll" tabindex="0" role="region"')
+    assert scroller < text.index("| model, hardware, engine |")
+
+
+def test_the_summary_marker_is_replaced_on_its_own() -> None:
+    page = f"# T\n\n{SUMMARY_MARKER}\n\nMiddle.\n\n{MARKER}\n"
+    once = replace_marker(page, "SUMMARY", page="docs/p.md", marker=SUMMARY_MARKER)
+    assert once == f"# T\n\nSUMMARY\n\nMiddle.\n\n{MARKER}\n"
+    with pytest.raises(MarkerError, match=r"^docs/p.md:3: a second <!-- roofline:measurements-summary -->"):
+        replace_marker(f"{SUMMARY_MARKER}\n\n{SUMMARY_MARKER}\n", "S", page="docs/p.md", marker=SUMMARY_MARKER)
+
+
+def test_rows_listed_but_not_compared_are_named_too() -> None:
+    text = render_markdown(REPORT, TABLE)
+    excluded = [c.measurement for c in REPORT.comparisons if c.role == "excluded"]
+    assert excluded
+    for m in excluded:
+        assert f"- [{row_name(m).replace('_', chr(92) + '_')}](#{m.id}): " in text
