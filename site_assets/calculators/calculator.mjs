@@ -96,7 +96,7 @@ class CalculatorView {
     this.failureBox = root.querySelector("[data-failure]");
     // Says which inputs the results are for when they are not those in the fields.
     this.resultsFor = root.querySelector("[data-results-for]");
-    // The scenario line at the top of the results: each value follows its field.
+    // The scenario line under the headline and chart: each value follows its field.
     this.scenarioValues = new Map(
       [...root.querySelectorAll("[data-scenario-for]")].map((link) => [link.dataset.scenarioFor, link.querySelector("[data-scenario-value]")]),
     );
@@ -168,7 +168,7 @@ class CalculatorView {
     toggle.hidden = false;
   }
 
-  /** Write each scenario input's value (a choice's label, or the number and unit) in the line above the results. */
+  /** Write each scenario input's value (a choice's label, or the box's text) in the scenario line. */
   showScenario() {
     for (const [id, value] of this.scenarioValues) {
       const field = this.fields.get(id);
@@ -400,7 +400,6 @@ class CalculatorView {
   }
 
   changed() {
-    this.showScenario();
     this.writeUrl();
     this.requestCompute();
   }
@@ -465,6 +464,8 @@ class CalculatorView {
     }
     writeUrlInputs([...this.fields.keys(), PIN_PARAM], this.prefix, values);
     showFullPageScenario();
+    // Every change of the fields (typed, chosen, filled by a paste or a preset) writes the URL.
+    this.showScenario();
   }
 
   // --- comparing ----------------------------------------------------------------------------
