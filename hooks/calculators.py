@@ -7,10 +7,12 @@ the Pyodide runtime they load is added by ``hooks/pyodide_assets.py``. The work 
 
 from __future__ import annotations
 
+import os
+
 from mkdocs.structure.files import File, Files, InclusionLevel
 
 from roofline_core.calculators import CALCULATORS
-from roofline_site.calculators.embed import EMBED_DIR, embed_page_markdown
+from roofline_site.calculators.embed import EMBED_DIR, embed_page_markdown, with_site_address
 
 # Hooks ---------------------------------------------------------------------------------
 
@@ -26,3 +28,9 @@ def on_files(files: Files, config) -> Files:
             )
         )
     return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    # The documented embed snippet shows the public address when the build was given one; a
+    # local build (site_url's fallback) keeps the placeholder the docs explain.
+    return with_site_address(markdown, config["site_url"] if os.environ.get("SITE_URL") else None)

@@ -16,7 +16,7 @@ from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
 from roofline_core.compare import compare
 from roofline_core.config_code import decode, pretty_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
-from roofline_core.view.compare import comparison_tree
+from roofline_core.view.compare import comparison_summary, comparison_tree
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.prose import is_prose
@@ -48,6 +48,8 @@ class CalculatorView(TypedDict):
             the box shows when the code came from a link).
         compare: A comparison with a pinned scenario (:mod:`roofline_core.view.compare`), or
             None; :func:`compute_view_json` fills it when it is given one.
+        compare_summary: That comparison's main number in A and B with the ratio, for the top
+            of the results (:func:`roofline_core.view.compare.comparison_summary`), or None.
         fills: ``{input id: text}`` of the inputs a paste proposes (the reconciler's pasted
             benchmark output), written as the input boxes show them; the page puts each in its
             box, marked as the paste's, and computes again.
@@ -62,6 +64,7 @@ class CalculatorView(TypedDict):
     chart: Node | None
     configs: dict[str, dict[str, str]]
     compare: Node | None
+    compare_summary: Node | None
     fills: dict[str, str]
     fills_from: str | None
 
@@ -98,6 +101,7 @@ def calculator_view(
             if isinstance(field, ModelConfig) and field.id in result["inputs"]
         },
         "compare": None,
+        "compare_summary": None,
         "fills": {field_id: box_text(filled) for field_id, filled in result.get("fills", {}).items()},
         "fills_from": result.get("fills_from"),
     }
@@ -150,7 +154,9 @@ def compute_view_json(
     view = calculator_view(calculator_id, result, dom_id=dom_id, glossary_url=glossary_url)
     if pinned is not None and not result["errors"]:
         # A pin comes from a link: what a link may not set (a paste) is not read from it.
-        view["compare"] = comparison_tree(compare(calculator_id, linked_inputs(calculator_id, pinned), raw_inputs))
+        comparison = compare(calculator_id, linked_inputs(calculator_id, pinned), raw_inputs)
+        view["compare"] = comparison_tree(comparison)
+        view["compare_summary"] = comparison_summary(comparison)
     return json.dumps(view, separators=(",", ":"), allow_nan=False)
 
 

@@ -13,6 +13,8 @@ from roofline_core.view.nodes import Node, node
 from roofline_core.view.prose import is_prose
 
 HEADING = "A (pinned) against B (the inputs above)"
+#: Where the summary at the top of the results sends the reader for every result and the why.
+DETAILS_NOTE = "Every result and why it changed: below the results."
 
 
 def comparison_tree(comparison: Comparison) -> Node:
@@ -44,6 +46,48 @@ def comparison_tree(comparison: Comparison) -> Node:
             )
         )
     return _section(*parts)
+
+
+def comparison_summary(comparison: Comparison) -> Node:
+    """The comparison in one line, for the top of the results: the main number in A and in B,
+    with B's ratio to A (``div[data-compare-summary]``); the tables stay below the results.
+
+    The main number is the one the changes explain; without one (words, or zero in A), the first
+    headline result.
+    """
+    calc = CALCULATORS[comparison.calculator_id]
+    if comparison.errors_a or comparison.errors_b:
+        return _summary(node("p", {}, "Comparing: the pinned scenario A cannot be computed (details below)."))
+    main = next((o for o in comparison.outputs if o.output_id == comparison.explained), None)
+    if main is None:
+        main = next((o for o in comparison.outputs if o.output_id in calc.headline), comparison.outputs[0])
+    ratio = (
+        [
+            " ",
+            node(
+                "span",
+                {"class": "roofline-calc__compare-ratio", "data-compare-ratio": ""},
+                f"({effect_text(main.ratio)})",
+            ),
+        ]
+        if main.ratio is not None and main.changed
+        else []
+    )
+    line = node(
+        "p",
+        {"class": "roofline-calc__compare-main"},
+        node("span", {"class": "roofline-calc__compare-label"}, f"{main.label}: "),
+        "A ",
+        node("strong", {"data-compare-a": ""}, main.a_text),
+        " → B ",
+        node("strong", {"data-compare-b": ""}, main.b_text),
+        *ratio,
+    )
+    return _summary(line, node("p", {"class": "roofline-calc__compare-note"}, DETAILS_NOTE))
+
+
+def _summary(*children: Node) -> Node:
+    return node("div", {"class": "roofline-calc__compare-summary", "data-compare-summary": ""}, *children)
 
 
 def _section(*children: Node) -> Node:

@@ -61,9 +61,35 @@ def embed_code(src: str, title: str) -> str:
     """What "Copy embed code" copies: an iframe of ``src`` (absolute) and the resize script.
 
     The browser puts the reader's scenario into ``src`` by replacing ``src="<src>"``, so the
-    address appears in the code exactly once.
+    address appears in the code exactly once. ``allow="clipboard-write"`` lets the frame's
+    "Copy link" and "Copy embed code" reach the clipboard on the blog's page (a cross-origin
+    frame may not otherwise; the calculator then shows the text selected instead).
     """
     return (
         f'<iframe src="{escape(src)}" title="{escape(title)}" width="100%" height="700"'
-        f' loading="lazy" style="border: 0"></iframe>\n{RESIZE_SCRIPT}\n'
+        f' loading="lazy" allow="clipboard-write" style="border: 0"></iframe>\n{RESIZE_SCRIPT}\n'
     )
+
+
+#: The address the documented snippet shows for a build that was not told its public one
+#: (``SITE_URL`` unset): a reserved example domain, so nobody mistakes it for a real site.
+ADDRESS_PLACEHOLDER = "https://YOUR-SITE.example/"
+#: The scenario the documented snippet embeds (docs/calculators/embedding.md).
+DOCUMENTED_EMBED = ("roofline-explorer", "?accelerator=h100-sxm&intensity=64")
+
+
+def documented_snippet(site_url: str = ADDRESS_PLACEHOLDER) -> str:
+    """The embed code the documentation shows, for the site at ``site_url``: exactly what
+    "Copy embed code" gives for :data:`DOCUMENTED_EMBED`'s scenario."""
+    calculator_id, query = DOCUMENTED_EMBED
+    base = site_url if site_url.endswith("/") else site_url + "/"
+    return embed_code(f"{base}{EMBED_DIR}/{calculator_id}/{query}", definition(calculator_id)["title"])
+
+
+def with_site_address(markdown: str, site_url: str | None) -> str:
+    """``markdown`` with the documented snippet's placeholder address replaced by ``site_url``
+    (the ``SITE_URL`` the site was built with), so its docs show the real address; unchanged
+    without one."""
+    if not site_url:
+        return markdown
+    return markdown.replace(documented_snippet(), documented_snippet(site_url))

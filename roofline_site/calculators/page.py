@@ -134,6 +134,7 @@ class CalculatorFences:
             share_page=page.link_to(shared),
             share_embed=page.link_to(embed),
             own_term=_term_of_page(page.page_path),
+            on_embed_page=page.page_path.startswith(f"{EMBED_DIR}/"),
         )
 
 

@@ -11,7 +11,13 @@ module (``site_assets/calculators/``) takes over the same elements; this DOM is 
 - ``data-table`` and ``data-chart-box``: replaced by the trees of ``roofline_core.view`` for
   each live result (the same trees this module writes as markup);
 - ``data-notice``: a dismissable notice, hidden until a link names a choice the calculator
-  does not have.
+  does not have;
+- ``data-failure`` (with ``data-retry``): at the top, hidden until live recalculation cannot
+  start or stops; ``data-results-for``: above the results, hidden until they are for other
+  inputs than the fields hold;
+- ``data-compare-summary-box`` (A -> B of the main number while comparing) and ``data-pin``
+  beside the headline; ``data-scenario`` names the scenario's inputs folded elsewhere;
+- on an embed page, ``data-size="compact"`` and its ``data-size-toggle`` ("More").
 """
 
 from __future__ import annotations
@@ -56,6 +62,8 @@ class AssetUrls:
         share_embed: Absolute address of the embed page, for "Copy embed code".
         own_term: The glossary term whose page shows the calculator, if any: labels do not
             link to the page they are on.
+        on_embed_page: Rendered for an embed page (``embed/<id>/``): compact unless its link
+            says ``size=full``, with a "More" control for the rest.
     """
 
     embed: str
@@ -63,6 +71,13 @@ class AssetUrls:
     share_page: str = ""
     share_embed: str = ""
     own_term: str = ""
+    on_embed_page: bool = False
+
+
+#: The inputs that say which scenario an answer is for (model, chip, devices, batch, context),
+#: in the form's order wherever a calculator has them: the results name them in a line at their
+#: top, so a folded "More inputs" or a compact embed never hides what the answer is about.
+SCENARIO_FIELDS = ("model", "accelerator", "devices", "batch", "context_tokens")
 
 
 def slider_scale(field: dict[str, Any]) -> str:
@@ -162,11 +177,18 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
         f' data-embed-url="{escape(assets.embed)}" data-glossary-url="{escape(assets.glossary)}"'
         f' data-share-url="{escape(assets.share_page)}" data-embed-src="{escape(assets.share_embed)}"'
         f' data-embed-code="{escape(embed_code(assets.share_embed, spec["title"]))}"'
-        f' data-data-version="{escape(data_version())}">',
+        f' data-data-version="{escape(data_version())}"' + (' data-size="compact">' if assets.on_embed_page else ">"),
+        # An embed page starts compact (the browser shows everything for ``size=full``).
         # Filled by the browser when a link names a choice the calculator does not have.
         '<div class="roofline-calc__notice" data-notice role="status" hidden>'
         '<p class="roofline-calc__notice-text" data-notice-text></p>'
         '<button type="button" class="roofline-calc__dismiss" data-notice-dismiss aria-label="Dismiss this notice">Dismiss</button>'
+        "</div>",
+        # Filled by the browser when live recalculation cannot start or stops: at the top, with
+        # its Retry, so a phone shows it with the answer rather than below the table.
+        '<div class="roofline-calc__failure" data-failure role="alert" hidden>'
+        '<p class="roofline-calc__failure-text" data-failure-text></p>'
+        '<button type="button" class="md-button roofline-calc__retry" data-retry hidden>Retry</button>'
         "</div>",
         '<div class="roofline-calc__layout">',
     ]
@@ -185,7 +207,7 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
     parts.extend(fields[name] for name in key)
     parts.append("</div>")
     view = view or view_for(resolved, dom_id=dom_id, assets=assets)
-    parts.append(_answer_html(spec, view, assets))
+    parts.append(_answer_html(spec, view, assets, scenario=_scenario_html(spec, inputs, key, dom_id)))
     if more:
         # Open in the markup (a page without JavaScript shows every input); the browser folds it
         # on a narrow screen so the answer stays in the first screen.
@@ -198,6 +220,12 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
     # The layout holds inputs and answer only: the answer sticks in view while inputs scroll,
     # and a sticky box never leaves its container, so the table and footer sit below it.
     parts.append("</div>")
+    if assets.on_embed_page:
+        # A compact embed keeps the other inputs, results and the table behind this control.
+        parts.append(
+            '<button type="button" class="md-button roofline-calc__size" data-size-toggle aria-expanded="false" hidden>'
+            "More: every input, result and the table</button>"
+        )
     # Scenario A, pinned by the reader, against the form's B: drawn by the browser from
     # roofline_core.view.compare's tree; empty until a reader pins (or a link carries a pin).
     parts.append('<div class="roofline-calc__compare-box" data-compare-box hidden></div>')
@@ -206,13 +234,10 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
     parts.append(
         '<div class="roofline-calc__footer">'
         f'<p class="roofline-calc__status" data-status>{escape(PRECOMPUTED_STATUS)}</p>'
-        '<button type="button" class="md-button roofline-calc__retry" data-retry hidden>Retry</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-link hidden>Copy link</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-embed hidden>Copy embed code</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-python hidden>Copy as Python</button>'
         '<button type="button" class="md-button roofline-calc__copy" data-copy-cite hidden>Cite</button>'
-        '<button type="button" class="md-button roofline-calc__copy" data-pin hidden>Pin as A to compare</button>'
-        '<button type="button" class="md-button roofline-calc__copy" data-unpin hidden>Stop comparing</button>'
         '<span class="roofline-calc__copied" data-copy-feedback role="status"></span>'
         # Where copying is not allowed (some cross-origin frames), the text to select by hand.
         '<textarea class="roofline-calc__copy-text" data-copy-text readonly hidden rows="4"'
@@ -415,11 +440,43 @@ def outputs_html(
     return f'<dl class="roofline-calc__outputs{kind}">{"".join(items)}</dl>'
 
 
-def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls) -> str:
-    """The results: the headline outputs, the chart, then the other outputs, in one live region.
+def scenario_text(field: dict[str, Any], value: Any) -> str:
+    """How the scenario line names one input's value: a choice's label, or the number as its box
+    shows it (the label names the quantity; a unit would need "1 device" against "4 devices")."""
+    if field["kind"] == "choice":
+        return next((c["label"] for c in field["choices"] if c["value"] == value), str(value))
+    return box_text(value)
+
+
+def _scenario_html(spec: dict[str, Any], inputs: dict[str, Any], key: list[str], dom_id: str) -> str:
+    """The line under the headline and chart naming the scenario's inputs that are not key inputs
+    (those are in view already), each a link to its field; empty when there are none.
+
+    The browser rewrites each value as the reader changes the field (``data-scenario-for``).
+    """
+    fields = {f["id"]: f for f in spec["inputs"]}
+    named = [name for name in SCENARIO_FIELDS if name in fields and name not in key]
+    if not named:
+        return ""
+    items = [
+        f'<li><a href="#{escape(dom_id)}-{escape(name)}" data-scenario-for="{escape(name)}">'
+        f'<span class="roofline-calc__scenario-label">{escape(fields[name]["label"])}:</span> '
+        f"<span data-scenario-value>{escape(scenario_text(fields[name], inputs[name]))}</span></a></li>"
+        for name in named
+    ]
+    return (
+        f'<ul class="roofline-calc__scenario" data-scenario aria-label="Scenario" aria-live="off">{"".join(items)}</ul>'
+    )
+
+
+def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls, *, scenario: str = "") -> str:
+    """The results: which inputs they are for if not the fields', comparing, the headline
+    outputs, the chart, the scenario line, then the other outputs, in one live region.
 
     The chart is inside the region (so it sits beside the headline on a wide screen and right
-    under it on a phone) but not announced: its changes are the numbers already read out.
+    under it on a phone) but not announced: its changes are the numbers already read out. So is
+    the scenario line, which repeats the fields. On a phone the stylesheet moves "Pin as A" from
+    above the headline to under the scenario line, so the headline and chart keep the first screen.
     """
     headline = [o for o in spec["outputs"] if o["id"] in spec["headline"]]
     others = [o for o in spec["outputs"] if o["id"] not in spec["headline"]]
@@ -429,12 +486,23 @@ def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls) 
 
     parts = [
         '<div class="roofline-calc__results" aria-live="polite">',
+        # Shown by the browser when the results on screen are not for the inputs in the fields
+        # (live recalculation could not start for a link's scenario): which inputs they are for.
+        '<p class="roofline-calc__results-for" data-results-for hidden></p>',
+        # Comparing sits with the answer it compares: while a scenario is pinned, A -> B of the
+        # main number (roofline_core.view.compare's summary) first, and "Pin as A" by the headline.
+        '<div class="roofline-calc__compare-summary-box" data-compare-summary-box hidden></div>',
+        '<div class="roofline-calc__compare-bar">'
+        '<button type="button" class="md-button roofline-calc__copy" data-pin hidden>Pin as A to compare</button>'
+        '<button type="button" class="md-button roofline-calc__copy" data-unpin hidden>Stop comparing</button>'
+        "</div>",
         outputs_html(headline, view, headline=True, terms=terms),
     ]
     if view["chart"] is not None:
         parts.append(
             f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
         )
+    parts.append(scenario)
     if others:
         parts.append(outputs_html(others, view, headline=False, terms=terms))
     parts.append("</div>")

@@ -29,7 +29,6 @@ const STATUS = {
   // For a reader, not a developer: what they see and what to do. The technical reason goes to
   // the console.
   failed: "Showing precomputed values: live recalculation could not start. Check your connection, then retry.",
-  reset: " The inputs were reset to the values these results are for.",
   stopped: "Showing precomputed values: Python stopped on an error it cannot recover from. Retry to start it again.",
   computeFailed: "This change could not be recalculated live; the results shown are for the last inputs that were. Retry, or change an input.",
   updating: "Updating: recalculating in your browser for the inputs shown…",
@@ -84,7 +83,6 @@ class CalculatorView {
       this.errors.set(id, root.querySelector(`[data-error-for="${CSS.escape(id)}"]`));
     }
     this.outputs = [...root.querySelectorAll("[data-output]")];
-    this.initialOutputs = new Map(this.outputs.map((el) => [el.dataset.output, el.textContent]));
     this.results = root.querySelector(".roofline-calc__results");
     this.notice = root.querySelector("[data-notice]");
     this.status = root.querySelector("[data-status]");
@@ -96,6 +94,16 @@ class CalculatorView {
     this.pinButton = root.querySelector("[data-pin]");
     this.unpinButton = root.querySelector("[data-unpin]");
     this.compareBox = root.querySelector("[data-compare-box]");
+    // A -> B of the main number, at the top of the results while comparing.
+    this.compareSummaryBox = root.querySelector("[data-compare-summary-box]");
+    // At the top: why live recalculation is not running, with Retry.
+    this.failureBox = root.querySelector("[data-failure]");
+    // Says which inputs the results are for when they are not those in the fields.
+    this.resultsFor = root.querySelector("[data-results-for]");
+    // The scenario line under the headline and chart: each value follows its field.
+    this.scenarioValues = new Map(
+      [...root.querySelectorAll("[data-scenario-for]")].map((link) => [link.dataset.scenarioFor, link.querySelector("[data-scenario-value]")]),
+    );
     // Scenario A's inputs (those that differ from the defaults, as a link names them) while the
     // reader compares, else null. Python compares it with the form's inputs on every result.
     this.pinned = null;
@@ -119,18 +127,57 @@ class CalculatorView {
     this.foldMoreInputsWhenNarrow();
     this.bind();
     const engine = currentEngine();
-    if (engine?.state === "failed") {
-      this.onFailed(engine.error);
-      return;
-    }
     this.setStatus(engine?.state === "live" ? STATUS.live : STATUS.idle);
     // The engine's state on the root, for styling and for tests: idle, loading, live, failed.
     this.root.dataset.engine = engine ? engine.state : "idle";
     if (engine) {
+      // An engine that failed already reports it through wake(), after the link's values are
+      // in the fields: they stay there, and the results say which inputs they are for.
       this.wake();
     }
     this.restoreFromUrl(early);
+    this.showScenario();
+    this.startCompactIfEmbedded();
     showFullPageScenario();
+  }
+
+  /**
+   * An embed page starts compact (roofline_site's data-size): the key inputs, those the link
+   * changed, the headline and the chart; "More" shows the rest. `size=full` in its link shows
+   * everything from the start.
+   */
+  startCompactIfEmbedded() {
+    const toggle = this.root.querySelector("[data-size-toggle]");
+    if (!toggle) {
+      return;
+    }
+    const more = this.root.querySelector("[data-more-inputs]");
+    if (new URLSearchParams(window.location.search).get("size") === "full") {
+      this.root.dataset.size = "full";
+    } else if (more) {
+      // Folded fields at their defaults go; those a link changed stay in view.
+      more.open = true;
+      for (const box of more.querySelectorAll("[data-field]")) {
+        const id = box.dataset.field;
+        box.toggleAttribute("data-compact-hidden", String(this.state[id]) === String(this.defaults[id]));
+      }
+    }
+    const show = (full) => {
+      this.root.dataset.size = full ? "full" : "compact";
+      toggle.setAttribute("aria-expanded", String(full));
+      toggle.textContent = full ? "Less: the compact view" : "More: every input, result and the table";
+    };
+    show(this.root.dataset.size === "full");
+    toggle.addEventListener("click", () => show(this.root.dataset.size !== "full"));
+    toggle.hidden = false;
+  }
+
+  /** Write each scenario input's value (a choice's label, or the box's text) in the scenario line. */
+  showScenario() {
+    for (const [id, value] of this.scenarioValues) {
+      const field = this.fields.get(id);
+      value.textContent = field.kind === "choice" ? (this.selectedChoice(id)?.label ?? this.state[id]) : this.state[id];
+    }
   }
 
   /**
@@ -201,6 +248,12 @@ class CalculatorView {
       button.hidden = false;
     }
     this.retryButton.addEventListener("click", () => this.retry());
+    for (const link of this.root.querySelectorAll("[data-scenario-for]")) {
+      link.addEventListener("click", (event) => {
+        event.preventDefault();
+        this.revealField(link.dataset.scenarioFor);
+      });
+    }
     this.notice.querySelector("[data-notice-dismiss]").addEventListener("click", () => {
       this.notice.hidden = true;
     });
@@ -216,6 +269,17 @@ class CalculatorView {
     if (more && layout && getComputedStyle(layout).gridTemplateColumns.trim().split(/\s+/).length === 1) {
       more.open = false;
     }
+  }
+
+  /** Unfold (or, in a compact embed, show) the field `id` and focus it: a scenario link's target. */
+  revealField(id) {
+    const box = this.fieldBoxes.get(id);
+    box.removeAttribute("data-compact-hidden");
+    const folded = box.closest("details:not([open])");
+    if (folded) {
+      folded.open = true;
+    }
+    this.controls.get(id).focus();
   }
 
   wake() {
@@ -404,6 +468,8 @@ class CalculatorView {
     }
     writeUrlInputs([...this.fields.keys(), PIN_PARAM], this.prefix, values);
     showFullPageScenario();
+    // Every change of the fields (typed, chosen, filled by a paste or a preset) writes the URL.
+    this.showScenario();
   }
 
   // --- comparing ----------------------------------------------------------------------------
@@ -428,6 +494,8 @@ class CalculatorView {
   }
 
   unpin() {
+    this.compareSummaryBox.hidden = true;
+    this.compareSummaryBox.replaceChildren();
     this.pinned = null;
     this.pinButton.textContent = "Pin as A to compare";
     this.unpinButton.hidden = true;
@@ -633,7 +701,7 @@ class CalculatorView {
           if (engine.state !== "failed") {
             console.warn(`roofline calculator ${this.id}: live calculation failed: ${error.message}`);
             this.setStatus(STATUS.computeFailed);
-            this.retryButton.hidden = false;
+            this.showProblem(STATUS.computeFailed);
           }
         },
       )
@@ -757,7 +825,13 @@ class CalculatorView {
     if (this.pinned && view.compare) {
       this.compareBox.replaceChildren(draw(view.compare));
     }
+    if (this.pinned && view.compare_summary) {
+      this.compareSummaryBox.replaceChildren(draw(view.compare_summary));
+      this.compareSummaryBox.hidden = false;
+    }
     this.shownFor = sent;
+    this.resultsFor.hidden = true;
+    delete this.root.dataset.stale;
     this.root.dataset.state = "live";
     this.setStatus(STATUS.live);
   }
@@ -801,24 +875,9 @@ class CalculatorView {
   // --- failure ------------------------------------------------------------------------------
 
   onFailed(reason) {
-    // Without Python nothing can be recomputed: show the inputs the prerendered results are for.
-    const reset = this.differsFromInitial() || this.root.dataset.state === "computing";
-    // Nothing is filled from a paste any more: the fields show the build's inputs or are kept.
-    for (const id of this.pasted.keys()) {
-      this.markPasted(id, false);
-    }
-    this.pasted.clear();
-    this.takenOver.clear();
-    if (reset) {
-      this.shownFor = { ...this.initial };
-      for (const [id, value] of Object.entries(this.initial)) {
-        this.state[id] = value;
-        this.setControl(id, value);
-      }
-      for (const el of this.outputs) {
-        el.textContent = this.initialOutputs.get(el.dataset.output);
-      }
-    }
+    // Without Python nothing can be recomputed. The fields keep what they hold (a link's
+    // scenario, what the reader typed): resetting them would lose it. The results say which
+    // inputs they are for when those are not the fields' (markStale).
     for (const [id, errorEl] of this.errors) {
       errorEl.textContent = "";
       this.controls.get(id).removeAttribute("aria-invalid");
@@ -830,20 +889,50 @@ class CalculatorView {
       }
     }
     this.results.removeAttribute("aria-busy");
-    for (const button of [...this.copyButtons, this.unpinButton, this.compareBox]) {
+    for (const button of [...this.copyButtons, this.unpinButton, this.compareBox, this.compareSummaryBox]) {
       button.hidden = true;
     }
     this.root.dataset.state = "failed";
     this.root.dataset.engine = "failed";
     console.warn(`roofline calculator ${this.id}: live recalculation could not start: ${reason}`);
     const stopped = currentEngine()?.fatal ? STATUS.stopped : STATUS.failed;
-    this.setStatus(stopped + (reset ? STATUS.reset : ""));
+    this.setStatus(stopped);
+    this.showProblem(stopped);
+    this.markStale();
+  }
+
+  /** The notice at the top of the calculator, with its Retry: `text` says what went wrong. */
+  showProblem(text) {
+    this.failureBox.querySelector("[data-failure-text]").textContent = text;
+    this.failureBox.hidden = false;
     this.retryButton.hidden = false;
+  }
+
+  /**
+   * When the results on screen were computed for other inputs than the fields hold, say for
+   * which: the build's (the page's starting inputs) or the last ones Python computed.
+   */
+  markStale() {
+    if (this.showsCurrentInputs()) {
+      return;
+    }
+    const differing = [...this.fields.keys()].filter((id) => this.isShown(id) && String(this.state[id]) !== String(this.shownFor[id]));
+    const named = differing.map((id) => {
+      const field = this.fields.get(id);
+      const raw = this.shownFor[id];
+      const shown = field.kind === "choice" ? (field.choices.find((choice) => choice.value === raw)?.label ?? raw) : `${raw} ${field.unit ?? ""}`.trim();
+      return `${field.label} ${shown}`;
+    });
+    const whose = sameInputs(this.shownFor, this.initial, this.fields.keys()) ? "the page's starting inputs" : "the last inputs computed";
+    this.resultsFor.textContent = `Not for the inputs shown: these results are for ${whose} (${named.join(", ")}).`;
+    this.resultsFor.hidden = false;
+    this.root.dataset.stale = "";
   }
 
   /** The reader's Retry: start the engine again if it failed, then recalculate the inputs shown. */
   retry() {
     this.retryButton.hidden = true;
+    this.failureBox.hidden = true;
     if (this.root.dataset.state === "failed") {
       retryEngine();
       const tableButtons = this.root.querySelectorAll("button[data-choose]");
@@ -858,6 +947,7 @@ class CalculatorView {
       if (this.pinned) {
         this.unpinButton.hidden = false;
         this.compareBox.hidden = false;
+        this.compareSummaryBox.hidden = false;
       }
       this.waiting = false;
     }

@@ -5,7 +5,11 @@
 export const HEIGHT_MESSAGE = "roofline-glossary:height";
 
 function reportHeight() {
-  window.parent.postMessage({ type: HEIGHT_MESSAGE, height: Math.ceil(document.documentElement.scrollHeight) }, "*");
+  // The body's height, not the document's scroll height: that is never less than the frame, so
+  // a frame once sized tall (before a compact embed hid its extras) could never shrink again.
+  // The embed page's style sheet keeps the body as tall as its content.
+  const height = Math.max(document.body.getBoundingClientRect().height, document.body.scrollHeight);
+  window.parent.postMessage({ type: HEIGHT_MESSAGE, height: Math.ceil(height) }, "*");
 }
 
 if (window.parent !== window) {

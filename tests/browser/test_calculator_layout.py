@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from roofline_core.calculators import CALCULATORS, compute
+from roofline_core.calculators import CALCULATORS, compute, definition
 
 pytestmark = pytest.mark.browser
 
@@ -76,3 +76,41 @@ def test_a_wide_table_scrolls_in_its_own_box_with_a_cue_and_its_key_column_in_vi
     cell = key.bounding_box()
     assert seen["x"] - 1 <= cell["x"] and cell["x"] + cell["width"] <= seen["x"] + seen["width"]
     assert other.bounding_box()["x"] < cell["x"] + cell["width"] - 1
+
+
+SCENARIO = ("model", "accelerator", "devices", "batch", "context_tokens")
+
+
+def _choice_label(calculator_id: str, field_id: str, value: str) -> str:
+    field = next(f for f in definition(calculator_id)["inputs"] if f["id"] == field_id)
+    return next(c["label"] for c in field["choices"] if c["value"] == value)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_what_fits_names_its_whole_scenario_in_the_first_screen_without_opening_more_inputs(
+    page_factory, site_server, width, height
+):
+    page, watch = _open(page_factory, site_server, "what-fits", width=width, height=height)
+    page.locator(ROOT).evaluate("e => e.scrollIntoView()")
+    expected = {
+        "model": _choice_label("what-fits", "model", "llama-3.1-70b"),
+        "accelerator": _choice_label("what-fits", "accelerator", "h100-sxm"),
+        "devices": "4",
+        "batch": "16",
+    }
+    for field_id in SCENARIO:
+        # A key input is a field in the first screen; any other is named in the scenario line.
+        field = page.locator(f"{ROOT} .roofline-calc__inputs--key [name={field_id}]")
+        named = page.locator(f"{ROOT} [data-scenario-for={field_id}]")
+        shown = field if field.count() else named
+        box = shown.bounding_box()
+        assert shown.is_visible() and box["y"] >= 0 and box["y"] + box["height"] <= height, (field_id, box)
+        if field_id in expected:
+            assert named.locator("[data-scenario-value]").text_content() == expected[field_id]
+    # The line follows the fields, and a tap on a name opens its field (folded on a phone).
+    page.locator(f"{ROOT} [data-scenario-for=devices]").click()
+    assert page.evaluate("document.activeElement.name") == "devices"
+    page.fill(f"{ROOT} [name=devices]", "8")
+    page.dispatch_event(f"{ROOT} [name=devices]", "input")
+    assert page.text_content(f"{ROOT} [data-scenario-for=devices] [data-scenario-value]") == "8"
+    assert watch.page_errors == []

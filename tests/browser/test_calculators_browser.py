@@ -571,10 +571,11 @@ def test_pyodide_blocked_keeps_precomputed_values_with_a_notice(browser, site_se
         assert blocked
         status = page.text_content(f"{ROOT} [data-status]")
         assert status.startswith("Showing precomputed values")
-        # The inputs went back to those the prerendered results are for.
-        assert form_inputs(page)["intensity"] == "1"
+        # The fields keep the link's value; the prerendered results say they are for the defaults.
+        assert form_inputs(page)["intensity"] == "64"
         outputs, _table = expected_texts("roofline-explorer", {})
         assert shown_outputs(page) == outputs
+        assert "for the page's starting inputs" in page.text_content(f"{ROOT} [data-results-for]")
         assert page.is_disabled(f"{ROOT} [name=intensity]")
         assert watch.page_errors == []
         # Chromium reports each aborted request as a failed resource load; nothing else may appear.

@@ -186,3 +186,65 @@ def test_the_documentation_shows_the_snippet_the_site_copies():
     from tests.support.site_build import PROJECT_ROOT
 
     assert RESIZE_SCRIPT in (PROJECT_ROOT / "docs" / "calculators" / "embedding.md").read_text(encoding="utf-8")
+
+
+def _frame_at(page_factory, site_server: str, query: str, *, width: int = 700):
+    page, watch = page_factory(width=width + 40, height=900)
+    parent_url = f"{site_server}__blog__/decode.html"
+    html = PARENT.format(src=f"{site_server}embed/decode-speed-of-light/{query}", width=width)
+    page.route(parent_url, lambda route: route.fulfill(body=html, content_type="text/html"))
+    page.goto(parent_url)
+    frame = page.frame_locator("#frame")
+    frame.locator("[data-calculator][data-engine]").wait_for()
+    return page, watch, frame
+
+
+def test_a_compact_embed_shows_the_changed_inputs_the_scenario_headline_and_chart_and_more_shows_the_rest(
+    page_factory, site_server
+):
+    page, watch, frame = _frame_at(page_factory, site_server, "?batch=16&kv_dtype=fp8")
+    root = frame.locator("[data-calculator]")
+    # Live, so the results (and the frame's height) are those of the link's inputs.
+    frame.locator('[data-calculator][data-state="live"]').wait_for(timeout=60_000)
+    for shown in (
+        ".roofline-calc__outputs--headline",
+        "[data-chart-box]",
+        "[name=batch]",  # a key input
+        "[name=kv_dtype]",  # folded by default, but the link changed it
+        "[data-scenario-for=accelerator]",  # the scenario, named
+    ):
+        assert root.locator(shown).first.is_visible(), shown
+    hidden = (
+        "[data-table]",
+        "[name=accelerator]",  # at its default
+        "[data-more-inputs] > summary",
+        ".roofline-calc__outputs:not(.roofline-calc__outputs--headline)",  # other results, the tornado
+    )
+    for selector in hidden:
+        assert root.locator(selector).first.is_hidden(), selector
+    more = root.locator("[data-size-toggle]")
+    assert more.get_attribute("aria-expanded") == "false"
+    compact_height = page.locator("#frame").evaluate("f => f.getBoundingClientRect().height")
+
+    more.click()
+    for selector in hidden:
+        assert root.locator(selector).first.is_visible(), selector
+    assert more.get_attribute("aria-expanded") == "true"
+    # The parent's frame grows with it, and shrinks back for "Less".
+    page.wait_for_function(f"document.getElementById('frame').getBoundingClientRect().height > {compact_height + 100}")
+    more.click()
+    assert root.locator("[data-table]").is_hidden()
+    page.wait_for_function(
+        f"Math.abs(document.getElementById('frame').getBoundingClientRect().height - {compact_height}) <= 2"
+    )
+    assert watch.page_errors == [] and watch.external_requests == []
+
+
+def test_size_full_shows_every_input_result_and_the_table(page_factory, site_server):
+    _page, watch, frame = _frame_at(page_factory, site_server, "?size=full&batch=16")
+    root = frame.locator("[data-calculator]")
+    for selector in ("[data-table]", "[name=accelerator]", "[name=weight_dtype]", "[data-more-inputs] > summary"):
+        assert root.locator(selector).first.is_visible(), selector
+    assert root.get_attribute("data-size") == "full"
+    assert root.locator("[data-size-toggle]").get_attribute("aria-expanded") == "true"
+    assert watch.page_errors == []

@@ -272,3 +272,42 @@ def test_a_runtime_that_cannot_load_says_so_in_a_sentence_and_retry_goes_live(br
         assert errors == []
     finally:
         context.close()
+
+
+def test_a_scenario_link_that_cannot_go_live_keeps_its_values_and_says_the_results_are_the_defaults(
+    browser, site_server
+):
+    # A phone opens a scenario link while the runtime cannot load: the notice and Retry are at
+    # the top of the calculator, in the first screen; the fields keep the link's values, and the
+    # results (prerendered for the page's starting inputs) say which inputs they are for.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
+    try:
+        context.route("**/assets/pyodide/**", lambda route: route.abort())
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(site_server + "calculators/roofline-explorer/?accelerator=h200&intensity=64", wait_until="load")
+        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+
+        notice = page.locator(f"{ROOT} [data-failure]")
+        retry = notice.locator("[data-retry]")
+        assert notice.is_visible() and retry.is_visible()
+        assert notice.text_content().startswith("Showing precomputed values: live recalculation could not start.")
+        headline = page.locator(f"{ROOT} .roofline-calc__outputs--headline").bounding_box()
+        for shown in (notice.bounding_box(), retry.bounding_box()):
+            # Without scrolling, and above the answer.
+            assert 0 <= shown["y"] and shown["y"] + shown["height"] <= 844 and shown["y"] < headline["y"]
+
+        assert page.input_value(f"{ROOT} [name=intensity]") == "64"
+        assert page.input_value(f"{ROOT} [name=accelerator]") == "h200"
+        defaults = compute("roofline-explorer", {})["outputs"]
+        assert page.text_content(f'{ROOT} [data-output="attainable"]') == defaults["attainable"]["text"]
+        marked = page.locator(f"{ROOT} [data-results-for]")
+        assert marked.is_visible()
+        text = marked.text_content()
+        assert text.startswith("Not for the inputs shown: these results are for the page's starting inputs")
+        assert "Arithmetic intensity 1 FLOP/byte" in text and "NVIDIA H100 SXM" in text
+        assert marked.bounding_box()["y"] < headline["y"]
+        assert errors == []
+    finally:
+        context.close()

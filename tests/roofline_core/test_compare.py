@@ -159,3 +159,28 @@ def test_any_two_scenarios_of_any_calculator_compare_without_raising(data):
         finite = [c.effect for c in result.changes if not math.isinf(c.effect)]
         if len(finite) == len(result.changes) and result.total_effect:
             assert math.prod(finite) == pytest.approx(result.total_effect, rel=1e-9)
+
+
+def test_the_summary_gives_the_main_number_in_a_and_b_with_the_ratio():
+    from roofline_core.view.compare import comparison_summary
+
+    a, b = {}, {"accelerator": "h200", "batch": "16"}
+    comparison = compare("decode-speed-of-light", a, b)
+    summary = comparison_summary(comparison)
+    texts = _texts(summary)
+    own_a, own_b = compute("decode-speed-of-light", a)["outputs"], compute("decode-speed-of-light", b)["outputs"]
+    assert summary["attrs"]["data-compare-summary"] == ""
+    assert "Time per decode step: " in texts
+    assert own_a["step_time"]["text"] in texts and own_b["step_time"]["text"] in texts
+    assert f"({effect_text(comparison.total_effect)})" in texts
+    # The browser draws it at the top of the results while comparing; none without a pin.
+    view = json.loads(compute_view_json("decode-speed-of-light", b, "c", pinned=a))
+    assert view["compare_summary"] == summary
+    assert json.loads(compute_view_json("decode-speed-of-light", b, "c"))["compare_summary"] is None
+
+
+def test_the_summary_of_a_pin_that_cannot_be_computed_points_to_the_details():
+    from roofline_core.view.compare import comparison_summary
+
+    summary = comparison_summary(compare("kv-cache", {"batch": "-3"}, {"batch": "4"}))
+    assert "cannot be computed" in " ".join(_texts(summary))
