@@ -26,6 +26,7 @@ before any page is rendered; a problem stops the build with ``<file>:<line>: <wh
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
@@ -41,7 +42,7 @@ from mkdocs.structure.toc import AnchorLink, TableOfContents
 from mkdocs.utils import get_build_date, get_relative_url
 
 from roofline_core.version import data_version
-from roofline_site import csp
+from roofline_site import csp, serve_mode
 from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing, wait_all
 from roofline_site.glossary import render, reproduce
 from roofline_site.glossary.check_cache import CACHE_DIR_NAME as CHECK_CACHE_DIR
@@ -89,6 +90,7 @@ class _State:
 
 
 _state: _State | None = None
+log = logging.getLogger("mkdocs.hooks.glossary")
 
 # Hooks ---------------------------------------------------------------------------------
 
@@ -210,14 +212,24 @@ def _require_extensions(config: MkDocsConfig) -> None:
 
 def _load(root: Path) -> Glossary:
     try:
-        return load_glossary(
+        glossary = load_glossary(
             root / GLOSSARY_DIR_NAME,
             display_dir=GLOSSARY_DIR_NAME,
             check_cache=CheckCache(root / CHECK_CACHE_DIR),
             load_cache=LoadCache(root / LOAD_CACHE_DIR),
+            # Under `mkdocs serve` only, an entry with nothing wrong but scaffold placeholders
+            # is previewed with a draft banner instead of failing every page.
+            drafts=serve_mode.serving(),
         )
     except GlossaryError as exc:
         raise PluginError(str(exc)) from None
+    for placeholders in glossary.drafts.values():
+        log.info(
+            "%s: previewed as a draft (%d placeholders left); mkdocs build refuses it",
+            placeholders[0].path,
+            len(placeholders),
+        )
+    return glossary
 
 
 def _repository(config: MkDocsConfig) -> Repository | None:
@@ -392,6 +404,7 @@ def _assemble_term_page(
             entry,
             category_href=get_relative_url(_page_url(files, render.category_src_uri(entry.category)), page.url),
             index_href=index_href,
+            draft=state.glossary.drafts.get(entry.slug, ()),
         )
         + f'<div class="{render.BODY_CLASS}">\n{body}\n</div>\n'
     )
