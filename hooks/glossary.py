@@ -22,7 +22,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import AnchorLink, TableOfContents
 from mkdocs.utils import get_build_date, get_relative_url
 
-from roofline_site import csp
+from roofline_site import csp, serve_mode
 from roofline_site.background_writes import BackgroundWriteError, start_writing, wait_all
 from roofline_site.glossary import doc_pages, mentions, site_files, term_page
 from roofline_site.glossary.errors import GlossaryError
@@ -62,7 +62,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     names = [e if isinstance(e, str) else next(iter(e)) for e in config.markdown_extensions]
     config.markdown_extensions += [name for name in REQUIRED_EXTENSIONS if name not in names]
     root = Path(config.config_file_path).resolve().parent
-    _build = GlossaryBuild.load(root, extra=config.extra, config_path=config.config_file_path)
+    # Under `mkdocs serve` only, an entry with only placeholders left previews as a draft.
+    drafts = serve_mode.serving()
+    _build = GlossaryBuild.load(root, extra=config.extra, config_path=config.config_file_path, drafts=drafts)
     return config
 
 
@@ -113,9 +115,8 @@ def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -
         _set_toc(page, build.glossary.entries[slug])
     else:
         closing = build.page_closing(src_uri, cite=cite, url=page.url, href=href)
-    # The sections the build writes below the prose (related terms, sources, "Reproduce the
-    # numbers", "Mentioned in", neighbours) are kept out of the search index, so they join the
-    # page after the search plugin has read it (on_page_context): it parsed them only to skip them.
+    # The sections below the prose (related terms, sources, "Reproduce the numbers", "Mentioned
+    # in", neighbours) stay out of the search index: they join the page after search read it.
     html = build.record(html, title=title, url=page.url, src_uri=src_uri)
     build.closings[src_uri] = build.record(closing, title=title, url=page.url, src_uri=src_uri, forget=False)
     return html + CLOSING_MARKER

@@ -7,6 +7,7 @@ and before the precompressed copies are made.
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from mkdocs.exceptions import PluginError
 
@@ -21,7 +22,10 @@ def on_post_build(config) -> None:
     if not worker.is_file():
         return
     try:
-        text = service_worker_text(worker.read_text(encoding="utf-8"), offline_manifest(site_dir))
+        text = service_worker_text(
+            worker.read_text(encoding="utf-8"),
+            offline_manifest(site_dir, base_path=urlsplit(config.site_url or "/").path),
+        )
     except ValueError as exc:
         raise PluginError(str(exc)) from None
     worker.write_text(text, encoding="utf-8")

@@ -17,7 +17,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from roofline_site import csp
+from roofline_site import csp, live_reload
 
 HEADERS_FILE = "_headers"
 
@@ -59,8 +59,11 @@ def on_post_build(config) -> None:
 
 
 def _meta_policy(base_url: str) -> str:
-    """The policy for a page whose theme scripts are written with ``base_url``."""
-    return csp.meta_policy(csp.policy(script_hashes=csp.known_script_hashes(_known, base_url=base_url)))
+    """The policy for a page whose theme scripts are written with ``base_url``; under ``mkdocs
+    serve`` it also allows the live-reload script, by its nonce (hooks/live_reload.py). The
+    ``_headers`` file never does: the local server does not send it, a host does."""
+    hashes = csp.known_script_hashes(_known, base_url=base_url)
+    return csp.meta_policy(csp.policy(script_hashes=hashes, script_nonce=live_reload.nonce()))
 
 
 # Each page's inline code, by the SHA-256 of its HTML, kept between builds: reading a page is

@@ -25,6 +25,7 @@ import mkdocs.commands.build
 import mkdocs.commands.serve
 from mkdocs.exceptions import Abort, BuildError, PluginError
 
+from roofline_site import serve_mode
 from roofline_site.serve_errors import show_build_error
 
 log = logging.getLogger("mkdocs.hooks.serve_errors")
@@ -36,6 +37,7 @@ def on_startup(command, dirty):
     # MkDocs calls this once per process, with "serve" for `mkdocs serve` (and "build" for
     # `mkdocs serve --clean`, which builds as `mkdocs build` does: left alone too).
     if command == "serve":
+        serve_mode.start()
         _install()
 
 

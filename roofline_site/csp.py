@@ -267,7 +267,11 @@ STYLE_ATTRIBUTES = Directive(
 
 
 def policy(
-    *, script_hashes: tuple[str, ...] = (), style_hashes: tuple[str, ...] = (), style_attributes: bool = False
+    *,
+    script_hashes: tuple[str, ...] = (),
+    style_hashes: tuple[str, ...] = (),
+    style_attributes: bool = False,
+    script_nonce: str | None = None,
 ) -> str:
     """The Content-Security-Policy header value, with the given hash sources added.
 
@@ -275,8 +279,11 @@ def policy(
         script_hashes: Hash sources of the inline scripts, added to ``script-src``.
         style_hashes: Hash sources of inline ``<style>`` elements, added to ``style-src``.
         style_attributes: Whether to allow ``style=""`` attributes (``style-src-attr``).
+        script_nonce: Under ``mkdocs serve`` only, the nonce MkDocs' live-reload script carries
+            (:mod:`roofline_site.live_reload`); a published build has none.
     """
-    extra = {"script-src": script_hashes, "style-src": style_hashes}
+    nonce = (f"'nonce-{script_nonce}'",) if script_nonce else ()
+    extra = {"script-src": (*script_hashes, *nonce), "style-src": style_hashes}
     directives = DIRECTIVES + ((STYLE_ATTRIBUTES,) if style_attributes else ())
     parts = []
     for directive in directives:

@@ -9,7 +9,7 @@ which prints one line per problem in the form the issue asks for::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, order=True)
@@ -21,12 +21,15 @@ class Problem:
         line: 1-based line in that file.
         what: What is wrong.
         expected: What is expected instead.
+        draft: Whether it is only a scaffold placeholder left in place: ``mkdocs serve`` previews
+            such an entry as a draft, ``mkdocs build`` refuses it like any other problem.
     """
 
     path: str
     line: int
     what: str
     expected: str
+    draft: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.what}; {self.expected}"

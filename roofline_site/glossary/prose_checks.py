@@ -104,6 +104,7 @@ def find_scaffold_placeholders(entry: Entry) -> list[Problem]:
                 entry.lines.get("summary", 1),
                 "the summary is still the scaffold's placeholder",
                 "expected one plain sentence that defines the term and stands alone in a preview",
+                draft=True,
             )
         )
     for index, source in enumerate(entry.sources):
@@ -114,6 +115,7 @@ def find_scaffold_placeholders(entry: Entry) -> list[Problem]:
                     entry.lines.get(f"sources[{index}]", entry.lines.get("sources", 1)),
                     f"source {index + 1} is still the scaffold's placeholder ({source.url})",
                     "expected the title and https address of a document the entry took its facts from",
+                    draft=True,
                 )
             )
     # One report for the body: its first placeholder paragraph.
@@ -124,6 +126,7 @@ def find_scaffold_placeholders(entry: Entry) -> list[Problem]:
                 entry.body_line + offset,
                 "the body still holds the scaffold's placeholder text",
                 "expected the entry's own words: its definition, why it matters and its numbers",
+                draft=True,
             )
         )
     return problems

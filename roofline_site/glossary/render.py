@@ -24,6 +24,7 @@ import yaml
 from roofline_core.version import data_version
 from roofline_site.glossary import reproduce
 from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
+from roofline_site.glossary.errors import Problem
 from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary
@@ -148,13 +149,17 @@ def heading_html(level: int, anchor: str, text: str) -> str:
     return f'<h{level} id="{anchor}">{_text(text)}<a class="headerlink" href="#{anchor}" title="Permanent link">&para;</a></h{level}>\n'
 
 
-def term_page_header_html(entry: Entry, *, category_href: str, index_href: str = "../") -> str:
+def term_page_header_html(
+    entry: Entry, *, category_href: str, index_href: str = "../", draft: tuple[Problem, ...] = ()
+) -> str:
     """The term page above the body: title, breadcrumb, category and dates, summary, aliases.
 
     Args:
         entry: The term.
         category_href: URL of the page of the entry's category, relative to the term's page.
         index_href: URL of the glossary index, relative to the term's page.
+        draft: The scaffold placeholders the entry still holds, if it is previewed as a draft
+            (``mkdocs serve`` only): a banner under the title names each one.
     """
     e, t = html.escape, _text
     breadcrumb = (
@@ -171,6 +176,7 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
     # heading's section, which must be the term (the breadcrumb is excluded from it anyway).
     parts = [
         heading_html(1, entry.slug, entry.title),
+        draft_banner_html(draft) if draft else "",
         breadcrumb,
         f'<p class="glossary-entry__meta" data-search-exclude><a class="glossary-tag glossary-tag--{e(category)}" href="{e(category_href)}"'
         f' title="Category: {e(CATEGORIES.get(category, category))}">{t(category)}</a> {t(dates)}</p>\n',
@@ -183,6 +189,27 @@ def term_page_header_html(entry: Entry, *, category_href: str, index_href: str =
             + ".</p>\n"
         )
     return "".join(parts)
+
+
+def draft_banner_html(placeholders: tuple[Problem, ...]) -> str:
+    """The banner of an entry previewed as a draft: what is left to replace, by file and line.
+
+    >>> from roofline_site.glossary.errors import Problem
+    >>> print(draft_banner_html((Problem("glossary/x.md", 4, "the summary is a <placeholder>", "a sentence"),)))
+    <div class="admonition warning glossary-draft" role="note" data-search-exclude><p class="admonition-title">Draft: not published until its placeholders are replaced</p>
+    <p>Only <code>scripts/serve</code> shows this page. <code>mkdocs build</code> refuses the entry while it holds any of these:</p>
+    <ul><li><code>glossary/x.md:4</code>: the summary is a &lt;placeholder&gt;; a sentence</li></ul></div>
+    <BLANKLINE>
+    """
+    t = _text
+    items = "".join(f"<li><code>{t(p.path)}:{p.line}</code>: {t(p.what)}; {t(p.expected)}</li>" for p in placeholders)
+    return (
+        '<div class="admonition warning glossary-draft" role="note" data-search-exclude>'
+        '<p class="admonition-title">Draft: not published until its placeholders are replaced</p>\n'
+        "<p>Only <code>scripts/serve</code> shows this page. <code>mkdocs build</code> refuses the entry"
+        " while it holds any of these:</p>\n"
+        f"<ul>{items}</ul></div>\n"
+    )
 
 
 def term_page_footer_html(

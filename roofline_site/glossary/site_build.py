@@ -29,6 +29,8 @@ from roofline_site.glossary.validator import Glossary, load_glossary
 
 #: ``extra.glossary_orphans``: how the orphan report is logged. "info" while entries are being
 #: linked (a warning fails ``mkdocs build --strict``); "warning" makes a new orphan fail it.
+# The hook's logger: MkDocs shows its records with the build's own.
+log = logging.getLogger("mkdocs.hooks.glossary")
 ORPHAN_LEVELS = {"info": logging.INFO, "warning": logging.WARNING}
 
 
@@ -61,13 +63,17 @@ class GlossaryBuild:
     render_started: dict[str, float] = field(default_factory=dict)  # src_uri -> perf_counter()
 
     @classmethod
-    def load(cls, project_root: Path, *, extra: Mapping[str, object], config_path: str) -> GlossaryBuild:
+    def load(
+        cls, project_root: Path, *, extra: Mapping[str, object], config_path: str, drafts: bool = False
+    ) -> GlossaryBuild:
         """Read the glossary settings and read and validate ``glossary/`` under ``project_root``.
 
         Args:
             extra: The site configuration's ``extra``: ``repository`` and ``repository_branch``
                 (:class:`.Repository`), ``glossary_orphans`` (:data:`ORPHAN_LEVELS`).
             config_path: The configuration file, to name in a settings error.
+            drafts: Preview an entry whose only problems are scaffold placeholders, with a
+                draft banner (``mkdocs serve`` only: the published build refuses it).
 
         Raises:
             SettingsError: if a setting is not one the build knows.
@@ -89,7 +95,14 @@ class GlossaryBuild:
             display_dir=GLOSSARY_DIR_NAME,
             check_cache=CheckCache(project_root / CHECK_CACHE_DIR),
             load_cache=LoadCache(project_root / LOAD_CACHE_DIR),
+            drafts=drafts,
         )
+        for placeholders in glossary.drafts.values():
+            log.info(
+                "%s: previewed as a draft (%d placeholders left); mkdocs build refuses it",
+                placeholders[0].path,
+                len(placeholders),
+            )
         return cls(glossary, project_root, repository, ORPHAN_LEVELS[orphans])
 
     def add_files(

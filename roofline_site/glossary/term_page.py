@@ -57,7 +57,9 @@ def body_html(
             entry.path, entry.body_line, str(exc), "expected each figure fence at the top level of the body"
         )
         raise GlossaryError([problem]) from None
-    header = render.term_page_header_html(entry, category_href=category_href, index_href=index_href)
+    header = render.term_page_header_html(
+        entry, category_href=category_href, index_href=index_href, draft=glossary.drafts.get(entry.slug, ())
+    )
     return header + f'<div class="{render.BODY_CLASS}">\n{reproduce.finish_markers(body, token)}\n</div>\n'
 
 

@@ -12,7 +12,7 @@ import difflib
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
@@ -46,10 +46,13 @@ class Glossary:
     Attributes:
         entries: By slug, sorted by slug (a read-only mapping; make a new ``Glossary`` to change it).
         root: Folder the entries were read from.
+        drafts: Entries loaded as drafts (only under ``load_glossary(drafts=True)``), by slug:
+            the scaffold placeholders each still holds.
     """
 
     entries: Mapping[str, Entry]
     root: Path | None = None
+    drafts: Mapping[str, tuple[Problem, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "entries", MappingProxyType(dict(self.entries)))
@@ -107,6 +110,7 @@ def load_glossary(
     display_dir: str = "glossary",
     check_cache: CheckCache | None = None,
     load_cache: LoadCache | None = None,
+    drafts: bool = False,
 ) -> Glossary:
     """Read and validate every ``*.md`` in ``directory``.
 
@@ -117,6 +121,8 @@ def load_glossary(
             build's; :mod:`.check_cache`): not checked again. None checks every entry.
         load_cache: The last glossary that loaded cleanly (:mod:`.load_cache`): if no file and
             no checking code changed since, its entries are used as they are. None reads all.
+        drafts: Accept an entry whose only problems are scaffold placeholders, as a draft
+            (``Glossary.drafts``), for ``mkdocs serve``'s preview; never for a published build.
 
     Returns:
         The :class:`Glossary`.
@@ -135,11 +141,26 @@ def load_glossary(
     if check_cache is not None:
         check_cache.save()
     problems += check_cross_references(entries)
+    found_drafts = _drafts(problems) if drafts else {}
+    problems = [p for p in problems if not (p.draft and p.path in found_drafts)]
     if problems:
         raise GlossaryError(problems)
-    if key is not None:
+    if key is not None and not found_drafts:
         load_cache.record(key, entries)
-    return Glossary(entries=dict(sorted((e.slug, e) for e in entries)), root=directory)
+    by_path = {e.path: e.slug for e in entries}
+    return Glossary(
+        entries=dict(sorted((e.slug, e) for e in entries)),
+        root=directory,
+        drafts=MappingProxyType({by_path[path]: tuple(sorted(found)) for path, found in found_drafts.items()}),
+    )
+
+
+def _drafts(problems: list[Problem]) -> dict[str, list[Problem]]:
+    """By file, the placeholders of each file whose every problem is a placeholder."""
+    by_path: dict[str, list[Problem]] = {}
+    for problem in problems:
+        by_path.setdefault(problem.path, []).append(problem)
+    return {path: found for path, found in by_path.items() if all(p.draft for p in found)}
 
 
 def _entry_files(directory: Path) -> list[tuple[Path, bytes]] | None:

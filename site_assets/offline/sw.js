@@ -1,5 +1,12 @@
-// The site's service worker: a repeat visit works offline. Served at the site's root (sw.js) so
-// that its scope is the whole site; registered by assets/roofline/offline/register.mjs.
+// The site's service worker: the page a reader lands on works offline from then on. Served at
+// the site's root (sw.js) so that its scope is the whole site; registered by
+// assets/roofline/offline/register.mjs.
+//
+// What it keeps: on install, the offline page (503.html) and what it loads, and the pages that
+// registered it (opened before it could see their requests); then every file that a page tells
+// it it used (register.mjs: the page's assets and the calculators' runtime), and whatever it
+// fetches for the pages it controls. An address it has not kept, offline, gets the offline page,
+// which lists the pages it has (the "kept-pages" message).
 //
 // It trusts nothing it did not check (roofline_site/offline_manifest.py writes MANIFEST below):
 // - it handles only the files the build listed; every other request goes to the network as if
@@ -24,7 +31,41 @@ const RUNTIME = `${PREFIX}runtime:${VERSION}`;
 // Names of this file's earlier versions, before caches were named by path and manifest.
 const UNSCOPED = /^roofline-(pages|runtime)-v\d+$/;
 
-self.addEventListener("install", () => self.skipWaiting());
+const OFFLINE = MANIFEST && MANIFEST.offline ? MANIFEST.offline : null;
+// More than any page uses: a message cannot make the worker fetch without bound.
+const KEEP_LIMIT = 400;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(keepOnInstall().then(() => self.skipWaiting()));
+});
+
+async function keepOnInstall() {
+  if (!MANIFEST) {
+    return;
+  }
+  if (OFFLINE) {
+    // Required: a worker without its offline page would leave unvisited addresses blank.
+    const kept = await keep([OFFLINE.page, ...OFFLINE.files].map((path) => new URL(path, SCOPE).href));
+    if (!kept.has(new URL(OFFLINE.page, SCOPE).href)) {
+      throw new Error(`sw.js: could not keep ${OFFLINE.page}`);
+    }
+  }
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  await keep(windows.map((client) => client.url));
+}
+
+self.addEventListener("message", (event) => {
+  const data = event.data;
+  if (!MANIFEST || !data || typeof data !== "object") {
+    return;
+  }
+  if (data.type === "keep" && Array.isArray(data.urls)) {
+    event.waitUntil(keep(data.urls.filter((url) => typeof url === "string").slice(0, KEEP_LIMIT)));
+  } else if (data.type === "kept-pages" && event.ports[0]) {
+    const port = event.ports[0];
+    event.waitUntil(keptPages().then((pages) => port.postMessage({ pages })));
+  }
+});
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -47,11 +88,104 @@ self.addEventListener("fetch", (event) => {
   }
   const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
   if (!Object.hasOwn(MANIFEST.files, path)) {
+    if (request.mode === "navigate" && OFFLINE) {
+      // An address the build did not make: the network's answer, or the offline page.
+      event.respondWith(fetch(request).catch((error) => offlinePageOr(error)));
+    }
     return;
   }
   const digest = MANIFEST.files[path];
   event.respondWith(digest ? cacheFirst(request, digest) : networkFirst(request));
 });
+
+/** The site path of `href` within the worker's scope, if the build listed it; else null. */
+function listedPath(href) {
+  let url;
+  try {
+    url = new URL(href);
+  } catch {
+    return null;
+  }
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) {
+    return null;
+  }
+  const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
+  return Object.hasOwn(MANIFEST.files, path) ? path : null;
+}
+
+/**
+ * Keep the listed files among `hrefs` (others are ignored), each checked as a fetch would check
+ * it; a file already kept is not fetched again. Resolves to the set of addresses kept.
+ * @param {string[]} hrefs
+ */
+async function keep(hrefs) {
+  const pages = await caches.open(PAGES);
+  const runtime = await caches.open(RUNTIME);
+  const wanted = new Map();
+  for (const href of hrefs) {
+    const path = listedPath(href);
+    if (path !== null) {
+      wanted.set(withoutQuery(href), path);
+    }
+  }
+  const kept = new Set();
+  await Promise.all(
+    [...wanted].map(async ([href, path]) => {
+      const digest = path === OFFLINE?.page ? OFFLINE.integrity : MANIFEST.files[path];
+      const cache = MANIFEST.files[path] ? runtime : pages;
+      if (await cache.match(href)) {
+        kept.add(href);
+        return;
+      }
+      try {
+        // Hashed files never change under their name: the copy the page just loaded will do.
+        const response = await fetch(href, { cache: MANIFEST.files[path] ? "force-cache" : "no-cache" });
+        if (!response.ok || response.type !== "basic") {
+          return;
+        }
+        const checked = digest ? await verified(response, digest) : response;
+        if (checked) {
+          await cache.put(href, checked);
+          kept.add(href);
+        }
+      } catch {
+        // Offline or refused: kept on a later visit.
+      }
+    }),
+  );
+  return kept;
+}
+
+/** Each kept page (not the offline or not-found page) as `{url, title}`, title as written in its HTML. */
+async function keptPages() {
+  const cache = await caches.open(PAGES);
+  const found = [];
+  for (const request of await cache.keys()) {
+    const path = listedPath(request.url);
+    const page = path !== null && (path === "" || path.endsWith("/") || path.endsWith(".html"));
+    if (!page || path === OFFLINE?.page || path === "404.html") {
+      continue;
+    }
+    const response = await cache.match(request);
+    const title = response ? /<title>([^<]*)<\/title>/i.exec(await response.text()) : null;
+    found.push({ url: request.url, title: title ? title[1] : path });
+  }
+  return found;
+}
+
+/** The offline page, as kept on install and checked against its digest, or `error` thrown. */
+async function offlinePageOr(error) {
+  if (OFFLINE) {
+    const cache = await caches.open(PAGES);
+    const hit = await cache.match(new URL(OFFLINE.page, SCOPE).href);
+    const checked = hit ? await verified(hit, OFFLINE.integrity) : null;
+    if (checked) {
+      // 503: the page asked for is not here; what comes back is a page about that.
+      return new Response(checked.body, { status: 503, statusText: "Offline", headers: checked.headers });
+    }
+  }
+  throw error;
+}
 
 async function cacheFirst(request, digest) {
   const cache = await caches.open(RUNTIME);
@@ -111,6 +245,9 @@ async function networkFirst(request) {
     const hit = await cache.match(key);
     if (hit) {
       return hit;
+    }
+    if (request.mode === "navigate") {
+      return offlinePageOr(error);
     }
     throw error;
   }

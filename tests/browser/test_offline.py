@@ -1,5 +1,6 @@
-"""The service worker (site_assets/offline/sw.js, served as /sw.js): pages and calculators a reader
-has opened work again with the network gone, and the live calculator computes offline."""
+"""The service worker (site_assets/offline/sw.js, served as /sw.js): from a reader's first visit on,
+the pages and calculators they opened work with the network gone (the live calculator computes
+offline), and any other page gives the site's offline page, listing what can be read."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import json
 import re
 import shutil
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
 from roofline_core.calculators import compute
+from roofline_site.offline_manifest import integrity
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -26,49 +29,92 @@ def wait_until_controlled(page) -> None:
     )
 
 
-def test_a_visited_calculator_page_opens_and_goes_live_offline(browser, site_server):
+TERM_PAGE = "glossary/roofline/"
+CALCULATOR_PAGE = "calculators/roofline-explorer/"
+UNVISITED_PAGE = "glossary/tensor-cores/"
+
+# Whether every one of the given addresses is in one of the worker's caches. Runs in the page.
+ALL_KEPT = """async (hrefs) => {
+  const names = (await caches.keys()).filter((name) => name.includes(":pages:") || name.includes(":runtime:"));
+  const caches_ = await Promise.all(names.map((name) => caches.open(name)));
+  for (const href of hrefs) {
+    if (!(await Promise.all(caches_.map((cache) => cache.match(href)))).some(Boolean)) {
+      return false;
+    }
+  }
+  return true;
+}"""
+USED_FILES = "() => performance.getEntriesByType('resource').map((entry) => entry.name)"
+
+
+def _standard_library(site: Path, base: str) -> str:
+    """The address of the runtime's standard library zip, which the calculators' worker fetches itself."""
+    text = (site / "assets" / "roofline" / "calculators" / "runtime.mjs").read_text(encoding="utf-8")
+    relative = json.loads(re.search(r"RUNTIME = Object.freeze\((\{.*?\})\);", text).group(1))["stdLib"]
+    return urljoin(base + "assets/roofline/calculators/runtime.mjs", relative)
+
+
+def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(browser, built_site, site_server):
+    files = _manifest(built_site)["files"]
     context = browser.new_context(service_workers="allow")
     try:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(site_server + "calculators/roofline-explorer/", wait_until="load")
-        wait_until_controlled(page)
-        # Online once, through the worker: the page, its assets and the runtime are kept.
-        page.reload(wait_until="load")
+        # A first visit, in a fresh profile: the page loads before any worker exists, so none of
+        # its requests (nor the calculators' runtime, started by a focus) passes through one.
+        page.goto(site_server + CALCULATOR_PAGE, wait_until="load")
         page.focus(f"{ROOT} [data-slider-for=intensity]")
         page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
-        page.close()
+        used = [url for url in page.evaluate(USED_FILES) if url.startswith(site_server)]
+        page.goto(site_server + TERM_PAGE, wait_until="load")
+        wait_until_controlled(page)
+        wanted = [site_server + CALCULATOR_PAGE, site_server + TERM_PAGE, _standard_library(built_site, site_server)]
+        wanted += [url for url in used if url.split("?")[0][len(site_server) :] in files]
+        assert any("/assets/pyodide/" in url for url in wanted), used  # the runtime was among them
+        page.wait_for_function(ALL_KEPT, arg=wanted, timeout=30_000)
 
         context.set_offline(True)
-        offline = context.new_page()
-        offline.on("pageerror", lambda exc: errors.append(str(exc)))
-        # A scenario link of the visited page: the same file, its numbers live offline.
-        offline.goto(site_server + "calculators/roofline-explorer/?intensity=64", wait_until="load")
-        assert offline.title()
-        offline.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.reload(wait_until="load")
+        assert page.title() == "Roofline - Roofline Glossary", page.title()
+        # A scenario link of the visited calculator: the same file, its numbers live offline.
+        page.goto(site_server + CALCULATOR_PAGE + "?intensity=64", wait_until="load")
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
         expected = {k: str(v["text"]) for k, v in compute("roofline-explorer", {"intensity": "64"})["outputs"].items()}
-        shown = offline.eval_on_selector(
+        shown = page.eval_on_selector(
             ROOT,
             "root => Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))",
         )
         assert shown == expected
+
+        # A page never opened: the site's offline page, listing the two that were.
+        response = page.goto(site_server + UNVISITED_PAGE, wait_until="load")
+        assert response is not None and response.status == 503
+        assert page.inner_text("h1") == "You are offline"
+        page.wait_for_selector("#roofline-offline-list:not([hidden]) a", timeout=10_000)
+        listed = page.eval_on_selector_all(
+            "#roofline-offline-list a", "links => links.map((a) => [a.textContent, a.href])"
+        )
+        assert ["Roofline", site_server + TERM_PAGE] in listed, listed
+        assert ["Roofline explorer", site_server + CALCULATOR_PAGE] in listed, listed
+        assert all(href.startswith(site_server) for _title, href in listed)
+        assert page.inner_text("#roofline-offline-status") == f"{len(listed)} pages are kept on this device:"
         assert errors == []
     finally:
         context.close()
 
 
-def test_a_page_never_visited_is_not_invented_offline(browser, site_server):
-    context = browser.new_context(service_workers="allow")
-    try:
-        page = context.new_page()
-        page.goto(site_server, wait_until="load")
-        wait_until_controlled(page)
-        context.set_offline(True)
-        with pytest.raises(Exception, match="ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
-            page.goto(site_server + "glossary/tensor-cores/", wait_until="load")
-    finally:
-        context.close()
+def test_the_offline_page_is_kept_on_install_with_what_it_loads(built_site):
+    offline = _manifest(built_site)["offline"]
+    assert offline["page"] == "503.html"
+    page = (built_site / "503.html").read_bytes()
+    assert offline["integrity"] == integrity(page)
+    # Its sheet, Material's bundle and the module that lists the kept pages, with their imports.
+    assert any(re.fullmatch(r"assets/roofline/site\.[0-9a-f]{16}\.css", path) for path in offline["files"])
+    assert "assets/roofline/offline/offline-page.mjs" in offline["files"]
+    assert "assets/roofline/glossary/place-popover.mjs" in offline["files"]  # imported by glossary.js
+    # Shown at any address, so its links are rooted at the site's path (as the 404 page's are).
+    assert b'href="/glossary/"' in page
 
 
 # What another page on this origin could do: write into the worker's caches. Runs in the page.

@@ -120,7 +120,7 @@ def test_documents_the_parser_limits_and_the_allowlist():
 def test_contributing_is_one_screen_with_the_commands_and_a_link_to_the_reference():
     assert len(CONTRIBUTING.splitlines()) <= 45
     assert "](docs/authoring-terms.md)" in CONTRIBUTING
-    assert '.venv/bin/python -m roofline_site.glossary new "Paged attention" --category memory' in CONTRIBUTING
+    assert '.venv/bin/python -m roofline_site.glossary new "Beam search" --category serving' in CONTRIBUTING
     assert "\n   .venv/bin/python -m roofline_site.glossary check\n" in CONTRIBUTING
     assert "authoring-terms.md" in (PROJECT_ROOT / "mkdocs.yml").read_text(encoding="utf-8"), "in the site's nav"
 
