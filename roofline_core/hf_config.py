@@ -15,21 +15,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from roofline_core.config_error import ConfigError
+from roofline_core.model import GQA, MHA, MLA, Model
+from roofline_core.quantisation import read_quantisation
 from roofline_core.sources import Source
-
-if TYPE_CHECKING:
-    from roofline_core.models import Model
-
-# Attention kinds, as roofline_core.models names them (imported lazily: models loads its presets
-# through this module).
-MHA, GQA, MLA = "mha", "gqa", "mla"
-
-
-class ConfigError(ValueError):
-    """A config that cannot describe a model; the message is written for the person who gave it."""
-
 
 #: Largest values a field may take: bigger than any published model by an order of magnitude,
 #: small enough that a typo (or a hostile file) cannot make the arithmetic absurd.
@@ -77,7 +68,7 @@ def check_json_shape(text: str) -> None:
     >>> check_json_shape('{"a": ' + '[' * 40 + ']' * 40 + '}')
     Traceback (most recent call last):
         ...
-    roofline_core.hf_config.ConfigError: line 1: the JSON is nested 41 levels deep; expected at most 32 levels (a config.json has 4)
+    roofline_core.config_error.ConfigError: line 1: the JSON is nested 41 levels deep; expected at most 32 levels (a config.json has 4)
 
     Raises:
         ConfigError: naming the line of the first bracket past the limit, or of the number.
@@ -344,8 +335,6 @@ def _quantisation(config: dict, text: dict) -> Any:
 
     A multimodal wrapper keeps it (and ``torch_dtype``) at the top level; a text config may too.
     """
-    from roofline_core.quantisation import read_quantisation
-
     block = config.get("quantization_config", text.get("quantization_config"))
     if block is None:
         return None
@@ -410,8 +399,6 @@ def from_hf_config(
         raise ConfigError(
             f"model_type {model_type!r} is not supported; expected one of {', '.join(sorted(SUPPORTED_MODEL_TYPES))}"
         )
-    from roofline_core.models import Model
-
     fields = _build(text, model_type)
     quantisation = _quantisation(config, text)
     if quantisation is not None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roofline_core.block_formats import BLOCK_FORMATS
+from roofline_core.config_error import ConfigError
 
 # The model's parts a quantisation can leave 16-bit (roofline_core.models.Model.weight_parts).
 EMBEDDING, LM_HEAD, ATTENTION, MLP, EXPERTS = "embedding", "lm_head", "attention", "mlp", "experts"
@@ -176,8 +177,6 @@ def _join(words: list[str]) -> str:
 
 
 def _error(path: str, value: Any, expected: str) -> Any:
-    from roofline_core.hf_config import ConfigError
-
     shown = repr(value) if not isinstance(value, (dict, list)) else type(value).__name__
     return ConfigError(f"field 'quantization_config.{path}' is {shown[:60]}; expected {expected}")
 
@@ -289,8 +288,6 @@ def read_quantisation(config: Any, *, torch_dtype: Any = None) -> WeightQuantisa
         ConfigError: for a field of the wrong type, naming it.
     """
     if not isinstance(config, dict):
-        from roofline_core.hf_config import ConfigError
-
         raise ConfigError(f"field 'quantization_config' is {type(config).__name__}; expected an object")
     if "read_as" in config:
         return _read_canonical(config)

@@ -1,0 +1,445 @@
+"""The model type: a transformer decoder's architecture, and its parameter counts derived.
+
+Parameter counts are computed from the architecture, never typed in, and checked in the tests
+against the totals the model cards state (for example 6.74B for Llama 2 7B, 46.7B total and
+12.9B active for Mixtral 8x7B, 671B total and 37B active for DeepSeek-V3).
+
+Three counts matter for inference:
+
+* ``total_params``: everything that must sit in memory (all experts of an MoE model).
+* ``active_params_per_token``: what one token touches, the figure model cards quote.
+* ``streamed_params_per_token``: what one decode step reads from memory per token: the active
+  parameters less the input embedding table, of which only one row per token is gathered. This
+  is the ``params`` of :func:`roofline_core.inference.decode_step`.
+
+This module imports neither the config importer nor the presets, which are built on it
+(:mod:`roofline_core.hf_config`, :mod:`roofline_core.models`): that keeps the imports one-way.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from roofline_core.dtypes import bytes_per_element
+from roofline_core.quantisation import ATTENTION, EMBEDDING, EXPERTS, LM_HEAD, MLP, WeightQuantisation
+from roofline_core.roofline import _require_positive
+from roofline_core.sources import Source
+
+MHA = "mha"
+GQA = "gqa"
+MLA = "mla"
+ATTENTION_KINDS = (MHA, GQA, MLA)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A transformer decoder's architecture.
+
+    All models here use a gated (SwiGLU) MLP: three ``hidden x ffn`` matrices per MLP.
+
+    Attributes:
+        slug: Stable identifier (``"llama-3-8b"``).
+        name: Display name.
+        layers: Decoder layers.
+        hidden_size: Model width (``d_model``).
+        heads: Query heads.
+        kv_heads: Key/value heads (equal to ``heads`` for MHA, fewer for GQA).
+        head_dim: Width of one query/key head.
+        ffn_size: Width of a dense MLP.
+        vocab_size: Vocabulary size.
+        tied_embeddings: Whether the output head reuses the input embedding matrix.
+        attention: ``"mha"``, ``"gqa"`` or ``"mla"``.
+        source: Where the architecture fields come from.
+        mla_latent_dim: MLA only: width of the compressed KV latent that is cached per layer.
+        mla_rope_dim: MLA only: width of the decoupled rotary key, cached beside the latent.
+        mla_q_latent_dim: MLA only: width of the compressed query (0 = no query compression).
+        mla_v_head_dim: MLA only: width of one value head.
+        experts: MoE only: routed experts per MoE layer (0 for a dense model).
+        experts_per_token: MoE only: routed experts each token uses.
+        shared_experts: MoE only: experts every token uses.
+        moe_ffn_size: MoE only: width of one expert's MLP.
+        dense_layers: MoE only: layers that keep a dense MLP of ``ffn_size`` (leading ones in
+            DeepSeek, every other one in Llama 4 Maverick; only the count matters here).
+        shared_expert_ffn_size: MoE only: width of a shared expert's MLP (0 = ``moe_ffn_size``).
+        sliding_window: Tokens a sliding-window (or chunked) attention layer attends over at
+            most (0 = no such layers).
+        sliding_layers: How many of the layers attend over at most ``sliding_window`` tokens;
+            the others attend over the whole context.
+        qkv_bias: Whether the query, key and value projections carry biases (Qwen2, gpt-oss).
+        out_bias: Whether the attention output projection carries a bias (gpt-oss).
+        family: Model family for grouping in lists (``"Llama"``, ``"Qwen"``).
+        quantisation: What the config's ``quantization_config`` says about the stored weights
+            (None for none). It refines the bytes of its own format: :meth:`weight_bytes` and
+            :meth:`streamed_weight_bytes` in ``quantisation.weight_dtype`` count the quantised
+            parts at its bytes per weight (scales included) and the rest at 16 bits; any other
+            format is counted as asked.
+    """
+
+    slug: str
+    name: str
+    layers: int
+    hidden_size: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    ffn_size: int
+    vocab_size: int
+    tied_embeddings: bool
+    attention: str
+    source: Source
+    mla_latent_dim: int = 0
+    mla_rope_dim: int = 0
+    mla_q_latent_dim: int = 0
+    mla_v_head_dim: int = 0
+    experts: int = 0
+    experts_per_token: int = 0
+    shared_experts: int = 0
+    moe_ffn_size: int = 0
+    dense_layers: int = 0
+    shared_expert_ffn_size: int = 0
+    sliding_window: int = 0
+    sliding_layers: int = 0
+    qkv_bias: bool = False
+    out_bias: bool = False
+    family: str = ""
+    quantisation: WeightQuantisation | None = None
+
+    def __post_init__(self) -> None:
+        if self.attention not in ATTENTION_KINDS:
+            raise ValueError(f"{self.slug}: attention must be one of {ATTENTION_KINDS}, got {self.attention!r}")
+        if self.attention == MHA and self.kv_heads != self.heads:
+            raise ValueError(f"{self.slug}: MHA needs kv_heads == heads")
+        if self.attention == GQA and not (0 < self.kv_heads < self.heads and self.heads % self.kv_heads == 0):
+            raise ValueError(f"{self.slug}: GQA needs kv_heads to divide heads and be fewer")
+        if self.attention == MLA and self.mla_latent_dim <= 0:
+            raise ValueError(f"{self.slug}: MLA needs mla_latent_dim")
+        if not 0 <= self.sliding_layers <= self.layers or (self.sliding_layers and self.sliding_window <= 0):
+            raise ValueError(f"{self.slug}: sliding_layers must be 0..layers, with a positive sliding_window")
+
+    # Parameter counts -------------------------------------------------------------------
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 0
+
+    @property
+    def embedding_params(self) -> int:
+        """Input embedding table."""
+        return self.vocab_size * self.hidden_size
+
+    @property
+    def output_head_params(self) -> int:
+        """Output projection to the vocabulary (counted once more only if untied)."""
+        return 0 if self.tied_embeddings else self.vocab_size * self.hidden_size
+
+    @property
+    def attention_params_per_layer(self) -> int:
+        h = self.hidden_size
+        if self.attention == MLA:
+            q_head = self.head_dim + self.mla_rope_dim
+            if self.mla_q_latent_dim:
+                q = h * self.mla_q_latent_dim + self.mla_q_latent_dim + self.mla_q_latent_dim * self.heads * q_head
+            else:
+                q = h * self.heads * q_head
+            kv_down = h * (self.mla_latent_dim + self.mla_rope_dim) + self.mla_latent_dim
+            kv_up = self.mla_latent_dim * self.heads * (self.head_dim + self.mla_v_head_dim)
+            out = self.heads * self.mla_v_head_dim * h
+            return q + kv_down + kv_up + out
+        q_and_out = 2 * h * self.heads * self.head_dim
+        k_and_v = 2 * h * self.kv_heads * self.head_dim
+        biases = (self.heads + 2 * self.kv_heads) * self.head_dim if self.qkv_bias else 0
+        biases += h if self.out_bias else 0
+        return q_and_out + k_and_v + biases
+
+    def _mlp_params(self, width: int) -> int:
+        return 3 * self.hidden_size * width
+
+    @property
+    def _norm_params(self) -> int:
+        # Two RMSNorms per layer and a final one.
+        return (2 * self.layers + 1) * self.hidden_size
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers whose MLP is a mixture of experts (0 for a dense model)."""
+        return self.layers - self.dense_layers if self.is_moe else 0
+
+    @property
+    def expert_params(self) -> int:
+        """Parameters of one routed expert's MLP in one layer (0 for a dense model)."""
+        return self._mlp_params(self.moe_ffn_size) if self.is_moe else 0
+
+    def _mlp_params_all_layers(self, experts_used: int) -> int:
+        dense = (self.layers - self.moe_layers) * self._mlp_params(self.ffn_size)
+        if not self.is_moe:
+            return dense
+        router = self.hidden_size * self.experts
+        shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
+        per_moe_layer = experts_used * self.expert_params + shared + router
+        return dense + self.moe_layers * per_moe_layer
+
+    @property
+    def total_params(self) -> int:
+        """Every parameter, all experts included: what must fit in memory."""
+        return (
+            self.embedding_params
+            + self.output_head_params
+            + self.layers * self.attention_params_per_layer
+            + self._mlp_params_all_layers(self.experts)
+            + self._norm_params
+        )
+
+    @property
+    def streamed_params_per_token(self) -> int:
+        """Parameters one decode step reads per token: linear layers, norms and the output head.
+
+        The input embedding is excluded (one row is gathered per token); a tied output head
+        still counts, because the whole matrix is multiplied.
+        """
+        head = self.vocab_size * self.hidden_size  # tied or not, the head matrix is read
+        return (
+            head
+            + self.layers * self.attention_params_per_layer
+            + self._mlp_params_all_layers(self.experts_per_token)
+            + self._norm_params
+        )
+
+    @property
+    def active_params_per_token(self) -> int:
+        """Parameters one token uses, embedding table included: the model card's "active" figure."""
+        return self.streamed_params_per_token + (0 if self.tied_embeddings else self.embedding_params)
+
+    # KV cache ---------------------------------------------------------------------------
+
+    @property
+    def kv_cache_known(self) -> bool:
+        """Always True: a preset's architecture fixes its KV cache (see :class:`CustomModel`)."""
+        return True
+
+    @property
+    def kv_elements_per_token(self) -> int:
+        """Cached elements per token over all layers (keys and values, or the MLA latent)."""
+        if self.attention == MLA:
+            return self.layers * (self.mla_latent_dim + self.mla_rope_dim)
+        return 2 * self.layers * self.kv_heads * self.head_dim
+
+    def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
+        """KV-cache bytes one token adds while every layer still holds it, in bytes.
+
+        For a model with sliding-window layers this is the cost of a token within the window;
+        beyond it, use :meth:`kv_cache_bytes`, which caps those layers.
+        """
+        return self.kv_elements_per_token * bytes_per_element(kv_dtype)
+
+    def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """KV cache of ``batch`` sequences of ``context_tokens`` tokens each, in bytes.
+
+        Full-attention layers cache every token; sliding-window (and chunked) layers at most
+        ``sliding_window`` of them, as the engines that serve Gemma 2/3, gpt-oss and Llama 4
+        allocate them.
+        """
+        per_layer = self.kv_elements_per_token / self.layers
+        full = self.layers - self.sliding_layers
+        tokens = full * context_tokens + self.sliding_layers * min(context_tokens, self.sliding_window)
+        return per_layer * tokens * batch * bytes_per_element(kv_dtype)
+
+    def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``.
+
+        The inverse of :meth:`kv_cache_bytes`: linear in the context while every layer grows,
+        then growing with the full-attention layers only. Infinite if every layer slides and the
+        windows fit.
+        """
+        per_token_all = self.kv_bytes_per_token(kv_dtype) * batch
+        if not self.sliding_layers:
+            return kv_bytes / per_token_all
+        window = self.sliding_window
+        at_window = per_token_all * window
+        if kv_bytes <= at_window:
+            return kv_bytes / per_token_all
+        per_token_full = per_token_all * (self.layers - self.sliding_layers) / self.layers
+        if per_token_full == 0:
+            return math.inf
+        return window + (kv_bytes - at_window) / per_token_full
+
+    # Weights in bytes, by part ------------------------------------------------------------
+
+    def weight_parts(self, *, experts_used: float | None = None, streamed: bool = False) -> dict[str, float]:
+        """Parameters by part (the parts a ``quantization_config`` names), with ``experts_used``
+        routed experts per MoE layer (default: all of them) and, for ``streamed``, what a decode
+        step reads (the output head whether tied or not, no embedding table).
+
+        The parts add up to :attr:`total_params` or, streamed with ``experts_per_token``, to
+        :attr:`streamed_params_per_token`. ``"sixteen_bit"`` holds the norms and MoE routers,
+        which every method here leaves in the model's dtype.
+        """
+        used = self.experts if experts_used is None else experts_used
+        dense = (self.layers - self.moe_layers) * self._mlp_params(self.ffn_size)
+        shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
+        return {
+            EMBEDDING: 0 if streamed else self.embedding_params,
+            LM_HEAD: self.vocab_size * self.hidden_size if streamed else self.output_head_params,
+            ATTENTION: self.layers * self.attention_params_per_layer,
+            MLP: dense + self.moe_layers * shared,
+            EXPERTS: self.moe_layers * used * self.expert_params,
+            "sixteen_bit": self._norm_params
+            + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
+        }
+
+    def _bytes(self, parts: dict[str, float], weight_dtype: str) -> float:
+        q = self.quantisation
+        if q is None or q.weight_dtype != weight_dtype:
+            return sum(parts.values()) * bytes_per_element(weight_dtype)
+        quantised = q.quantised_parts
+        sixteen = bytes_per_element(q.unquantised_dtype)
+        return sum(n * (q.bytes_per_weight if part in quantised else sixteen) for part, n in parts.items())
+
+    def weight_bytes(self, weight_dtype: str = "fp16") -> float:
+        """Bytes to hold every weight in ``weight_dtype``, in bytes (see :attr:`quantisation`)."""
+        if self.quantisation is None or self.quantisation.weight_dtype != weight_dtype:
+            return self.total_params * bytes_per_element(weight_dtype)
+        return self._bytes(self.weight_parts(), weight_dtype)
+
+    def streamed_weight_bytes(self, weight_dtype: str = "fp16", *, experts_used: float | None = None) -> float:
+        """Bytes of the weights one decode step reads, ``experts_used`` routed experts per MoE
+        layer (default ``experts_per_token``), in bytes (see :attr:`quantisation`)."""
+        used = self.experts_per_token if experts_used is None else experts_used
+        if self.quantisation is None or self.quantisation.weight_dtype != weight_dtype:
+            extra = (used - self.experts_per_token) * self.expert_params * self.moe_layers
+            return (self.streamed_params_per_token + extra) * bytes_per_element(weight_dtype)
+        return self._bytes(self.weight_parts(experts_used=used, streamed=True), weight_dtype)
+
+
+@dataclass(frozen=True)
+class CustomModel:
+    """A model known by its numbers rather than a published config (the calculators' "Custom").
+
+    It has the interface of :class:`Model` that the estimates use, so :func:`estimate_decode`,
+    :func:`estimate_prefill` and :func:`memory_fit` in :mod:`roofline_core.inference` take either.
+    It has no expert structure: a decode step reads ``streamed_params_per_token`` whatever the
+    batch, and prefill reads those weights once (for a mixture of experts, give the active
+    parameters and set ``total_params`` to all of them for the memory fit).
+
+    The KV cache is known from one of: ``layers`` with ``kv_heads`` and ``head_dim`` (MHA or
+    GQA); ``layers`` with ``mla_latent_dim`` (and ``mla_rope_dim``) for MLA; or
+    ``kv_elements_per_token`` directly (bytes per token divided by the cache format's bytes per
+    element). With none of them, :attr:`kv_cache_known` is False and only a context of 0 tokens
+    can be estimated.
+
+    Attributes:
+        streamed_params_per_token: Parameters one decode step reads per token.
+        total_params: Parameters held in memory; defaults to ``streamed_params_per_token``.
+        attention: ``"mha"``, ``"gqa"`` or ``"mla"`` (which KV shape applies).
+        layers: Decoder layers (0 = unknown).
+        kv_heads: Key/value heads per layer (MHA/GQA).
+        head_dim: Width of one head (MHA/GQA).
+        mla_latent_dim: MLA: width of the cached latent per layer.
+        mla_rope_dim: MLA: width of the decoupled rotary key cached beside it.
+        kv_elements_per_token: Cached elements per token over all layers, when the shape is not
+            given.
+        name: Display name.
+    """
+
+    streamed_params_per_token: float
+    total_params: float | None = None  # type: ignore[assignment]  # filled in __post_init__
+    attention: str = GQA
+    layers: int = 0
+    kv_heads: int = 0
+    head_dim: int = 0
+    mla_latent_dim: int = 0
+    mla_rope_dim: int = 0
+    kv_elements_per_token: float | None = None  # type: ignore[assignment]  # filled in __post_init__
+    name: str = "Custom model"
+
+    def __post_init__(self) -> None:
+        _require_positive("streamed_params_per_token", self.streamed_params_per_token)
+        if self.total_params is None:
+            object.__setattr__(self, "total_params", self.streamed_params_per_token)
+        _require_positive("total_params", self.total_params)
+        if self.total_params < self.streamed_params_per_token:
+            raise ValueError(
+                f"{self.name}: total_params ({self.total_params:g}) must be at least "
+                f"streamed_params_per_token ({self.streamed_params_per_token:g})"
+            )
+        if self.attention not in ATTENTION_KINDS:
+            raise ValueError(f"{self.name}: attention must be one of {ATTENTION_KINDS}, got {self.attention!r}")
+        shape = self._shape_elements_per_token()
+        if shape is not None and self.kv_elements_per_token is not None:
+            raise ValueError(f"{self.name}: give the KV shape or kv_elements_per_token, not both")
+        if shape is not None:
+            object.__setattr__(self, "kv_elements_per_token", shape)
+        elif self.kv_elements_per_token is not None and not (
+            isinstance(self.kv_elements_per_token, (int, float)) and self.kv_elements_per_token >= 0
+        ):
+            raise ValueError(f"{self.name}: kv_elements_per_token must be >= 0, got {self.kv_elements_per_token!r}")
+
+    def _shape_elements_per_token(self) -> int | None:
+        """Elements per token from the KV shape, None if no shape is given."""
+        if self.attention == MLA:
+            parts = {"layers": self.layers, "mla_latent_dim": self.mla_latent_dim}
+        else:
+            parts = {"layers": self.layers, "kv_heads": self.kv_heads, "head_dim": self.head_dim}
+        given = {key: v for key, v in parts.items() if v}
+        if not given and not self.mla_rope_dim:
+            return None
+        for key, v in {**parts, "mla_rope_dim": self.mla_rope_dim}.items():
+            if not (isinstance(v, int) and not isinstance(v, bool) and v >= 0):
+                raise ValueError(f"{self.name}: {key} must be a whole number >= 0, got {v!r}")
+        missing = [key for key, v in parts.items() if not v]
+        if missing:
+            raise ValueError(f"{self.name}: the {self.attention.upper()} KV shape needs {', '.join(missing)} as well")
+        if self.attention == MLA:
+            # One latent plus the decoupled rotary key per layer, shared by every head.
+            return self.layers * (self.mla_latent_dim + self.mla_rope_dim)
+        return 2 * self.layers * self.kv_heads * self.head_dim
+
+    @property
+    def is_moe(self) -> bool:
+        """Always False: a custom model's expert routing is unknown."""
+        return False
+
+    @property
+    def active_params_per_token(self) -> float:
+        """The streamed parameters (the embedding table is unknown, so nothing is added)."""
+        return self.streamed_params_per_token
+
+    @property
+    def kv_cache_known(self) -> bool:
+        """Whether the KV shape (or elements per token) was given."""
+        return self.kv_elements_per_token is not None
+
+    def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
+        """KV-cache bytes one token adds, in bytes, for cache format ``kv_dtype``.
+
+        Raises:
+            ValueError: if the KV cache is unknown (see :attr:`kv_cache_known`).
+        """
+        if self.kv_elements_per_token is None:
+            raise ValueError(
+                f"{self.name}: KV-cache size unknown; give layers with kv_heads and head_dim, "
+                "the MLA latent widths, or kv_elements_per_token"
+            )
+        return self.kv_elements_per_token * bytes_per_element(kv_dtype)
+
+    def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """KV cache of ``batch`` sequences of ``context_tokens`` tokens each, in bytes (every layer full)."""
+        if context_tokens == 0:
+            return 0.0
+        return self.kv_bytes_per_token(kv_dtype) * context_tokens * batch
+
+    def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``."""
+        return kv_bytes / (self.kv_bytes_per_token(kv_dtype) * batch)
+
+    def weight_bytes(self, weight_dtype: str = "fp16") -> float:
+        """Bytes to hold every weight in ``weight_dtype``, in bytes."""
+        return self.total_params * bytes_per_element(weight_dtype)
+
+    def streamed_weight_bytes(self, weight_dtype: str = "fp16", *, experts_used: float | None = None) -> float:
+        """Bytes of the weights one decode step reads (no expert structure: ``experts_used`` is ignored)."""
+        return self.streamed_params_per_token * bytes_per_element(weight_dtype)
+
+
+#: Anything the estimates accept as a model.
+AnyModel = Model | CustomModel
