@@ -1,7 +1,7 @@
 """The "Model vs measurement" comparison, generated at build time from the measurements file.
 
 Thin MkDocs adapter: ``measurements/measurements.toml`` is loaded and checked by
-:mod:`roofline_core.measurements`, compared and fitted by :mod:`roofline_core.validation`, and
+:mod:`roofline_core.evidence.measurements`, compared and fitted by :mod:`roofline_core.evidence.validation`, and
 written as Markdown by :mod:`roofline_site.measurements_page`; a page receives it where it has
 the marker lines (only such a page needs the data file). The summary's chart of measured against
 estimated speed is figure data from :mod:`roofline_core.figures.measured`, drawn and cached like
@@ -20,9 +20,9 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import get_relative_url
 
+from roofline_core.evidence.measurements import MeasurementError, MeasurementTable, load_measurements
+from roofline_core.evidence.validation import RowError, validate
 from roofline_core.figures.measured import measured_vs_predicted_figure
-from roofline_core.measurements import MeasurementError, MeasurementTable, load_measurements
-from roofline_core.validation import RowError, validate
 from roofline_site import measurements_page
 from roofline_site.atomic_write import write_atomic
 from roofline_site.figures.cache import FigureCache

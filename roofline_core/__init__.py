@@ -7,9 +7,7 @@ peaks. See the README for a tour.
 
 from __future__ import annotations
 
-from roofline_core.dtypes import DTYPES, DType, bytes_per_element, get_dtype
-from roofline_core.hardware import ACCELERATORS, Accelerator, AnyAccelerator, CustomAccelerator, get_accelerator
-from roofline_core.inference import (
+from roofline_core.estimates.inference import (
     DecodeEstimate,
     MemoryFit,
     StepEstimate,
@@ -25,8 +23,10 @@ from roofline_core.inference import (
     memory_fit,
     prefill_step,
 )
+from roofline_core.estimates.operations import OPERATION_KINDS, Operation, matvec_exact_cost, operations_catalogue
+from roofline_core.hardware import ACCELERATORS, Accelerator, AnyAccelerator, CustomAccelerator, get_accelerator
+from roofline_core.hardware.dtypes import DTYPES, DType, bytes_per_element, get_dtype
 from roofline_core.models import MODELS, AnyModel, ConfigError, CustomModel, Model, from_hf_config, get_model
-from roofline_core.operations import OPERATION_KINDS, Operation, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import (
     MatmulCost,
     attainable_flop_per_s,

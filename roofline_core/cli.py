@@ -5,7 +5,7 @@
 gets the same check, limits and message as on the site, and the output has the calculator's
 labels. ``ridge`` lists ridge points, of one accelerator or of every preset. ``compare`` takes
 any calculator and two scenarios as ``FIELD=VALUE`` pairs (the ids a link uses) and shows how
-each result and each input's effect changed (:mod:`roofline_core.compare`).
+each result and each input's effect changed (:mod:`roofline_core.calculators.compare`).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -27,9 +27,9 @@ from typing import Any
 from roofline_core.calculators import CALCULATORS, CUSTOM, FROM_CONFIG, compute_with_fills, value
 from roofline_core.calculators._common import WEIGHT_FORMAT_READ
 from roofline_core.calculators.base import Calculator
+from roofline_core.calculators.compare import compare, effect_text, ratio_text
 from roofline_core.calculators.decode_speed_of_light import batch_cell
-from roofline_core.compare import compare, effect_text, ratio_text
-from roofline_core.config_code import model_from_code
+from roofline_core.estimates.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.formatting import (
     format_amount,
     format_bandwidth,
@@ -39,9 +39,9 @@ from roofline_core.formatting import (
     format_number,
 )
 from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator, accelerators_by_vendor
-from roofline_core.hf_config import MAX_CONFIG_CHARS
-from roofline_core.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.models import MLA, MODELS, models_by_family
+from roofline_core.models.config_code import model_from_code
+from roofline_core.models.hf_config import MAX_CONFIG_CHARS
 from roofline_core.view.prose import is_prose
 from roofline_core.vocabulary import MAX_PASTED_CHARS, PARAMS, Declaration, ModelConfig, Number, OneOf
 

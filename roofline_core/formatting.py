@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from roofline_core.roofline import COMPUTE, MEMORY
 
 if TYPE_CHECKING:
-    from roofline_core.inference import FitAlternatives, MemoryFit
+    from roofline_core.estimates.inference import FitAlternatives, MemoryFit
 
 #: Decimal SI prefixes by power of ten, largest first: the one table for units with a prefix
 #: ("16.1 GB", "989 TFLOP/s") and for chart ticks ("10k", "1T").

@@ -23,8 +23,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from roofline_core.communication import link_bandwidth_per_direction_bytes_per_s
-from roofline_core.dtypes import DTYPES, bytes_per_element
+from roofline_core.estimates.communication import link_bandwidth_per_direction_bytes_per_s
+from roofline_core.estimates.inference import (
+    MemoryFit,
+    critical_batch,
+    estimate_decode,
+    estimate_prefill,
+    memory_fit,
+)
+from roofline_core.estimates.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
 from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
@@ -39,15 +46,8 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS, Accelerator
-from roofline_core.inference import (
-    MemoryFit,
-    critical_batch,
-    estimate_decode,
-    estimate_prefill,
-    memory_fit,
-)
+from roofline_core.hardware.dtypes import DTYPES, bytes_per_element
 from roofline_core.models import MODELS, AnyModel, CustomModel, Model
-from roofline_core.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
 from roofline_core.sources import Source
 from roofline_core.vocabulary import (
@@ -73,7 +73,7 @@ from roofline_core.vocabulary import (
     suggestion,
 )
 
-#: Operation slugs of :func:`roofline_core.operations.operations_catalogue`, in table order.
+#: Operation slugs of :func:`roofline_core.estimates.operations.operations_catalogue`, in table order.
 OPERATION_SLUGS: tuple[str, ...] = tuple(OPERATION_KINDS)
 
 
@@ -125,7 +125,7 @@ class Quantity:
             a preset model or a raw parameter count); the other arrives as None.
         example: A reference the docs show with its output.
         memory_scenario: For a quantity about running a model on devices, called with the same
-            keywords as ``compute``; returns the :class:`~roofline_core.inference.MemoryFit`
+            keywords as ``compute``; returns the :class:`~roofline_core.estimates.inference.MemoryFit`
             of that scenario, which :func:`evaluate` puts in ``Value.memory``. Such a quantity
             also takes ``hypothetical``.
     """
@@ -265,7 +265,7 @@ def _with_link(accelerator: Accelerator) -> float:
 
 def _interconnect_bandwidth(*, accelerator: Accelerator, per: str) -> Value:
     # Sheets differ in whether they quote both directions together; "per=direction" applies the
-    # site's one reading of each preset's wording (roofline_core.communication).
+    # site's one reading of each preset's wording (roofline_core.estimates.communication).
     if per == "direction":
         _with_link(accelerator)
         figure = link_bandwidth_per_direction_bytes_per_s(accelerator)

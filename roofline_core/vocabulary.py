@@ -962,7 +962,7 @@ class Record(_Declared):
 class ModelConfig(_Declared):
     """A model's architecture: a pasted ``config.json``, or the short code a link carries.
 
-    The value is the short code (:mod:`roofline_core.config_code`), so a link holds a few dozen
+    The value is the short code (:mod:`roofline_core.models.config_code`), so a link holds a few dozen
     characters, not the file. Problems are the config reader's, e.g. ``field 'hidden_size' is
     missing; expected a whole number >= 1``.
     """
@@ -975,7 +975,7 @@ class ModelConfig(_Declared):
     def parse(self, raw: Any) -> Parsed:
         """``(code, None)`` or ``(None, Invalid)``; never raises."""
         # Imported here: the config reader builds models, whose presets load after this module.
-        from roofline_core.config_code import ConfigError, read_model_config
+        from roofline_core.models.config_code import ConfigError, read_model_config
 
         if not isinstance(raw, str):
             return None, Invalid(f"{kind_of(raw)} is not text", self.expected())
@@ -990,12 +990,12 @@ class ModelConfig(_Declared):
         return value
 
     def to_json(self) -> dict[str, Any]:
-        from roofline_core.hf_config import MAX_CONFIG_CHARS
+        from roofline_core.models.hf_config import MAX_CONFIG_CHARS
 
         return _text_box_json(self, max_chars=MAX_CONFIG_CHARS)
 
 
-#: Longest pasted block a :class:`PastedText` box reads (roofline_core.bench_output's limit).
+#: Longest pasted block a :class:`PastedText` box reads (roofline_core.questions.bench_output's limit).
 MAX_PASTED_CHARS = 20_000
 
 
@@ -1069,8 +1069,8 @@ Declaration = Number | WholeNumber | OneOf | ListOf | Text | Date | Slug | Url |
 def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
     # Imported here so this module's helpers load without the preset tables (and no cycle forms
     # if a preset module ever uses the vocabulary).
-    from roofline_core.dtypes import COMPUTE_DTYPES, DTYPES, STORAGE_DTYPES, WEIGHT_DTYPES
     from roofline_core.hardware import ACCELERATORS
+    from roofline_core.hardware.dtypes import COMPUTE_DTYPES, DTYPES, STORAGE_DTYPES, WEIGHT_DTYPES
     from roofline_core.models import MODELS
 
     def dtype_choices(values: Sequence[str]) -> tuple[Choice, ...]:
@@ -1119,7 +1119,7 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
 ACCELERATOR, MODEL, WEIGHT_DTYPE, KV_DTYPE, COMPUTE_DTYPE = _preset_choices()
 
 #: The math format of an inference estimate: "auto" (what engines do for the weight format on
-#: the chip, roofline_core.compute_format) or a format whose peak the chip lists.
+#: the chip, roofline_core.hardware.compute_format) or a format whose peak the chip lists.
 MATH_DTYPE = OneOf(
     id="compute_dtype",
     label="Math format",

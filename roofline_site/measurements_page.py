@@ -1,4 +1,4 @@
-"""The "Model vs measurement" page: Markdown generated from :mod:`roofline_core.validation`.
+"""The "Model vs measurement" page: Markdown generated from :mod:`roofline_core.evidence.validation`.
 
 A page places the generated parts with lines holding only :data:`SUMMARY_MARKER` (what a
 reader wants first: the error by regime and the measured-against-estimate chart,
@@ -13,9 +13,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from roofline_core.formatting import format_number, format_percent
-from roofline_core.measurements import METRICS, Measurement, MeasurementTable
-from roofline_core.validation import (
+from roofline_core.evidence.measurements import METRICS, Measurement, MeasurementTable
+from roofline_core.evidence.validation import (
     EXCLUDED,
     FIT,
     HELD_BACK,
@@ -26,6 +25,7 @@ from roofline_core.validation import (
     errors_by_regime,
     row_name,
 )
+from roofline_core.formatting import format_number, format_percent
 from roofline_core.version import package_digest
 from roofline_site.node_artifacts import input_key
 

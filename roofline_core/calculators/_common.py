@@ -6,10 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Output, value
-from roofline_core.communication import CommCost
-from roofline_core.compute_format import AUTO, compute_scheme, resolve_compute_dtype
-from roofline_core.config_code import model_from_code
-from roofline_core.dtypes import DTYPES
+from roofline_core.estimates.communication import CommCost
+from roofline_core.estimates.inference import EXPERT, PIPELINE, TENSOR, MemoryFit, fit_alternatives, model_memory_fit
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import (
     bound_phrase,
@@ -21,9 +19,11 @@ from roofline_core.formatting import (
     format_whole,
 )
 from roofline_core.hardware import ACCELERATORS, TERA, Accelerator, AnyAccelerator, CustomAccelerator
-from roofline_core.inference import EXPERT, PIPELINE, TENSOR, MemoryFit, fit_alternatives, model_memory_fit
+from roofline_core.hardware.compute_format import AUTO, compute_scheme, resolve_compute_dtype
+from roofline_core.hardware.dtypes import DTYPES
 from roofline_core.models import GQA, MLA, MODELS, AnyModel, CustomModel, Model
-from roofline_core.sensitivity import NOTICEABLE, Factor, describe
+from roofline_core.models.config_code import model_from_code
+from roofline_core.questions.sensitivity import NOTICEABLE, Factor, describe
 from roofline_core.vocabulary import (
     ACCELERATOR,
     BANDWIDTH_TB_PER_S,
@@ -301,7 +301,7 @@ def math_accelerator(values: dict[str, Any]) -> tuple[AnyAccelerator, str]:
     """The chosen accelerator and the math format an estimate runs in (the "Math format" field).
 
     "Auto" is what engines do for the weight format on that chip
-    (:func:`roofline_core.compute_format.engine_compute_dtype`); a custom accelerator's peak is
+    (:func:`roofline_core.hardware.compute_format.engine_compute_dtype`); a custom accelerator's peak is
     the rate of the chosen format, or of 16-bit math under "Auto".
     """
     chosen = values["compute_dtype"]
@@ -346,7 +346,7 @@ def communication_output(communication: CommCost, step_time_s: float, *, noun: s
     )
 
 
-#: The parallelism select of the decode calculator (roofline_core.inference.PARALLELISMS).
+#: The parallelism select of the decode calculator (roofline_core.estimates.inference.PARALLELISMS).
 PARALLELISM_INPUT = OneOf(
     id="parallelism",
     label="Parallelism",

@@ -2,7 +2,7 @@
 
 A reader pastes a Hugging Face ``config.json`` and sees, for each field that matters, the glossary
 term it belongs to and its effect in parameters, bytes and FLOPs, all from the
-:class:`~roofline_core.models.Model` that :func:`~roofline_core.hf_config.from_hf_config` builds,
+:class:`~roofline_core.models.Model` that :func:`~roofline_core.models.hf_config.from_hf_config` builds,
 the same one the other calculators use.
 """
 
@@ -12,11 +12,11 @@ from typing import Any
 
 from roofline_core.calculators._common import WEIGHT_FORMAT_READ, context_input, dtype_input
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.config_code import decode, model_from_code, pretty_json
-from roofline_core.dtypes import bytes_per_element
 from roofline_core.formatting import format_bytes, format_count, format_flops, format_number
+from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import MLA, Model
-from roofline_core.quantisation import ATTENTION, EMBEDDING
+from roofline_core.models.config_code import decode, model_from_code, pretty_json
+from roofline_core.models.quantisation import ATTENTION, EMBEDDING
 from roofline_core.vocabulary import MODEL_CONFIG
 
 #: The config the explainer opens on: Llama 3.1 8B's architecture fields, as its config.json

@@ -33,7 +33,13 @@ from roofline_core.calculators._common import (
     what_moves,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
+from roofline_core.estimates.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
+from roofline_core.estimates.inference import (
+    DECODE_TABLE_BATCHES,
+    DecodeEstimate,
+    StepEstimate,
+    estimate_decode,
+)
 from roofline_core.formatting import (
     bound_phrase,
     format_bytes,
@@ -46,13 +52,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
     format_whole,
 )
-from roofline_core.inference import (
-    DECODE_TABLE_BATCHES,
-    DecodeEstimate,
-    StepEstimate,
-    estimate_decode,
-)
-from roofline_core.sensitivity import decode_sensitivity
+from roofline_core.questions.sensitivity import decode_sensitivity
 from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE, Number
 
 
@@ -75,7 +75,7 @@ def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
 
 def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Each input moved 10 % (and one step to smaller formats), ranked by how much it changes
-    tokens/s per sequence: what to buy or change (roofline_core.sensitivity)."""
+    tokens/s per sequence: what to buy or change (roofline_core.questions.sensitivity)."""
     accelerator, compute_dtype = math_accelerator(values)
     factors = decode_sensitivity(
         model=model_of(values),

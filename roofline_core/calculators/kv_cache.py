@@ -22,6 +22,8 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
 from roofline_core.calculators.kv_cache_chart import kv_cache_chart
+from roofline_core.estimates.headroom import KV_BLOCK_TOKENS, kv_capacity
+from roofline_core.estimates.inference import MemoryFit
 from roofline_core.formatting import (
     format_amount,
     format_bytes,
@@ -31,8 +33,6 @@ from roofline_core.formatting import (
     format_whole,
 )
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.headroom import KV_BLOCK_TOKENS, kv_capacity
-from roofline_core.inference import MemoryFit
 from roofline_core.models import GQA, MHA, MLA, AnyModel, Model
 from roofline_core.vocabulary import Choice, OneOf, WholeNumber
 

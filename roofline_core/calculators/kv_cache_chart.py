@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from roofline_core.estimates.inference import MemoryFit
 from roofline_core.formatting import format_amount, format_bytes, format_count
-from roofline_core.inference import MemoryFit
 from roofline_core.models import AnyModel
 
 #: The context axis always spans at least 1k to 1M tokens (a frame that stays still while the

@@ -15,6 +15,7 @@ from roofline_core.calculators._common import (
     roofline_chart,
 )
 from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.estimates.operations import OPERATION_KINDS, Operation, operations_catalogue
 from roofline_core.formatting import (
     bound_phrase,
     format_bytes,
@@ -24,7 +25,6 @@ from roofline_core.formatting import (
     format_time,
 )
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.operations import OPERATION_KINDS, Operation, operations_catalogue
 from roofline_core.roofline import attainable_flop_per_s, op_time_s, ridge_point
 from roofline_core.vocabulary import Choice, OneOf
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.block_formats import BLOCK_FORMATS
 from roofline_core.calculators._common import (
     accelerator_input,
     batch_input,
@@ -16,11 +15,12 @@ from roofline_core.calculators._common import (
     model_of,
 )
 from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.estimates.headroom import reserved_bytes
+from roofline_core.estimates.inference import MemoryFit
 from roofline_core.formatting import format_bytes, format_memory_fit, format_number, format_percent, format_time
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.headroom import reserved_bytes
-from roofline_core.inference import MemoryFit
-from roofline_core.pitfalls import (
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
+from roofline_core.questions.pitfalls import (
     Pitfall,
     block_scales_ignored,
     gib_read_as_gb,

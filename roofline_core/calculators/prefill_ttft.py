@@ -26,11 +26,11 @@ from roofline_core.calculators._common import (
     what_moves,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.communication import tensor_parallel_comm
-from roofline_core.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
+from roofline_core.estimates.communication import tensor_parallel_comm
+from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
+from roofline_core.estimates.inference import StepEstimate, estimate_decode, estimate_prefill
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
-from roofline_core.inference import StepEstimate, estimate_decode, estimate_prefill
-from roofline_core.sensitivity import prefill_sensitivity
+from roofline_core.questions.sensitivity import prefill_sensitivity
 from roofline_core.vocabulary import MATH_DTYPE
 
 
@@ -50,7 +50,7 @@ def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
 
 def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """Each input moved 10 % (and the weights one format smaller), ranked by how much it
-    changes the time to first token (roofline_core.sensitivity)."""
+    changes the time to first token (roofline_core.questions.sensitivity)."""
     accelerator, compute_dtype = math_accelerator(values)
     factors = prefill_sensitivity(
         model=model_of(values),

@@ -1,7 +1,7 @@
 """How close is my server to the roofline? A measurement placed under its speed-of-light bound.
 
 The reader enters what they measured (or pastes a vLLM serving summary or a llama-bench row,
-:mod:`roofline_core.bench_output`) with the scenario; :mod:`roofline_core.reconcile` splits the
+:mod:`roofline_core.questions.bench_output`) with the scenario; :mod:`roofline_core.questions.reconcile` splits the
 measured step into what weights, KV cache, arithmetic and communication explain and the
 remainder. It opens on Llama 3.1 8B in 16-bit weights on one H100 SXM at 8 ms per token.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.bench_output import Parsed, parse_benchmark_output
 from roofline_core.calculators._common import (
     PARALLELISM_INPUT,
     WEIGHT_FORMAT_READ,
@@ -39,7 +38,8 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.reconcile import (
+from roofline_core.questions.bench_output import Parsed, parse_benchmark_output
+from roofline_core.questions.reconcile import (
     MS_PER_TOKEN,
     TOKENS_PER_S_PER_SEQUENCE,
     TOTAL_TOKENS_PER_S,

@@ -16,6 +16,9 @@ from roofline_core.calculators._common import (
     model_of,
 )
 from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.estimates.headroom import reserved_bytes
+from roofline_core.estimates.inference import MemoryFit
+from roofline_core.estimates.speculative import DRAFT_HEAD, DRAFT_MODEL, DRAFT_NGRAM, estimate_speculative_decode
 from roofline_core.formatting import (
     bound_phrase,
     format_amount,
@@ -27,10 +30,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.headroom import reserved_bytes
-from roofline_core.inference import MemoryFit
 from roofline_core.models import MODELS
-from roofline_core.speculative import DRAFT_HEAD, DRAFT_MODEL, DRAFT_NGRAM, estimate_speculative_decode
 from roofline_core.vocabulary import Choice, Number, OneOf, WholeNumber
 
 

@@ -1,4 +1,4 @@
-"""What fits: the inverse questions of roofline_core.inverse for one scenario, each answer with
+"""What fits: the inverse questions of roofline_core.questions.inverse for one scenario, each answer with
 the constraint that stops it going further."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from roofline_core.calculators._common import (
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import format_amount, format_number
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inverse import (
+from roofline_core.questions.inverse import (
     LATENCY,
     MEMORY,
     NONE,

@@ -11,11 +11,17 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from roofline_core.dtypes import DTYPES, bytes_per_element
+from roofline_core.estimates.inference import (
+    DECODE_TABLE_BATCHES,
+    DecodeEstimate,
+    StepEstimate,
+    critical_batch,
+    estimate_decode,
+)
 from roofline_core.figures.schema import Region, Tick
 from roofline_core.formatting import SI_PREFIXES, bound_phrase
 from roofline_core.hardware import Accelerator
-from roofline_core.inference import DECODE_TABLE_BATCHES, DecodeEstimate, StepEstimate, critical_batch, estimate_decode
+from roofline_core.hardware.dtypes import DTYPES, bytes_per_element
 from roofline_core.models import Model
 from roofline_core.roofline import COMPUTE, MEMORY
 
@@ -171,7 +177,7 @@ def sorted_unique(values: Sequence[int]) -> list[int]:
 def decode_at(
     model: Model, chip: Accelerator, *, dtype: str, weight_dtype: str, kv_dtype: str, devices: int = 1
 ) -> Callable[..., DecodeEstimate]:
-    """:func:`~roofline_core.inference.estimate_decode` of one setup; call it with ``batch`` and ``context_tokens``."""
+    """:func:`~roofline_core.estimates.inference.estimate_decode` of one setup; call it with ``batch`` and ``context_tokens``."""
     return functools.partial(
         estimate_decode,
         model=model,
@@ -196,7 +202,7 @@ def ridge_crossing(xs: Sequence[int], steps: Sequence[StepEstimate], *, exact: b
     x whose step is compute-bound (None if none is).
 
     ``exact`` holds when a step's FLOPs and bytes are those of a dense decode with no KV reads,
-    so the ridge is met at :func:`~roofline_core.inference.critical_batch`.
+    so the ridge is met at :func:`~roofline_core.estimates.inference.critical_batch`.
     """
     if exact:
         return critical_batch(

@@ -69,7 +69,7 @@ def decode_batch_figure(
 ) -> Figure:
     """Decode throughput (top) and step time (bottom) as the batch grows.
 
-    The ridge is crossed at :func:`~roofline_core.inference.critical_batch` for a dense model
+    The ridge is crossed at :func:`~roofline_core.estimates.inference.critical_batch` for a dense model
     with no KV reads; otherwise at the first batch of the sweep whose step is compute-bound.
     """
     require_values("batches", batches)

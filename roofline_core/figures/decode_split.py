@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from roofline_core.estimates.inference import DecodeEstimate
 from roofline_core.figures._common import (
     DEFAULT_CONTEXTS,
     decode_at,
@@ -31,7 +32,6 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import bound_phrase, format_bytes, format_number, format_time
 from roofline_core.hardware import get_accelerator
-from roofline_core.inference import DecodeEstimate
 from roofline_core.models import get_model
 from roofline_core.roofline import op_time_s
 from roofline_core.vocabulary import ListOf

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roofline_core.dtypes import bytes_per_element
+from roofline_core.estimates.operations import operations_catalogue
 from roofline_core.figures._common import (
     compact_tick,
     decade_range,
@@ -31,8 +31,8 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import bound_phrase, format_bytes, format_flops, format_intensity
 from roofline_core.hardware import get_accelerator
+from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import get_model
-from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import MEMORY, ridge_point
 from roofline_core.vocabulary import ListOf
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from roofline_core.estimates.inference import memory_fit
 from roofline_core.figures._common import (
     DEFAULT_CONTEXTS,
     DEFAULT_KV_MODELS,
@@ -35,7 +36,6 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_bytes, format_number
 from roofline_core.hardware import get_accelerator
-from roofline_core.inference import memory_fit
 from roofline_core.models import get_model
 from roofline_core.roofline import MEMORY
 from roofline_core.vocabulary import ListOf

@@ -1,18 +1,18 @@
 """Data of the "measured against predicted" chart of the Model vs measurement page.
 
-Not a fence kind: its input is a whole :class:`~roofline_core.validation.ValidationReport`
+Not a fence kind: its input is a whole :class:`~roofline_core.evidence.validation.ValidationReport`
 (the published measurements compared with this package), which only the build has, so the page
 asks for it directly. Every row becomes a speed in tokens per second
-(:func:`~roofline_core.validation.tokens_per_s`), so rows of every metric share one pair of log
+(:func:`~roofline_core.evidence.validation.tokens_per_s`), so rows of every metric share one pair of log
 axes and a perfect estimate lies on the diagonal.
 """
 
 from __future__ import annotations
 
+from roofline_core.evidence.validation import ValidationReport, errors_by_regime, phase_of, row_name, tokens_per_s
 from roofline_core.figures._common import compact_tick, decade_range, log_ticks
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import format_number, format_percent
-from roofline_core.validation import ValidationReport, errors_by_regime, phase_of, row_name, tokens_per_s
 
 KIND = "measured-vs-predicted"
 #: The dashed band either side of the diagonal: an estimate within it is within this share.

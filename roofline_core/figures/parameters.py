@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roofline_core import vocabulary as v
+from roofline_core.estimates.operations import OPERATION_KINDS
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.operations import OPERATION_KINDS
 
 #: Longest list a figure takes (more would not be readable at phone width).
 MAX_LIST = v.MAX_LIST

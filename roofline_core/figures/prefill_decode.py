@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from roofline_core.estimates.inference import estimate_prefill
 from roofline_core.figures._common import (
     DEFAULT_PROMPTS,
     bound_regions,
@@ -38,7 +39,6 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure
 from roofline_core.formatting import bound_phrase, format_number, format_time
 from roofline_core.hardware import get_accelerator
-from roofline_core.inference import estimate_prefill
 from roofline_core.models import get_model
 from roofline_core.roofline import COMPUTE
 from roofline_core.vocabulary import ListOf

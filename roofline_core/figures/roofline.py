@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from roofline_core.estimates.inference import estimate_prefill
 from roofline_core.figures._common import (
     bound_regions,
     compact_tick,
@@ -39,7 +40,6 @@ from roofline_core.figures.parameters import (
 from roofline_core.figures.schema import Figure, RooflineCurve
 from roofline_core.formatting import bound_phrase, format_bandwidth, format_flop_per_s, format_intensity
 from roofline_core.hardware import Accelerator, get_accelerator
-from roofline_core.inference import estimate_prefill
 from roofline_core.models import Model, get_model
 from roofline_core.roofline import COMPUTE, attainable_flop_per_s, bound, ridge_point
 from roofline_core.vocabulary import ListOf

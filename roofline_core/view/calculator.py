@@ -12,9 +12,9 @@ from typing import Any, TypedDict
 
 from roofline_core.calculators import CALCULATORS, compute, linked_inputs
 from roofline_core.calculators.base import Calculator
+from roofline_core.calculators.compare import compare
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
-from roofline_core.compare import compare
-from roofline_core.config_code import decode, pretty_json
+from roofline_core.models.config_code import decode, pretty_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.compare import comparison_summary, comparison_tree
 from roofline_core.view.kv_chart import kv_cache_drawing

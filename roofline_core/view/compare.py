@@ -8,7 +8,7 @@ what the change means underneath (a chip's bandwidth, a format's bytes per value
 from __future__ import annotations
 
 from roofline_core.calculators import CALCULATORS
-from roofline_core.compare import Comparison, effect_text, ratio_text
+from roofline_core.calculators.compare import Comparison, effect_text, ratio_text
 from roofline_core.view.nodes import Node, node
 from roofline_core.view.prose import is_prose
 

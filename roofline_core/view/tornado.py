@@ -1,4 +1,4 @@
-"""What moves a result, drawn: a tornado chart of :mod:`roofline_core.sensitivity`'s factors.
+"""What moves a result, drawn: a tornado chart of :mod:`roofline_core.questions.sensitivity`'s factors.
 
 One row per factor, largest swing first (the order the factors arrive in): its name, how it
 moved, a bar from the centre line for each move (input down, input up) scaled to the largest
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.sensitivity import NOTICEABLE
+from roofline_core.questions.sensitivity import NOTICEABLE
 from roofline_core.view.nodes import Node, box_text, node
 
 #: Half the bar's drawing width, in viewBox units: a change as large as the largest one reaches
@@ -26,7 +26,7 @@ def _signed_percent(change: float) -> str:
 
 
 def tornado_tree(factors: list[dict[str, Any]], *, measure: str, bound: str) -> Node:
-    """The chart for ``factors`` (:meth:`roofline_core.sensitivity.Factor.to_json` each).
+    """The chart for ``factors`` (:meth:`roofline_core.questions.sensitivity.Factor.to_json` each).
 
     Args:
         factors: Ranked by swing, largest first, as the sensitivity functions return them.

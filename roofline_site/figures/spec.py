@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from roofline_core.dtypes import COMPUTE_DTYPES
 from roofline_core.figures import FIGURE_FUNCTIONS, FIGURE_KINDS, FIGURES
 from roofline_core.figures.parameters import BadValue, FigureParameter
+from roofline_core.hardware.dtypes import COMPUTE_DTYPES
 from roofline_core.vocabulary import suggestion
 from roofline_site.fences.body import key_values
 from roofline_site.fences.errors import LocatedError

@@ -5,7 +5,7 @@ checks pass. It refuses, each with the file and line:
 
 * a worked example that cannot run: a ``{{ ... }}`` quantity whose model, batch and context do
   not fit the named devices' memory (weights plus KV cache, as
-  :func:`roofline_core.inference.memory_fit` counts them), unless the reference says
+  :func:`roofline_core.estimates.inference.memory_fit` counts them), unless the reference says
   ``hypothetical=yes`` and its paragraph calls the figure hypothetical;
 * a performance figure typed by hand (``80 GB``, ``3.35 TB/s``, ``4.78 ms``) in prose: such a
   number must come from a quantity, so a corrected preset corrects every page;

@@ -80,7 +80,7 @@ def test_a_link_with_a_broken_pin_says_so_and_keeps_b(page_factory, site_server)
 def test_while_comparing_a_to_b_and_the_ratio_lead_the_results_and_the_tables_follow_them(
     page_factory, site_server, width, height
 ):
-    from roofline_core.compare import compare, effect_text
+    from roofline_core.calculators.compare import compare, effect_text
 
     page, watch = page_factory(width=width, height=height)
     # `pin=` pins the calculator's defaults as A; the form holds B.

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from roofline_core.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
-from roofline_core.measurements import load_measurements_file
-from roofline_core.validation import (
+from roofline_core.estimates.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
+from roofline_core.evidence.measurements import load_measurements_file
+from roofline_core.evidence.validation import (
     EXCLUDED,
     FIT,
     FITTED_EFFICIENCIES,

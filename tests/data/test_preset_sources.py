@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from roofline_core.accelerator_presets import ACCELERATOR_RECORDS
 from roofline_core.hardware import ACCELERATORS as PRESETS
+from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
 
 DATA = Path(__file__).parent
 HF_CONFIGS = DATA / "hf_configs"

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.attention import decode_attention_cost, prefill_attention_cost
+from roofline_core.estimates.inference import estimate_decode, estimate_prefill
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import estimate_decode, estimate_prefill
 from roofline_core.models import MODELS, CustomModel
+from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
 
 
 def test_decode_attention_of_gqa_mla_and_sliding_layers() -> None:

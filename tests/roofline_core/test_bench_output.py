@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.bench_output import LLAMA_BENCH, MAX_PASTE_CHARS, VLLM, Parsed, parse_benchmark_output
+from roofline_core.questions.bench_output import LLAMA_BENCH, MAX_PASTE_CHARS, VLLM, Parsed, parse_benchmark_output
 from tests.support.bench_outputs import BENCH_DIR, LLAMA_BENCH_TABLE, LLAMA_BENCH_TG_ROW, VLLM_SUMMARY
 
 # --- vLLM ---------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roofline_core.bench_output import MAX_PASTE_CHARS, Parsed, parse_benchmark_output
 from roofline_core.calculators import compute
+from roofline_core.questions.bench_output import MAX_PASTE_CHARS, Parsed, parse_benchmark_output
 
 #: A parse at the cap takes milliseconds; this leaves room for a busy two-core machine while
 #: staying thousands of times below what the cubic pattern took.

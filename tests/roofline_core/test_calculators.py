@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from roofline_core import batch_sweep, get_model
 from roofline_core.calculators import CALCULATORS, compute, definition
-from roofline_core.headroom import activation_bytes
-from roofline_core.inference import kv_cache_bytes
-from roofline_core.operations import OPERATION_KINDS
+from roofline_core.estimates.headroom import activation_bytes
+from roofline_core.estimates.inference import kv_cache_bytes
+from roofline_core.estimates.operations import OPERATION_KINDS
 from roofline_core.vocabulary import ModelConfig, Number, OneOf, PastedText
 from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
 from tests.support.hf_configs import config_text
@@ -364,7 +364,7 @@ def test_explorer_tpu_default_precision_falls_back_to_bf16() -> None:
 
 
 def test_decode_table_is_the_inference_catalogue_of_batches() -> None:
-    from roofline_core.inference import DECODE_TABLE_BATCHES, DEFAULT_SWEEP_BATCHES
+    from roofline_core.estimates.inference import DECODE_TABLE_BATCHES, DEFAULT_SWEEP_BATCHES
 
     table = compute("decode-speed-of-light", {})["table"]
     assert tuple(row["batch"]["value"] for row in table) == DECODE_TABLE_BATCHES

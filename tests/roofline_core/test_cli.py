@@ -503,8 +503,8 @@ def test_config_that_is_not_text_or_not_json(capsys, tmp_path) -> None:
 
 def test_limits_gives_the_inverse_answers_with_what_binds(capsys) -> None:
     from roofline_core.hardware import ACCELERATORS
-    from roofline_core.inverse import fewest_devices, largest_batch
     from roofline_core.models import MODELS
+    from roofline_core.questions.inverse import fewest_devices, largest_batch
 
     argv = ("limits", "--model", "llama-3.1-70b", "--accelerator", "h100-sxm", "--devices", "4", "--context", "8192")
     code, out, err = run(capsys, *argv, "--max-ms-per-token", "20", "--json")
@@ -521,7 +521,7 @@ def test_limits_gives_the_inverse_answers_with_what_binds(capsys) -> None:
 
 
 def test_compare_shows_each_inputs_effect_and_the_changed_results(capsys) -> None:
-    from roofline_core.compare import compare
+    from roofline_core.calculators.compare import compare
 
     code, out, err = run(
         capsys,

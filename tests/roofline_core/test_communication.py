@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.communication import (
+from roofline_core.estimates.communication import (
     STEP_LATENCY_S,
     all_reduce_time_s,
     all_to_all_time_s,
@@ -16,8 +16,8 @@ from roofline_core.communication import (
     pipeline_bubble_fraction,
     tensor_parallel_comm,
 )
+from roofline_core.estimates.inference import estimate_decode
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import estimate_decode
 from roofline_core.models import MODELS, CustomModel
 
 

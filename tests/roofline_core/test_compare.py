@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core.calculators import CALCULATORS, compute
-from roofline_core.compare import compare, effect_text, ratio_text
+from roofline_core.calculators.compare import compare, effect_text, ratio_text
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.view.calculator import compute_view_json
 from roofline_core.view.compare import comparison_tree

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core.calculators import compute
-from roofline_core.compute_format import compute_scheme, engine_compute_dtype
+from roofline_core.estimates.inference import estimate_decode, estimate_prefill
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.inference import estimate_decode, estimate_prefill
+from roofline_core.hardware.compute_format import compute_scheme, engine_compute_dtype
 from roofline_core.models import MODELS
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.config_code import (
+from roofline_core.models.config_code import (
     FIELDS,
     MAX_CODE_CHARS,
     architecture_of,
@@ -20,7 +20,7 @@ from roofline_core.config_code import (
     pretty_json,
     read_model_config,
 )
-from roofline_core.hf_config import ConfigError, from_hf_config
+from roofline_core.models.hf_config import ConfigError, from_hf_config
 from tests.support.hf_configs import config, config_text, stored_slugs
 
 # Characters a query string keeps as they are (URLSearchParams leaves * - . _ and alphanumerics),

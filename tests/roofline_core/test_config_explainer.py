@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from roofline_core.calculators import compute
-from roofline_core.config_code import FIELDS, NAME_KEY
-from roofline_core.hf_config import from_hf_config
 from roofline_core.models import MODELS
+from roofline_core.models.config_code import FIELDS, NAME_KEY
+from roofline_core.models.hf_config import from_hf_config
 from roofline_core.view import calculator_view
 from tests.support.hf_configs import config, config_text, stored_slugs
 

@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core import figures, vocabulary
+from roofline_core.estimates.inference import critical_batch, estimate_decode, estimate_prefill, memory_fit
+from roofline_core.estimates.operations import operations_catalogue
 from roofline_core.figures import schema
 from roofline_core.figures.parameters import BadValue, FigureKind, FigureParameter
 from roofline_core.formatting import (
@@ -24,9 +26,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS, get_accelerator
-from roofline_core.inference import critical_batch, estimate_decode, estimate_prefill, memory_fit
 from roofline_core.models import MODELS, get_model
-from roofline_core.operations import operations_catalogue
 from roofline_core.roofline import op_time_s, ridge_point
 from roofline_core.vocabulary import ListOf, WholeNumber
 

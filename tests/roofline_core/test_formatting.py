@@ -90,8 +90,8 @@ def test_bound_phrase() -> None:
 
 
 def test_memory_fit_phrases() -> None:
+    from roofline_core.estimates.inference import fit_in_memory
     from roofline_core.formatting import format_max_batch, format_max_context, format_memory_fit, format_memory_use
-    from roofline_core.inference import fit_in_memory
 
     fits = fit_in_memory(
         capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131_072, batch=4, context_tokens=8192

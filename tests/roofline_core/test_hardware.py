@@ -7,8 +7,8 @@ import re
 import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
-from roofline_core.accelerator_presets import ACCELERATOR_RECORDS
-from roofline_core.hardware import VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
+from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
+from roofline_core.hardware.accelerators import VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
 
 REQUIRED = {
     "h100-sxm",

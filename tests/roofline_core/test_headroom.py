@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from roofline_core.estimates.headroom import activation_bytes, kv_capacity, reserved_bytes
+from roofline_core.estimates.inference import memory_fit
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.headroom import activation_bytes, kv_capacity, reserved_bytes
-from roofline_core.inference import memory_fit
 from roofline_core.models import MODELS, CustomModel
 
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from roofline_core.hf_config import SUPPORTED_MODEL_TYPES, ConfigError, from_hf_config, parse_config_text
-from roofline_core.model_presets import PRESET_RECORDS
 from roofline_core.models import MODELS
+from roofline_core.models.hf_config import SUPPORTED_MODEL_TYPES, ConfigError, from_hf_config, parse_config_text
+from roofline_core.models.preset_records import PRESET_RECORDS
 from tests.support.hf_configs import CONFIG_DIR
 from tests.support.hf_configs import config as _config
 

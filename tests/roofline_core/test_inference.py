@@ -24,8 +24,8 @@ from roofline_core import (
     memory_fit,
     prefill_step,
 )
-from roofline_core.attention import prefill_attention_cost
-from roofline_core.headroom import activation_bytes
+from roofline_core.estimates.headroom import activation_bytes
+from roofline_core.models.attention import prefill_attention_cost
 
 H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
 
@@ -141,7 +141,7 @@ def test_memory_fit() -> None:
     alone = memory_fit(model=model, accelerator=h100, context_tokens=32768)
     assert not alone.fits and alone.max_batch == 0
     four = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4)
-    # An engine keeps 10% of memory and a forward chunk's activations (roofline_core.headroom).
+    # An engine keeps 10% of memory and a forward chunk's activations (roofline_core.estimates.headroom).
     reserve = 0.1 * 320e9 + activation_bytes(model, devices=4)
     assert four.reserved_bytes == pytest.approx(reserve)
     assert four.max_batch == (320e9 - reserve - model.weight_bytes()) // 10_737_418_240
@@ -293,7 +293,7 @@ def test_batched_decode_intensity_is_about_the_batch_in_fp16(params: float, batc
 
 def test_a_scenario_that_does_not_fit_says_what_would() -> None:
     from roofline_core.calculators import compute
-    from roofline_core.inference import fit_alternatives
+    from roofline_core.estimates.inference import fit_alternatives
     from roofline_core.models import MODELS
 
     model = MODELS["llama-3.1-405b"]

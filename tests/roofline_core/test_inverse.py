@@ -1,4 +1,4 @@
-"""roofline_core.inverse: each answer, fed back, sits exactly at its constraint."""
+"""roofline_core.questions.inverse: each answer, fed back, sits exactly at its constraint."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core.calculators import CALCULATORS, compute
+from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, activation_bytes
+from roofline_core.estimates.inference import estimate_decode, memory_fit
 from roofline_core.hardware import ACCELERATORS
-from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, activation_bytes
-from roofline_core.inference import estimate_decode, memory_fit
-from roofline_core.inverse import (
+from roofline_core.models import MODELS
+from roofline_core.questions.inverse import (
     FORMAT_LADDER,
     LATENCY,
     MEMORY,
@@ -26,7 +27,6 @@ from roofline_core.inverse import (
     sentence,
     tensor_parallel_counts,
 )
-from roofline_core.models import MODELS
 
 H100 = ACCELERATORS["h100-sxm"]
 LLAMA_8B = MODELS["llama-3.1-8b"]

@@ -6,8 +6,8 @@ import pytest
 
 from roofline_core.calculators import compute
 from roofline_core.calculators.kv_cache_chart import CONTEXT_FRAME_TOKENS
+from roofline_core.estimates.headroom import activation_bytes
 from roofline_core.hardware import get_accelerator
-from roofline_core.headroom import activation_bytes
 from roofline_core.models import get_model
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from roofline_core.evidence.measurements import MeasurementError, load_measurements
 from roofline_core.hardware import CustomAccelerator, get_accelerator
-from roofline_core.measurements import MeasurementError, load_measurements
 from roofline_core.models import CustomModel, Model, get_model
 
 ROW = """

@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 from roofline_core.calculators import CALCULATORS, definition, linked_inputs
-from roofline_core.compare import compare
+from roofline_core.calculators.compare import compare
 from roofline_core.view.calculator import compute_view_json
 from roofline_core.view.compare import comparison_tree
 from tests.support.bench_outputs import VLLM_SUMMARY

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from roofline_core.block_formats import BLOCK_FORMATS
 from roofline_core.calculators import compute
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
 from roofline_core.models import MODELS
-from roofline_core.pitfalls import (
+from roofline_core.questions.pitfalls import (
     block_scales_ignored,
     gib_read_as_gb,
     kv_with_query_heads,

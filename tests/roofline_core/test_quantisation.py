@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from roofline_core.calculators import compute, compute_with_fills
 from roofline_core.cli import main
-from roofline_core.config_code import decode, model_from_code, read_model_config
-from roofline_core.hf_config import ConfigError, from_hf_config
-from roofline_core.quantisation import read_quantisation
+from roofline_core.models.config_code import decode, model_from_code, read_model_config
+from roofline_core.models.hf_config import ConfigError, from_hf_config
+from roofline_core.models.quantisation import read_quantisation
 from tests.support.hf_configs import CONFIG_DIR
 from tests.support.hf_configs import config as stored_config
 

@@ -196,7 +196,7 @@ def test_one_peak_rule_for_every_caller() -> None:
 
 def test_operation_choices_are_the_operations_catalogue() -> None:
     from roofline_core import ACCELERATORS, MODELS
-    from roofline_core.operations import OPERATION_KINDS, operations_catalogue
+    from roofline_core.estimates.operations import OPERATION_KINDS, operations_catalogue
     from roofline_core.quantities import OPERATION_SLUGS
 
     catalogue = operations_catalogue(accelerator=next(iter(ACCELERATORS.values())), model=next(iter(MODELS.values())))

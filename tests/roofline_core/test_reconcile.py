@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from roofline_core.estimates.inference import estimate_decode
 from roofline_core.hardware import ACCELERATORS, CustomAccelerator
-from roofline_core.inference import estimate_decode
 from roofline_core.models import MODELS, CustomModel
-from roofline_core.reconcile import (
+from roofline_core.questions.reconcile import (
     _DECODE_PARTS,
     _FASTER,
     _PREFILL_PARTS,

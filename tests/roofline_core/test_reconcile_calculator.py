@@ -8,7 +8,7 @@ import pytest
 from roofline_core.calculators import compute
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
-from roofline_core.reconcile import reconcile_decode
+from roofline_core.questions.reconcile import reconcile_decode
 from roofline_core.view import calculator_view
 from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
 

@@ -1,4 +1,4 @@
-"""roofline_core.sensitivity: what moves a decode estimate, and by how much."""
+"""roofline_core.questions.sensitivity: what moves a decode estimate, and by how much."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from roofline_core.calculators import compute
 from roofline_core.formatting import format_bandwidth
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
-from roofline_core.sensitivity import STEP, decode_sensitivity, describe
+from roofline_core.questions.sensitivity import STEP, decode_sensitivity, describe
 
 H100 = ACCELERATORS["h100-sxm"]
 LLAMA_8B = MODELS["llama-3.1-8b"]
@@ -99,7 +99,7 @@ def test_the_decode_calculator_shows_what_moves_it():
 
 
 def test_a_compute_bound_prefill_waits_less_with_more_compute_and_no_less_with_bandwidth():
-    from roofline_core.sensitivity import prefill_sensitivity
+    from roofline_core.questions.sensitivity import prefill_sensitivity
 
     # A 2,048-token prompt on an 8B model is far past the ridge point: the time to first token
     # is the FLOPs over the peak, so +10 % compute shortens it to 1/1.1 and bandwidth does nothing.
@@ -147,7 +147,7 @@ def test_a_custom_chip_with_one_math_peak_still_says_what_moves(calculator_id, m
 
 
 def test_a_smaller_kv_cache_keeps_the_math_format_the_reader_chose():
-    from roofline_core.inference import estimate_decode
+    from roofline_core.estimates.inference import estimate_decode
 
     inputs = {"model": LLAMA_8B, "accelerator": H100, "batch": 32, "context_tokens": 8192, "compute_dtype": "fp8"}
     factors = _by_name(decode_sensitivity(**inputs))

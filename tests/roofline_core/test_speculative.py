@@ -7,15 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core.calculators import compute
-from roofline_core.hardware import ACCELERATORS
-from roofline_core.models import MODELS
-from roofline_core.speculative import (
+from roofline_core.estimates.speculative import (
     DRAFT_HEAD,
     DRAFT_MODEL,
     DRAFT_NGRAM,
     estimate_speculative_decode,
     expected_tokens_per_verify,
 )
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.models import MODELS
 
 
 def test_expected_tokens_by_hand() -> None:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from roofline_core.calculators import compute
-from roofline_core.config_code import read_model_config
-from roofline_core.hf_config import (
+from roofline_core.models.config_code import read_model_config
+from roofline_core.models.hf_config import (
     MAX_CONFIG_CHARS,
     MAX_JSON_DEPTH,
     MAX_NUMBER_DIGITS,

@@ -7,14 +7,10 @@ import zlib
 
 import pytest
 
-from roofline_core.attention import decode_attention_cost, prefill_attention_cost
-from roofline_core.communication import tensor_parallel_comm
-from roofline_core.hardware import get_accelerator
-from roofline_core.inference import decode_step, prefill_step, with_attention
-from roofline_core.measurements import Measurement, MeasurementTable, WeightFormat
-from roofline_core.models import get_model
-from roofline_core.sources import Source
-from roofline_core.validation import (
+from roofline_core.estimates.communication import tensor_parallel_comm
+from roofline_core.estimates.inference import decode_step, prefill_step, with_attention
+from roofline_core.evidence.measurements import Measurement, MeasurementTable, WeightFormat
+from roofline_core.evidence.validation import (
     EXCLUDED,
     FIT,
     HELD_BACK,
@@ -29,6 +25,10 @@ from roofline_core.validation import (
     split_role,
     validate,
 )
+from roofline_core.hardware import get_accelerator
+from roofline_core.models import get_model
+from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
+from roofline_core.sources import Source
 
 H100 = get_accelerator("h100-sxm")
 LLAMA = get_model("llama-3-8b")

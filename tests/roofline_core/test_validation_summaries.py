@@ -6,8 +6,7 @@ import statistics
 
 import pytest
 
-from roofline_core.figures.measured import BAND, measured_vs_predicted_figure
-from roofline_core.validation import (
+from roofline_core.evidence.validation import (
     HELD_BACK,
     REGIMES,
     Comparison,
@@ -18,6 +17,7 @@ from roofline_core.validation import (
     row_name,
     tokens_per_s,
 )
+from roofline_core.figures.measured import BAND, measured_vs_predicted_figure
 from tests.roofline_core.test_validation import H100, _row
 
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roofline_core import vocabulary as v
-from roofline_core.dtypes import COMPUTE_DTYPES, STORAGE_DTYPES, WEIGHT_DTYPES
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.hardware.dtypes import COMPUTE_DTYPES, STORAGE_DTYPES, WEIGHT_DTYPES
 from roofline_core.models import MODELS
 
 NUMBERS = [

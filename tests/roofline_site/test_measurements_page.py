@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from roofline_core.formatting import format_percent
-from roofline_core.measurements import load_measurements_file
-from roofline_core.validation import (
+from roofline_core.evidence.measurements import load_measurements_file
+from roofline_core.evidence.validation import (
     FIT,
     HELD_BACK,
     REGIMES,
@@ -18,6 +17,7 @@ from roofline_core.validation import (
     row_name,
     validate,
 )
+from roofline_core.formatting import format_percent
 from roofline_site.measurements_page import (
     MARKER,
     SUMMARY_MARKER,

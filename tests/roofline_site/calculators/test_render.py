@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from roofline_core.calculators import CALCULATORS, compute, definition
-from roofline_core.hf_config import MAX_CONFIG_CHARS
+from roofline_core.models.hf_config import MAX_CONFIG_CHARS
 from roofline_site.calculators.fence import Placement
 from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import (

@@ -8,9 +8,9 @@ from html import unescape
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from roofline_core.dtypes import STORAGE_DTYPES
 from roofline_core.figures import FIGURE_KINDS
 from roofline_core.hardware import ACCELERATORS
+from roofline_core.hardware.dtypes import STORAGE_DTYPES
 from roofline_core.models import MODELS
 from roofline_site.figures.html import svg_file
 from roofline_site.figures.spec import COMMON_KEYS, COMPUTE_DTYPES, KIND_PARAMS

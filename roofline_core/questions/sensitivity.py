@@ -1,7 +1,7 @@
 """What moves a decode estimate: the change in tokens/s per sequence when one input moves.
 
 Each factor is moved down and up by :data:`STEP` (10 %) with everything else held, through the
-same :func:`roofline_core.inference.estimate_decode` the calculators use. Formats are not
+same :func:`roofline_core.estimates.inference.estimate_decode` the calculators use. Formats are not
 continuous, so they move one step on the format ladder instead (the next smaller weight and KV
 formats). All factors are then ranked together by the larger of their two changes, and each move
 is named by its real values (``"16 \u2192 18"``, ``"3.35 \u2192 3.02 TB/s (\u221210%)"``,
@@ -25,11 +25,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from roofline_core.compute_format import engine_compute_dtype, resolve_compute_dtype
-from roofline_core.dtypes import bytes_per_element
+from roofline_core.estimates.inference import TENSOR, estimate_decode, estimate_prefill
 from roofline_core.formatting import format_bandwidth, format_flop_per_s
 from roofline_core.hardware import AnyAccelerator
-from roofline_core.inference import TENSOR, estimate_decode, estimate_prefill
+from roofline_core.hardware.compute_format import engine_compute_dtype, resolve_compute_dtype
+from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import AnyModel
 
 #: How far each continuous factor moves, as a share of its value.

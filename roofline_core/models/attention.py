@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.dtypes import bytes_per_element
-from roofline_core.models import MLA, AnyModel, Model
+from roofline_core.hardware.dtypes import bytes_per_element
+from roofline_core.models.model import MLA, AnyModel, Model
 
 #: Query rows per tile of a FlashAttention-2 style kernel (its forward pass uses 64 or 128;
 #: 128 is the common choice for head widths up to 128).
@@ -77,7 +77,7 @@ def _decode_flops_per_cached_token(model: Model) -> float:
 def decode_attention_cost(model: AnyModel, *, context_tokens: int, batch: int = 1) -> AttentionCost:
     """Attention of one decode step: every sequence's new token over its ``context_tokens``.
 
-    >>> from roofline_core.models import MODELS
+    >>> from roofline_core.models.presets import MODELS
     >>> cost = decode_attention_cost(MODELS["llama-3.1-8b"], context_tokens=1000)
     >>> cost.flops == 32 * 4 * 32 * 128 * 1000
     True

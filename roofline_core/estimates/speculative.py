@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.dtypes import bytes_per_element
+from roofline_core.estimates.inference import _kv_bytes_per_token, _step, _weight_bytes_read, estimate_decode
 from roofline_core.hardware import Accelerator
-from roofline_core.inference import _kv_bytes_per_token, _step, _weight_bytes_read, estimate_decode
+from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import Model
 
 #: Draft kinds: a separate small model; a head of one extra layer on the target's last hidden

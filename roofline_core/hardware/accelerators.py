@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from roofline_core.dtypes import DTYPES
+from roofline_core.hardware.dtypes import DTYPES
 from roofline_core.roofline import _require_positive, ridge_point
 from roofline_core.sources import Source
 
@@ -398,7 +398,7 @@ def _with_record(preset: Accelerator, record: dict) -> Accelerator:
 
 
 def _load_presets() -> dict[str, Accelerator]:
-    from roofline_core.accelerator_presets import ACCELERATOR_RECORDS
+    from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
 
     sheets = {a.slug: a for a in _VENDOR_SHEET_PRESETS}
     presets: dict[str, Accelerator] = {}
@@ -411,7 +411,7 @@ def _load_presets() -> dict[str, Accelerator]:
 
 #: Every accelerator preset by slug, grouped by vendor. The first ten carry the vendor sheet's
 #: figures (above); the rest are built from the quoted records in
-#: :mod:`roofline_core.accelerator_presets`, which also add links and power to all of them.
+#: :mod:`roofline_core.hardware.accelerator_presets`, which also add links and power to all of them.
 ACCELERATORS: dict[str, Accelerator] = _load_presets()
 
 

@@ -1,7 +1,7 @@
 """Number formats and how many bytes one element takes.
 
 Sub-byte formats (int4, fp4) pack two elements per byte, so their size is 0.5 bytes: the bare
-element, as the seeds count it. The block-scaled formats of :mod:`roofline_core.block_formats`
+element, as the seeds count it. The block-scaled formats of :mod:`roofline_core.hardware.block_formats`
 (MXFP4, NVFP4, GGUF Q4_0/Q4_K/Q8_0) are weight formats too, at their real size with the scales
 included (``mxfp4`` is 4.25 bits, 0.53125 bytes).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.block_formats import BLOCK_FORMATS
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """Model vs measurement: each published measurement beside the roofline, and fitted efficiencies.
 
-For every row of a :class:`~roofline_core.measurements.MeasurementTable` this computes
+For every row of a :class:`~roofline_core.evidence.measurements.MeasurementTable` this computes
 
 * the **speed of light**: the row's conditions on the public formula layer
-  (:func:`~roofline_core.inference.decode_step`, :func:`~roofline_core.inference.prefill_step`)
+  (:func:`~roofline_core.estimates.inference.decode_step`, :func:`~roofline_core.estimates.inference.prefill_step`)
   at the accelerator's peak bandwidth and peak compute;
 * the **realistic estimate**: the same at a fraction of each peak (the efficiencies);
 * the **ratio**: measured speed over the speed of light (1.0 would be a perfect run), and the
@@ -27,11 +27,11 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
-from roofline_core.attention import decode_attention_cost, prefill_attention_cost
-from roofline_core.communication import tensor_parallel_comm
-from roofline_core.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
-from roofline_core.inference import decode_step, prefill_step, with_attention
-from roofline_core.measurements import Measurement, MeasurementTable
+from roofline_core.estimates.communication import tensor_parallel_comm
+from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
+from roofline_core.estimates.inference import decode_step, prefill_step, with_attention
+from roofline_core.evidence.measurements import Measurement, MeasurementTable
+from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
 
 FIT = "fit"
 HELD_BACK = "held back"
@@ -165,7 +165,7 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
         return with_attention(step, attention).step_time_s + communication_s(m.batch * m.input_tokens)
 
     def communication_s(tokens: int) -> float:
-        # Tensor-parallel rows pay two all-reduces per layer (roofline_core.communication); the
+        # Tensor-parallel rows pay two all-reduces per layer (roofline_core.estimates.communication); the
         # link runs at its own speed, not at the fitted fractions of memory and compute.
         if m.parallelism != "tensor":
             return 0.0

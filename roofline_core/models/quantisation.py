@@ -20,10 +20,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from roofline_core.block_formats import BLOCK_FORMATS
-from roofline_core.config_error import ConfigError
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
+from roofline_core.models.config_error import ConfigError
 
-# The model's parts a quantisation can leave 16-bit (roofline_core.models.Model.weight_parts).
+# The model's parts a quantisation can leave 16-bit (roofline_core.models.model.Model.weight_parts).
 EMBEDDING, LM_HEAD, ATTENTION, MLP, EXPERTS = "embedding", "lm_head", "attention", "mlp", "experts"
 PARTS = (EMBEDDING, LM_HEAD, ATTENTION, MLP, EXPERTS)
 #: What a library quantises when its config names nothing: the linear layers of the decoder
@@ -65,7 +65,7 @@ class WeightQuantisation:
     Attributes:
         method: ``quant_method`` as given (``"awq"``, ``"compressed-tensors"``...).
         weight_dtype: The project's format name for the quantised weights (a key of
-            :data:`roofline_core.dtypes.DTYPES`), or None when not understood: then the weights
+            :data:`roofline_core.hardware.dtypes.DTYPES`), or None when not understood: then the weights
             are read in ``unquantised_dtype``.
         bits: Bits of one stored weight, scales aside (0 if unknown).
         group_size: Weights that share one scale (0: one per row or tensor, negligible).
@@ -362,7 +362,7 @@ def _compressed_tensors(config: dict, method: str, sixteen: str) -> WeightQuanti
     Schema: https://github.com/neuralmagic/compressed-tensors/blob/main/src/compressed_tensors/quantization/quant_args.py
     Integer groups keep a scale in the model's dtype per group and, when not symmetric, a zero
     point packed like the weights; NVFP4 (``tensor_group``, groups of 16) keeps an FP8 scale per
-    group, as :data:`roofline_core.block_formats.BLOCK_FORMATS` counts it. Embeddings are not
+    group, as :data:`roofline_core.hardware.block_formats.BLOCK_FORMATS` counts it. Embeddings are not
     Linear layers and are never targeted.
     """
     groups = _object(config, "config_groups", "config_groups")
@@ -513,7 +513,7 @@ def _bitsandbytes(config: dict, method: str, sixteen: str) -> WeightQuantisation
 
 def _mxfp4(config: dict, method: str, sixteen: str) -> WeightQuantisation:
     """OCP MXFP4 (gpt-oss): 4-bit E2M1 weights with one E8M0 scale per 32, 4.25 bits each
-    (:data:`roofline_core.block_formats.BLOCK_FORMATS`); gpt-oss lists what stays BF16 in
+    (:data:`roofline_core.hardware.block_formats.BLOCK_FORMATS`); gpt-oss lists what stays BF16 in
     ``modules_to_not_convert`` (attention, router, embedding, head: only the experts are MXFP4,
     per https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json).
     """
@@ -545,7 +545,7 @@ KNOWN_METHODS: tuple[str, ...] = tuple(_READERS)
 
 def _read_canonical(config: dict) -> WeightQuantisation:
     """A reading written by :meth:`WeightQuantisation.to_config` (a link's code), checked."""
-    from roofline_core.dtypes import DTYPES
+    from roofline_core.hardware.dtypes import DTYPES
 
     method = _word(config, "quant_method", "quant_method") or "unknown"
     read = _object(config, "read_as", "read_as")

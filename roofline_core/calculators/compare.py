@@ -26,8 +26,8 @@ from typing import Any
 
 from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.calculators.base import Calculator
-from roofline_core.dtypes import DTYPES
 from roofline_core.formatting import box_text, format_amount, format_number
+from roofline_core.hardware.dtypes import DTYPES
 from roofline_core.vocabulary import Declaration, ModelConfig, Number, OneOf
 
 #: Effects closer to 1 than this are "no change" (a thousandth, below what the page shows).

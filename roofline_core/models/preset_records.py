@@ -1,6 +1,6 @@
 """The model presets: each one the architecture fields of its published ``config.json``.
 
-Every preset is loaded through :func:`roofline_core.hf_config.from_hf_config`, the same path a
+Every preset is loaded through :func:`roofline_core.models.hf_config.from_hf_config`, the same path a
 reader's pasted config takes, so presets and imports cannot disagree. Each record keeps only the
 fields that path reads, where the config was read (``config_url``) and the parameter counts its
 publisher states, quoted (``total`` and ``active``). The tests check every record against the

@@ -3,7 +3,7 @@
 A reader measures a decode step (time per output token, tokens/s per sequence, or total output
 tokens/s at a concurrency) or a prefill (time to first token for a prompt). This module puts the
 measurement beside the speed-of-light estimate of the same scenario
-(:func:`roofline_core.inference.estimate_decode` and :func:`~roofline_core.inference.estimate_prefill`
+(:func:`roofline_core.estimates.inference.estimate_decode` and :func:`~roofline_core.estimates.inference.estimate_prefill`
 at full peak bandwidth) and splits the measured time into parts:
 
 - **weights read**: the step's weight bytes at the devices' peak bandwidth;
@@ -11,10 +11,10 @@ at full peak bandwidth) and splits the measured time into parts:
   peak bandwidth;
 - **arithmetic beyond memory**: the step's FLOPs at the peak of its math format, minus the memory
   time. The roofline overlaps math with memory traffic and takes the larger of the two
-  (:func:`roofline_core.inference.decode_step`), so only the part of the compute time that
+  (:func:`roofline_core.estimates.inference.decode_step`), so only the part of the compute time that
   exceeds the memory time adds to the step;
 - **communication**: the collectives the estimate adds on the critical path
-  (:mod:`roofline_core.communication`);
+  (:mod:`roofline_core.estimates.communication`);
 - **pipeline idle**: for pipeline parallelism, the stages' idle time the estimate adds;
 - **unexplained remainder**: measured minus modelled (launch overhead, scheduling, kernels
   below peak).
@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.attention import prefill_attention_cost
-from roofline_core.compute_format import resolve_compute_dtype
+from roofline_core.estimates.inference import TENSOR, StepEstimate, estimate_decode, estimate_prefill
 from roofline_core.hardware import AnyAccelerator
-from roofline_core.inference import TENSOR, StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.models import AnyModel
+from roofline_core.models.attention import prefill_attention_cost
 
 #: Ways a decode measurement is stated.
 MS_PER_TOKEN = "ms_per_token"
@@ -293,11 +293,11 @@ def reconcile_decode(
     devices: int = 1,
     parallelism: str = TENSOR,
 ) -> Reconciliation:
-    """A measured decode step beside :func:`~roofline_core.inference.estimate_decode` at peak bandwidth.
+    """A measured decode step beside :func:`~roofline_core.estimates.inference.estimate_decode` at peak bandwidth.
 
     Args:
         measured_time_s: The measured step, in seconds (see :func:`measured_step_time_s`).
-        The others: as for :func:`~roofline_core.inference.estimate_decode`.
+        The others: as for :func:`~roofline_core.estimates.inference.estimate_decode`.
 
     Overlap rule: memory traffic (weights, then the KV cache) is the base of the step; math
     adds only its time beyond the memory time (the roofline's max); communication and pipeline
@@ -347,7 +347,7 @@ def reconcile_prefill(
     compute_dtype: str | None = None,
     devices: int = 1,
 ) -> Reconciliation:
-    """A measured time to first token beside :func:`~roofline_core.inference.estimate_prefill` of one prompt.
+    """A measured time to first token beside :func:`~roofline_core.estimates.inference.estimate_prefill` of one prompt.
 
     The prompt is prefilled alone (batch 1): a TTFT measured under load includes queueing behind
     other requests, which lands in the remainder. Prefill is usually compute-bound, so its MFU
@@ -356,7 +356,7 @@ def reconcile_prefill(
     Args:
         ttft_s: The measured time to first token, in seconds.
         prompt_tokens: Tokens in the prompt.
-        The others: as for :func:`~roofline_core.inference.estimate_prefill`.
+        The others: as for :func:`~roofline_core.estimates.inference.estimate_prefill`.
     """
     _require_time(ttft_s)
     step = estimate_prefill(

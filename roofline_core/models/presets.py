@@ -1,16 +1,16 @@
 """Model presets by slug, and the public face of everything about models.
 
 Each preset is stored as the architecture fields of its published ``config.json``
-(:mod:`roofline_core.model_presets`) and loaded through :func:`from_hf_config`, the same path a
-reader's pasted config takes. The model type itself is :mod:`roofline_core.model`; this module
-re-exports it, with the config importer, so ``roofline_core.models`` keeps every name it had.
+(:mod:`roofline_core.models.preset_records`) and loaded through :func:`from_hf_config`, the same path a
+reader's pasted config takes. The model type itself is :mod:`roofline_core.models.model`; this module
+re-exports it, with the config importer, so ``roofline_core.models.presets`` keeps every name it had.
 """
 
 from __future__ import annotations
 
-from roofline_core.hf_config import ConfigError, from_hf_config, parse_config_text
-from roofline_core.model import ATTENTION_KINDS, GQA, MHA, MLA, AnyModel, CustomModel, Model
-from roofline_core.model_presets import PRESET_RECORDS
+from roofline_core.models.hf_config import ConfigError, from_hf_config, parse_config_text
+from roofline_core.models.model import ATTENTION_KINDS, GQA, MHA, MLA, AnyModel, CustomModel, Model
+from roofline_core.models.preset_records import PRESET_RECORDS
 from roofline_core.sources import Source
 
 
@@ -31,7 +31,7 @@ def _load_presets() -> dict[str, Model]:
     }
 
 
-#: Every model preset by slug, grouped by family (see :mod:`roofline_core.model_presets`).
+#: Every model preset by slug, grouped by family (see :mod:`roofline_core.models.preset_records`).
 MODELS: dict[str, Model] = _load_presets()
 
 

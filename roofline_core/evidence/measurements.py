@@ -2,7 +2,7 @@
 
 The table is a TOML file (``measurements/measurements.toml`` in the repository) that
 contributors extend. This module parses it with the standard library's :mod:`tomllib`, checks
-every row and resolves its model and accelerator, so :mod:`roofline_core.validation` can put
+every row and resolves its model and accelerator, so :mod:`roofline_core.evidence.validation` can put
 each measurement beside the roofline. The schema is documented at the top of the data file and
 in :data:`ROW_FIELDS`.
 
@@ -11,7 +11,7 @@ A row names a model and an accelerator by slug. A slug with a preset in
 must declare it in a ``[models.<slug>]`` or ``[accelerators.<slug>]`` table, built from numbers
 the table cites (a preset, once it exists, wins, and the declared numbers are checked against it).
 A weight format is a number format (``bf16``), a block-scaled preset of
-:mod:`roofline_core.block_formats` (``q4_0``, ``mxfp4``), or a format the file declares in
+:mod:`roofline_core.hardware.block_formats` (``q4_0``, ``mxfp4``), or a format the file declares in
 ``[formats.<slug>]`` with its bits per weight, scale bytes included.
 
 Problems are reported as ``<file>:<line>: <what is wrong>; <what is expected>``.
@@ -24,10 +24,10 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from roofline_core.block_formats import BLOCK_FORMATS
-from roofline_core.dtypes import DTYPES, STORAGE_DTYPES
 from roofline_core.formatting import format_amount
 from roofline_core.hardware import ACCELERATORS, AnyAccelerator, CustomAccelerator
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
+from roofline_core.hardware.dtypes import DTYPES, STORAGE_DTYPES
 from roofline_core.models import ATTENTION_KINDS, MODELS, AnyModel, CustomModel, Model
 from roofline_core.sources import Source
 

@@ -17,19 +17,19 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from roofline_core.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
-from roofline_core.communication import NONE as NO_COMMUNICATION
-from roofline_core.communication import (
+from roofline_core.estimates.communication import NONE as NO_COMMUNICATION
+from roofline_core.estimates.communication import (
     STEP_LATENCY_S,
     CommCost,
     expert_parallel_comm,
     tensor_parallel_comm,
 )
-from roofline_core.compute_format import resolve_compute_dtype
-from roofline_core.dtypes import bytes_per_element
+from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
 from roofline_core.hardware import AnyAccelerator
-from roofline_core.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
+from roofline_core.hardware.compute_format import resolve_compute_dtype
+from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import AnyModel, Model
+from roofline_core.models.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
 from roofline_core.roofline import (
     COMPUTE,
     MEMORY,
@@ -297,7 +297,7 @@ class MemoryFit:
         max_context_tokens: Longest context that fits for this batch: 0 if the weights alone
             do not fit, ``None`` if there is no limit (nothing is cached per token).
         reserved_bytes: Memory the serving runtime keeps from weights and cache (the share
-            outside the engine and its activations, :mod:`roofline_core.headroom`), in bytes.
+            outside the engine and its activations, :mod:`roofline_core.estimates.headroom`), in bytes.
     """
 
     capacity_bytes: float
@@ -434,7 +434,7 @@ def memory_fit(
 
     ``memory_utilisation`` is the share of memory the engine may use (as vLLM's
     ``gpu_memory_utilization``); the activations of a forward chunk are reserved inside it
-    (:mod:`roofline_core.headroom`). 1.0 with no activations gives the bare capacity.
+    (:mod:`roofline_core.estimates.headroom`). 1.0 with no activations gives the bare capacity.
 
     Raises:
         ValueError: if the accelerator's memory is unknown (a
@@ -630,13 +630,13 @@ def estimate_decode(
         kv_dtype: Storage format of the KV cache.
         compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
             with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
-            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.compute_format`).
+            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.hardware.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
 
     The step's FLOPs are the weight matmuls (2 per streamed parameter per sequence) plus
     attention over the context (for a preset model: ``4 * heads * head_dim`` per cached token
     per layer, the absorbed form for MLA, sliding layers over at most their window), so a long
-    context can move decode toward the compute roof; see :mod:`roofline_core.attention`.
+    context can move decode toward the compute roof; see :mod:`roofline_core.models.attention`.
 
     ``memory`` of the result is None for a :class:`~roofline_core.hardware.CustomAccelerator`
     whose capacity is unknown.
@@ -756,10 +756,10 @@ def estimate_prefill(
         weight_dtype: Storage format of the weights (sets the bytes per parameter).
         compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
             with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
-            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.compute_format`).
+            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.hardware.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
         fused_attention: Whether attention runs as a tiled kernel (FlashAttention) or unfused,
-            writing its score matrix to memory (see :mod:`roofline_core.attention`).
+            writing its score matrix to memory (see :mod:`roofline_core.models.attention`).
 
     Attention's causal FLOPs over the prompt are added for a preset model (about
     ``2 * heads * head_dim * prompt^2`` per layer), so a long prompt costs more than its

@@ -4,8 +4,8 @@ Each record keeps its sources (title, address, the verbatim excerpt, and whether
 secondary rather than a vendor document), the dense peak per number format in TFLOP/s (TOP/s for
 INT8), which of those were halved from a "with sparsity" figure, memory bandwidth and capacity in
 the units the source uses, the device-to-device interconnect, board power, and what was not found
-(``missing``: a figure no source gave is None, never guessed). :mod:`roofline_core.hardware`
-builds the :class:`~roofline_core.hardware.Accelerator` presets from the records that have a
+(``missing``: a figure no source gave is None, never guessed). :mod:`roofline_core.hardware.accelerators`
+builds the :class:`~roofline_core.hardware.accelerators.Accelerator` presets from the records that have a
 16-bit peak; the tests check that every figure appears in its quotes.
 """
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.attention import QUERY_BLOCK_ROWS
 from roofline_core.formatting import bound_phrase, format_intensity, format_whole
 from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
+from roofline_core.models.attention import QUERY_BLOCK_ROWS
 from roofline_core.roofline import MatmulCost, _require_positive, bound, matmul_cost, ridge_point
 
 #: Every operation of :func:`operations_catalogue`, in table order, with a title that holds for
@@ -86,7 +86,7 @@ def _attention_prefill_cost(*, tokens: int, head_dim: int, bpe: float, fused: bo
     # Per head, no mask: QK^T and PV are 2 * T^2 * d FLOPs each. Unfused, the T x T score matrix
     # goes to memory and back: written by QK^T, read and written by softmax, read by PV (4 T^2
     # elements), besides Q, K, V and O (4 T d). Fused, the scores stay on chip and memory sees
-    # Q, K, V and O about once (see roofline_core.attention for the K and V re-reads).
+    # Q, K, V and O about once (see roofline_core.models.attention for the K and V re-reads).
     flops = 4.0 * tokens * tokens * head_dim
     io = 4.0 * tokens * head_dim
     elements = io if fused else io + 4.0 * tokens * tokens

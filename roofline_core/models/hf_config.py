@@ -1,4 +1,4 @@
-"""Build a :class:`~roofline_core.models.Model` from a Hugging Face ``config.json``.
+"""Build a :class:`~roofline_core.models.model.Model` from a Hugging Face ``config.json``.
 
 One path for every model: the presets are stored as the architecture fields of their published
 configs and loaded through :func:`from_hf_config`, exactly as a reader's pasted config is.
@@ -17,9 +17,9 @@ import math
 import re
 from typing import Any
 
-from roofline_core.config_error import ConfigError
-from roofline_core.model import GQA, MHA, MLA, Model
-from roofline_core.quantisation import read_quantisation
+from roofline_core.models.config_error import ConfigError
+from roofline_core.models.model import GQA, MHA, MLA, Model
+from roofline_core.models.quantisation import read_quantisation
 from roofline_core.sources import Source
 
 #: Largest values a field may take: bigger than any published model by an order of magnitude,
@@ -68,7 +68,7 @@ def check_json_shape(text: str) -> None:
     >>> check_json_shape('{"a": ' + '[' * 40 + ']' * 40 + '}')
     Traceback (most recent call last):
         ...
-    roofline_core.config_error.ConfigError: line 1: the JSON is nested 41 levels deep; expected at most 32 levels (a config.json has 4)
+    roofline_core.models.config_error.ConfigError: line 1: the JSON is nested 41 levels deep; expected at most 32 levels (a config.json has 4)
 
     Raises:
         ConfigError: naming the line of the first bracket past the limit, or of the number.
@@ -331,7 +331,7 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
 
 
 def _quantisation(config: dict, text: dict) -> Any:
-    """The config's ``quantization_config`` read (:mod:`roofline_core.quantisation`), or None.
+    """The config's ``quantization_config`` read (:mod:`roofline_core.models.quantisation`), or None.
 
     A multimodal wrapper keeps it (and ``torch_dtype``) at the top level; a text config may too.
     """

@@ -10,10 +10,10 @@ Three counts matter for inference:
 * ``active_params_per_token``: what one token touches, the figure model cards quote.
 * ``streamed_params_per_token``: what one decode step reads from memory per token: the active
   parameters less the input embedding table, of which only one row per token is gathered. This
-  is the ``params`` of :func:`roofline_core.inference.decode_step`.
+  is the ``params`` of :func:`roofline_core.estimates.inference.decode_step`.
 
 This module imports neither the config importer nor the presets, which are built on it
-(:mod:`roofline_core.hf_config`, :mod:`roofline_core.models`): that keeps the imports one-way.
+(:mod:`roofline_core.models.hf_config`, :mod:`roofline_core.models.presets`): that keeps the imports one-way.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from roofline_core.dtypes import bytes_per_element
-from roofline_core.quantisation import ATTENTION, EMBEDDING, EXPERTS, LM_HEAD, MLP, WeightQuantisation
+from roofline_core.hardware.dtypes import bytes_per_element
+from roofline_core.models.quantisation import ATTENTION, EMBEDDING, EXPERTS, LM_HEAD, MLP, WeightQuantisation
 from roofline_core.roofline import _require_positive
 from roofline_core.sources import Source
 
@@ -316,7 +316,7 @@ class CustomModel:
     """A model known by its numbers rather than a published config (the calculators' "Custom").
 
     It has the interface of :class:`Model` that the estimates use, so :func:`estimate_decode`,
-    :func:`estimate_prefill` and :func:`memory_fit` in :mod:`roofline_core.inference` take either.
+    :func:`estimate_prefill` and :func:`memory_fit` in :mod:`roofline_core.estimates.inference` take either.
     It has no expert structure: a decode step reads ``streamed_params_per_token`` whatever the
     batch, and prefill reads those weights once (for a mixture of experts, give the active
     parameters and set ``total_params`` to all of them for the memory fit).

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from roofline_core.block_formats import BlockFormat
-from roofline_core.dtypes import bytes_per_element
+from roofline_core.estimates.inference import prefill_step
 from roofline_core.hardware import Accelerator
-from roofline_core.inference import prefill_step
+from roofline_core.hardware.block_formats import BlockFormat
+from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import MLA, Model
 
 #: Bytes in a gibibyte; a GB is 10**9 bytes.

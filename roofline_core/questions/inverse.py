@@ -1,8 +1,8 @@
 """Inverse questions: given a model, hardware and a target, the largest or smallest setting that
 meets it, and which constraint binds.
 
-Each answer is the edge of what :func:`roofline_core.inference.memory_fit` and
-:func:`roofline_core.inference.estimate_decode` accept, found by asking them (no second copy of
+Each answer is the edge of what :func:`roofline_core.estimates.inference.memory_fit` and
+:func:`roofline_core.estimates.inference.estimate_decode` accept, found by asking them (no second copy of
 their formulas), so feeding an answer back lands exactly on its constraint: one more token,
 sequence or bit no longer fits; the next smaller device count no longer fits or meets the latency.
 
@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from roofline_core.dtypes import WEIGHT_DTYPES, bytes_per_element
+from roofline_core.estimates.inference import TENSOR, MemoryFit, estimate_decode, memory_fit
 from roofline_core.formatting import format_amount
 from roofline_core.hardware import AnyAccelerator
-from roofline_core.inference import TENSOR, MemoryFit, estimate_decode, memory_fit
+from roofline_core.hardware.dtypes import WEIGHT_DTYPES, bytes_per_element
 from roofline_core.models import MLA, AnyModel
 
 #: What binds an answer.

@@ -2,7 +2,7 @@
 
 A reader who pastes a ``config.json`` into a calculator should be able to share the scenario
 as a link, without the file. The link cannot hold the whole config (a few kilobytes of mostly
-irrelevant keys), so it holds the architecture fields :func:`~roofline_core.hf_config.from_hf_config`
+irrelevant keys), so it holds the architecture fields :func:`~roofline_core.models.hf_config.from_hf_config`
 reads, each under a short name, e.g. for Llama 3.1 8B::
 
     t-llama.l-32.h-4096.a-32.k-8.f-14336.v-128256.te-0.n-meta-llama/Llama-3.1-8B
@@ -24,12 +24,12 @@ import json
 import re
 from typing import Any
 
-from roofline_core.hf_config import ConfigError, from_hf_config, parse_config_text
-from roofline_core.quantisation import NOTE_TEXTS, PARTS, read_quantisation
+from roofline_core.models.hf_config import ConfigError, from_hf_config, parse_config_text
+from roofline_core.models.quantisation import NOTE_TEXTS, PARTS, read_quantisation
 
 #: config.json key -> (short name, kind). Kinds: ``int``, ``bool``, ``word`` (a model type),
 #: ``kinds`` (a list of layer kinds), ``ints`` (a list of whole numbers). The keys are every
-#: field :func:`~roofline_core.hf_config.from_hf_config` reads.
+#: field :func:`~roofline_core.models.hf_config.from_hf_config` reads.
 FIELDS: dict[str, tuple[str, str]] = {
     "model_type": ("t", "word"),
     "num_hidden_layers": ("l", "int"),
@@ -66,7 +66,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "v_head_dim": ("vh", "int"),
 }
 #: The key of the weights' quantisation; a code carries its reading
-#: (:meth:`roofline_core.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,
+#: (:meth:`roofline_core.models.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,
 #: so a link gives the same bytes per weight, the same 16-bit parts and the same notes.
 QUANT_KEY = "quantization_config"
 #: ``read_as`` key -> short name (``qm`` is the method).
@@ -337,7 +337,7 @@ def read_model_config(text: str) -> tuple[str, dict[str, Any]]:
     """The code and the fields of a pasted ``config.json`` or of a code from a link.
 
     Text starting with ``{`` is read as JSON, anything else as a code. Either way the fields
-    must describe a model :func:`~roofline_core.hf_config.from_hf_config` can build.
+    must describe a model :func:`~roofline_core.models.hf_config.from_hf_config` can build.
 
     Raises:
         ConfigError: saying what is wrong, for the reader who pasted it.
@@ -358,7 +358,7 @@ def read_model_config(text: str) -> tuple[str, dict[str, Any]]:
 
 
 def model_from_code(code: str, **identity: Any) -> Any:
-    """The :class:`~roofline_core.models.Model` a code describes (``identity``: slug, name, ...)."""
+    """The :class:`~roofline_core.models.model.Model` a code describes (``identity``: slug, name, ...)."""
     return from_hf_config(decode(code), **identity)
 
 

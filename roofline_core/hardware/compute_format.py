@@ -9,7 +9,7 @@ W8A8. Turing/Ampere GPUs are supported for W8A16 (weight-only FP8) utilizing Mar
 (https://docs.vllm.ai/en/latest/features/quantization/fp8/), and its INT4 path is W4A16
 (https://docs.vllm.ai/en/latest/features/quantization/int4/)::
 
-    >>> from roofline_core.hardware import ACCELERATORS
+    >>> from roofline_core.hardware.accelerators import ACCELERATORS
     >>> engine_compute_dtype("fp8", ACCELERATORS["h100-sxm"]), engine_compute_dtype("fp8", ACCELERATORS["a100-sxm-80gb"])
     ('fp8', 'fp16')
     >>> engine_compute_dtype("int4", ACCELERATORS["h100-sxm"])
@@ -20,8 +20,8 @@ Standard library only.
 
 from __future__ import annotations
 
-from roofline_core.dtypes import bytes_per_element
-from roofline_core.hardware import AnyAccelerator
+from roofline_core.hardware.accelerators import AnyAccelerator
+from roofline_core.hardware.dtypes import bytes_per_element
 
 #: The value of a "math format" field that means "what engines do for these weights on this chip".
 AUTO = "auto"

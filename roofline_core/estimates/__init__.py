@@ -1,0 +1,11 @@
+"""Estimates: what a decode step, a prefill or one operation costs on a given setup.
+
+Holds decode and prefill estimates with memory fit (``inference``), communication between
+devices (``communication``), memory headroom (``headroom``), fitted efficiencies
+(``efficiency``), speculative decoding (``speculative``) and the per-operation catalogue
+(``operations``). Each result carries the speed-of-light figure beside the expected one.
+It may import: ``roofline_core.models``, ``roofline_core.hardware``, ``roofline_core.roofline``,
+``roofline_core.sources``, ``roofline_core.formatting``.
+"""
+
+from __future__ import annotations
