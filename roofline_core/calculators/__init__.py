@@ -7,6 +7,10 @@ Use::
 
 :func:`compute` takes the raw values a form or a URL holds (strings or numbers) and never
 raises for anything a person can type: every problem comes back in ``errors``, keyed by field.
+
+It may import: ``roofline_core.figures``, ``roofline_core.questions``, ``roofline_core.estimates``,
+``roofline_core.vocabulary``, ``roofline_core.models``, ``roofline_core.hardware``,
+``roofline_core.formatting``, ``roofline_core.roofline``, ``roofline_core.sources``.
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ One module per kind (``roofline``, ``intensity``, ``decode_batch``, ``kv_cache``
 (:mod:`roofline_core.figures.parameters`: key, kind of value, range, help, default);
 ``_common`` holds the axis, tick and wording rules they share; :mod:`roofline_core.figures.schema`
 describes the data returned (a :class:`~roofline_core.figures.schema.Figure`).
+
+It may import: ``roofline_core.estimates``, ``roofline_core.vocabulary``, ``roofline_core.models``,
+``roofline_core.hardware``, ``roofline_core.formatting``, ``roofline_core.roofline``,
+``roofline_core.sources``.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ creates the same elements from the same trees, which Pyodide computes with this 
 presentation rule (pixels on log axes, tick labels, which table column is a sentence, which row
 is the current one, how a number is written in a box) is written once, here, in Python.
 Standard library only, like the rest of ``roofline_core``.
+
+It may import: ``roofline_core.calculators``, ``roofline_core.figures``, ``roofline_core.questions``,
+``roofline_core.estimates``, ``roofline_core.vocabulary``, ``roofline_core.models``,
+``roofline_core.hardware``, ``roofline_core.formatting``, ``roofline_core.roofline``,
+``roofline_core.sources``.
 """
 
 from __future__ import annotations
