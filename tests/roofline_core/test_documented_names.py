@@ -109,6 +109,11 @@ def resolve(dotted: str) -> object:
             if error.name is not None and module_name.startswith(error.name):
                 continue  # no such module: read the last part as an attribute instead
             raise
+        # An editable install shared by several checkouts can find a module this one lacks in
+        # another; that is not this checkout resolving the name.
+        origin = Path(getattr(obj, "__file__", None) or PROJECT_ROOT).resolve()
+        if not origin.is_relative_to(PROJECT_ROOT.resolve()):
+            raise ImportError(f"{module_name} was found outside this checkout, in {origin}")
         break
     for attribute in parts[cut:]:
         obj = getattr(obj, attribute)
