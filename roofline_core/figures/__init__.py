@@ -16,7 +16,8 @@ One module per kind (``roofline``, ``intensity``, ``decode_batch``, ``kv_cache``
 ``_common`` holds the axis, tick and wording rules they share; :mod:`roofline_core.figures.schema`
 describes the data returned (a :class:`~roofline_core.figures.schema.Figure`).
 
-It may import: ``roofline_core.estimates``, ``roofline_core.vocabulary``, ``roofline_core.models``,
+It may import: ``roofline_core.estimates``, ``roofline_core.evidence`` (the measured-against-estimate
+chart), ``roofline_core.vocabulary``, ``roofline_core.models``,
 ``roofline_core.hardware``, ``roofline_core.formatting``, ``roofline_core.roofline``,
 ``roofline_core.sources``.
 """

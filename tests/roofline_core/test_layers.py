@@ -36,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     "questions": BELOW_ESTIMATES | {"estimates", "vocabulary"},
     "evidence": BELOW_ESTIMATES | {"estimates"},
     "quantities": BELOW_ESTIMATES | {"estimates", "vocabulary"},
-    "figures": BELOW_ESTIMATES | {"estimates", "vocabulary"},
+    "figures": BELOW_ESTIMATES | {"estimates", "vocabulary", "evidence"},
     "calculators": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures"},
     "view": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures", "calculators"},
     "cli": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures", "calculators", "view", "quantities"},
