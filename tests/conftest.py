@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.site_build import PROJECT_ROOT, shared_build
 from tests.support.static_server import StaticServer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -28,11 +28,29 @@ CHROMIUM_ARGS = [
 IN_CI = os.environ.get("CI") == "true"
 
 
+#: Test modules that share the gates' one pass over the site (``site_visits``, minutes of
+#: browser work): under pytest-xdist they run on one worker, so the pass is made once.
+SITE_VISIT_MODULES = ("tests/gates/test_accessibility.py", "tests/gates/test_csp.py", "tests/gates/test_links.py")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (``--dist loadgroup``)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Put each test module in one xdist group, so module-scoped fixtures (a fixture project's
+    build, a browser page) are made once, on one worker; the modules using ``site_visits`` form
+    one group. A test that names its own ``xdist_group`` keeps it."""
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        path = Path(str(item.path)).resolve()
+        module = path.relative_to(PROJECT_ROOT).as_posix() if path.is_relative_to(PROJECT_ROOT) else str(path)
+        item.add_marker(pytest.mark.xdist_group("site-visits" if module in SITE_VISIT_MODULES else module))
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's site, built once per test session with ``mkdocs build --strict``."""
-    site_dir = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site_dir)
+    """The project's site, built once per test run with ``mkdocs build --strict`` and shared by
+    all pytest-xdist workers (tests only read it)."""
+    site_dir, result = shared_build(tmp_path_factory, "site", PROJECT_ROOT / "mkdocs.yml")
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return site_dir
 
