@@ -33,17 +33,27 @@ IN_CI = os.environ.get("CI") == "true"
 SITE_VISIT_MODULES = ("tests/gates/test_accessibility.py", "tests/gates/test_csp.py", "tests/gates/test_links.py")
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (``--dist loadgroup``)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put each test module in one xdist group, so module-scoped fixtures (a fixture project's
-    build, a browser page) are made once, on one worker; the modules using ``site_visits`` form
-    one group. A test that names its own ``xdist_group`` keeps it."""
-    for item in items:
-        if item.get_closest_marker("xdist_group"):
-            continue
-        path = Path(str(item.path)).resolve()
-        module = path.relative_to(PROJECT_ROOT).as_posix() if path.is_relative_to(PROJECT_ROOT) else str(path)
-        item.add_marker(pytest.mark.xdist_group("site-visits" if module in SITE_VISIT_MODULES else module))
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, unknown without it
+def pytest_xdist_make_scheduler(config, log):
+    """With ``--dist loadscope``: each test module runs on one worker, so module-scoped fixtures
+    (a fixture project's build, a browser page) are made once; the modules using ``site_visits``
+    count as one module. (xdist's own ``loadgroup`` marks have no effect under pytest 9, whose
+    node ids no longer come from the ``_nodeid`` that xdist rewrites.)"""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_scope(nodeid)
+
+    return ModuleScheduling(config, log)
+
+
+def xdist_scope(nodeid: str) -> str:
+    """The unit of work a test belongs to: its module, or ``site-visits`` for the gates' pass."""
+    module = nodeid.split("::", 1)[0]
+    return "site-visits" if module in SITE_VISIT_MODULES else module
 
 
 @pytest.fixture(scope="session")

@@ -78,3 +78,12 @@ def test_without_xdist_the_build_stays_in_this_runs_folder(tmp_path, monkeypatch
     (tmp_path / "pytest-8").mkdir()
     site_dir, _result = site_build.shared_build(_Factory(tmp_path / "pytest-8"), "site", tmp_path / "mkdocs.yml")
     assert site_dir == tmp_path / "pytest-8" / "site"
+
+
+def test_each_module_and_the_gates_browser_pass_stay_on_one_worker() -> None:
+    from tests.conftest import xdist_scope as scope
+
+    assert scope("tests/gates/test_csp.py::test_a") == scope("tests/gates/test_links.py::test_b[x]")
+    assert scope("tests/gates/test_accessibility.py::test_c") == scope("tests/gates/test_csp.py::test_a")
+    assert scope("tests/x.py::test_a") == scope("tests/x.py::test_b") != scope("tests/y.py::test_a")
+    assert scope("roofline_core/quantities.py::roofline_core.quantities.parse") == "roofline_core/quantities.py"
