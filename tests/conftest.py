@@ -9,7 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.site_build import PROJECT_ROOT, shared_build
 from tests.support.static_server import StaticServer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -28,11 +28,39 @@ CHROMIUM_ARGS = [
 IN_CI = os.environ.get("CI") == "true"
 
 
+#: Test modules that share the gates' one pass over the site (``site_visits``, minutes of
+#: browser work): under pytest-xdist they run on one worker, so the pass is made once.
+SITE_VISIT_MODULES = ("tests/gates/test_accessibility.py", "tests/gates/test_csp.py", "tests/gates/test_links.py")
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, unknown without it
+def pytest_xdist_make_scheduler(config, log):
+    """With ``--dist loadscope``: each test module runs on one worker, so module-scoped fixtures
+    (a fixture project's build, a browser page) are made once; the modules using ``site_visits``
+    count as one module. (xdist's own ``loadgroup`` marks have no effect under pytest 9, whose
+    node ids no longer come from the ``_nodeid`` that xdist rewrites.)"""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_scope(nodeid)
+
+    return ModuleScheduling(config, log)
+
+
+def xdist_scope(nodeid: str) -> str:
+    """The unit of work a test belongs to: its module, or ``site-visits`` for the gates' pass."""
+    module = nodeid.split("::", 1)[0]
+    return "site-visits" if module in SITE_VISIT_MODULES else module
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The project's site, built once per test session with ``mkdocs build --strict``."""
-    site_dir = tmp_path_factory.mktemp("site")
-    result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site_dir)
+    """The project's site, built once per test run with ``mkdocs build --strict`` and shared by
+    all pytest-xdist workers (tests only read it)."""
+    site_dir, result = shared_build(tmp_path_factory, "site", PROJECT_ROOT / "mkdocs.yml")
     assert result.returncode == 0, f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}"
     return site_dir
 

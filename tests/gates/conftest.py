@@ -26,8 +26,12 @@ CSP_REPORT_PATH = "/__csp-report"
 PALETTES = {"light": "default", "dark": "slate"}
 #: A page still fetching (other than the calculator runtime) after this long fails the links gate.
 SETTLE_TIMEOUT_S = 10.0
-#: Quiet time that counts as settled.
-QUIET_S = 0.5
+#: Idle periods of the page's main thread in a row, none starting a request, that count as
+#: settled: two, as the calculators schedule their start with a frame, then a timer, then an
+#: idle callback.
+IDLE_PERIODS = 2
+# Resolves at the page's next idle period (or after 2 s of a busy page, which then counts too).
+_NEXT_IDLE_PERIOD = "() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 }))"
 #: The calculators' lazy runtime (Pyodide and its worker): it starts by itself when a calculator
 #: scrolls into view and takes seconds of CPU to boot, so the pass does not wait for it (the
 #: CSP, keyboard and sub-path gates make calculators go live and watch those requests).
@@ -124,11 +128,12 @@ def visitable_pages(site_dir: Path) -> list[str]:
 
 
 class InFlight:
-    """Requests of a page not yet finished, and when the last one (not the runtime's) changed."""
+    """Requests of a page not yet finished, and how many times that set has changed (the
+    runtime's requests aside)."""
 
     def __init__(self, page) -> None:
         self.pending: set = set()
-        self.last_change = time.monotonic()
+        self.changes = 0
         page.on("request", self._start)
         page.on("requestfinished", self._end)
         page.on("requestfailed", self._end)
@@ -140,20 +145,33 @@ class InFlight:
     def _start(self, request) -> None:
         if not self._is_runtime(request):
             self.pending.add(request)
-            self.last_change = time.monotonic()
+            self.changes += 1
 
     def _end(self, request) -> None:
         if request in self.pending:
             self.pending.discard(request)
-            self.last_change = time.monotonic()
+            self.changes += 1
 
     def wait_settled(self, page, visit: Visit) -> None:
-        """Wait until no request but the runtime's has been open for ``QUIET_S``."""
+        """Wait until the page has nothing left to fetch (the runtime aside): no request open,
+        and ``IDLE_PERIODS`` idle periods of its main thread in a row that started none.
+
+        Scripts that defer work (to a frame, a timer, an idle moment or a calculator coming
+        into view) have had their turn by then, so this waits as long as the page needs and
+        no longer: no fixed quiet time per visit.
+        """
         deadline = time.monotonic() + SETTLE_TIMEOUT_S
+        quiet = 0
         while time.monotonic() < deadline:
-            if not self.pending and time.monotonic() - self.last_change >= QUIET_S:
+            if self.pending:
+                quiet = 0
+                page.wait_for_timeout(10)  # lets Playwright deliver the requests' end events
+                continue
+            seen = self.changes
+            page.evaluate(_NEXT_IDLE_PERIOD)
+            quiet = quiet + 1 if self.changes == seen and not self.pending else 0
+            if quiet == IDLE_PERIODS:
                 return
-            page.wait_for_timeout(100)  # lets Playwright deliver events
         urls = sorted(r.url for r in self.pending)
         visit.problems.append(f"requests still open after {SETTLE_TIMEOUT_S:.0f} s: {urls[:5]}")
         self.pending.clear()

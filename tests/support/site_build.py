@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import subprocess
 import sys
@@ -28,3 +30,33 @@ def mkdocs_build(
         args.append("--strict")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
     return subprocess.run(args, cwd=cwd or config_file.parent, env=env, capture_output=True, text=True, timeout=600)
+
+
+def shared_run_dir(tmp_path_factory) -> Path:
+    """A folder every process of this test run sees: the run's base temp folder, or, under
+    pytest-xdist, the folder above each worker's own (``pytest-N/`` above ``popen-gw0/``)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_build(tmp_path_factory, name: str, config_file: Path, **kwargs) -> tuple[Path, subprocess.CompletedProcess]:
+    """Build ``config_file`` once per test run into ``<run dir>/<name>``, whichever worker asks first.
+
+    The first caller builds under an exclusive lock and records the result; the others wait on
+    the lock and get that recorded result (a failed build fails every worker with the same
+    output, instead of being retried). ``kwargs`` go to :func:`mkdocs_build`.
+
+    Returns:
+        The site folder and the build's result.
+    """
+    run_dir = shared_run_dir(tmp_path_factory)
+    site_dir = run_dir / name
+    record = run_dir / f"{name}.result.json"
+    with open(run_dir / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not record.is_file():
+            result = mkdocs_build(config_file, site_dir, **kwargs)
+            fields = {"returncode": result.returncode, "stdout": result.stdout, "stderr": result.stderr}
+            record.write_text(json.dumps({"args": result.args, **fields}), encoding="utf-8")
+        saved = json.loads(record.read_text(encoding="utf-8"))
+    return site_dir, subprocess.CompletedProcess(**saved)
