@@ -23,8 +23,8 @@ from tests.roofline_core.test_validation import H100, _row
 
 def test_a_row_is_named_by_model_chip_engine_family_and_batch() -> None:
     row = _row(engine="llama.cpp (CUDA, llama-bench)", batch=8, devices=2)
-    assert row_name(row) == "Llama-3-8B, 2 × NVIDIA H100 SXM, llama.cpp, batch 8"
-    assert row_name(_row(engine="TensorRT-LLM")) == "Llama-3-8B, NVIDIA H100 SXM, TensorRT-LLM, batch 1"
+    assert row_name(row) == "Llama 3 8B, 2 × NVIDIA H100 SXM, llama.cpp, batch 8"
+    assert row_name(_row(engine="TensorRT-LLM")) == "Llama 3 8B, NVIDIA H100 SXM, TensorRT-LLM, batch 1"
     assert H100.name == "NVIDIA H100 SXM"
 
 
