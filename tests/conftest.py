@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import OrderedDict
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -44,16 +45,34 @@ def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class ModuleScheduling(LoadScopeScheduling):
+        def __init__(self, config, log=None) -> None:
+            super().__init__(config, log)
+            self.workqueue = _SiteVisitsFirst()
+
         def _split_scope(self, nodeid: str) -> str:
             return xdist_scope(nodeid)
 
     return ModuleScheduling(config, log)
 
 
+class _SiteVisitsFirst(OrderedDict):
+    """xdist's queue of work units, with the gates' passes (the longest units, minutes each) at
+    its front: each worker starts with one, instead of one worker ending with both."""
+
+    def __setitem__(self, scope: str, nodeids) -> None:
+        super().__setitem__(scope, nodeids)
+        if scope.startswith("site-visits"):
+            self.move_to_end(scope, last=False)
+
+
 def xdist_scope(nodeid: str) -> str:
-    """The unit of work a test belongs to: its module, or ``site-visits`` for the gates' pass."""
-    module = nodeid.split("::", 1)[0]
-    return "site-visits" if module in SITE_VISIT_MODULES else module
+    """The unit of work a test belongs to: its module, or ``site-visits-<palette>`` for the
+    gates' pass over every page in that palette (``site_visits`` is parametrised by palette)."""
+    module, _, rest = nodeid.partition("::")
+    if module not in SITE_VISIT_MODULES:
+        return module
+    palette = rest.rpartition("[")[2].rstrip("]") if rest.endswith("]") else ""
+    return f"site-visits-{palette}" if palette else "site-visits"
 
 
 @pytest.fixture(scope="session")

@@ -80,10 +80,20 @@ def test_without_xdist_the_build_stays_in_this_runs_folder(tmp_path, monkeypatch
     assert site_dir == tmp_path / "pytest-8" / "site"
 
 
-def test_each_module_and_the_gates_browser_pass_stay_on_one_worker() -> None:
+def test_each_module_and_each_palettes_gates_pass_stay_on_one_worker() -> None:
     from tests.conftest import xdist_scope as scope
 
-    assert scope("tests/gates/test_csp.py::test_a") == scope("tests/gates/test_links.py::test_b[x]")
-    assert scope("tests/gates/test_accessibility.py::test_c") == scope("tests/gates/test_csp.py::test_a")
+    assert scope("tests/gates/test_csp.py::test_a[dark]") == scope("tests/gates/test_links.py::test_b[dark]")
+    assert scope("tests/gates/test_accessibility.py::test_c[light]") == scope("tests/gates/test_csp.py::test_a[light]")
+    assert scope("tests/gates/test_csp.py::test_a[light]") != scope("tests/gates/test_csp.py::test_a[dark]")
     assert scope("tests/x.py::test_a") == scope("tests/x.py::test_b") != scope("tests/y.py::test_a")
     assert scope("roofline_core/quantities.py::roofline_core.quantities.parse") == "roofline_core/quantities.py"
+
+
+def test_the_gates_passes_lead_the_work_queue() -> None:
+    from tests.conftest import _SiteVisitsFirst
+
+    queue = _SiteVisitsFirst()
+    for scope in ("tests/a.py", "site-visits-light", "tests/b.py", "site-visits-dark"):
+        queue[scope] = {}
+    assert list(queue)[:2] == ["site-visits-dark", "site-visits-light"]

@@ -98,6 +98,11 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(digest ? cacheFirst(request, digest) : networkFirst(request));
 });
 
+/** Whether a newer worker has replaced this one (whose caches it deleted on activating). */
+function superseded() {
+  return self.serviceWorker?.state === "redundant";
+}
+
 /** The site path of `href` within the worker's scope, if the build listed it; else null. */
 function listedPath(href) {
   let url;
@@ -119,6 +124,11 @@ function listedPath(href) {
  * @param {string[]} hrefs
  */
 async function keep(hrefs) {
+  if (superseded()) {
+    // A newer build's worker took over and deleted this one's caches: opening them would make
+    // them again, never to be removed (a page's "keep" can reach this worker late).
+    return new Set();
+  }
   const pages = await caches.open(PAGES);
   const runtime = await caches.open(RUNTIME);
   const wanted = new Map();

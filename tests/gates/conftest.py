@@ -186,26 +186,28 @@ def attach_recorders(page, visit_ref: list[Visit]) -> tuple[PageWatch, InFlight]
     return watch, InFlight(page)
 
 
-@pytest.fixture(scope="session")
-def site_visits(browser, built_site: Path, hosted_site: HostedSite) -> list[Visit]:
-    """Open every page in light and dark palettes, run axe-core, and record what happened."""
+@pytest.fixture(scope="session", params=list(PALETTES))
+def site_visits(request, browser, built_site: Path, hosted_site: HostedSite) -> list[Visit]:
+    """Open every page in one palette (the fixture's parameter: each test using it runs once per
+    palette), run axe-core, and record what happened. Under pytest-xdist the two palettes' passes
+    are two units of work, scheduled first, so each worker makes one (tests/conftest.py)."""
+    palette = request.param
     axe_source = AXE_SCRIPT.read_text(encoding="utf-8")
     visits: list[Visit] = []
-    for palette, _scheme in PALETTES.items():
-        context = browser.new_context(
-            viewport={"width": 1280, "height": 900}, color_scheme=palette, service_workers="block"
-        )
-        page = context.new_page()
-        current = [Visit("", palette)]
-        watch, in_flight = attach_recorders(page, current)
-        try:
-            for name in visitable_pages(built_site):
-                visit = Visit(name, palette)
-                current[0] = visit
-                _visit(page, hosted_site.url + url_path(name), visit, watch, in_flight, axe_source)
-                visits.append(visit)
-        finally:
-            context.close()
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme=palette, service_workers="block"
+    )
+    page = context.new_page()
+    current = [Visit("", palette)]
+    watch, in_flight = attach_recorders(page, current)
+    try:
+        for name in visitable_pages(built_site):
+            visit = Visit(name, palette)
+            current[0] = visit
+            _visit(page, hosted_site.url + url_path(name), visit, watch, in_flight, axe_source)
+            visits.append(visit)
+    finally:
+        context.close()
     return visits
 
 

@@ -35,8 +35,11 @@ def test_every_page_passes_axe_in_both_palettes(site_visits):
 
 
 def test_axe_ran_on_every_page_in_both_palettes(site_visits, built_site):
-    expected = {(page, palette) for page in visitable_pages(built_site) for palette in PALETTES}
-    assert {(v.page, v.palette) for v in site_visits} == expected
+    # site_visits is one palette's pass; the fixture's parameters make this test run for each.
+    palettes = {v.palette for v in site_visits}
+    assert len(palettes) == 1 and palettes <= PALETTES.keys()
+    (palette,) = palettes
+    assert {(v.page, v.palette) for v in site_visits} == {(page, palette) for page in visitable_pages(built_site)}
     assert not format_visits(site_visits, "problems")
 
 

@@ -87,7 +87,9 @@ def test_calculators_go_live_under_the_csp(built_site, hosted_site, page_factory
     # An embed page (its own template, no instant navigation) boots once more.
     themed_errors = list(watch.page_errors)
     for name in embeds[:1]:
-        page.goto(hosted_site.url + url_path(name), wait_until="load")
+        # size=full: a compact embed may show only a text box (config-explainer's config.json),
+        # which the driver cannot change with arrow keys; the policy is the same either way.
+        page.goto(hosted_site.url + url_path(name) + "?size=full", wait_until="load")
         _change, states[name] = make_live(page)
         violations[name] = page.evaluate("() => window.__cspViolations")
         embed_errors = watch.page_errors[len(themed_errors) :]

@@ -47,9 +47,13 @@ class SiteLinks:
             return not absolute.startswith(self.site_url)
         return False
 
-    def check(self, url: str, *, base: str, source: str, line: int) -> Problem | None:
+    def check(
+        self, url: str, *, base: str, source: str, line: int, inserted_ids: frozenset[str] = frozenset()
+    ) -> Problem | None:
         """Check one URL found in ``source`` (served at site path ``base``); None when it resolves.
 
+        ``inserted_ids``: ids that HTML inserted into the page at ``base`` brings with it (a term
+        page's calculator, which arrives from its own file): a fragment there resolves to them too.
         External URLs are not checked here (no network); ``javascript:`` URLs are problems.
         """
         url = url.strip()
@@ -68,7 +72,8 @@ class SiteLinks:
         if file is None:
             return Problem(source, line, url, f"no file for site path '/{target}'")
         fragment = unquote(resolved.fragment)
-        if fragment and file.suffix == ".html" and fragment not in self._ids(file):
+        inserted = inserted_ids if file == self._resolve_file(base.lstrip("/") or "") else frozenset()
+        if fragment and file.suffix == ".html" and fragment not in self._ids(file) | inserted:
             return Problem(source, line, url, f"no id '{fragment}' in {file.relative_to(self.site_dir).as_posix()}")
         return None
 

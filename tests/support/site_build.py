@@ -60,3 +60,31 @@ def shared_build(tmp_path_factory, name: str, config_file: Path, **kwargs) -> tu
             record.write_text(json.dumps({"args": result.args, **fields}), encoding="utf-8")
         saved = json.loads(record.read_text(encoding="utf-8"))
     return site_dir, subprocess.CompletedProcess(**saved)
+
+
+def measured_build(config_file: Path, site_dir: Path) -> tuple[int, str, float, int]:
+    """``(return code, output, CPU seconds, peak resident bytes)`` of ``mkdocs build --strict``,
+    run under a child process of its own so that its CPU time and peak memory are its own.
+
+    CPU time (user + system, the build's processes together) rather than wall time: a bound on
+    it holds however busy the machine is, and still catches a build that hangs in a slow parse.
+    """
+    code = (
+        "import resource, subprocess, sys\n"
+        "result = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "sys.stdout.write(result.stdout + result.stderr)\n"
+        "usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "sys.stderr.write(f'{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss * 1024}')\n"
+        "sys.exit(result.returncode)\n"
+    )
+    args = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config_file)]
+    result = subprocess.run(
+        [sys.executable, "-c", code, *args, "--site-dir", str(site_dir)],
+        cwd=config_file.parent,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    cpu_seconds, peak_bytes = result.stderr.split()
+    return result.returncode, result.stdout, float(cpu_seconds), int(peak_bytes)
