@@ -45,13 +45,19 @@ async function keepOnInstall() {
   }
   if (OFFLINE) {
     // Required: a worker without its offline page would leave unvisited addresses blank.
-    const kept = await keep([OFFLINE.page, ...OFFLINE.files].map((path) => new URL(path, SCOPE).href));
+    const kept = await keep(
+      [OFFLINE.page, ...OFFLINE.files].map((path) => new URL(path, SCOPE).href),
+      { installing: true },
+    );
     if (!kept.has(new URL(OFFLINE.page, SCOPE).href)) {
       throw new Error(`sw.js: could not keep ${OFFLINE.page}`);
     }
   }
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-  await keep(windows.map((client) => client.url));
+  await keep(
+    windows.map((client) => client.url),
+    { installing: true },
+  );
 }
 
 self.addEventListener("message", (event) => {
@@ -98,9 +104,13 @@ self.addEventListener("fetch", (event) => {
   event.respondWith(digest ? cacheFirst(request, digest) : networkFirst(request));
 });
 
-/** Whether a newer worker has replaced this one (whose caches it deleted on activating). */
-function superseded() {
-  return self.serviceWorker?.state === "redundant";
+/**
+ * This worker's cache `name` if it still exists, else null. Install makes this worker's caches;
+ * a newer build's worker deletes them when it takes over, and a late message or fetch reaching
+ * this one then must not make them again (nothing would remove them).
+ */
+async function ownCache(name) {
+  return (await caches.has(name)) ? caches.open(name) : null;
 }
 
 /** The site path of `href` within the worker's scope, if the build listed it; else null. */
@@ -123,14 +133,12 @@ function listedPath(href) {
  * it; a file already kept is not fetched again. Resolves to the set of addresses kept.
  * @param {string[]} hrefs
  */
-async function keep(hrefs) {
-  if (superseded()) {
-    // A newer build's worker took over and deleted this one's caches: opening them would make
-    // them again, never to be removed (a page's "keep" can reach this worker late).
+async function keep(hrefs, { installing = false } = {}) {
+  const pages = installing ? await caches.open(PAGES) : await ownCache(PAGES);
+  const runtime = installing ? await caches.open(RUNTIME) : await ownCache(RUNTIME);
+  if (!pages || !runtime) {
     return new Set();
   }
-  const pages = await caches.open(PAGES);
-  const runtime = await caches.open(RUNTIME);
   const wanted = new Map();
   for (const href of hrefs) {
     const path = listedPath(href);
@@ -168,8 +176,11 @@ async function keep(hrefs) {
 
 /** Each kept page (not the offline or not-found page) as `{url, title}`, title as written in its HTML. */
 async function keptPages() {
-  const cache = await caches.open(PAGES);
+  const cache = await ownCache(PAGES);
   const found = [];
+  if (!cache) {
+    return found;
+  }
   for (const request of await cache.keys()) {
     const path = listedPath(request.url);
     const page = path !== null && (path === "" || path.endsWith("/") || path.endsWith(".html"));
@@ -185,8 +196,8 @@ async function keptPages() {
 
 /** The offline page, as kept on install and checked against its digest, or `error` thrown. */
 async function offlinePageOr(error) {
-  if (OFFLINE) {
-    const cache = await caches.open(PAGES);
+  const cache = OFFLINE ? await ownCache(PAGES) : null;
+  if (cache) {
     const hit = await cache.match(new URL(OFFLINE.page, SCOPE).href);
     const checked = hit ? await verified(hit, OFFLINE.integrity) : null;
     if (checked) {
@@ -198,7 +209,10 @@ async function offlinePageOr(error) {
 }
 
 async function cacheFirst(request, digest) {
-  const cache = await caches.open(RUNTIME);
+  const cache = await ownCache(RUNTIME);
+  if (!cache) {
+    return fetch(request);
+  }
   const hit = await cache.match(request);
   if (hit) {
     const checked = await verified(hit, digest);
@@ -241,7 +255,10 @@ function base64(buffer) {
 }
 
 async function networkFirst(request) {
-  const cache = await caches.open(PAGES);
+  const cache = await ownCache(PAGES);
+  if (!cache) {
+    return fetch(request);
+  }
   // A page's query string is a calculator scenario; the page itself is the same file.
   const key = request.mode === "navigate" ? withoutQuery(request.url) : request;
   try {

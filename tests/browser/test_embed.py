@@ -174,7 +174,13 @@ def test_the_documented_snippet_resizes_its_own_frame_only(page_factory, site_se
     page.goto(parent_url)
     embed = page.locator("iframe[title='KV cache size']")
     page.frame_locator("iframe[title='KV cache size']").locator("[data-calculator][data-engine]").wait_for()
-    page.wait_for_timeout(500)
+    # The frame follows its content (which settles as the calculator goes live), never the other
+    # frame's 4321: wait for it to match rather than for a fixed time.
+    page.wait_for_function(
+        "f => Math.abs(f.getBoundingClientRect().height - f.contentDocument.documentElement.scrollHeight) <= 1",
+        arg=embed.element_handle(),
+    )
+    page.wait_for_timeout(200)  # several of the other frame's messages (one every 50 ms) arrive
     frame_height = embed.evaluate("f => f.getBoundingClientRect().height")
     content_height = embed.evaluate("f => f.contentDocument.documentElement.scrollHeight")
     assert abs(frame_height - content_height) <= 1 and frame_height != 4321

@@ -168,7 +168,8 @@ def test_without_javascript_numbers_are_plain_text_and_the_section_is_readable(p
 def test_numbers_on_a_docs_page_open_the_popover_but_a_link_text_number_stays_a_link(page_factory, site_server):
     page, watch = page_factory()
     page.goto(site_server + "vendor-vocabulary/", wait_until="networkidle")
-    assert page.locator(f'{NUMBER}[role="button"]').count() > 0
+    # The popover script gives the numbers their role once it runs (networkidle can come first).
+    page.locator(f'{NUMBER}[role="button"]').first.wait_for()
     assert page.locator("article a .roofline-quantity").count() > 0
     assert page.locator("article a .roofline-quantity[role]").count() == 0
     page.locator(f'{NUMBER}[role="button"]').first.click()
