@@ -66,7 +66,8 @@ self.addEventListener("message", (event) => {
     return;
   }
   if (data.type === "keep" && Array.isArray(data.urls)) {
-    event.waitUntil(keep(data.urls.filter((url) => typeof url === "string").slice(0, KEEP_LIMIT)));
+    const urls = data.urls.filter((url) => typeof url === "string").slice(0, KEEP_LIMIT);
+    event.waitUntil(keep(urls).then(() => dropOldCaches()));
   } else if (data.type === "kept-pages" && event.ports[0]) {
     const port = event.ports[0];
     event.waitUntil(keptPages().then((pages) => port.postMessage({ pages })));
@@ -74,14 +75,19 @@ self.addEventListener("message", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(
-    caches
-      .keys()
-      .then((names) => names.filter((name) => UNSCOPED.test(name) || (name.startsWith(PREFIX) && name !== PAGES && name !== RUNTIME)))
-      .then((old) => Promise.all(old.map((name) => caches.delete(name))))
-      .then(() => self.clients.claim()),
-  );
+  event.waitUntil(dropOldCaches().then(() => self.clients.claim()));
 });
+
+/**
+ * Delete the caches of older builds (and of the unscoped names used before). On activating, and
+ * again after each page's "keep": a replaced worker still finishing a page's request can have
+ * written to its old cache after the first sweep.
+ */
+async function dropOldCaches() {
+  const names = await caches.keys();
+  const old = names.filter((name) => UNSCOPED.test(name) || (name.startsWith(PREFIX) && name !== PAGES && name !== RUNTIME));
+  await Promise.all(old.map((name) => caches.delete(name)));
+}
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;

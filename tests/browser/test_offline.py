@@ -207,7 +207,15 @@ def test_a_new_build_drops_the_old_builds_caches(browser, built_site, tmp_path):
                 timeout=20_000,
             )
             page.reload(wait_until="load")
+            # Gone for good: a late write by the replaced worker is swept again after the
+            # reloaded page's "keep" (sw.js dropOldCaches), so wait for that, not a moment.
+            page.wait_for_function(
+                "(old) => caches.keys().then((names) => !names.some((name) => name.includes(old)))",
+                arg=old,
+                timeout=20_000,
+            )
             names = page.evaluate("() => caches.keys()")
     finally:
         context.close()
     assert not [name for name in names if old in name], names
+    assert any("f" * 16 in name for name in names), names
