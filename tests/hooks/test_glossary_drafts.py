@@ -3,10 +3,7 @@ banner, and every other page with it; ``mkdocs build --strict`` still refuses it
 
 from __future__ import annotations
 
-import os
-import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -19,7 +16,7 @@ from roofline_site.glossary.render import draft_banner_html
 from roofline_site.glossary.scaffold import new_entry
 from roofline_site.glossary.validator import load_glossary
 from tests.hooks.glossary_fixture import entry
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.site_build import PROJECT_ROOT, free_port, mkdocs_build, mkdocs_serve
 
 PLACEHOLDERS = ("the summary is still", "source 1 is still", "the body still holds")
 
@@ -78,12 +75,6 @@ def _project(root: Path) -> Path:
     return root / "mkdocs.yml"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _get(url: str, server: subprocess.Popen, *, timeout_s: float = 120) -> tuple[int, str]:
     deadline = time.monotonic() + timeout_s
     while True:
@@ -101,25 +92,8 @@ def _get(url: str, server: subprocess.Popen, *, timeout_s: float = 120) -> tuple
 
 def test_serve_previews_the_draft_with_a_banner_and_build_refuses_it(tmp_path):
     config = _project(tmp_path)
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "serve",
-            "--strict",
-            "--config-file",
-            str(config),
-            "--dev-addr",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    port = free_port()
+    server = mkdocs_serve(config, port, cwd=tmp_path)
     try:
         status, draft = _get(f"http://127.0.0.1:{port}/glossary/beam-search/", server)
         assert status == 200, draft[:2000]

@@ -4,12 +4,9 @@ live-reload script by the serve process's nonce, and the published build's polic
 from __future__ import annotations
 
 import html
-import os
 import re
 import shutil
-import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -19,7 +16,7 @@ from mkdocs.livereload import LiveReloadServer
 
 from roofline_site import csp
 from roofline_site.live_reload import with_nonce
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.site_build import PROJECT_ROOT, free_port, mkdocs_build, mkdocs_serve
 
 HOOKS = ("serve_errors.py", "live_reload.py", "security_headers.py")
 # A theme override that carries the site's real policy partial, as the site's main.html does.
@@ -42,12 +39,6 @@ def _project(root: Path) -> Path:
         encoding="utf-8",
     )
     return root / "mkdocs.yml"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _wait_until_served(url: str, server: subprocess.Popen, *, timeout_s: float = 120) -> str:
@@ -82,26 +73,9 @@ def test_only_a_policy_given_a_nonce_allows_one():
 @pytest.mark.browser
 def test_serve_reloads_the_open_page_after_a_save_and_the_published_build_allows_no_reload_script(browser, tmp_path):
     config = _project(tmp_path)
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "serve",
-            "--strict",
-            "--config-file",
-            str(config),
-            "--dev-addr",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = mkdocs_serve(config, port, cwd=tmp_path)
     context = browser.new_context()
     try:
         served = _wait_until_served(url, server)

@@ -3,10 +3,6 @@ alike, and the site comes back once the entry is fixed; ``mkdocs build`` still f
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -14,7 +10,7 @@ from pathlib import Path
 
 from roofline_site.serve_errors import TITLE, error_page_html, show_build_error
 from tests.hooks.glossary_fixture import entry
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.site_build import PROJECT_ROOT, free_port, mkdocs_build, mkdocs_serve
 
 GOOD = entry("Alpha term")
 BROKEN = entry("Alpha term", category="hardwar")
@@ -33,12 +29,6 @@ def _project(root: Path, text: str) -> Path:
         f"site_name: Fixture\ntheme:\n  name: material\n  font: false\nhooks:\n{hooks}", encoding="utf-8"
     )
     return root / "mkdocs.yml"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str) -> tuple[int, str]:
@@ -66,26 +56,9 @@ def _wait_for(url: str, wanted: str, *, timeout_s: float = 20) -> tuple[int, str
 def test_serve_shows_the_error_then_the_page_once_fixed(tmp_path):
     config = _project(tmp_path, BROKEN)
     source = tmp_path / "glossary" / "alpha-term.md"
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}/glossary/alpha-term/"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mkdocs",
-            "serve",
-            "--strict",
-            "--config-file",
-            str(config),
-            "--dev-addr",
-            f"127.0.0.1:{port}",
-        ],
-        cwd=tmp_path,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = mkdocs_serve(config, port, cwd=tmp_path)
     try:
         # The first build fails: the server still starts, and any address shows the error.
         status, page = _wait_for(url, TITLE)

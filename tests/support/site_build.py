@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -88,3 +89,24 @@ def measured_build(config_file: Path, site_dir: Path) -> tuple[int, str, float, 
     )
     cpu_seconds, peak_bytes = result.stderr.split()
     return result.returncode, result.stdout, float(cpu_seconds), int(peak_bytes)
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def mkdocs_serve(config_file: Path, port: int, *, cwd: Path) -> subprocess.Popen:
+    """``mkdocs serve --strict`` of ``config_file`` on 127.0.0.1:``port``, as a contributor runs
+    it; its output (stdout and stderr together) is readable from the returned process."""
+    args = [sys.executable, "-m", "mkdocs", "serve", "--strict", "--config-file", str(config_file)]
+    return subprocess.Popen(
+        [*args, "--dev-addr", f"127.0.0.1:{port}"],
+        cwd=cwd,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
