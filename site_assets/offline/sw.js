@@ -67,7 +67,7 @@ self.addEventListener("message", (event) => {
   }
   if (data.type === "keep" && Array.isArray(data.urls)) {
     const urls = data.urls.filter((url) => typeof url === "string").slice(0, KEEP_LIMIT);
-    event.waitUntil(keep(urls).then(() => dropOldCaches()));
+    event.waitUntil(keep(urls));
   } else if (data.type === "kept-pages" && event.ports[0]) {
     const port = event.ports[0];
     event.waitUntil(keptPages().then((pages) => port.postMessage({ pages })));
@@ -79,9 +79,9 @@ self.addEventListener("activate", (event) => {
 });
 
 /**
- * Delete the caches of older builds (and of the unscoped names used before). On activating, and
- * again after each page's "keep": a replaced worker still finishing a page's request can have
- * written to its old cache after the first sweep.
+ * Delete the caches of other builds (and of the unscoped names used before). Only on activating:
+ * only the newest worker activates, and a replaced one (whose own caches are gone, see ownCache)
+ * must never sweep, or it would delete its successor's.
  */
 async function dropOldCaches() {
   const names = await caches.keys();
