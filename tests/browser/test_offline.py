@@ -14,6 +14,7 @@ import pytest
 
 from roofline_core.calculators import compute
 from roofline_site.offline_manifest import integrity
+from tests.support.browser_wait import wait_for_async
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -72,7 +73,7 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         wanted = [site_server + CALCULATOR_PAGE, site_server + TERM_PAGE, _standard_library(built_site, site_server)]
         wanted += [url for url in used if url.split("?")[0][len(site_server) :] in files]
         assert any("/assets/pyodide/" in url for url in wanted), used  # the runtime was among them
-        page.wait_for_function(ALL_KEPT, arg=wanted, timeout=30_000)
+        wait_for_async(page, ALL_KEPT, wanted, timeout_s=30, what="the pages and their files to be kept")
 
         context.set_offline(True)
         page.reload(wait_until="load")
@@ -203,18 +204,20 @@ def test_a_new_build_drops_the_old_builds_caches(browser, built_site, tmp_path):
             worker = site / "sw.js"
             worker.write_text(worker.read_text(encoding="utf-8").replace(old, "f" * 16), encoding="utf-8")
             page.evaluate("() => navigator.serviceWorker.getRegistration().then((r) => r.update())")
-            page.wait_for_function(
+            wait_for_async(
+                page,
                 "(old) => caches.keys().then((names) => !names.some((name) => name.includes(old)))",
-                arg=old,
-                timeout=20_000,
+                old,
+                what="the old build's caches to go",
             )
             page.reload(wait_until="load")
             # Still gone once the reloaded page has asked the workers to keep what it used: the
             # replaced worker writes only into caches that still exist (sw.js ownCache).
-            page.wait_for_function(
+            wait_for_async(
+                page,
                 "(old) => caches.keys().then((names) => !names.some((name) => name.includes(old)))",
-                arg=old,
-                timeout=20_000,
+                old,
+                what="the old build's caches to go",
             )
             names = page.evaluate("() => caches.keys()")
     finally:
