@@ -94,11 +94,10 @@ self.addEventListener("fetch", (event) => {
   if (!MANIFEST || request.method !== "GET" || request.headers.has("range")) {
     return;
   }
-  const url = new URL(request.url);
-  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) {
+  const path = scopedPath(request.url);
+  if (path === null) {
     return;
   }
-  const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
   if (!Object.hasOwn(MANIFEST.files, path)) {
     if (request.mode === "navigate" && OFFLINE) {
       // An address the build did not make: the network's answer, or the offline page.
@@ -119,8 +118,8 @@ async function ownCache(name) {
   return (await caches.has(name)) ? caches.open(name) : null;
 }
 
-/** The site path of `href` within the worker's scope, if the build listed it; else null. */
-function listedPath(href) {
+/** The site path of `href` if it is within the worker's scope; else null. */
+function scopedPath(href) {
   let url;
   try {
     url = new URL(href);
@@ -130,8 +129,13 @@ function listedPath(href) {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) {
     return null;
   }
-  const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
-  return Object.hasOwn(MANIFEST.files, path) ? path : null;
+  return decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
+}
+
+/** The site path of `href` within the worker's scope, if the build listed it; else null. */
+function listedPath(href) {
+  const path = scopedPath(href);
+  return path !== null && Object.hasOwn(MANIFEST.files, path) ? path : null;
 }
 
 /**
