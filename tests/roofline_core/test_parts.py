@@ -232,3 +232,39 @@ def test_every_speculative_cycle_adds_up(
         return
     _check(e.parts, e.working, e.cycle_s)
     assert (DRAFT_STEPS in dict(e.parts)) == (e.draft_step_s > 0)
+
+
+#: Calculators whose main result is a time (or a rate that inverts one), and that output's id.
+TIMED_CALCULATORS = {
+    "decode-speed-of-light": "step_time",
+    "prefill-ttft": "ttft",
+    "speculative-decoding": "tokens_per_s",
+}
+
+
+@pytest.mark.parametrize("calculator", sorted(TIMED_CALCULATORS))
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {},
+        {"model": "llama-3.1-70b", "devices": "8", "bandwidth_efficiency": "70"},
+        {"model": "qwen3-235b-a22b", "devices": "8", "batch": "64", "weight_dtype": "fp8"},
+    ],
+)
+def test_every_timed_calculator_shows_parts_that_add_up(calculator: str, inputs: dict[str, str]) -> None:
+    from roofline_core.calculators import compute
+
+    result = compute(calculator, inputs)
+    assert not result["errors"]
+    parts = result["parts"]
+    assert parts["output"] == TIMED_CALCULATORS[calculator] and parts["output"] in result["outputs"]
+    total = parts["total"]["value"]
+    items = parts["items"]
+    assert adds_up((Part(i["label"], i["seconds"]) for i in items), total)
+    assert all(i["phrase"] == LABEL_TEXT[i["label"]] and i["working"] and i["text"] for i in items)
+    assert sum(i["share"] for i in items) == pytest.approx(1)
+    shown = result["outputs"][parts["output"]]["value"]
+    if parts["inverts"]:
+        assert shown == pytest.approx(result["outputs"]["expected_tokens"]["value"] / total)
+    else:
+        assert shown == pytest.approx(total)
