@@ -128,9 +128,10 @@ efficiency = st.one_of(st.just(1.0), st.floats(0.05, 1.0))
     kv_dtype=st.sampled_from(("fp16", "fp8")),
     parallelism=st.sampled_from(PARALLELISMS),
     bandwidth_efficiency=efficiency,
+    compute_dtype=st.sampled_from((None, "fp16", "fp8")),
 )
 def test_every_decode_estimate_adds_up(
-    slug, accelerator, batch, context, devices, weight_dtype, kv_dtype, parallelism, bandwidth_efficiency
+    slug, accelerator, batch, context, devices, weight_dtype, kv_dtype, parallelism, bandwidth_efficiency, compute_dtype
 ) -> None:
     model = MODELS[slug]
     if parallelism == EXPERT and not model.is_moe:
@@ -146,6 +147,7 @@ def test_every_decode_estimate_adds_up(
             devices=devices,
             bandwidth_efficiency=bandwidth_efficiency,
             parallelism=parallelism,
+            compute_dtype=compute_dtype,
         )
     except (ValueError, KeyError):
         return  # a combination the estimate refuses (a format the chip lacks)
