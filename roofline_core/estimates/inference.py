@@ -629,8 +629,9 @@ def estimate_decode(
         weight_dtype: Storage format of the weights.
         kv_dtype: Storage format of the KV cache.
         compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
-            with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
-            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.hardware.compute_format`).
+            with these weights on this chip (FP8 W8A8 or NVFP4 W4A4 where the chip has that
+            peak, otherwise weight-only on the 16-bit peak, as INT8 and MXFP4 run by default; see
+            :mod:`roofline_core.hardware.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
 
     The step's FLOPs are the weight matmuls (2 per streamed parameter per sequence) plus
@@ -755,8 +756,9 @@ def estimate_prefill(
             :class:`~roofline_core.models.CustomModel`.
         weight_dtype: Storage format of the weights (sets the bytes per parameter).
         compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
-            with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
-            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.hardware.compute_format`).
+            with these weights on this chip (FP8 W8A8 or NVFP4 W4A4 where the chip has that
+            peak, otherwise weight-only on the 16-bit peak, as INT8 and MXFP4 run by default; see
+            :mod:`roofline_core.hardware.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
         fused_attention: Whether attention runs as a tiled kernel (FlashAttention) or unfused,
             writing its score matrix to memory (see :mod:`roofline_core.models.attention`).
