@@ -46,6 +46,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS, Accelerator
+from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import DTYPES, bytes_per_element
 from roofline_core.models import MODELS, AnyModel, CustomModel, Model
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
@@ -292,11 +293,18 @@ def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
     return Value(format_intensity(_for_dtype(accelerator.ridge_point, dtype)), _sources(accelerator))
 
 
+#: The math format of :func:`_critical_batch`: the estimates' "auto" rule, keyed ``dtype`` as
+#: the other accelerator quantities' format is.
+_CRITICAL_MATH = replace(MATH_DTYPE, id="dtype")
+
+
 def _critical_batch(*, accelerator: Accelerator, weight_dtype: str, dtype: str) -> Value:
-    # FP8/INT8 weights with 8-bit activations (W8A8) run on the 8-bit peak; weight-only formats
-    # are widened and run on the 16-bit one. ``dtype`` is the format of the math.
+    # ``dtype`` is the format of the math; "auto" is the estimates' rule (what engines run these
+    # weights on: FP8 weights on an H100's FP8 peak, INT8 and INT4 widened to 16 bits), so the
+    # critical batch matches the decode estimates beside it.
+    math = resolve_compute_dtype(dtype, weight_dtype, accelerator)
     batch = critical_batch(
-        peak_flop_per_s=_for_dtype(accelerator.peak_for, dtype),
+        peak_flop_per_s=_for_dtype(accelerator.peak_for, math),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         weight_bytes_per_element=bytes_per_element(weight_dtype),
     )
@@ -629,7 +637,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "critical_batch",
             "Decode batch at which weight streaming reaches the ridge point of the math's format (sequences).",
-            (_ACCELERATOR, WEIGHT_DTYPE, COMPUTE_DTYPE),
+            (_ACCELERATOR, WEIGHT_DTYPE, _CRITICAL_MATH),
             _critical_batch,
         ),
         _q(

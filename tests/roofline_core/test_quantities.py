@@ -273,7 +273,11 @@ def test_critical_batch_uses_the_roof_of_the_maths_format():
     # H100 SXM: 989 TFLOP/s FP16, 1,979 TFLOP/s FP8, 3.35 TB/s. Weight-only 8-bit halves the bytes
     # on the 16-bit roof (989e12 / 3.35e12 * 1 / 2 = 147.6); W8A8 also doubles the roof (295).
     assert evaluate_reference("critical_batch accelerator=h100-sxm").text == "295"
-    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8").text == "148"
+    # The default follows the estimates (issue 31, item 9): FP8 weights on an H100 run W8A8.
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8").text == "295"
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8 dtype=fp16").text == "148"
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=int8").text == "148"
+    assert evaluate_reference("critical_batch accelerator=a100-sxm-80gb weight_dtype=fp8").text == "76.5"
     assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8 dtype=fp8").text == "295"
     with pytest.raises(QuantityError, match="no fp8 peak"):
         evaluate_reference("critical_batch accelerator=a100-sxm-80gb weight_dtype=fp8 dtype=fp8")
