@@ -25,6 +25,9 @@ from typing import Any
 
 from roofline_core.estimates.communication import link_bandwidth_per_direction_bytes_per_s
 from roofline_core.estimates.inference import (
+    EXPERT,
+    PIPELINE,
+    TENSOR,
     MemoryFit,
     critical_batch,
     estimate_decode,
@@ -378,12 +381,14 @@ def _decode(
     kv_dtype: str,
     bandwidth_efficiency: float,
     compute_dtype: str,
+    parallelism: str = TENSOR,
 ):
     """A decode step of a preset model, or of a model known only by its size (weights only).
 
     ``bandwidth_efficiency`` is in percent, as typed (the calculators' unit).
     """
     return estimate_decode(
+        parallelism=parallelism,
         model=_model_or_params(model, params, context_tokens),
         accelerator=accelerator,
         weight_dtype=weight_dtype,
@@ -407,9 +412,11 @@ def _prefill(
     weight_dtype: str,
     bandwidth_efficiency: float,
     compute_dtype: str,
+    parallelism: str = TENSOR,
 ):
     """A prefill pass; ``bandwidth_efficiency`` in percent, as typed."""
     return estimate_prefill(
+        parallelism=parallelism,
         model=_model_or_params(model, params),
         accelerator=accelerator,
         prompt_tokens=prompt_tokens,
@@ -560,8 +567,20 @@ def _step_parameters(*extra: Declaration) -> tuple[Declaration, ...]:
     )
 
 
-_DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE)
-_PREFILL_PARAMETERS = _step_parameters(PROMPT_TOKENS.variant(default=None), BATCH)
+def _parallelism(values: tuple[str, ...]) -> OneOf:
+    """How ``devices`` share the work; expert parallelism pays all-to-alls, not all-reduces."""
+    return _choice(
+        "parallelism",
+        values,
+        TENSOR,
+        "How the devices share the work: tensor (two all-reduces per layer), "
+        + ("pipeline (layers in stages), " if PIPELINE in values else "")
+        + "or expert (an MoE model's experts spread over them, two all-to-alls per MoE layer).",
+    )
+
+
+_DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE, _parallelism((TENSOR, PIPELINE, EXPERT)))
+_PREFILL_PARAMETERS = _step_parameters(PROMPT_TOKENS.variant(default=None), BATCH, _parallelism((TENSOR, EXPERT)))
 _COST_PARAMETERS = (*_MATRIX_DIMS, _ELEMENT_BYTES)
 
 

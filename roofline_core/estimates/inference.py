@@ -745,6 +745,7 @@ def estimate_prefill(
     devices: int = 1,
     bandwidth_efficiency: float = 1.0,
     fused_attention: bool = True,
+    parallelism: str = TENSOR,
 ) -> StepEstimate:
     """Prefill of ``batch`` prompts of ``prompt_tokens`` tokens; ``step_time_s`` is the time to first token.
 
@@ -762,6 +763,9 @@ def estimate_prefill(
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
         fused_attention: Whether attention runs as a tiled kernel (FlashAttention) or unfused,
             writing its score matrix to memory (see :mod:`roofline_core.models.attention`).
+        parallelism: :data:`TENSOR` (two all-reduces per layer) or :data:`EXPERT` (an MoE
+            model's experts spread over the devices, two all-to-alls per MoE layer); a
+            pipeline's prefill is not modelled.
 
     Attention's causal FLOPs over the prompt are added for a preset model (about
     ``2 * heads * head_dim * prompt^2`` per layer), so a long prompt costs more than its
@@ -792,7 +796,15 @@ def estimate_prefill(
     # run in 8 bits; its FLOPs are counted at the step's peak.
     attention = prefill_attention_cost(model, prompt_tokens=prompt_tokens, batch=batch, tiled=fused_attention)
     step = with_attention(step, attention)
-    communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch * prompt_tokens)
+    tokens = batch * prompt_tokens
+    if parallelism == EXPERT:
+        if not (isinstance(model, Model) and model.is_moe):
+            raise ValueError("expert parallelism needs a mixture-of-experts model")
+        communication = expert_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
+    elif parallelism == TENSOR:
+        communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
+    else:
+        raise ValueError(f"prefill models parallelism {TENSOR!r} or {EXPERT!r}, not {parallelism!r}")
     return replace(step, step_time_s=step.step_time_s + communication.time_s)
 
 

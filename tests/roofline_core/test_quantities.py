@@ -298,3 +298,31 @@ def test_interconnect_and_board_power_quantities_quote_the_presets() -> None:
     assert evaluate_reference("board_power accelerator=h100-sxm").text == "700 W"
     with pytest.raises(QuantityError, match="has no interconnect figure"):
         evaluate_reference("interconnect_bandwidth accelerator=rtx-4090")
+
+
+def test_step_quantities_take_the_parallelism_and_expert_parallelism_pays_all_to_alls():
+    # Issue 31, item 8: an expert-parallel scenario is computed with expert_parallel_comm, not
+    # with tensor parallelism's all-reduces.
+    from roofline_core.estimates.inference import estimate_decode, estimate_prefill
+    from roofline_core.formatting import format_time
+    from roofline_core.hardware import ACCELERATORS
+    from roofline_core.models import MODELS
+
+    model, h200 = MODELS["deepseek-v3"], ACCELERATORS["h200"]
+    scenario = "model=deepseek-v3 accelerator=h200 devices=8 weight_dtype=fp8"
+    expert = estimate_decode(model=model, accelerator=h200, devices=8, weight_dtype="fp8", parallelism="expert")
+    tensor = estimate_decode(model=model, accelerator=h200, devices=8, weight_dtype="fp8")
+    assert expert.communication.collectives == 2 * model.moe_layers
+    assert evaluate_reference(f"decode_step_time {scenario} parallelism=expert").text == format_time(expert.step_time_s)
+    assert evaluate_reference(f"decode_step_time {scenario}").text == format_time(tensor.step_time_s)
+    assert expert.step_time_s < tensor.step_time_s
+    prefill = estimate_prefill(
+        model=model, accelerator=h200, devices=8, weight_dtype="fp8", prompt_tokens=4096, parallelism="expert"
+    )
+    assert evaluate_reference(f"prefill_time {scenario} prompt_tokens=4096 parallelism=expert").text == format_time(
+        prefill.step_time_s
+    )
+    with pytest.raises(QuantityError, match="mixture-of-experts"):
+        evaluate_reference("decode_step_time model=llama-3-8b accelerator=h200 devices=8 parallelism=expert")
+    with pytest.raises(QuantityError, match="unknown parallelism 'pipeline'"):
+        evaluate_reference(f"prefill_time {scenario} prompt_tokens=4096 parallelism=pipeline")
