@@ -24,8 +24,8 @@ from roofline_core.questions.inverse import (
     largest_batch,
     least_quantised_format,
     longest_context,
-    sentence,
     padded_vocab,
+    sentence,
     tensor_parallel_counts,
     tensor_parallel_refusal,
     tensor_parallel_split_widths,
@@ -180,7 +180,6 @@ def test_device_counts_are_those_tensor_parallelism_can_split_the_heads_over():
     assert tensor_parallel_counts(MODELS["deepseek-v3"]) == (1, 2, 4, 8, 16, 32, 64, 128)
 
 
-
 def test_device_counts_also_divide_the_feed_forward_expert_and_padded_vocabulary_widths():
     # vLLM divides each split width exactly (MergedColumnParallelLinear, FusedMoE,
     # VocabParallelEmbedding after padding the vocabulary to a multiple of 64).
@@ -207,6 +206,7 @@ def test_fewest_devices_never_answers_a_count_vllm_refuses():
     answer = fewest_devices(model=MODELS["qwen2.5-7b"], accelerator=H100, batch=256, context_tokens=32_768)
     assert answer.value is None and answer.binding == MEMORY
     assert "up to 4" in answer.reason
+
 
 # Answers as sentences (issue 30): zero or no setting reads "Does not fit.", and no answer is a
 # bare binding in brackets such as "bf16 (nothing binds)".
