@@ -13,6 +13,7 @@ from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, activat
 from roofline_core.estimates.inference import estimate_decode, memory_fit
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
+from roofline_core.models.tensor_split import padded_vocab, tensor_parallel_refusal, tensor_parallel_split_widths
 from roofline_core.questions.inverse import (
     FORMAT_LADDER,
     LATENCY,
@@ -24,11 +25,8 @@ from roofline_core.questions.inverse import (
     largest_batch,
     least_quantised_format,
     longest_context,
-    padded_vocab,
     sentence,
     tensor_parallel_counts,
-    tensor_parallel_refusal,
-    tensor_parallel_split_widths,
 )
 
 H100 = ACCELERATORS["h100-sxm"]
