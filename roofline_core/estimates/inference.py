@@ -30,6 +30,7 @@ from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import AnyModel, Model
 from roofline_core.models.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
+from roofline_core.models.tensor_split import tensor_parallel_refusal
 from roofline_core.roofline import (
     COMPUTE,
     MEMORY,
@@ -492,13 +493,14 @@ class FitAlternatives:
     """What would make a scenario that does not fit in memory fit.
 
     Attributes:
-        devices_needed: Fewest devices of the same kind that hold it, formats unchanged (None
-            if even one sequence's cache cannot be split further: never, here, since weights
-            and cache both divide evenly over devices in this model).
+        devices_needed: Fewest devices of the same kind that hold it, formats unchanged, among
+            the counts tensor parallelism can split the model over
+            (:func:`roofline_core.models.tensor_split.tensor_parallel_refusal`); None when no
+            such count holds it.
         weight_dtypes: Smaller weight formats that fit on the devices given, smallest step first.
     """
 
-    devices_needed: int
+    devices_needed: int | None
     weight_dtypes: tuple[str, ...]
 
 
@@ -516,7 +518,8 @@ def fit_alternatives(
 
     Weights and cache are split evenly over devices (tensor parallelism, as the calculators
     assume), each device keeping a serving engine's reserve; the devices needed are the
-    fewest that hold it all.
+    fewest that hold it all and that vLLM can split the model over (Llama 3 70B's 64 heads
+    go 2, 4 or 8 ways, never 3).
     """
 
     def fit_in(dtype: str, on: int = devices) -> MemoryFit:
@@ -532,7 +535,16 @@ def fit_alternatives(
 
     # Every device adds memory and a reserve proportional to it, so the search ends; the
     # bound only guards against a model too large for any cluster.
-    needed = next((n for n in range(devices, 65_537) if fit_in(weight_dtype, n).fits), 65_537)
+    # A model with widths splits at most as many ways as it has query heads.
+    most = getattr(model, "heads", 0) or 65_536
+    needed = next(
+        (
+            n
+            for n in range(devices, most + 1)
+            if tensor_parallel_refusal(model, n) is None and fit_in(weight_dtype, n).fits
+        ),
+        None,
+    )
     smaller = [
         dtype
         for dtype in ("fp8", "int8", "fp4", "int4")
