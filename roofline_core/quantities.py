@@ -32,7 +32,7 @@ from roofline_core.estimates.inference import (
     memory_fit,
 )
 from roofline_core.estimates.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
-from roofline_core.estimates.parts import Part
+from roofline_core.estimates.parts import COMMUNICATION_LABELS, LABELS, Part
 from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
@@ -67,6 +67,7 @@ from roofline_core.vocabulary import (
     PROMPT_TOKENS,
     WEIGHT_DTYPE,
     Declaration,
+    ListOf,
     Number,
     OneOf,
     WholeNumber,
@@ -220,6 +221,42 @@ HYPOTHETICAL = OneOf(
         " says it is a hypothetical bound; without it such a scenario stops the build."
     ),
     choices=slugs(("no", "yes")),
+)
+
+#: Parts that one name quotes together: ``part=communication`` is its latency and transfer.
+PART_GROUPS: dict[str, tuple[str, ...]] = {"communication": COMMUNICATION_LABELS}
+
+
+class _PartList(ListOf):
+    """``part=`` of a time: ``all`` (the default), or parts by label, separated by commas."""
+
+    def parse(self, raw: Any):
+        if isinstance(raw, str) and raw.strip() == "all":
+            return [], None
+        return super().parse(raw)
+
+    def expected(self) -> str:
+        return "all, or " + super().expected()
+
+    def write(self, values) -> str:
+        return super().write(values) if values else "all"
+
+
+#: Quotes only some parts of a time, so a sentence about "the weight reads" shows exactly that
+#: (roofline_site.glossary.composition checks the words around a figure against its parts).
+PART = _PartList(
+    OneOf(
+        id="part",
+        label="Part",
+        default=None,
+        help=(
+            "Which parts of the time to show (their sum): all, or labels of "
+            "roofline_core.estimates.parts separated by commas, or communication (its latency and"
+            " transfer); a part this scenario does not have is refused."
+        ),
+        choices=slugs((*LABELS, *PART_GROUPS)),
+    ),
+    most=len(LABELS),
 )
 
 
@@ -500,10 +537,14 @@ def _step_quantity(
         *, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any
     ) -> Value:
         extra = {k: rest.pop(k) for k in ("per",) if k in rest}
+        chosen = rest.pop(PART.id, [])
         step = step_of(accelerator=accelerator, model=model, params=params, **rest)
         number = number_of(step, **extra)
-        text = render(step) if number is None else render(number)
         parts, working = (step.parts, step.working) if kind in (TIME, RATE) else ((), ())
+        if chosen:
+            parts, working = _chosen_parts(parts, working, chosen)
+            number = sum(p.seconds for p in parts)
+        text = render(step) if number is None else render(number)
         return Value(
             text,
             _sources(accelerator, model),
@@ -514,6 +555,26 @@ def _step_quantity(
         )
 
     return compute
+
+
+def _chosen_parts(parts: tuple[Part, ...], working, chosen: list[str]) -> tuple[tuple[Part, ...], Any]:
+    """The parts ``part=`` names, in their usual order, with their working.
+
+    Raises:
+        QuantityError: for a part the scenario does not have (it would show 0 s).
+    """
+    labels = {label for name in chosen for label in PART_GROUPS.get(name, (name,))}
+    present = {p.label for p in parts if p.seconds > 0}
+    missing = [name for name in chosen if not set(PART_GROUPS.get(name, (name,))) & present]
+    if missing:
+        has = ", ".join(p.label for p in parts if p.seconds > 0)
+        raise QuantityError(
+            f"parameter 'part': this scenario's time has no '{missing[0]}' part; expected one it has: {has}"
+        )
+    return (
+        tuple(p for p in parts if p.label in labels),
+        tuple((label, text) for label, text in working if label in labels),
+    )
 
 
 def _tokens_per_s(step, *, per: str = "batch") -> float:
@@ -720,7 +781,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "decode_step_time",
             "Time of one decode step (every sequence gains a token), in seconds.",
-            _DECODE_PARAMETERS,
+            (*_DECODE_PARAMETERS, PART),
             _step_quantity(_decode, _step_time, format_time, kind=TIME),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
@@ -763,7 +824,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "prefill_time",
             "Time to process whole prompts in one pass (time to first token when idle), in seconds.",
-            _PREFILL_PARAMETERS,
+            (*_PREFILL_PARAMETERS, PART),
             _step_quantity(_prefill, _step_time, format_time, kind=TIME),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
