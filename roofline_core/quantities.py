@@ -903,6 +903,16 @@ QUANTITIES: dict[str, Quantity] = {
 }
 
 
+#: The quantities that are a time, or a rate that inverts one, each with the time quantity whose
+#: parts it carries (``Value.parts``; for a rate, ``Value.inverts`` names that time).
+TIMES: dict[str, str] = {
+    "decode_step_time": "decode_step_time",
+    "decode_tokens_per_s": "decode_step_time",
+    "prefill_time": "prefill_time",
+    "prefill_tokens_per_s": "prefill_time",
+}
+
+
 def evaluate(name: str, arguments: Mapping[str, str]) -> Value:
     """Compute the quantity ``name`` from typed ``arguments``.
 
