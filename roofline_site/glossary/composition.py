@@ -45,7 +45,7 @@ from functools import lru_cache
 
 from roofline_core.estimates import parts as vocabulary
 from roofline_core.formatting import format_time
-from roofline_core.quantities import QuantityError, Value, evaluate_reference, parse_reference
+from roofline_core.quantities import TIMES, QuantityError, Value, evaluate_reference, parse_reference
 from roofline_site.glossary.errors import Problem
 from roofline_site.glossary.markup import QuantityRef, find_quantities
 
@@ -93,10 +93,8 @@ _BOUNDS: tuple[tuple[str, str], ...] = (
     (r"at most|no more than|not more than|up to|a maximum of|a ceiling of", _CEILING),
 )
 _DIRECTION: dict[str, str] = {
-    "decode_step_time": _FLOOR,
-    "prefill_time": _FLOOR,
-    "decode_tokens_per_s": _CEILING,
-    "prefill_tokens_per_s": _CEILING,
+    # A time is a floor; a rate that inverts one is a ceiling.
+    **{name: _FLOOR if time == name else _CEILING for name, time in TIMES.items()},
     "decode_utilisation": _CEILING,
     "prefill_utilisation": _CEILING,
     "attainable_flop_per_s": _CEILING,
