@@ -49,26 +49,39 @@ from roofline_core.quantities import TIMES, QuantityError, Value, evaluate_refer
 from roofline_site.glossary.errors import Problem
 from roofline_site.glossary.markup import QuantityRef, find_quantities
 
-# What a phrase can name, and the part labels each name stands for.
-_TOPICS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+# What a phrase can name, the part labels each name stands for, and the words that say it is
+# left out or included beyond the common ones below. "Before" and "with" read naturally only
+# with some names ("before communication", "with the KV cache"; "before attention" is a place
+# in a layer, not a part left out).
+_TOPICS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
     (
         "communication",
         r"(?:the |its |their |any )?(?:inter-device )?(?:communication|all-reduces?|all-to-alls?|collectives"
         r"|transfers between (?:the )?(?:devices|GPUs))",
         vocabulary.COMMUNICATION_LABELS,
+        "before",
+        "with",
     ),
     (
         "attention",
         r"(?:the |its )?attention(?:'s own FLOPs|'s FLOPs| arithmetic| FLOPs| maths?)?",
         (vocabulary.ATTENTION,),
+        "",
+        "",
     ),
-    ("the KV cache", r"(?:the |its |their )?(?:KV[ -]cache|cache)(?: reads| traffic)?", (vocabulary.KV_CACHE,)),
-    ("the pipeline's idle time", r"(?:the )?(?:pipeline )?(?:bubble|idle stages)", (vocabulary.PIPELINE_IDLE,)),
-    ("the draft's steps", r"(?:the )?draft(?:'s)? steps", (vocabulary.DRAFT_STEPS,)),
+    (
+        "the KV cache",
+        r"(?:the |its |their )?(?:KV[ -]cache|cache)(?: reads| traffic)?",
+        (vocabulary.KV_CACHE,),
+        "",
+        "with",
+    ),
+    ("the pipeline's idle time", r"(?:the )?(?:pipeline )?(?:bubble|idle stages)", (vocabulary.PIPELINE_IDLE,), "", ""),
+    ("the draft's steps", r"(?:the )?draft(?:'s)? steps", (vocabulary.DRAFT_STEPS,), "", ""),
 )
-_LEFT_OUT_BEFORE = r"left out|leaves? out|leaving out|without|before|ignor(?:es|ing)|exclud(?:es|ing)|not counting"
+_LEFT_OUT_BEFORE = r"left out|leaves? out|leaving out|without|ignor(?:es|ing)|exclud(?:es|ing)|not counting"
 _LEFT_OUT_AFTER = r"(?:is |are )?(?:left out|ignored|excluded|not counted|aside)"
-_INCLUDED_BEFORE = r"includ(?:e|es|ing)|with|plus|counting|adds?"
+_INCLUDED_BEFORE = r"includ(?:e|es|ing)|plus|counting|adds?"
 _INCLUDED_AFTER = r"(?:is |are )?(?:included|counted)"
 # Parts that go with the bytes they slow: "weights only" at 80% of peak bandwidth is still
 # the weight reads alone.
@@ -151,9 +164,11 @@ def _alternatives(*patterns: str) -> str:
 @lru_cache(maxsize=1)
 def _part_patterns() -> tuple[tuple[re.Pattern[str], str, str, tuple[str, ...]], ...]:
     patterns = []
-    for topic, words, labels in _TOPICS:
-        left_out = _alternatives(rf"\b(?:{_LEFT_OUT_BEFORE})\s+(?:{words})\b", rf"\b(?:{words})\s+{_LEFT_OUT_AFTER}\b")
-        included = _alternatives(rf"\b(?:{_INCLUDED_BEFORE})\s+(?:{words})\b", rf"\b(?:{words})\s+{_INCLUDED_AFTER}\b")
+    for topic, words, labels, also_left_out, also_included in _TOPICS:
+        before = _alternatives(_LEFT_OUT_BEFORE, *filter(None, [also_left_out]))
+        adding = _alternatives(_INCLUDED_BEFORE, *filter(None, [also_included]))
+        left_out = _alternatives(rf"\b(?:{before})\s+(?:{words})\b", rf"\b(?:{words})\s+{_LEFT_OUT_AFTER}\b")
+        included = _alternatives(rf"\b(?:{adding})\s+(?:{words})\b", rf"\b(?:{words})\s+{_INCLUDED_AFTER}\b")
         patterns.append((re.compile(left_out, re.IGNORECASE), "left out", topic, labels))
         patterns.append((re.compile(included, re.IGNORECASE), "included", topic, labels))
     for topic, words, labels in _ONLY:

@@ -149,6 +149,8 @@ def test_sentences_and_phrases_are_found_as_declared():
         ("without the all-reduces", "left out"),
         ("at least", "bound"),
     ]
+    # "Before" and "with" name a part only for some names: here they place an all-reduce.
+    assert claims_in("the all-reduce before attention, with attention after it") == []
     assert all(marker_index(marker(n)[len("QUANTITY") : -1]) == n for n in (0, 25, 26, 700))
 
 
