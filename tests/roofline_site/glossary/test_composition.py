@@ -228,6 +228,14 @@ def test_docs_pages_are_checked_too(tmp_path):
     assert str(error.value).startswith(f"docs/page.md:3: 'communication left out' says {{{{ {TP2} }}}}")
 
 
+def test_docs_pages_must_run_their_worked_examples_too(tmp_path):
+    glossary = load_glossary(write_glossary(tmp_path / "glossary", {"alpha": entry_text()}))
+    unfit = "{{ decode_step_time model=llama-3-70b accelerator=h100-sxm }}"
+    with pytest.raises(GlossaryError) as error:
+        doc_pages.check([("page.md", "docs/page.md", f"One card takes {unfit}.\n")], glossary)
+    assert str(error.value).startswith(f"docs/page.md:1: {unfit} needs 141 GB of weights")
+
+
 def test_the_check_command_reads_the_docs_beside_the_glossary(tmp_path, capsys):
     write_glossary(tmp_path / "glossary", {"alpha": entry_text()})
     (tmp_path / "docs").mkdir()
