@@ -35,6 +35,7 @@ from roofline_core.estimates.inference import (
     memory_fit,
 )
 from roofline_core.estimates.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
+from roofline_core.estimates.parts import COMMUNICATION_LABELS, LABELS, Part
 from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
@@ -70,6 +71,7 @@ from roofline_core.vocabulary import (
     PROMPT_TOKENS,
     WEIGHT_DTYPE,
     Declaration,
+    ListOf,
     Number,
     OneOf,
     WholeNumber,
@@ -101,12 +103,23 @@ class Value:
             for a quantity with no such scenario.
         hypothetical: Whether the reference was marked ``hypothetical=yes``: a bound for a
             scenario the named devices cannot hold, which the prose must call hypothetical.
+        number: The value in SI units (seconds, bytes, FLOP/s, tokens/s, FLOP/byte, a share
+            from 0 to 1...), or None for a quantity that is a word (a name, a bound).
+        parts: For a time, its parts (:class:`~roofline_core.estimates.parts.Part`, adding up
+            to ``number``); for a rate, the parts of the time it inverts; empty otherwise.
+        working: ``(label, formula with the reference's values)`` for each of ``parts``.
+        inverts: For a rate, the time it is the inverse of (``"decode step time"``); empty
+            otherwise.
     """
 
     text: str
     sources: tuple[Source, ...] = ()
     memory: MemoryFit | None = None
     hypothetical: bool = False
+    number: float | None = None
+    parts: tuple[Part, ...] = ()
+    working: tuple[tuple[str, str], ...] = ()
+    inverts: str = ""
 
 
 def _plain(value: float) -> str:
@@ -214,6 +227,42 @@ HYPOTHETICAL = OneOf(
     choices=slugs(("no", "yes")),
 )
 
+#: Parts that one name quotes together: ``part=communication`` is its latency and transfer.
+PART_GROUPS: dict[str, tuple[str, ...]] = {"communication": COMMUNICATION_LABELS}
+
+
+class _PartList(ListOf):
+    """``part=`` of a time: ``all`` (the default), or parts by label, separated by commas."""
+
+    def parse(self, raw: Any):
+        if isinstance(raw, str) and raw.strip() == "all":
+            return [], None
+        return super().parse(raw)
+
+    def expected(self) -> str:
+        return "all, or " + super().expected()
+
+    def write(self, values) -> str:
+        return super().write(values) if values else "all"
+
+
+#: Quotes only some parts of a time, so a sentence about "the weight reads" shows exactly that
+#: (roofline_site.glossary.composition checks the words around a figure against its parts).
+PART = _PartList(
+    OneOf(
+        id="part",
+        label="Part",
+        default=None,
+        help=(
+            "Which parts of the time to show (their sum): all, or labels of "
+            "roofline_core.estimates.parts separated by commas, or communication (its latency and"
+            " transfer); a part this scenario does not have is refused."
+        ),
+        choices=slugs((*LABELS, *PART_GROUPS)),
+    ),
+    most=len(LABELS),
+)
+
 
 def _choice(key: str, values: tuple[str, ...], default: str | None, help: str) -> OneOf:
     return OneOf(id=key, label=key.capitalize(), default=default, help=help, choices=slugs(values))
@@ -238,22 +287,27 @@ def _for_dtype(lookup: Callable[[str], float], dtype: str) -> float:
         raise QuantityError(f"{exc.args[0]}; expected a dtype the accelerator supports") from None
 
 
+def _number(number: float, render: Callable[[float], str], *items: Accelerator | Model | None) -> Value:
+    """A quantity that is one number: its text and the number itself, with the presets' sources."""
+    return Value(render(number), _sources(*items), number=number)
+
+
 def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
-    return Value(format_flop_per_s(_for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
+    return _number(_for_dtype(accelerator.peak_for, dtype), format_flop_per_s, accelerator)
 
 
 def _sparse_peak(*, accelerator: Accelerator, dtype: str) -> Value:
     # 2:4 structured sparsity skips half the multiplies, which spec sheets count as doubling the
     # rate; presets hold the dense figure, so the marketing number is twice it.
-    return Value(format_flop_per_s(2 * _for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
+    return _number(2 * _for_dtype(accelerator.peak_for, dtype), format_flop_per_s, accelerator)
 
 
 def _bandwidth(*, accelerator: Accelerator) -> Value:
-    return Value(format_bandwidth(accelerator.bandwidth_bytes_per_s), _sources(accelerator))
+    return _number(accelerator.bandwidth_bytes_per_s, format_bandwidth, accelerator)
 
 
 def _memory_capacity(*, accelerator: Accelerator) -> Value:
-    return Value(format_bytes(accelerator.memory_bytes), _sources(accelerator))
+    return _number(accelerator.memory_bytes, format_bytes, accelerator)
 
 
 def _memory_kind(*, accelerator: Accelerator) -> Value:
@@ -273,8 +327,8 @@ def _interconnect_bandwidth(*, accelerator: Accelerator, per: str) -> Value:
     if per == "direction":
         _with_link(accelerator)
         figure = link_bandwidth_per_direction_bytes_per_s(accelerator)
-        return Value(f"{format_bandwidth(figure)} per direction", _sources(accelerator))
-    return Value(format_bandwidth(_with_link(accelerator)), _sources(accelerator))
+        return Value(f"{format_bandwidth(figure)} per direction", _sources(accelerator), number=figure)
+    return _number(_with_link(accelerator), format_bandwidth, accelerator)
 
 
 def _interconnect_kind(*, accelerator: Accelerator) -> Value:
@@ -285,7 +339,7 @@ def _board_power(*, accelerator: Accelerator) -> Value:
     if not accelerator.board_power_w:
         having = ", ".join(a.slug for a in ACCELERATORS.values() if a.board_power_w)
         raise QuantityError(f"{accelerator.name} has no board power in its sources; expected one of: {having}")
-    return Value(f"{format_number(accelerator.board_power_w)} W", _sources(accelerator))
+    return _number(accelerator.board_power_w, lambda watts: f"{format_number(watts)} W", accelerator)
 
 
 def _accelerator_name(*, accelerator: Accelerator) -> Value:
@@ -293,7 +347,7 @@ def _accelerator_name(*, accelerator: Accelerator) -> Value:
 
 
 def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
-    return Value(format_intensity(_for_dtype(accelerator.ridge_point, dtype)), _sources(accelerator))
+    return _number(_for_dtype(accelerator.ridge_point, dtype), format_intensity, accelerator)
 
 
 #: The math format of :func:`_critical_batch`: the estimates' "auto" rule, keyed ``dtype`` as
@@ -311,7 +365,7 @@ def _critical_batch(*, accelerator: Accelerator, weight_dtype: str, dtype: str) 
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         weight_bytes_per_element=bytes_per_element(weight_dtype),
     )
-    return Value(format_number(batch), _sources(accelerator))
+    return _number(batch, format_number, accelerator)
 
 
 def _attainable(*, accelerator: Accelerator, intensity: float, dtype: str) -> Value:
@@ -320,12 +374,12 @@ def _attainable(*, accelerator: Accelerator, intensity: float, dtype: str) -> Va
         peak_flop_per_s=accelerator.peak_for(dtype),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
     )
-    return Value(format_flop_per_s(value), _sources(accelerator))
+    return _number(value, format_flop_per_s, accelerator)
 
 
 def _bytes_per_element(*, dtype: str) -> Value:
     size = bytes_per_element(dtype)
-    return Value(f"{_plain(size)} byte" + ("" if size == 1 else "s"))
+    return Value(f"{_plain(size)} byte" + ("" if size == 1 else "s"), number=size)
 
 
 # Model quantities -----------------------------------------------------------------------
@@ -337,21 +391,20 @@ def _params(*, model: Model, kind: str) -> Value:
         "active": model.active_params_per_token,
         "streamed": model.streamed_params_per_token,
     }[kind]
-    return Value(format_count(count), _sources(model))
+    return _number(count, format_count, model)
 
 
 def _weight_bytes(*, model: Model, dtype: str) -> Value:
-    return Value(format_bytes(model.weight_bytes(dtype)), _sources(model))
+    return _number(model.weight_bytes(dtype), format_bytes, model)
 
 
 def _kv_bytes_per_token(*, model: Model, kv_dtype: str) -> Value:
-    return Value(format_bytes(model.kv_bytes_per_token(kv_dtype)), _sources(model))
+    return _number(model.kv_bytes_per_token(kv_dtype), format_bytes, model)
 
 
 def _kv_cache_bytes(*, model: Model, context_tokens: int, batch: int, kv_dtype: str) -> Value:
-    return Value(
-        format_bytes(model.kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)),
-        _sources(model),
+    return _number(
+        model.kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype), format_bytes, model
     )
 
 
@@ -475,22 +528,77 @@ def _prefill_memory(
     )
 
 
-def _step_quantity(step_of: Callable[..., Any], render: Callable[..., str]) -> Callable[..., Value]:
-    """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``render``)."""
+#: What a step quantity's number is: a time (it has parts), a rate inverting the step time (it
+#: shows that time's parts), or another figure of the step (no parts).
+TIME, RATE, OTHER = "time", "rate", "other"
+
+
+def _step_quantity(
+    step_of: Callable[..., Any],
+    number_of: Callable[..., float | None],
+    render: Callable[[float], str],
+    *,
+    kind: str = OTHER,
+    inverts: str = "",
+) -> Callable[..., Value]:
+    """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``number_of``).
+
+    ``number_of(step)`` gives the number in SI units (None for a word such as the bound, which
+    ``render`` then takes the step for); a time carries the step's parts, and a rate the parts
+    of the time it inverts, named by ``inverts``.
+    """
 
     def compute(
         *, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any
     ) -> Value:
         extra = {k: rest.pop(k) for k in ("per",) if k in rest}
+        chosen = rest.pop(PART.id, [])
         step = step_of(accelerator=accelerator, model=model, params=params, **rest)
-        return Value(render(step, **extra), _sources(accelerator, model))
+        number = number_of(step, **extra)
+        parts, working = (step.parts, step.working) if kind in (TIME, RATE) else ((), ())
+        if chosen:
+            parts, working = _chosen_parts(parts, working, chosen)
+            number = sum(p.seconds for p in parts)
+        text = render(step) if number is None else render(number)
+        return Value(
+            text,
+            _sources(accelerator, model),
+            number=number,
+            parts=parts,
+            working=working,
+            inverts=inverts if kind == RATE else "",
+        )
 
     return compute
 
 
-def _tokens_per_s(step, *, per: str = "batch") -> str:
+def _chosen_parts(parts: tuple[Part, ...], working, chosen: list[str]) -> tuple[tuple[Part, ...], Any]:
+    """The parts ``part=`` names, in their usual order, with their working.
+
+    Raises:
+        QuantityError: for a part the scenario does not have (it would show 0 s).
+    """
+    labels = {label for name in chosen for label in PART_GROUPS.get(name, (name,))}
+    present = {p.label for p in parts if p.seconds > 0}
+    missing = [name for name in chosen if not set(PART_GROUPS.get(name, (name,))) & present]
+    if missing:
+        has = ", ".join(p.label for p in parts if p.seconds > 0)
+        raise QuantityError(
+            f"parameter 'part': this scenario's time has no '{missing[0]}' part; expected one it has: {has}"
+        )
+    return (
+        tuple(p for p in parts if p.label in labels),
+        tuple((label, text) for label, text in working if label in labels),
+    )
+
+
+def _tokens_per_s(step, *, per: str = "batch") -> float:
     # A decode step yields one token per sequence: a single sequence sees 1 / step time.
-    return format_tokens_per_s(step.tokens_per_s if per == "batch" else 1.0 / step.step_time_s)
+    return step.tokens_per_s if per == "batch" else 1.0 / step.step_time_s
+
+
+def _step_time(step) -> float:
+    return step.step_time_s
 
 
 # Matrix products and operations ---------------------------------------------------------
@@ -501,7 +609,7 @@ def _matmul(what: str) -> Callable[..., Value]:
         cost = matmul_cost(
             m=m, n=n, k=k, weight_bytes_per_element=bytes_per_element, activation_bytes_per_element=bytes_per_element
         )
-        return Value(_cost_text(cost, what, exact=False))
+        return Value(_cost_text(cost, what, exact=False), number=_cost_number(cost, what))
 
     return compute
 
@@ -509,11 +617,17 @@ def _matmul(what: str) -> Callable[..., Value]:
 def _matvec_exact(*, rows: int, cols: int, bytes_per_element: float, what: str) -> Value:
     cost = matvec_exact_cost(rows=rows, cols=cols, bytes_per_element=bytes_per_element)
     # Hand-sized examples read best as plain counts ("9 FLOPs", "16 bytes"), not "9.00 FLOP".
+    number = _cost_number(cost, what)
     if what == "flops" and cost.flops < 1000 and cost.flops == int(cost.flops):
-        return Value(f"{int(cost.flops)} FLOPs")
+        return Value(f"{int(cost.flops)} FLOPs", number=number)
     if what == "bytes" and cost.bytes_moved < 1000 and cost.bytes_moved == int(cost.bytes_moved):
-        return Value(f"{int(cost.bytes_moved)} bytes")
-    return Value(_cost_text(cost, what, exact=True))
+        return Value(f"{int(cost.bytes_moved)} bytes", number=number)
+    return Value(_cost_text(cost, what, exact=True), number=number)
+
+
+def _cost_number(cost, what: str) -> float:
+    """FLOPs, bytes or FLOP/byte of a matrix product's cost, as ``what`` names."""
+    return {"flops": cost.flops, "bytes": cost.bytes_moved}.get(what, cost.intensity_flop_per_byte)
 
 
 def _cost_text(cost, what: str, *, exact: bool) -> str:
@@ -543,15 +657,16 @@ def _operation(
         accelerator=accelerator, model=model, batch=batch, prompt_tokens=prompt_tokens, context_tokens=context_tokens
     )
     op = next(o for o in ops if o.slug == operation)
+    number: float | None
     if what == "bound":
-        text = bound_phrase(op.bound)
+        text, number = bound_phrase(op.bound), None
     elif what == "flops":
-        text = format_flops(op.flops)
+        text, number = format_flops(op.flops), op.flops
     elif what == "bytes":
-        text = format_bytes(op.bytes_moved)
+        text, number = format_bytes(op.bytes_moved), op.bytes_moved
     else:
-        text = format_intensity(op.intensity_flop_per_byte)
-    return Value(text, _sources(accelerator, model))
+        text, number = format_intensity(op.intensity_flop_per_byte), op.intensity_flop_per_byte
+    return Value(text, _sources(accelerator, model), number=number)
 
 
 def _step_parameters(*extra: Declaration) -> tuple[Declaration, ...]:
@@ -693,8 +808,8 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "decode_step_time",
             "Time of one decode step (every sequence gains a token), in seconds.",
-            _DECODE_PARAMETERS,
-            _step_quantity(_decode, lambda s: format_time(s.step_time_s)),
+            (*_DECODE_PARAMETERS, PART),
+            _step_quantity(_decode, _step_time, format_time, kind=TIME),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
         ),
@@ -705,7 +820,7 @@ QUANTITIES: dict[str, Quantity] = {
                 *_DECODE_PARAMETERS,
                 _choice("per", ("batch", "sequence"), "batch", "Whose rate: the whole batch or one sequence."),
             ),
-            _step_quantity(_decode, _tokens_per_s),
+            _step_quantity(_decode, _tokens_per_s, format_tokens_per_s, kind=RATE, inverts="decode step time"),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
         ),
@@ -713,7 +828,7 @@ QUANTITIES: dict[str, Quantity] = {
             "decode_intensity",
             "Arithmetic intensity of a decode step, in FLOP/byte.",
             _DECODE_PARAMETERS,
-            _step_quantity(_decode, lambda s: format_intensity(s.intensity_flop_per_byte)),
+            _step_quantity(_decode, lambda s: s.intensity_flop_per_byte, format_intensity),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
         ),
@@ -721,7 +836,7 @@ QUANTITIES: dict[str, Quantity] = {
             "decode_bound",
             "Which roof limits a decode step: 'memory-bound' or 'compute-bound'.",
             _DECODE_PARAMETERS,
-            _step_quantity(_decode, lambda s: bound_phrase(s.bound)),
+            _step_quantity(_decode, lambda s: None, lambda s: bound_phrase(s.bound)),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
         ),
@@ -729,15 +844,15 @@ QUANTITIES: dict[str, Quantity] = {
             "decode_utilisation",
             "Achieved FLOP/s of a decode step as a share of peak (model FLOPs utilisation).",
             _DECODE_PARAMETERS,
-            _step_quantity(_decode, lambda s: format_percent(s.compute_utilisation)),
+            _step_quantity(_decode, lambda s: s.compute_utilisation, format_percent),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
         ),
         _q(
             "prefill_time",
             "Time to process whole prompts in one pass (time to first token when idle), in seconds.",
-            _PREFILL_PARAMETERS,
-            _step_quantity(_prefill, lambda s: format_time(s.step_time_s)),
+            (*_PREFILL_PARAMETERS, PART),
+            _step_quantity(_prefill, _step_time, format_time, kind=TIME),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
         ),
@@ -745,7 +860,7 @@ QUANTITIES: dict[str, Quantity] = {
             "prefill_tokens_per_s",
             "Prompt tokens processed per second during prefill, in tokens/s.",
             _PREFILL_PARAMETERS,
-            _step_quantity(_prefill, lambda s: format_tokens_per_s(s.tokens_per_s)),
+            _step_quantity(_prefill, lambda s: s.tokens_per_s, format_tokens_per_s, kind=RATE, inverts="prefill time"),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
         ),
@@ -753,7 +868,7 @@ QUANTITIES: dict[str, Quantity] = {
             "prefill_intensity",
             "Arithmetic intensity of a prefill pass, in FLOP/byte.",
             _PREFILL_PARAMETERS,
-            _step_quantity(_prefill, lambda s: format_intensity(s.intensity_flop_per_byte)),
+            _step_quantity(_prefill, lambda s: s.intensity_flop_per_byte, format_intensity),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
         ),
@@ -761,7 +876,7 @@ QUANTITIES: dict[str, Quantity] = {
             "prefill_bound",
             "Which roof limits a prefill pass: 'memory-bound' or 'compute-bound'.",
             _PREFILL_PARAMETERS,
-            _step_quantity(_prefill, lambda s: bound_phrase(s.bound)),
+            _step_quantity(_prefill, lambda s: None, lambda s: bound_phrase(s.bound)),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
         ),
@@ -769,7 +884,7 @@ QUANTITIES: dict[str, Quantity] = {
             "prefill_utilisation",
             "Achieved FLOP/s of a prefill pass as a share of peak.",
             _PREFILL_PARAMETERS,
-            _step_quantity(_prefill, lambda s: format_percent(s.compute_utilisation)),
+            _step_quantity(_prefill, lambda s: s.compute_utilisation, format_percent),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
         ),
@@ -812,6 +927,16 @@ QUANTITIES: dict[str, Quantity] = {
             _operation,
         ),
     )
+}
+
+
+#: The quantities that are a time, or a rate that inverts one, each with the time quantity whose
+#: parts it carries (``Value.parts``; for a rate, ``Value.inverts`` names that time).
+TIMES: dict[str, str] = {
+    "decode_step_time": "decode_step_time",
+    "decode_tokens_per_s": "decode_step_time",
+    "prefill_time": "prefill_time",
+    "prefill_tokens_per_s": "prefill_time",
 }
 
 

@@ -86,12 +86,26 @@ class CommCost:
         collectives: Collectives in the step.
         known: False when the accelerator has no interconnect figure (then ``time_s`` is 0 and
             the estimate says communication is unknown).
+        latency_s: The part of ``time_s`` that is per-step latency (the α term); the rest is
+            ``bytes_per_device`` over the link (the β term).
+        link_bytes_per_s: The link bandwidth per direction the transfer used, in bytes/s (0 when
+            nothing is sent).
+        kind: What the collectives are (``"all-reduce"``, ``"all-to-all"``, ``"hop"``), for
+            the working a reader sees.
     """
 
     time_s: float
     bytes_per_device: float
     collectives: int
     known: bool = True
+    latency_s: float = 0.0
+    link_bytes_per_s: float = 0.0
+    kind: str = ""
+
+    @property
+    def transfer_s(self) -> float:
+        """The part of ``time_s`` spent sending bytes over the link, in seconds."""
+        return self.time_s - self.latency_s
 
 
 NONE = CommCost(0.0, 0.0, 0)
@@ -118,7 +132,8 @@ def tensor_parallel_comm(
     collectives = 2 * model.layers
     one = all_reduce_time_s(message_bytes=message, devices=devices, link_bandwidth_bytes_per_s=link)
     sent = message * 2 * (devices - 1) / devices
-    return CommCost(collectives * one, collectives * sent, collectives)
+    latency = collectives * 2 * (devices - 1) * STEP_LATENCY_S
+    return CommCost(collectives * one, collectives * sent, collectives, True, latency, link, "all-reduce")
 
 
 def expert_parallel_comm(
@@ -150,7 +165,9 @@ def expert_parallel_comm(
     per_device = busiest_tokens * model.experts_per_token * model.hidden_size * activation_bytes_per_element
     collectives = 2 * model.moe_layers
     one = all_to_all_time_s(message_bytes=per_device, devices=devices, link_bandwidth_bytes_per_s=link)
-    return CommCost(collectives * one, collectives * per_device * (devices - 1) / devices, collectives)
+    sent = collectives * per_device * (devices - 1) / devices
+    latency = collectives * (devices - 1) * STEP_LATENCY_S
+    return CommCost(collectives * one, sent, collectives, True, latency, link, "all-to-all")
 
 
 def pipeline_bubble_fraction(*, stages: int, microbatches: int) -> float:

@@ -15,7 +15,7 @@ about 70-80% of peak bandwidth is what serving stacks sustain, hence ``bandwidth
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from roofline_core.estimates.communication import NONE as NO_COMMUNICATION
 from roofline_core.estimates.communication import (
@@ -25,6 +25,30 @@ from roofline_core.estimates.communication import (
     tensor_parallel_comm,
 )
 from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
+from roofline_core.estimates.parts import (
+    ACTIVATIONS,
+    ATTENTION,
+    COMMUNICATION_LATENCY,
+    COMMUNICATION_TRANSFER,
+    EFFICIENCY,
+    KV_CACHE,
+    PIPELINE_IDLE,
+    WEIGHTS,
+    Part,
+    Working,
+)
+from roofline_core.estimates.parts import COMPUTE as COMPUTE_PART
+from roofline_core.formatting import (
+    format_amount,
+    format_bandwidth,
+    format_bytes,
+    format_flop_per_s,
+    format_flops,
+    format_number,
+    format_percent,
+    format_time,
+    format_whole,
+)
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import bytes_per_element
@@ -98,6 +122,15 @@ class StepEstimate:
         peak_flop_per_s: Peak compute of one device, in FLOP/s.
         bandwidth_bytes_per_s: Bandwidth of one device, in bytes/s.
         devices: Devices the work is split over.
+        byte_parts: ``bytes_moved`` by kind, as ``(label, bytes)`` with labels of
+            :mod:`roofline_core.estimates.parts` (weights, KV cache, activations); empty means
+            all of it is weights.
+        attention_flops: The share of ``flops`` that is attention's arithmetic, in FLOP.
+        peak_bandwidth_bytes_per_s: One device's peak bandwidth when ``bandwidth_bytes_per_s``
+            is a sustained share of it; 0 when the two are the same.
+        communication: The collectives whose time ``step_time_s`` includes beside the roofs.
+        fixed_parts: Parts (with their working) recorded by an estimate whose time is not one
+            roofline step plus communication (a pipeline); empty for every other step.
     """
 
     flops: float
@@ -107,6 +140,13 @@ class StepEstimate:
     peak_flop_per_s: float
     bandwidth_bytes_per_s: float
     devices: int
+    # How the step is made up, for its parts: bookkeeping beside the numbers above, so two steps
+    # with the same numbers compare equal however they were built.
+    byte_parts: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+    attention_flops: float = field(default=0.0, compare=False)
+    peak_bandwidth_bytes_per_s: float = field(default=0.0, compare=False)
+    communication: CommCost = field(default=NO_COMMUNICATION, compare=False)
+    fixed_parts: tuple[tuple[Part, str], ...] = field(default=(), compare=False)
 
     @property
     def intensity_flop_per_byte(self) -> float:
@@ -152,9 +192,79 @@ class StepEstimate:
         """Achieved FLOP/s as a share of the devices' peak (0 to 1)."""
         return self.flops / self.step_time_s / self.combined_peak_flop_per_s
 
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """:attr:`step_time_s` broken into parts that add up to it (see :mod:`roofline_core.estimates.parts`)."""
+        return tuple(part for part, _ in self._parts_and_working())
+
+    @property
+    def working(self) -> Working:
+        """``(label, formula with this step's values)`` for each of :attr:`parts`, in the same order."""
+        return tuple((part.label, text) for part, text in self._parts_and_working())
+
+    def _parts_and_working(self) -> tuple[tuple[Part, str], ...]:
+        if self.fixed_parts:
+            return self.fixed_parts
+        found: list[tuple[Part, str]] = []
+        devices = self.devices
+        on = f" ÷ {format_amount(devices, 'devices')}" if devices > 1 else ""
+        peak_bw = self.peak_bandwidth_bytes_per_s or self.bandwidth_bytes_per_s
+        at_peak = 0.0
+        for label, size in self.byte_parts or ((WEIGHTS, self.bytes_moved),):
+            seconds = size / (peak_bw * devices)
+            at_peak += seconds
+            if seconds > 0:
+                found.append((Part(label, seconds), f"{format_bytes(size)}{on} ÷ {format_bandwidth(peak_bw)}"))
+        memory_s = self.memory_time_s
+        if peak_bw != self.bandwidth_bytes_per_s and memory_s > at_peak:
+            share = self.bandwidth_bytes_per_s / peak_bw
+            found.append(
+                (
+                    Part(EFFICIENCY, memory_s - at_peak),
+                    f"{format_bytes(self.bytes_moved)}{on} ÷ {format_bandwidth(self.bandwidth_bytes_per_s)}"
+                    f" ({format_percent(share)} of peak) − the same at peak",
+                )
+            )
+        beyond = self.compute_time_s - memory_s
+        if beyond > 0:
+            whole = (
+                f"{format_flops(self.flops)}{on} ÷ {format_flop_per_s(self.peak_flop_per_s)} − {format_time(memory_s)}"
+            )
+            attention = min(self.attention_flops / self.flops, 1.0)
+            for label, share in ((COMPUTE_PART, 1.0 - attention), (ATTENTION, attention)):
+                if share > 0:
+                    found.append((Part(label, beyond * share), f"({whole}) × {format_percent(share)} of the FLOPs"))
+        comm = self.communication
+        if comm.latency_s > 0:
+            steps = comm.latency_s / STEP_LATENCY_S / max(comm.collectives, 1)
+            found.append(
+                (
+                    Part(COMMUNICATION_LATENCY, comm.latency_s),
+                    f"{format_whole(comm.collectives)} {comm.kind or 'collective'}s × {format_number(steps)} steps"
+                    f" × {format_time(STEP_LATENCY_S)}",
+                )
+            )
+        if comm.transfer_s > 0 and comm.link_bytes_per_s > 0:
+            found.append(
+                (
+                    Part(COMMUNICATION_TRANSFER, comm.transfer_s),
+                    f"{format_bytes(comm.bytes_per_device)} sent per device ÷ {format_bandwidth(comm.link_bytes_per_s)}",
+                )
+            )
+        return tuple(found)
+
 
 def _step(
-    *, flops: float, bytes_moved: float, tokens: int, peak_flop_per_s: float, bandwidth_bytes_per_s: float, devices: int
+    *,
+    flops: float,
+    bytes_moved: float,
+    tokens: int,
+    peak_flop_per_s: float,
+    bandwidth_bytes_per_s: float,
+    devices: int,
+    byte_parts: tuple[tuple[str, float], ...] = (),
+    attention_flops: float = 0.0,
+    peak_bandwidth_bytes_per_s: float = 0.0,
 ) -> StepEstimate:
     # The work is split evenly, so each device does 1/devices of the FLOPs and bytes; the step
     # takes as long as one device's share.
@@ -167,6 +277,18 @@ def _step(
         peak_flop_per_s=peak_flop_per_s,
         bandwidth_bytes_per_s=bandwidth_bytes_per_s,
         devices=devices,
+        byte_parts=byte_parts,
+        attention_flops=attention_flops,
+        peak_bandwidth_bytes_per_s=peak_bandwidth_bytes_per_s,
+    )
+
+
+def with_communication(step: StepEstimate, communication: CommCost) -> StepEstimate:
+    """``step`` with ``communication`` on its critical path (not overlapped with the roofs)."""
+    return replace(
+        step,
+        step_time_s=step.step_time_s + communication.time_s,
+        communication=communication,
     )
 
 
@@ -216,6 +338,7 @@ def decode_step(
         peak_flop_per_s=peak_flop_per_s,
         bandwidth_bytes_per_s=bandwidth_bytes_per_s,
         devices=devices,
+        byte_parts=((WEIGHTS, params * bytes_per_param), (KV_CACHE, kv_cache_bytes)),
     )
 
 
@@ -582,6 +705,16 @@ class DecodeEstimate:
         return self.step.step_time_s
 
     @property
+    def parts(self) -> tuple[Part, ...]:
+        """:attr:`step_time_s` broken into parts that add up to it (the step's parts)."""
+        return self.step.parts
+
+    @property
+    def working(self) -> Working:
+        """The formula with this scenario's values behind each of :attr:`parts`."""
+        return self.step.working
+
+    @property
     def tokens_per_s_per_sequence(self) -> float:
         """Tokens/s each sequence sees (1 / step time)."""
         return 1.0 / self.step.step_time_s
@@ -680,6 +813,13 @@ def estimate_decode(
         kv_cache_bytes=kv_bytes + (weights_read - params * bpp),
         devices=devices,
     )
+    # For the parts: the extra experts passed as "KV" traffic above are weights, and the
+    # bandwidth above is the sustained share of the peak.
+    step = replace(
+        step,
+        byte_parts=((WEIGHTS, weights_read), (KV_CACHE, kv_bytes)),
+        peak_bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
+    )
     # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
     attention = decode_attention_cost(model, context_tokens=context_tokens, batch=batch)
     step = with_attention(step, attention)
@@ -695,7 +835,7 @@ def estimate_decode(
     else:
         # Tensor parallelism's all-reduces sit on the critical path of a decode step.
         communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch)
-    step = replace(step, step_time_s=step.step_time_s + communication.time_s)
+    step = with_communication(step, communication)
     if parallelism == PIPELINE and devices > 1:
         # Each of the p = `devices` stages holds 1/p of the layers. Decode keeps the batch cycling
         # through them as m = min(batch, p) micro-batches: a micro-batch's next token needs all p
@@ -704,22 +844,24 @@ def estimate_decode(
         # (p-1)/(m+p-1) is the bubble of a batch that drains before the next starts.)
         # Activations hop between stages point to point.
         micro = min(batch, devices)
-        stage = (
-            estimate_decode(
-                model=model,
-                accelerator=accelerator,
-                weight_dtype=weight_dtype,
-                kv_dtype=kv_dtype,
-                compute_dtype=compute_dtype,
-                batch=math.ceil(batch / micro),
-                context_tokens=context_tokens,
-                bandwidth_efficiency=bandwidth_efficiency,
-            ).step_time_s
-            / devices
-        )
-        communication = CommCost((devices - 1) * STEP_LATENCY_S, 0.0, devices - 1)
+        one_micro_batch = estimate_decode(
+            model=model,
+            accelerator=accelerator,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            compute_dtype=compute_dtype,
+            batch=math.ceil(batch / micro),
+            context_tokens=context_tokens,
+            bandwidth_efficiency=bandwidth_efficiency,
+        ).step
+        stage = one_micro_batch.step_time_s / devices
+        hop = STEP_LATENCY_S
+        communication = CommCost((devices - 1) * hop, 0.0, devices - 1, True, (devices - 1) * hop, 0.0, "hop")
         bubble = 1 - micro / devices
-        step = replace(step, step_time_s=devices * stage + communication.time_s)
+        step = replace(step, step_time_s=devices * stage + communication.time_s, communication=communication)
+        step = replace(
+            step, fixed_parts=_pipeline_parts(one_micro_batch, micro=micro, stages=devices, hops=communication)
+        )
     fit = (
         None
         if accelerator.memory_bytes is None
@@ -804,6 +946,7 @@ def estimate_prefill(
             bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
             devices=devices,
         )
+    step = replace(step, peak_bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s)
     # Attention's activations stay 16-bit in mainstream engines even when the weights' matmuls
     # run in 8 bits; its FLOPs are counted at the step's peak.
     attention = prefill_attention_cost(model, prompt_tokens=prompt_tokens, batch=batch, tiled=fused_attention)
@@ -817,13 +960,16 @@ def estimate_prefill(
         communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
     else:
         raise ValueError(f"prefill models parallelism {TENSOR!r} or {EXPERT!r}, not {parallelism!r}")
-    return replace(step, step_time_s=step.step_time_s + communication.time_s)
+    return with_communication(step, communication)
 
 
 def with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate:
     """``step`` with attention's FLOPs and traffic added (unchanged when there is none)."""
     if attention.flops == 0 and attention.bytes_moved == 0:
         return step
+    byte_parts = step.byte_parts or ((WEIGHTS, step.bytes_moved),)
+    if attention.bytes_moved:
+        byte_parts = (*byte_parts, (ACTIVATIONS, attention.bytes_moved))
     return _step(
         flops=step.flops + attention.flops,
         bytes_moved=step.bytes_moved + attention.bytes_moved,
@@ -831,7 +977,46 @@ def with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate
         peak_flop_per_s=step.peak_flop_per_s,
         bandwidth_bytes_per_s=step.bandwidth_bytes_per_s,
         devices=step.devices,
+        byte_parts=byte_parts,
+        attention_flops=step.attention_flops + attention.flops,
+        peak_bandwidth_bytes_per_s=step.peak_bandwidth_bytes_per_s,
     )
+
+
+def _pipeline_parts(
+    one_micro_batch: StepEstimate, *, micro: int, stages: int, hops: CommCost
+) -> tuple[tuple[Part, str], ...]:
+    """Parts of a pipelined decode step, seen from one stage.
+
+    The step lasts ``stages`` stage times; a stage works for ``micro`` of them (its layers'
+    share of one micro-batch's step, once per micro-batch) and idles for the rest, then the
+    activations hop between stages.
+    """
+    busy = micro / stages
+    found = [
+        (
+            Part(part.label, part.seconds * busy),
+            f"({text}) × {format_whole(micro)} ÷ {format_whole(stages)} stages busy",
+        )
+        for part, text in zip(one_micro_batch.parts, (t for _, t in one_micro_batch.working))
+    ]
+    if micro < stages:
+        idle = one_micro_batch.step_time_s * (1 - busy)
+        found.append(
+            (
+                Part(PIPELINE_IDLE, idle),
+                f"{format_time(one_micro_batch.step_time_s)} × {format_whole(stages - micro)}"
+                f" ÷ {format_whole(stages)} stages idle",
+            )
+        )
+    if hops.latency_s > 0:
+        found.append(
+            (
+                Part(COMMUNICATION_LATENCY, hops.latency_s),
+                f"{format_whole(hops.collectives)} hops × {format_time(STEP_LATENCY_S)}",
+            )
+        )
+    return tuple(found)
 
 
 @dataclass(frozen=True)
