@@ -165,13 +165,16 @@ def test_every_decode_estimate_adds_up(
     weight_dtype=st.sampled_from(STORAGE_DTYPES),
     bandwidth_efficiency=efficiency,
     fused=st.booleans(),
+    expert=st.booleans(),
 )
 def test_every_prefill_estimate_adds_up(
-    slug, accelerator, prompt, batch, devices, weight_dtype, bandwidth_efficiency, fused
+    slug, accelerator, prompt, batch, devices, weight_dtype, bandwidth_efficiency, fused, expert
 ) -> None:
+    model = MODELS[slug]
     try:
         e = estimate_prefill(
-            model=MODELS[slug],
+            model=model,
+            parallelism=EXPERT if expert and model.is_moe else "tensor",
             accelerator=accelerator,
             prompt_tokens=prompt,
             weight_dtype=weight_dtype,
