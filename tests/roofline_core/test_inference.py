@@ -253,7 +253,8 @@ def test_decode_time_never_decreases_with_batch(params: float, a: int, b: int, k
     def t(batch):
         return decode_step(params=params, batch=batch, kv_cache_bytes=kv_per_sequence * batch, **H100).step_time_s
 
-    assert t(low) <= t(high)
+    # A context past the model's window costs the same as the window, up to float rounding.
+    assert t(low) <= t(high) * (1 + 1e-12)
 
 
 @given(params=params_st, batch=batch_st, c1=st.integers(0, 1_000_000), c2=st.integers(0, 1_000_000))
