@@ -36,6 +36,7 @@ from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
     format_bytes,
+    format_capacity,
     format_count,
     format_flop_per_s,
     format_flops,
@@ -249,7 +250,8 @@ def _bandwidth(*, accelerator: Accelerator) -> Value:
 
 
 def _memory_capacity(*, accelerator: Accelerator) -> Value:
-    return Value(format_bytes(accelerator.memory_bytes), _sources(accelerator))
+    # As the device exposes it (binary); the source quote says how the vendor wrote it.
+    return Value(format_capacity(accelerator.memory_bytes), _sources(accelerator))
 
 
 def _memory_kind(*, accelerator: Accelerator) -> Value:

@@ -317,14 +317,15 @@ def test_kv_cache_llama_3_70b_at_32k() -> None:
     out = compute("kv-cache", {})["outputs"]
     assert out["kv_bytes"]["text"] == "10.7 GB"
     assert out["kv_bytes_per_token"]["value"] == 327_680
-    # 141 GB of fp16 weights do not fit one 80 GB H100; two hold them, but once a serving
-    # engine keeps 10% of memory and the activations no 32k sequence fits beside them, which
-    # is why the calculator opens on four.
+    # 141 GB of fp16 weights do not fit one H100 (80 GiB, 85.9 GB); two hold them, but once a
+    # serving engine keeps 10% of memory and the activations only one 32k sequence fits beside
+    # them, which is why the calculator opens on four.
     model = get_model("llama-3-70b")
+    four = 4 * 80 * 2**30
     assert compute("kv-cache", {"devices": "1"})["outputs"]["max_batch"]["value"] == 0
-    assert compute("kv-cache", {"devices": "2"})["outputs"]["max_batch"]["value"] == 0
-    reserve = 0.1 * 320e9 + activation_bytes(model, devices=4)
-    assert out["max_batch"]["value"] == math.floor((320e9 - reserve - model.weight_bytes()) / 10_737_418_240) == 13
+    assert compute("kv-cache", {"devices": "2"})["outputs"]["max_batch"]["value"] == 1
+    reserve = 0.1 * four + activation_bytes(model, devices=4)
+    assert out["max_batch"]["value"] == math.floor((four - reserve - model.weight_bytes()) / 10_737_418_240) == 15
 
 
 def test_kv_cache_custom_mla_matches_deepseek_preset() -> None:

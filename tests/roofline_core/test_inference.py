@@ -142,9 +142,11 @@ def test_memory_fit() -> None:
     assert not alone.fits and alone.max_batch == 0
     four = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4)
     # An engine keeps 10% of memory and a forward chunk's activations (roofline_core.estimates.headroom).
-    reserve = 0.1 * 320e9 + activation_bytes(model, devices=4)
+    # Four H100s expose 4 x 80 GiB.
+    capacity = 4 * 80 * 2**30
+    reserve = 0.1 * capacity + activation_bytes(model, devices=4)
     assert four.reserved_bytes == pytest.approx(reserve)
-    assert four.max_batch == (320e9 - reserve - model.weight_bytes()) // 10_737_418_240
+    assert four.max_batch == (capacity - reserve - model.weight_bytes()) // 10_737_418_240
     bare = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4, memory_utilisation=1.0)
     assert bare.reserved_bytes == activation_bytes(model, devices=4)
     no_context = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131072, context_tokens=0)
@@ -313,4 +315,4 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
     text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70", "context_tokens": "0"})[
         "outputs"
     ]["fits"]["text"]
-    assert text == "No: needs 140 GB + 8 GB reserve of 80 GB. It fits on 2 devices, or in FP8 or INT8 weights."
+    assert text == "No: needs 140 GB + 8.59 GB reserve of 85.9 GB. It fits on 2 devices, or in FP8 or INT8 weights."
