@@ -664,7 +664,8 @@ def estimate_decode(
         bandwidth_bytes_per_s=bandwidth,
         bytes_per_param=bpp,
         batch=batch,
-        kv_cache_bytes=kv_bytes + (weights_read - params * bpp),
+        # Never below 0: for a dense model the two are equal up to rounding.
+        kv_cache_bytes=kv_bytes + max(0.0, weights_read - params * bpp),
         devices=devices,
     )
     # Attention's own arithmetic over the cached tokens; its traffic is the KV read above.
