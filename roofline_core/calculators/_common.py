@@ -263,7 +263,8 @@ def model_of(values: dict[str, Any]) -> AnyModel:
 
 
 def memory_fit_of(values: dict[str, Any], model: AnyModel, *, context_tokens: int) -> MemoryFit:
-    """Whether the chosen batch of ``model`` fits the chosen devices' memory at a context."""
+    """Whether the chosen batch of ``model`` fits the chosen devices' memory at a context (under
+    the calculator's parallelism, tensor parallelism where it has none)."""
     return model_memory_fit(
         model=model,
         capacity_bytes=memory_bytes_of(values) * values["devices"],
@@ -272,6 +273,7 @@ def memory_fit_of(values: dict[str, Any], model: AnyModel, *, context_tokens: in
         batch=values["batch"],
         context_tokens=context_tokens,
         devices=values["devices"],
+        parallelism=values.get("parallelism", "tensor"),
     )
 
 

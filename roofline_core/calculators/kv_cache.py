@@ -27,6 +27,7 @@ from roofline_core.estimates.inference import MemoryFit
 from roofline_core.formatting import (
     format_amount,
     format_bytes,
+    format_capacity,
     format_max_batch,
     format_max_context,
     format_percent,
@@ -75,6 +76,18 @@ def _engine_report(values: dict[str, Any], model: AnyModel, fit: MemoryFit) -> d
     )
 
 
+def _copies_text(model: AnyModel, fit: MemoryFit, devices: int) -> str:
+    """Why the whole batch's cache is more than one copy, when it is."""
+    if fit.kv_copies <= 1:
+        return ""
+    if getattr(model, "attention", None) == MLA:
+        return (
+            f", {format_whole(devices)} copies: tensor parallelism keeps the whole MLA latent cache on every "
+            "device (vLLM, SGLang; SGLang's data-parallel attention splits sequences instead)"
+        )
+    return f", {fit.kv_copies:g} copies: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
+
+
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     per_token = model.kv_bytes_per_token(values["kv_dtype"])
@@ -82,11 +95,14 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     kv_share = fit.kv_bytes / fit.capacity_bytes
     return {
         "outputs": {
-            "kv_bytes": value(fit.kv_bytes, "B", format_bytes(fit.kv_bytes)),
+            "kv_bytes": value(
+                fit.kv_bytes, "B", format_bytes(fit.kv_bytes) + _copies_text(model, fit, values["devices"])
+            ),
+            # One copy per token, as the model defines it; the batch and sequence figures count copies.
             "kv_bytes_per_token": value(per_token, "B", format_bytes(per_token)),
             "kv_bytes_per_sequence": value(fit.kv_bytes_per_sequence, "B", format_bytes(fit.kv_bytes_per_sequence)),
             "share_of_memory": value(
-                kv_share, "1", f"{format_percent(kv_share)} of {format_bytes(fit.capacity_bytes)}"
+                kv_share, "1", f"{format_percent(kv_share)} of {format_capacity(fit.capacity_bytes)}"
             ),
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
             "max_batch": value(fit.max_batch, "sequences", _max_batch_text(values, fit)),

@@ -24,7 +24,7 @@ from roofline_core.estimates.communication import (
     expert_parallel_comm,
     tensor_parallel_comm,
 )
-from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
+from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, kv_cache_copies, reserved_bytes
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import bytes_per_element
@@ -289,8 +289,10 @@ class MemoryFit:
     Attributes:
         capacity_bytes: Memory of all devices together, in bytes.
         weight_bytes: All weights (every expert), in bytes.
-        kv_bytes: KV cache of the whole batch at the given context, in bytes.
-        kv_bytes_per_sequence: KV cache of one sequence at the given context, in bytes.
+        kv_bytes: KV cache of the whole batch at the given context, every copy the devices keep
+            counted (:attr:`kv_copies`), in bytes.
+        kv_bytes_per_sequence: KV cache of one sequence at the given context, every copy
+            counted, in bytes.
         max_batch: Largest batch whose KV cache fits beside the weights at this context: 0 if
             the weights alone do not fit, ``None`` if there is no limit (a context of 0 tokens
             caches nothing).
@@ -298,6 +300,9 @@ class MemoryFit:
             do not fit, ``None`` if there is no limit (nothing is cached per token).
         reserved_bytes: Memory the serving runtime keeps from weights and cache (the share
             outside the engine and its activations, :mod:`roofline_core.estimates.headroom`), in bytes.
+        kv_copies: How many devices keep each cached token (1 when the cache is split; the
+            device count for an MLA model under tensor parallelism:
+            :func:`roofline_core.estimates.headroom.kv_cache_copies`).
     """
 
     capacity_bytes: float
@@ -307,6 +312,7 @@ class MemoryFit:
     max_batch: int | None
     max_context_tokens: int | None
     reserved_bytes: float = 0.0
+    kv_copies: float = 1
 
     @property
     def used_bytes(self) -> float:
@@ -338,6 +344,7 @@ def fit_in_memory(
     batch: int = 1,
     context_tokens: int = 0,
     reserved_bytes: float = 0.0,
+    kv_copies: float = 1,
 ) -> MemoryFit:
     """How weights and the KV cache of ``batch`` sequences share ``capacity_bytes`` of memory.
 
@@ -349,6 +356,7 @@ def fit_in_memory(
         context_tokens: Cached tokens per sequence.
         reserved_bytes: Memory kept back for the runtime (activations, workspace, the share an
             engine leaves unused), in bytes; 0 gives the bare capacity.
+        kv_copies: How many devices keep each cached token (at least 1).
     """
     _require_positive("capacity_bytes", capacity_bytes)
     _require_non_negative("weight_bytes", weight_bytes)
@@ -356,6 +364,9 @@ def fit_in_memory(
     _require_count("batch", batch)
     _require_context(context_tokens)
     _require_non_negative("reserved_bytes", reserved_bytes)
+    if not kv_copies >= 1:
+        raise ValueError(f"kv_copies must be at least 1, got {kv_copies!r}")
+    kv_bytes_per_token = kv_bytes_per_token * kv_copies
     per_sequence = kv_bytes_per_token * context_tokens
     free = capacity_bytes - reserved_bytes - weight_bytes
     max_batch: int | None
@@ -378,6 +389,7 @@ def fit_in_memory(
         max_batch=max_batch,
         max_context_tokens=max_context,
         reserved_bytes=reserved_bytes,
+        kv_copies=kv_copies,
     )
 
 
@@ -429,12 +441,16 @@ def memory_fit(
     context_tokens: int = 0,
     devices: int = 1,
     memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
+    parallelism: str = TENSOR,
 ) -> MemoryFit:
     """:func:`fit_in_memory` for ``model`` on ``devices`` x ``accelerator``, with a serving engine's reserve.
 
     ``memory_utilisation`` is the share of memory the engine may use (as vLLM's
     ``gpu_memory_utilization``); the activations of a forward chunk are reserved inside it
     (:mod:`roofline_core.estimates.headroom`). 1.0 with no activations gives the bare capacity.
+    Under tensor (or expert) ``parallelism`` an MLA model's latent cache is kept whole on every
+    device, and KV heads fewer than the devices are repeated
+    (:func:`~roofline_core.estimates.headroom.kv_cache_copies`).
 
     Raises:
         ValueError: if the accelerator's memory is unknown (a
@@ -453,6 +469,7 @@ def memory_fit(
         context_tokens=context_tokens,
         devices=devices,
         memory_utilisation=memory_utilisation,
+        parallelism=parallelism,
     )
 
 
@@ -466,9 +483,12 @@ def model_memory_fit(
     context_tokens: int = 0,
     devices: int = 1,
     memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
+    parallelism: str = TENSOR,
 ) -> MemoryFit:
     """:func:`fit_in_memory` for ``model`` in ``capacity_bytes`` over ``devices``, sliding-window
-    layers capped, with a serving engine's reserve (see :func:`memory_fit`)."""
+    layers capped, with a serving engine's reserve and the cache copies ``parallelism`` keeps
+    (see :func:`memory_fit`)."""
+    copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
     fit = fit_in_memory(
         capacity_bytes=capacity_bytes,
         weight_bytes=model.weight_bytes(weight_dtype),
@@ -478,11 +498,12 @@ def model_memory_fit(
         reserved_bytes=reserved_bytes(
             model, capacity_bytes=capacity_bytes, devices=devices, utilisation=memory_utilisation
         ),
+        kv_copies=copies,
     )
     if fit.max_context_tokens and model.kv_cache_known:
         # Sliding-window layers stop growing at their window, so the longest context is not
         # linear in the free memory: ask the model.
-        longest = model.context_for_kv_bytes(kv_bytes=fit.free_bytes, batch=batch, kv_dtype=kv_dtype)
+        longest = model.context_for_kv_bytes(kv_bytes=fit.free_bytes / copies, batch=batch, kv_dtype=kv_dtype)
         fit = replace(fit, max_context_tokens=None if math.isinf(longest) else math.floor(longest))
     return fit
 
@@ -492,9 +513,9 @@ class FitAlternatives:
     """What would make a scenario that does not fit in memory fit.
 
     Attributes:
-        devices_needed: Fewest devices of the same kind that hold it, formats unchanged (None
-            if even one sequence's cache cannot be split further: never, here, since weights
-            and cache both divide evenly over devices in this model).
+        devices_needed: Fewest devices of the same kind that hold it, formats unchanged; 65,537
+            when no count up to 65,536 does (an MLA cache is kept whole on every device, so more
+            devices cannot hold a sequence whose cache alone overflows one).
         weight_dtypes: Smaller weight formats that fit on the devices given, smallest step first.
     """
 
@@ -514,9 +535,9 @@ def fit_alternatives(
 ) -> FitAlternatives:
     """More devices, or a smaller weight format, that would hold the weights and KV cache.
 
-    Weights and cache are split evenly over devices (tensor parallelism, as the calculators
-    assume), each device keeping a serving engine's reserve; the devices needed are the
-    fewest that hold it all.
+    Weights and cache are split over devices by tensor parallelism, as the calculators assume
+    (an MLA cache kept whole on each), each device keeping a serving engine's reserve; the
+    devices needed are the fewest that hold it all.
     """
 
     def fit_in(dtype: str, on: int = devices) -> MemoryFit:
@@ -531,8 +552,13 @@ def fit_alternatives(
         )
 
     # Every device adds memory and a reserve proportional to it, so the search ends; the
-    # bound only guards against a model too large for any cluster.
-    needed = next((n for n in range(devices, 65_537) if fit_in(weight_dtype, n).fits), 65_537)
+    # bound guards against a model too large for any cluster, and against an MLA cache that
+    # overflows a device by itself (kept whole on each, so no count holds it): asked first.
+    most = 65_536
+    if not fit_in(weight_dtype, most).fits:
+        needed = most + 1
+    else:
+        needed = next(n for n in range(devices, most + 1) if fit_in(weight_dtype, n).fits)
     smaller = [
         dtype
         for dtype in ("fp8", "int8", "fp4", "int4")
@@ -543,7 +569,12 @@ def fit_alternatives(
 
 @dataclass(frozen=True)
 class DecodeEstimate:
-    """A decode step of a model on an accelerator, with its memory picture."""
+    """A decode step of a model on an accelerator, with its memory picture.
+
+    ``kv_bytes`` is the KV cache the step reads over all devices: each of the ``kv_copies``
+    devices that keep a token (an MLA cache under tensor parallelism is kept whole on every
+    one; :func:`~roofline_core.estimates.headroom.kv_cache_copies`) reads its own copy.
+    """
 
     step: StepEstimate
     batch: int
@@ -554,6 +585,7 @@ class DecodeEstimate:
     attention_flops: float = 0.0
     communication: CommCost = NO_COMMUNICATION
     pipeline_bubble: float = 0.0
+    kv_copies: float = 1
 
     @property
     def communication_share(self) -> float:
@@ -649,7 +681,10 @@ def estimate_decode(
     _require_context(context_tokens)
     params = model.streamed_params_per_token
     kv_bytes_per_token = _kv_bytes_per_token(model, kv_dtype, context_tokens)
-    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    # Every device that keeps a copy of the cache reads it: under tensor parallelism each device
+    # attends with its own heads over an MLA model's whole latent cache.
+    copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
+    kv_bytes = kv_bytes_per_token * context_tokens * batch * copies
     weights_read = _weight_bytes_read(model, weight_dtype, batch)
     # Bytes per streamed parameter: the format's size, or for a quantised config the average of
     # its quantised and 16-bit parts, scales included.
@@ -719,6 +754,7 @@ def estimate_decode(
             batch=batch,
             context_tokens=context_tokens,
             devices=devices,
+            parallelism=parallelism,
         )
     )
     return DecodeEstimate(
@@ -731,6 +767,7 @@ def estimate_decode(
         attention_flops=attention.flops,
         communication=communication,
         pipeline_bubble=bubble,
+        kv_copies=copies,
     )
 
 

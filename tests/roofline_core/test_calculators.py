@@ -389,3 +389,12 @@ def test_decode_energy_cost_and_realistic_range_by_hand() -> None:
     assert result["outputs"]["realistic"]["value"] == pytest.approx(per_sequence * (0.51 + 0.69) / 2)
     free = compute("decode-speed-of-light", {})
     assert free["outputs"]["cost_per_million"]["text"] == "enter a price per device-hour"
+
+
+def test_kv_cache_calculator_counts_an_mla_cache_on_every_tensor_parallel_device() -> None:
+    inputs = {"model": "deepseek-v3", "accelerator": "h200", "devices": "8", "weight_dtype": "fp8"}
+    out = compute("kv-cache", inputs)["outputs"]
+    one_copy = get_model("deepseek-v3").kv_cache_bytes(context_tokens=32_768)
+    assert out["kv_bytes_per_sequence"]["value"] == pytest.approx(8 * one_copy)
+    assert "8 copies: tensor parallelism keeps the whole MLA latent cache on every device" in out["kv_bytes"]["text"]
+    assert out["max_batch"]["value"] == 22

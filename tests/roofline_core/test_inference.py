@@ -319,3 +319,26 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
         "outputs"
     ]["fits"]["text"]
     assert text == "No: needs 140 GB + 8.59 GB reserve of 85.9 GB. It fits on 2 devices, or in FP8 or INT8 weights."
+
+
+def test_every_device_reads_its_own_copy_of_an_mla_cache_under_tensor_parallelism() -> None:
+    model, h200 = get_model("deepseek-v3"), get_accelerator("h200")
+    one_copy = model.kv_cache_bytes(context_tokens=32_768, batch=16)
+    tensor = estimate_decode(
+        model=model, accelerator=h200, weight_dtype="fp8", devices=8, batch=16, context_tokens=32_768
+    )
+    pipeline = estimate_decode(
+        model=model,
+        accelerator=h200,
+        weight_dtype="fp8",
+        devices=8,
+        batch=16,
+        context_tokens=32_768,
+        parallelism="pipeline",
+    )
+    assert tensor.kv_copies == 8 and tensor.kv_bytes == pytest.approx(8 * one_copy)
+    assert tensor.memory.kv_bytes == pytest.approx(8 * one_copy) and tensor.memory.kv_copies == 8
+    assert pipeline.kv_copies == 1 and pipeline.kv_bytes == pytest.approx(one_copy)
+    # A GQA model's cache splits by heads while there are heads to split.
+    llama = estimate_decode(model=get_model("llama-3-70b"), accelerator=h200, devices=8, context_tokens=4096)
+    assert llama.kv_copies == 1
