@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
 from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models.quantisation import (
     ATTENTION,
@@ -308,6 +309,8 @@ class Model:
         ``lm_head=False`` default), and llm-compressor's FP8 and W4A16 recipes list
         ``ignore=["lm_head"]`` (https://github.com/vllm-project/llm-compressor/tree/main/examples).
         So a W4A16 Llama 3.1 8B is about 5.7 GB, not the 4 GB that four bits of every weight give.
+        GGUF formats are the exception: llama.cpp quantises every tensor
+        (:attr:`~roofline_core.hardware.block_formats.BlockFormat.whole_file`).
         """
         q = self.quantisation
         if q is not None and q.weight_dtype == weight_dtype:
@@ -315,7 +318,8 @@ class Model:
                 return weight_dtype, q.bytes_per_weight
             return q.unquantised_dtype, bytes_per_element(q.unquantised_dtype)
         size = bytes_per_element(weight_dtype)
-        if size < 2 and part not in LINEAR_PARTS:
+        block = BLOCK_FORMATS.get(weight_dtype)
+        if size < 2 and part not in LINEAR_PARTS and not (block is not None and block.whole_file):
             sixteen = q.unquantised_dtype if q is not None else "bf16"
             return sixteen, bytes_per_element(sixteen)
         return weight_dtype, size

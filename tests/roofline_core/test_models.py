@@ -162,3 +162,11 @@ def test_every_preset_name_follows_one_style(slug: str) -> None:
     name = MODELS[slug].name
     assert not _HYPHENATED_SIZE.search(name), name
     assert name.lower().replace(" ", "-") == slug, (name, slug)
+
+
+def test_gguf_formats_count_every_tensor_in_the_format() -> None:
+    # llama.cpp quantises the embedding and output tensors too, unlike GPU checkpoints.
+    model = get_model("llama-3.1-8b")
+    assert model.weight_bytes("q4_k") == pytest.approx(model.total_params * 4.5 / 8)
+    assert model.part_format("embedding", "q4_k") == ("q4_k", 4.5 / 8)
+    assert model.part_format("embedding", "mxfp4") == ("bf16", 2.0)
