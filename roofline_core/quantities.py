@@ -236,7 +236,11 @@ def _for_dtype(lookup: Callable[[str], float], dtype: str) -> float:
 
 
 def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
-    return Value(format_flop_per_s(_for_dtype(accelerator.peak_for, dtype)), _sources(accelerator))
+    text = format_flop_per_s(_for_dtype(accelerator.peak_for, dtype))
+    if accelerator.accumulate and dtype in ("fp16", "bf16", "fp8"):
+        # GeForce parts run FP32 accumulation at half rate; the preset holds that rate.
+        text += f" ({accelerator.accumulate} accumulate)"
+    return Value(text, _sources(accelerator))
 
 
 def _sparse_peak(*, accelerator: Accelerator, dtype: str) -> Value:

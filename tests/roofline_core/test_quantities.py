@@ -294,3 +294,8 @@ def test_interconnect_and_board_power_quantities_quote_the_presets() -> None:
     assert evaluate_reference("board_power accelerator=h100-sxm").text == "700 W"
     with pytest.raises(QuantityError, match="has no interconnect figure"):
         evaluate_reference("interconnect_bandwidth accelerator=rtx-4090")
+
+
+def test_a_geforce_peak_says_its_accumulate_convention():
+    assert evaluate_reference("peak_flop_per_s accelerator=rtx-3090").text == "71 TFLOP/s (FP32 accumulate)"
+    assert evaluate_reference("peak_flop_per_s accelerator=h100-sxm").text == "989 TFLOP/s"
