@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    ATTENTION_SPLIT_ID,
+    DATA_PARALLEL_ATTENTION,
     WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
@@ -65,6 +67,7 @@ def _engine_report(values: dict[str, Any], model: AnyModel, fit: MemoryFit) -> d
         kv_dtype=values["kv_dtype"],
         context_tokens=values["context_tokens"],
         devices=values["devices"],
+        data_parallel_attention=values[ATTENTION_SPLIT_ID] == DATA_PARALLEL_ATTENTION,
     )
     if report.blocks == 0:
         return value(0, "tokens", "none: no room beside the weights and the runtime's reserve")
@@ -83,7 +86,7 @@ def _copies_text(model: AnyModel, fit: MemoryFit, devices: int) -> str:
     if getattr(model, "attention", None) == MLA:
         return (
             f", {format_whole(devices)} copies: tensor parallelism keeps the whole MLA latent cache on every "
-            "device (vLLM, SGLang; SGLang's data-parallel attention splits sequences instead)"
+            "device (vLLM, SGLang); data-parallel attention keeps one"
         )
     return f", {fit.kv_copies:g} copies: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
 
@@ -178,10 +181,24 @@ KV_CACHE = Calculator(
         dtype_input(
             id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."
         ),
-        # Four: Llama 3 70B's 16-bit weights (141 GB) overflow one 80 GB H100, and two hold
-        # them but not a 32k-token cache beside a serving engine's reserve; a calculator opens
-        # on a scenario that runs.
+        # Four: Llama 3 70B's 16-bit weights (141 GB) overflow one H100 (80 GiB), and two hold
+        # them but only one 32k-token cache beside a serving engine's reserve; a calculator
+        # opens on a scenario that runs with room to batch.
         devices_input(default=4),
+        OneOf(
+            id=ATTENTION_SPLIT_ID,
+            label="Attention over the devices",
+            choices=(
+                Choice(value="tensor", label="Split by heads (tensor parallel)"),
+                Choice(value=DATA_PARALLEL_ATTENTION, label="Each device its own sequences (data parallel)"),
+            ),
+            default="tensor",
+            help=(
+                "Tensor parallelism splits the cache by KV heads, so an MLA cache, which has none, is kept "
+                "whole on every device. Data-parallel attention (SGLang's --enable-dp-attention) keeps one "
+                "copy but puts all the attention weights on every device."
+            ),
+        ),
     ),
     outputs=(
         Output("kv_bytes", "KV cache, whole batch"),

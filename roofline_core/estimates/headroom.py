@@ -45,7 +45,9 @@ SAMPLED_SEQUENCES = 128
 HEAD_SPLIT_PARALLELISMS = ("tensor", "expert")
 
 
-def kv_cache_copies(model: AnyModel, *, devices: int = 1, parallelism: str = "tensor") -> float:
+def kv_cache_copies(
+    model: AnyModel, *, devices: int = 1, parallelism: str = "tensor", data_parallel_attention: bool = False
+) -> float:
     """How many copies of each cached token the devices hold together (1: the cache is split).
 
     Tensor parallelism splits the cache by KV heads, and a head cannot be split further: vLLM
@@ -53,16 +55,16 @@ def kv_cache_copies(model: AnyModel, *, devices: int = 1, parallelism: str = "te
     outnumber KV heads, and an MLA model has one latent "head" that every device keeps whole
     (``ModelConfig.get_num_kv_heads`` returns 1 when ``use_mla``: "When using MLA during decode
     it becomes MQA"; https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py).
-    SGLang does the same unless ``--enable-dp-attention`` runs attention data-parallel, each
-    device caching its own sequences (https://docs.sglang.ai/advanced_features/server_arguments.html);
-    that is a different deployment, not modelled here. Pipeline stages split the layers, so
-    their caches never repeat.
+    SGLang does the same unless ``--enable-dp-attention`` runs attention data-parallel
+    (``data_parallel_attention``): each device then caches its own sequences whole, one copy in
+    all (https://docs.sglang.ai/advanced_features/server_arguments.html). Pipeline stages split
+    the layers, so their caches never repeat.
 
     >>> from roofline_core.models import MODELS
     >>> kv_cache_copies(MODELS["deepseek-v3"], devices=8), kv_cache_copies(MODELS["llama-3-70b"], devices=16)
     (8, 2.0)
     """
-    if devices <= 1 or parallelism not in HEAD_SPLIT_PARALLELISMS:
+    if devices <= 1 or parallelism not in HEAD_SPLIT_PARALLELISMS or data_parallel_attention:
         return 1
     if getattr(model, "attention", None) == MLA:
         return devices
@@ -134,6 +136,7 @@ def kv_capacity(
     devices: int = 1,
     utilisation: float = DEFAULT_MEMORY_UTILISATION,
     parallelism: str = "tensor",
+    data_parallel_attention: bool = False,
 ) -> KvCapacity:
     """The KV budget after weights and reserve, in blocks, tokens and requests of ``context_tokens``;
     a token held on several devices (:func:`kv_cache_copies`) costs each of them."""
@@ -142,7 +145,9 @@ def kv_capacity(
         - weight_bytes
         - reserved_bytes(model, capacity_bytes=capacity_bytes, devices=devices, utilisation=utilisation)
     )
-    copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
+    copies = kv_cache_copies(
+        model, devices=devices, parallelism=parallelism, data_parallel_attention=data_parallel_attention
+    )
     per_token = model.kv_bytes_per_token(kv_dtype) * copies
     if budget <= 0 or per_token == 0:
         return KvCapacity(budget, 0, 0, 0)

@@ -442,6 +442,7 @@ def memory_fit(
     devices: int = 1,
     memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
     parallelism: str = TENSOR,
+    data_parallel_attention: bool = False,
 ) -> MemoryFit:
     """:func:`fit_in_memory` for ``model`` on ``devices`` x ``accelerator``, with a serving engine's reserve.
 
@@ -450,7 +451,9 @@ def memory_fit(
     (:mod:`roofline_core.estimates.headroom`). 1.0 with no activations gives the bare capacity.
     Under tensor (or expert) ``parallelism`` an MLA model's latent cache is kept whole on every
     device, and KV heads fewer than the devices are repeated
-    (:func:`~roofline_core.estimates.headroom.kv_cache_copies`).
+    (:func:`~roofline_core.estimates.headroom.kv_cache_copies`). ``data_parallel_attention``
+    (SGLang's ``--enable-dp-attention``) gives each device its own sequences instead: one copy
+    of the cache, but every device holds all the attention weights.
 
     Raises:
         ValueError: if the accelerator's memory is unknown (a
@@ -470,6 +473,7 @@ def memory_fit(
         devices=devices,
         memory_utilisation=memory_utilisation,
         parallelism=parallelism,
+        data_parallel_attention=data_parallel_attention,
     )
 
 
@@ -484,14 +488,21 @@ def model_memory_fit(
     devices: int = 1,
     memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
     parallelism: str = TENSOR,
+    data_parallel_attention: bool = False,
 ) -> MemoryFit:
     """:func:`fit_in_memory` for ``model`` in ``capacity_bytes`` over ``devices``, sliding-window
     layers capped, with a serving engine's reserve and the cache copies ``parallelism`` keeps
     (see :func:`memory_fit`)."""
-    copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
+    copies = kv_cache_copies(
+        model, devices=devices, parallelism=parallelism, data_parallel_attention=data_parallel_attention
+    )
+    weight_bytes = model.weight_bytes(weight_dtype)
+    if data_parallel_attention and devices > 1 and isinstance(model, Model):
+        # Each device runs attention for its own sequences, so each holds every attention weight.
+        weight_bytes += (devices - 1) * model.attention_weight_bytes(weight_dtype)
     fit = fit_in_memory(
         capacity_bytes=capacity_bytes,
-        weight_bytes=model.weight_bytes(weight_dtype),
+        weight_bytes=weight_bytes,
         kv_bytes_per_token=_kv_bytes_per_token(model, kv_dtype, context_tokens),
         batch=batch,
         context_tokens=context_tokens,
@@ -532,6 +543,7 @@ def fit_alternatives(
     kv_dtype: str,
     batch: int,
     context_tokens: int,
+    data_parallel_attention: bool = False,
 ) -> FitAlternatives:
     """More devices, or a smaller weight format, that would hold the weights and KV cache.
 
@@ -549,6 +561,7 @@ def fit_alternatives(
             batch=batch,
             context_tokens=context_tokens,
             devices=on,
+            data_parallel_attention=data_parallel_attention,
         )
 
     # Every device adds memory and a reserve proportional to it, so the search ends; the

@@ -332,6 +332,11 @@ class Model:
         q = self.quantisation
         return (q is not None and q.weight_dtype == weight_dtype) or bytes_per_element(weight_dtype) < 2
 
+    def attention_weight_bytes(self, weight_dtype: str = "fp16") -> float:
+        """Bytes of the attention layers' weights in ``weight_dtype``, in bytes (in their own
+        format, :meth:`part_format`): what each device holds whole under data-parallel attention."""
+        return self._bytes({ATTENTION: self.layers * self.attention_params_per_layer}, weight_dtype)
+
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype``, in bytes, each part in its own format
         (:meth:`part_format`)."""

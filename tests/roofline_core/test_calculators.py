@@ -398,3 +398,14 @@ def test_kv_cache_calculator_counts_an_mla_cache_on_every_tensor_parallel_device
     assert out["kv_bytes_per_sequence"]["value"] == pytest.approx(8 * one_copy)
     assert "8 copies: tensor parallelism keeps the whole MLA latent cache on every device" in out["kv_bytes"]["text"]
     assert out["max_batch"]["value"] == 22
+
+
+def test_kv_cache_calculator_offers_data_parallel_attention_one_copy_and_every_attention_weight_on_each() -> None:
+    inputs = {"model": "deepseek-v3", "accelerator": "h200", "devices": "8", "weight_dtype": "fp8"}
+    model = get_model("deepseek-v3")
+    out = compute("kv-cache", {**inputs, "attention_split": "data"})["outputs"]
+    assert out["kv_bytes_per_sequence"]["value"] == pytest.approx(model.kv_cache_bytes(context_tokens=32_768))
+    replicated = 7 * model.attention_weight_bytes("fp8")
+    assert out["weight_bytes"]["value"] == pytest.approx(model.weight_bytes("fp8") + replicated)
+    assert out["max_batch"]["value"] == 146 > compute("kv-cache", inputs)["outputs"]["max_batch"]["value"]
+    assert "146 requests" in out["cache_tokens"]["text"]
