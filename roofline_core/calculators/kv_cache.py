@@ -80,15 +80,15 @@ def _engine_report(values: dict[str, Any], model: AnyModel, fit: MemoryFit) -> d
 
 
 def _copies_text(model: AnyModel, fit: MemoryFit, devices: int) -> str:
-    """Why the whole batch's cache is more than one copy, when it is."""
+    """How many copies of the cache the devices keep, and why."""
     if fit.kv_copies <= 1:
-        return ""
+        return "1: the cache is split over the devices" if devices > 1 else "1"
     if getattr(model, "attention", None) == MLA:
         return (
-            f", {format_whole(devices)} copies: tensor parallelism keeps the whole MLA latent cache on every "
-            "device (vLLM, SGLang); data-parallel attention keeps one"
+            f"{format_whole(devices)}: tensor parallelism keeps the whole MLA latent cache on every device "
+            "(vLLM, SGLang); data-parallel attention keeps one"
         )
-    return f", {fit.kv_copies:g} copies: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
+    return f"{fit.kv_copies:g}: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
@@ -99,8 +99,11 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     return {
         "outputs": {
             "kv_bytes": value(
-                fit.kv_bytes, "B", format_bytes(fit.kv_bytes) + _copies_text(model, fit, values["devices"])
+                fit.kv_bytes,
+                "B",
+                format_bytes(fit.kv_bytes) + (f" ({fit.kv_copies:g} copies)" if fit.kv_copies > 1 else ""),
             ),
+            "kv_copies": value(fit.kv_copies, "", _copies_text(model, fit, values["devices"])),
             # One copy per token, as the model defines it; the batch and sequence figures count copies.
             "kv_bytes_per_token": value(per_token, "B", format_bytes(per_token)),
             "kv_bytes_per_sequence": value(fit.kv_bytes_per_sequence, "B", format_bytes(fit.kv_bytes_per_sequence)),
@@ -204,6 +207,7 @@ KV_CACHE = Calculator(
         Output("kv_bytes", "KV cache, whole batch"),
         Output("kv_bytes_per_token", "KV cache per token"),
         Output("kv_bytes_per_sequence", "KV cache per sequence"),
+        Output("kv_copies", "Copies the devices keep"),
         Output("share_of_memory", "Share of accelerator memory"),
         Output("weight_bytes", "Weights"),
         WEIGHT_FORMAT_READ,

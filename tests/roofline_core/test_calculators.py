@@ -396,7 +396,8 @@ def test_kv_cache_calculator_counts_an_mla_cache_on_every_tensor_parallel_device
     out = compute("kv-cache", inputs)["outputs"]
     one_copy = get_model("deepseek-v3").kv_cache_bytes(context_tokens=32_768)
     assert out["kv_bytes_per_sequence"]["value"] == pytest.approx(8 * one_copy)
-    assert "8 copies: tensor parallelism keeps the whole MLA latent cache on every device" in out["kv_bytes"]["text"]
+    assert out["kv_bytes"]["text"] == "18.4 GB (8 copies)"
+    assert out["kv_copies"]["text"].startswith("8: tensor parallelism keeps the whole MLA latent cache on every device")
     assert out["max_batch"]["value"] == 22
 
 
