@@ -34,6 +34,7 @@ from roofline_core.formatting import (
     format_amount,
     format_bandwidth,
     format_bytes,
+    format_capacity,
     format_flop_per_s,
     format_intensity,
     format_number,
@@ -551,7 +552,7 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
                         peak, "FLOP/s", format_flop_per_s(peak) + (" (measured)" if a.peak_is_measured else "")
                     ),
                     "bandwidth": value(a.bandwidth_bytes_per_s, "B/s", format_bandwidth(a.bandwidth_bytes_per_s)),
-                    "memory": value(a.memory_bytes, "B", format_bytes(a.memory_bytes)),
+                    "memory": value(a.memory_bytes, "B", format_capacity(a.memory_bytes)),
                     "link": value(
                         link,
                         "B/s",

@@ -78,6 +78,11 @@ def format_bytes(value_bytes: float) -> str:
     return _with_prefix(value_bytes, "B")
 
 
+def format_capacity(value_bytes: float) -> str:
+    """A device's memory in the binary unit it is built in: ``80 * 2**30`` -> ``"80 GiB"``."""
+    return f"{format_number(value_bytes / 2**30)} GiB"
+
+
 def format_flop_per_s(value_flop_per_s: float) -> str:
     """``989e12`` -> ``"989 TFLOP/s"``."""
     return _with_prefix(value_flop_per_s, "FLOP/s")

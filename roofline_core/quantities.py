@@ -40,6 +40,7 @@ from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
     format_bytes,
+    format_capacity,
     format_count,
     format_flop_per_s,
     format_flops,
@@ -293,7 +294,12 @@ def _number(number: float, render: Callable[[float], str], *items: Accelerator |
 
 
 def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
-    return _number(_for_dtype(accelerator.peak_for, dtype), format_flop_per_s, accelerator)
+    peak_flop_per_s = _for_dtype(accelerator.peak_for, dtype)
+    text = format_flop_per_s(peak_flop_per_s)
+    if accelerator.accumulate and dtype in ("fp16", "bf16", "fp8"):
+        # GeForce parts run FP32 accumulation at half rate; the preset holds that rate.
+        text += f" ({accelerator.accumulate} accumulate)"
+    return Value(text, _sources(accelerator), number=peak_flop_per_s)
 
 
 def _sparse_peak(*, accelerator: Accelerator, dtype: str) -> Value:
@@ -307,7 +313,8 @@ def _bandwidth(*, accelerator: Accelerator) -> Value:
 
 
 def _memory_capacity(*, accelerator: Accelerator) -> Value:
-    return _number(accelerator.memory_bytes, format_bytes, accelerator)
+    # As the device exposes it (binary); the source quote says how the vendor wrote it.
+    return _number(accelerator.memory_bytes, format_capacity, accelerator)
 
 
 def _memory_kind(*, accelerator: Accelerator) -> Value:

@@ -301,8 +301,13 @@ def model_of(values: dict[str, Any]) -> AnyModel:
     )
 
 
+#: The KV-cache calculator's choice of how attention runs over several devices.
+ATTENTION_SPLIT_ID, DATA_PARALLEL_ATTENTION = "attention_split", "data"
+
+
 def memory_fit_of(values: dict[str, Any], model: AnyModel, *, context_tokens: int) -> MemoryFit:
-    """Whether the chosen batch of ``model`` fits the chosen devices' memory at a context."""
+    """Whether the chosen batch of ``model`` fits the chosen devices' memory at a context (under
+    the calculator's parallelism, tensor parallelism where it has none)."""
     return model_memory_fit(
         model=model,
         capacity_bytes=memory_bytes_of(values) * values["devices"],
@@ -311,6 +316,8 @@ def memory_fit_of(values: dict[str, Any], model: AnyModel, *, context_tokens: in
         batch=values["batch"],
         context_tokens=context_tokens,
         devices=values["devices"],
+        parallelism=values.get("parallelism", "tensor"),
+        data_parallel_attention=values.get(ATTENTION_SPLIT_ID) == DATA_PARALLEL_ATTENTION,
     )
 
 
@@ -324,6 +331,7 @@ def fit_advice(values: dict[str, Any], *, batch: int, context_tokens: int) -> st
         kv_dtype=values["kv_dtype"],
         batch=batch,
         context_tokens=context_tokens,
+        data_parallel_attention=values.get(ATTENTION_SPLIT_ID) == DATA_PARALLEL_ATTENTION,
     )
     return format_fit_advice(alternatives, devices=values["devices"])
 

@@ -33,13 +33,9 @@ def _count(params: float) -> str:
 
 
 def _weights(model: Model, params: float, weight_dtype: str, part: str) -> str:
-    """``params`` of one ``part`` and their bytes; a quantised config's 16-bit parts stay 16-bit."""
-    q = model.quantisation
-    if q is not None and q.weight_dtype == weight_dtype:
-        stored = weight_dtype if part in q.quantised_parts else q.unquantised_dtype
-        each = q.bytes_per_weight if part in q.quantised_parts else bytes_per_element(stored)
-    else:
-        stored, each = weight_dtype, bytes_per_element(weight_dtype)
+    """``params`` of one ``part`` and their bytes, in the part's own format (the embedding and
+    output head of a 4- or 8-bit model stay 16-bit: :meth:`~roofline_core.models.Model.part_format`)."""
+    stored, each = model.part_format(part, weight_dtype)
     return f"{_count(params)}, {format_bytes(params * each)} in {stored.upper()}"
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    ATTENTION_SPLIT_ID,
+    DATA_PARALLEL_ATTENTION,
     WEIGHT_FORMAT_READ,
     accelerator_input,
     batch_input,
@@ -27,6 +29,7 @@ from roofline_core.estimates.inference import MemoryFit
 from roofline_core.formatting import (
     format_amount,
     format_bytes,
+    format_capacity,
     format_max_batch,
     format_max_context,
     format_percent,
@@ -64,6 +67,7 @@ def _engine_report(values: dict[str, Any], model: AnyModel, fit: MemoryFit) -> d
         kv_dtype=values["kv_dtype"],
         context_tokens=values["context_tokens"],
         devices=values["devices"],
+        data_parallel_attention=values[ATTENTION_SPLIT_ID] == DATA_PARALLEL_ATTENTION,
     )
     if report.blocks == 0:
         return value(0, "tokens", "none: no room beside the weights and the runtime's reserve")
@@ -75,6 +79,18 @@ def _engine_report(values: dict[str, Any], model: AnyModel, fit: MemoryFit) -> d
     )
 
 
+def _copies_text(model: AnyModel, fit: MemoryFit, devices: int) -> str:
+    """How many copies of the cache the devices keep, and why."""
+    if fit.kv_copies <= 1:
+        return "1: the cache is split over the devices" if devices > 1 else "1"
+    if getattr(model, "attention", None) == MLA:
+        return (
+            f"{format_whole(devices)}: tensor parallelism keeps the whole MLA latent cache on every device "
+            "(vLLM, SGLang); data-parallel attention keeps one"
+        )
+    return f"{fit.kv_copies:g}: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
+
+
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     per_token = model.kv_bytes_per_token(values["kv_dtype"])
@@ -82,11 +98,17 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     kv_share = fit.kv_bytes / fit.capacity_bytes
     return {
         "outputs": {
-            "kv_bytes": value(fit.kv_bytes, "B", format_bytes(fit.kv_bytes)),
+            "kv_bytes": value(
+                fit.kv_bytes,
+                "B",
+                format_bytes(fit.kv_bytes) + (f" ({fit.kv_copies:g} copies)" if fit.kv_copies > 1 else ""),
+            ),
+            "kv_copies": value(fit.kv_copies, "", _copies_text(model, fit, values["devices"])),
+            # One copy per token, as the model defines it; the batch and sequence figures count copies.
             "kv_bytes_per_token": value(per_token, "B", format_bytes(per_token)),
             "kv_bytes_per_sequence": value(fit.kv_bytes_per_sequence, "B", format_bytes(fit.kv_bytes_per_sequence)),
             "share_of_memory": value(
-                kv_share, "1", f"{format_percent(kv_share)} of {format_bytes(fit.capacity_bytes)}"
+                kv_share, "1", f"{format_percent(kv_share)} of {format_capacity(fit.capacity_bytes)}"
             ),
             "weight_bytes": value(fit.weight_bytes, "B", format_bytes(fit.weight_bytes)),
             "max_batch": value(fit.max_batch, "sequences", _max_batch_text(values, fit)),
@@ -162,15 +184,30 @@ KV_CACHE = Calculator(
         dtype_input(
             id="weight_dtype", label="Weight format", help="How the weights are stored; they share the memory."
         ),
-        # Four: Llama 3 70B's 16-bit weights (141 GB) overflow one 80 GB H100, and two hold
-        # them but not a 32k-token cache beside a serving engine's reserve; a calculator opens
-        # on a scenario that runs.
+        # Four: Llama 3 70B's 16-bit weights (141 GB) overflow one H100 (80 GiB), and two hold
+        # them but only one 32k-token cache beside a serving engine's reserve; a calculator
+        # opens on a scenario that runs with room to batch.
         devices_input(default=4),
+        OneOf(
+            id=ATTENTION_SPLIT_ID,
+            label="Attention over the devices",
+            choices=(
+                Choice(value="tensor", label="Split by heads (tensor parallel)"),
+                Choice(value=DATA_PARALLEL_ATTENTION, label="Each device its own sequences (data parallel)"),
+            ),
+            default="tensor",
+            help=(
+                "Tensor parallelism splits the cache by KV heads, so an MLA cache, which has none, is kept "
+                "whole on every device. Data-parallel attention (SGLang's --enable-dp-attention) keeps one "
+                "copy but puts all the attention weights on every device."
+            ),
+        ),
     ),
     outputs=(
         Output("kv_bytes", "KV cache, whole batch"),
         Output("kv_bytes_per_token", "KV cache per token"),
         Output("kv_bytes_per_sequence", "KV cache per sequence"),
+        Output("kv_copies", "Copies the devices keep"),
         Output("share_of_memory", "Share of accelerator memory"),
         Output("weight_bytes", "Weights"),
         WEIGHT_FORMAT_READ,

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from roofline_core.estimates.inference import MemoryFit
-from roofline_core.formatting import format_amount, format_bytes, format_count
+from roofline_core.formatting import format_amount, format_bytes, format_capacity, format_count
 from roofline_core.models import AnyModel
 
 #: The context axis always spans at least 1k to 1M tokens (a frame that stays still while the
@@ -59,14 +59,20 @@ def kv_cache_chart(
     x_lo = min(CONTEXT_FRAME_TOKENS[0], 10 ** math.floor(math.log10(context_tokens)))
     x_hi = max(CONTEXT_FRAME_TOKENS[1], 10 ** math.ceil(math.log10(context_tokens)))
     samples = _samples(x_lo, x_hi, model, context_tokens)
+    # Every copy the devices keep takes memory (an MLA cache is whole on each device).
     curve = [
-        [tokens, model.kv_cache_bytes(context_tokens=tokens, batch=batch, kv_dtype=kv_dtype)] for tokens in samples
+        [tokens, model.kv_cache_bytes(context_tokens=tokens, batch=batch, kv_dtype=kv_dtype) * fit.kv_copies]
+        for tokens in samples
     ]
     # What the weights and the serving runtime's reserve leave for the cache.
     room_bytes = fit.free_bytes
     on_devices = "" if devices == 1 else f" ({format_amount(devices, 'devices')})"
     lines = [
-        {"y": fit.capacity_bytes, "label": f"Memory {format_bytes(fit.capacity_bytes)}{on_devices}", "role": "capacity"}
+        {
+            "y": fit.capacity_bytes,
+            "label": f"Memory {format_capacity(fit.capacity_bytes)}{on_devices}",
+            "role": "capacity",
+        }
     ]
     if room_bytes > 0:
         lines.append({"y": room_bytes, "label": f"Room for KV {format_bytes(room_bytes)}", "role": "room"})
@@ -82,7 +88,7 @@ def kv_cache_chart(
     note = None
     if room_bytes <= 0:
         note = (
-            f"No room: weights take {format_bytes(fit.weight_bytes)} of {format_bytes(fit.capacity_bytes)}"
+            f"No room: weights {format_bytes(fit.weight_bytes)} > {format_capacity(fit.capacity_bytes)}"
             if fit.weight_bytes >= fit.capacity_bytes
             else f"No room: the runtime keeps {format_bytes(fit.reserved_bytes)}"
         )
@@ -128,7 +134,9 @@ def _title(
     """Text alternative: what the curve is, where the reader is, and where it stops fitting."""
     devices_text = accelerator_name if devices == 1 else f"{devices} × {accelerator_name}"
     sequences = format_amount(batch, "sequences")
-    parts = [f"KV cache of {sequences} against context, under the {format_bytes(fit.capacity_bytes)} of {devices_text}"]
+    parts = [
+        f"KV cache of {sequences} against context, under the {format_capacity(fit.capacity_bytes)} of {devices_text}"
+    ]
     parts += [point["label"] for point in points]
     if note:
         parts.append(note)

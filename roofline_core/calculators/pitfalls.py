@@ -15,7 +15,7 @@ from roofline_core.calculators._common import (
     model_of,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.estimates.headroom import reserved_bytes
+from roofline_core.estimates.headroom import kv_cache_copies, reserved_bytes
 from roofline_core.estimates.inference import MemoryFit
 from roofline_core.formatting import format_bytes, format_memory_fit, format_number, format_percent, format_time
 from roofline_core.hardware import ACCELERATORS
@@ -69,8 +69,10 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     accelerator = ACCELERATORS[values["accelerator"]]
     block_format = BLOCK_FORMATS[values["block_format"]]
     context, batch, kv_dtype = values["context_tokens"], values["batch"], values["kv_dtype"]
+    # The verdict counts the cache as the devices hold it (an MLA cache whole on each).
+    copies = kv_cache_copies(model, devices=values["devices"])
     weight_bytes = model.total_params * block_format.bytes_per_weight
-    kv_bytes = model.kv_cache_bytes(context_tokens=context, batch=batch, kv_dtype=kv_dtype)
+    kv_bytes = model.kv_cache_bytes(context_tokens=context, batch=batch, kv_dtype=kv_dtype) * copies
     pitfalls = (
         kv_with_query_heads(model, context_tokens=context, kv_dtype=kv_dtype),
         moe_memory_from_active(model, weight_bytes_per_param=block_format.bytes_per_weight),

@@ -17,7 +17,7 @@ from roofline_core.calculators._common import (
     parts_result,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.estimates.headroom import reserved_bytes
+from roofline_core.estimates.headroom import kv_cache_copies, reserved_bytes
 from roofline_core.estimates.inference import MemoryFit
 from roofline_core.estimates.speculative import DRAFT_HEAD, DRAFT_MODEL, DRAFT_NGRAM, estimate_speculative_decode
 from roofline_core.formatting import (
@@ -41,8 +41,10 @@ def _memory(values: dict[str, Any], draft_kind: str) -> MemoryFit:
     if draft_kind == DRAFT_MODEL:
         models.append(MODELS[values["draft_model"]])
     weight = sum(m.weight_bytes(values["weight_dtype"]) for m in models)
+    # Each model's cache as the devices hold it (an MLA cache whole on each device).
     kv = sum(
         m.kv_cache_bytes(context_tokens=values["context_tokens"], batch=values["batch"], kv_dtype=values["kv_dtype"])
+        * kv_cache_copies(m, devices=values["devices"])
         for m in models
     )
     capacity = ACCELERATORS[values["accelerator"]].memory_bytes * values["devices"]

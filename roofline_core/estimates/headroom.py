@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from roofline_core.models import AnyModel, Model
+from roofline_core.models import MLA, AnyModel, Model
 
 #: Share of memory the engine may use; the rest stays outside it (see the module docstring).
 DEFAULT_MEMORY_UTILISATION = 0.9
@@ -37,6 +37,41 @@ KV_BLOCK_TOKENS = 16
 #: ``DEFAULT_MAX_NUM_SEQS = 128``; engines raise both for large GPUs, so this is a floor).
 CHUNK_TOKENS = 2048
 SAMPLED_SEQUENCES = 128
+
+
+#: Ways of splitting a model (``estimate_decode(parallelism=...)``) in which attention is split by
+#: heads over the devices: tensor parallelism, and expert parallelism, whose engines run the
+#: attention layers tensor-parallel over the same devices unless data-parallel attention is on.
+HEAD_SPLIT_PARALLELISMS = ("tensor", "expert")
+
+
+def kv_cache_copies(
+    model: AnyModel, *, devices: int = 1, parallelism: str = "tensor", data_parallel_attention: bool = False
+) -> float:
+    """How many copies of each cached token the devices hold together (1: the cache is split).
+
+    Tensor parallelism splits the cache by KV heads, and a head cannot be split further: vLLM
+    gives each device ``max(1, kv_heads // devices)`` heads, replicating them once devices
+    outnumber KV heads, and an MLA model has one latent "head" that every device keeps whole
+    (``ModelConfig.get_num_kv_heads`` returns 1 when ``use_mla``: "When using MLA during decode
+    it becomes MQA"; https://github.com/vllm-project/vllm/blob/main/vllm/config/model.py).
+    SGLang does the same unless ``--enable-dp-attention`` runs attention data-parallel
+    (``data_parallel_attention``): each device then caches its own sequences whole, one copy in
+    all (https://docs.sglang.ai/advanced_features/server_arguments.html). Pipeline stages split
+    the layers, so their caches never repeat.
+
+    >>> from roofline_core.models import MODELS
+    >>> kv_cache_copies(MODELS["deepseek-v3"], devices=8), kv_cache_copies(MODELS["llama-3-70b"], devices=16)
+    (8, 2.0)
+    """
+    if devices <= 1 or parallelism not in HEAD_SPLIT_PARALLELISMS or data_parallel_attention:
+        return 1
+    if getattr(model, "attention", None) == MLA:
+        return devices
+    kv_heads = getattr(model, "kv_heads", 0)
+    if not kv_heads:
+        return 1  # a model known by its cache size alone: split evenly
+    return max(1.0, devices * max(1, kv_heads // devices) / kv_heads)
 
 
 def activation_bytes(model: AnyModel, *, devices: int = 1, chunk_tokens: int = CHUNK_TOKENS) -> float:
@@ -100,16 +135,22 @@ def kv_capacity(
     context_tokens: int,
     devices: int = 1,
     utilisation: float = DEFAULT_MEMORY_UTILISATION,
+    parallelism: str = "tensor",
+    data_parallel_attention: bool = False,
 ) -> KvCapacity:
-    """The KV budget after weights and reserve, in blocks, tokens and requests of ``context_tokens``."""
+    """The KV budget after weights and reserve, in blocks, tokens and requests of ``context_tokens``;
+    a token held on several devices (:func:`kv_cache_copies`) costs each of them."""
     budget = (
         capacity_bytes
         - weight_bytes
         - reserved_bytes(model, capacity_bytes=capacity_bytes, devices=devices, utilisation=utilisation)
     )
-    per_token = model.kv_bytes_per_token(kv_dtype)
+    copies = kv_cache_copies(
+        model, devices=devices, parallelism=parallelism, data_parallel_attention=data_parallel_attention
+    )
+    per_token = model.kv_bytes_per_token(kv_dtype) * copies
     if budget <= 0 or per_token == 0:
         return KvCapacity(budget, 0, 0, 0)
     blocks = math.floor(budget / (per_token * KV_BLOCK_TOKENS))
-    per_request = model.kv_cache_bytes(context_tokens=max(context_tokens, 1), kv_dtype=kv_dtype)
+    per_request = model.kv_cache_bytes(context_tokens=max(context_tokens, 1), kv_dtype=kv_dtype) * copies
     return KvCapacity(budget, blocks * KV_BLOCK_TOKENS, blocks, math.floor(budget / per_request))

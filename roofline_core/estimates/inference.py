@@ -24,7 +24,7 @@ from roofline_core.estimates.communication import (
     expert_parallel_comm,
     tensor_parallel_comm,
 )
-from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, reserved_bytes
+from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, kv_cache_copies, reserved_bytes
 from roofline_core.estimates.parts import (
     ACTIVATIONS,
     ATTENTION,
@@ -413,8 +413,10 @@ class MemoryFit:
     Attributes:
         capacity_bytes: Memory of all devices together, in bytes.
         weight_bytes: All weights (every expert), in bytes.
-        kv_bytes: KV cache of the whole batch at the given context, in bytes.
-        kv_bytes_per_sequence: KV cache of one sequence at the given context, in bytes.
+        kv_bytes: KV cache of the whole batch at the given context, every copy the devices keep
+            counted (:attr:`kv_copies`), in bytes.
+        kv_bytes_per_sequence: KV cache of one sequence at the given context, every copy
+            counted, in bytes.
         max_batch: Largest batch whose KV cache fits beside the weights at this context: 0 if
             the weights alone do not fit, ``None`` if there is no limit (a context of 0 tokens
             caches nothing).
@@ -422,6 +424,9 @@ class MemoryFit:
             do not fit, ``None`` if there is no limit (nothing is cached per token).
         reserved_bytes: Memory the serving runtime keeps from weights and cache (the share
             outside the engine and its activations, :mod:`roofline_core.estimates.headroom`), in bytes.
+        kv_copies: How many devices keep each cached token (1 when the cache is split; the
+            device count for an MLA model under tensor parallelism:
+            :func:`roofline_core.estimates.headroom.kv_cache_copies`).
     """
 
     capacity_bytes: float
@@ -431,6 +436,7 @@ class MemoryFit:
     max_batch: int | None
     max_context_tokens: int | None
     reserved_bytes: float = 0.0
+    kv_copies: float = 1
 
     @property
     def used_bytes(self) -> float:
@@ -462,6 +468,7 @@ def fit_in_memory(
     batch: int = 1,
     context_tokens: int = 0,
     reserved_bytes: float = 0.0,
+    kv_copies: float = 1,
 ) -> MemoryFit:
     """How weights and the KV cache of ``batch`` sequences share ``capacity_bytes`` of memory.
 
@@ -473,6 +480,7 @@ def fit_in_memory(
         context_tokens: Cached tokens per sequence.
         reserved_bytes: Memory kept back for the runtime (activations, workspace, the share an
             engine leaves unused), in bytes; 0 gives the bare capacity.
+        kv_copies: How many devices keep each cached token (at least 1).
     """
     _require_positive("capacity_bytes", capacity_bytes)
     _require_non_negative("weight_bytes", weight_bytes)
@@ -480,6 +488,9 @@ def fit_in_memory(
     _require_count("batch", batch)
     _require_context(context_tokens)
     _require_non_negative("reserved_bytes", reserved_bytes)
+    if not kv_copies >= 1:
+        raise ValueError(f"kv_copies must be at least 1, got {kv_copies!r}")
+    kv_bytes_per_token = kv_bytes_per_token * kv_copies
     per_sequence = kv_bytes_per_token * context_tokens
     free = capacity_bytes - reserved_bytes - weight_bytes
     max_batch: int | None
@@ -502,6 +513,7 @@ def fit_in_memory(
         max_batch=max_batch,
         max_context_tokens=max_context,
         reserved_bytes=reserved_bytes,
+        kv_copies=kv_copies,
     )
 
 
@@ -553,12 +565,19 @@ def memory_fit(
     context_tokens: int = 0,
     devices: int = 1,
     memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
+    parallelism: str = TENSOR,
+    data_parallel_attention: bool = False,
 ) -> MemoryFit:
     """:func:`fit_in_memory` for ``model`` on ``devices`` x ``accelerator``, with a serving engine's reserve.
 
     ``memory_utilisation`` is the share of memory the engine may use (as vLLM's
     ``gpu_memory_utilization``); the activations of a forward chunk are reserved inside it
     (:mod:`roofline_core.estimates.headroom`). 1.0 with no activations gives the bare capacity.
+    Under tensor (or expert) ``parallelism`` an MLA model's latent cache is kept whole on every
+    device, and KV heads fewer than the devices are repeated
+    (:func:`~roofline_core.estimates.headroom.kv_cache_copies`). ``data_parallel_attention``
+    (SGLang's ``--enable-dp-attention``) gives each device its own sequences instead: one copy
+    of the cache, but every device holds all the attention weights.
 
     Raises:
         ValueError: if the accelerator's memory is unknown (a
@@ -577,6 +596,8 @@ def memory_fit(
         context_tokens=context_tokens,
         devices=devices,
         memory_utilisation=memory_utilisation,
+        parallelism=parallelism,
+        data_parallel_attention=data_parallel_attention,
     )
 
 
@@ -590,23 +611,34 @@ def model_memory_fit(
     context_tokens: int = 0,
     devices: int = 1,
     memory_utilisation: float = DEFAULT_MEMORY_UTILISATION,
+    parallelism: str = TENSOR,
+    data_parallel_attention: bool = False,
 ) -> MemoryFit:
     """:func:`fit_in_memory` for ``model`` in ``capacity_bytes`` over ``devices``, sliding-window
-    layers capped, with a serving engine's reserve (see :func:`memory_fit`)."""
+    layers capped, with a serving engine's reserve and the cache copies ``parallelism`` keeps
+    (see :func:`memory_fit`)."""
+    copies = kv_cache_copies(
+        model, devices=devices, parallelism=parallelism, data_parallel_attention=data_parallel_attention
+    )
+    weight_bytes = model.weight_bytes(weight_dtype)
+    if data_parallel_attention and devices > 1 and isinstance(model, Model):
+        # Each device runs attention for its own sequences, so each holds every attention weight.
+        weight_bytes += (devices - 1) * model.attention_weight_bytes(weight_dtype)
     fit = fit_in_memory(
         capacity_bytes=capacity_bytes,
-        weight_bytes=model.weight_bytes(weight_dtype),
+        weight_bytes=weight_bytes,
         kv_bytes_per_token=_kv_bytes_per_token(model, kv_dtype, context_tokens),
         batch=batch,
         context_tokens=context_tokens,
         reserved_bytes=reserved_bytes(
             model, capacity_bytes=capacity_bytes, devices=devices, utilisation=memory_utilisation
         ),
+        kv_copies=copies,
     )
     if fit.max_context_tokens and model.kv_cache_known:
         # Sliding-window layers stop growing at their window, so the longest context is not
         # linear in the free memory: ask the model.
-        longest = model.context_for_kv_bytes(kv_bytes=fit.free_bytes, batch=batch, kv_dtype=kv_dtype)
+        longest = model.context_for_kv_bytes(kv_bytes=fit.free_bytes / copies, batch=batch, kv_dtype=kv_dtype)
         fit = replace(fit, max_context_tokens=None if math.isinf(longest) else math.floor(longest))
     return fit
 
@@ -619,7 +651,8 @@ class FitAlternatives:
         devices_needed: Fewest devices of the same kind that hold it, formats unchanged, among
             the counts tensor parallelism can split the model over
             (:func:`roofline_core.models.tensor_split.tensor_parallel_refusal`); None when no
-            such count holds it.
+            such count holds it (an MLA cache is kept whole on every device, so more devices
+            cannot hold a sequence whose cache alone overflows one).
         weight_dtypes: Smaller weight formats that fit on the devices given, smallest step first.
     """
 
@@ -636,13 +669,14 @@ def fit_alternatives(
     kv_dtype: str,
     batch: int,
     context_tokens: int,
+    data_parallel_attention: bool = False,
 ) -> FitAlternatives:
     """More devices, or a smaller weight format, that would hold the weights and KV cache.
 
-    Weights and cache are split evenly over devices (tensor parallelism, as the calculators
-    assume), each device keeping a serving engine's reserve; the devices needed are the
-    fewest that hold it all and that vLLM can split the model over (Llama 3 70B's 64 heads
-    go 2, 4 or 8 ways, never 3).
+    Weights and cache are split over devices by tensor parallelism, as the calculators assume
+    (an MLA cache kept whole on each), each device keeping a serving engine's reserve; the
+    devices needed are the fewest that hold it all and that vLLM can split the model over
+    (Llama 3 70B's 64 heads go 2, 4 or 8 ways, never 3).
     """
 
     def fit_in(dtype: str, on: int = devices) -> MemoryFit:
@@ -654,6 +688,7 @@ def fit_alternatives(
             batch=batch,
             context_tokens=context_tokens,
             devices=on,
+            data_parallel_attention=data_parallel_attention,
         )
 
     # Every device adds memory and a reserve proportional to it, so the search ends; the
@@ -678,7 +713,12 @@ def fit_alternatives(
 
 @dataclass(frozen=True)
 class DecodeEstimate:
-    """A decode step of a model on an accelerator, with its memory picture."""
+    """A decode step of a model on an accelerator, with its memory picture.
+
+    ``kv_bytes`` is the KV cache the step reads over all devices: each of the ``kv_copies``
+    devices that keep a token (an MLA cache under tensor parallelism is kept whole on every
+    one; :func:`~roofline_core.estimates.headroom.kv_cache_copies`) reads its own copy.
+    """
 
     step: StepEstimate
     batch: int
@@ -689,6 +729,7 @@ class DecodeEstimate:
     attention_flops: float = 0.0
     communication: CommCost = NO_COMMUNICATION
     pipeline_bubble: float = 0.0
+    kv_copies: float = 1
 
     @property
     def communication_share(self) -> float:
@@ -795,7 +836,10 @@ def estimate_decode(
     _require_context(context_tokens)
     params = model.streamed_params_per_token
     kv_bytes_per_token = _kv_bytes_per_token(model, kv_dtype, context_tokens)
-    kv_bytes = kv_bytes_per_token * context_tokens * batch
+    # Every device that keeps a copy of the cache reads it: under tensor parallelism each device
+    # attends with its own heads over an MLA model's whole latent cache.
+    copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
+    kv_bytes = kv_bytes_per_token * context_tokens * batch * copies
     weights_read = _weight_bytes_read(model, weight_dtype, batch)
     # Bytes per streamed parameter: the format's size, or for a quantised config the average of
     # its quantised and 16-bit parts, scales included.
@@ -810,7 +854,8 @@ def estimate_decode(
         bandwidth_bytes_per_s=bandwidth,
         bytes_per_param=bpp,
         batch=batch,
-        kv_cache_bytes=kv_bytes + (weights_read - params * bpp),
+        # Never below 0: for a dense model the two are equal up to rounding.
+        kv_cache_bytes=kv_bytes + max(0.0, weights_read - params * bpp),
         devices=devices,
     )
     # For the parts: the extra experts passed as "KV" traffic above are weights, and the
@@ -873,6 +918,7 @@ def estimate_decode(
             batch=batch,
             context_tokens=context_tokens,
             devices=devices,
+            parallelism=parallelism,
         )
     )
     return DecodeEstimate(
@@ -885,6 +931,7 @@ def estimate_decode(
         attention_flops=attention.flops,
         communication=communication,
         pipeline_bubble=bubble,
+        kv_copies=copies,
     )
 
 

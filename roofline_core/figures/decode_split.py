@@ -30,7 +30,7 @@ from roofline_core.figures.parameters import (
     format_has_a_peak,
 )
 from roofline_core.figures.schema import Figure
-from roofline_core.formatting import bound_phrase, format_bytes, format_number, format_time
+from roofline_core.formatting import bound_phrase, format_capacity, format_number, format_time
 from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.roofline import op_time_s
@@ -116,7 +116,7 @@ def decode_split_figure(
                 {"label": "reading the KV cache", "values": kv_s},
             ],
             "hatched": [not f for f in fits],
-            "hatch_label": f"does not fit in {format_bytes(chip.memory_bytes * devices)}",
+            "hatch_label": f"does not fit in {format_capacity(chip.memory_bytes * devices)}",
         },
         "series": [{"label": "compute at peak", "points": [[i, c] for i, c in enumerate(compute_s)], "dashed": True}],
         "legend": True,
@@ -135,7 +135,9 @@ def decode_split_figure(
     )
     if not all(fits):
         first_misfit = categories[fits.index(False)]
-        alt += f"; from {first_misfit} tokens the batch no longer fits in {format_bytes(chip.memory_bytes * devices)}"
+        alt += (
+            f"; from {first_misfit} tokens the batch no longer fits in {format_capacity(chip.memory_bytes * devices)}"
+        )
     alt += "."
     rows = [
         [

@@ -16,6 +16,9 @@ from roofline_core.sources import Source
 
 TERA = 1e12
 GIGA = 1e9
+#: One gibibyte. Device memory is built from binary-sized DRAM dies, so the capacity a device
+#: exposes is a whole number of GiB even where its sheet writes "GB" (an H100 "80 GB" is 80 GiB).
+GIB = 2**30
 
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
@@ -73,19 +76,27 @@ class Accelerator(_PeakLookup):
         peak_flop_per_s: Dense peak per number format, in FLOP/s (int8 in OP/s), keyed by
             dtype slug. Only formats the matrix units support natively are listed.
         bandwidth_bytes_per_s: Peak memory bandwidth, in bytes/s.
-        memory_bytes: Memory capacity, in bytes (decimal: 80 GB = 80e9).
+        memory_bytes: Memory capacity as the device exposes it, in bytes (an H100 "80 GB" is
+            80 GiB, 85.9e9 bytes); every fit verdict uses it.
         memory_kind: What the memory is (``"HBM3"``, ``"GDDR6X"``).
+        memory_stated: The capacity as the vendor writes it (``"80 GB"``); ``source.states`` says
+            how it was read.
         source: Where the numbers come from.
         notes: How the figures were read (which column, what was halved).
         interconnect_kind: The device-to-device link (``"NVLink"``, ``"ICI"``, ``"PCIe Gen4 x16"``).
         interconnect_bandwidth_bytes_per_s: Its bandwidth as the source states it, in bytes/s
             (None when no source gave it).
-        interconnect_direction: Whether that figure is per direction or both together, as stated.
+        interconnect_direction: Whether that figure is one direction's (``"per direction ..."``)
+            or both directions' together (``"both directions ..."``), then how the source put it.
         board_power_w: Board (or module) power, in watts (None when no source gave it).
         vendor: Maker, for grouping in lists.
         family: Architecture or product family, for grouping in lists.
         peak_is_measured: True when the peak is a public measurement, not a vendor figure.
         secondary_only: True when no vendor document is among the sources.
+        accumulate: For GeForce parts, whose tensor cores run FP32 accumulation at half the
+            FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
+        fp16_accumulate_peak_flop_per_s: For those parts, the FP16-accumulate peaks, the stated
+            alternative, in FP/s by dtype (empty elsewhere).
     """
 
     slug: str
@@ -104,6 +115,9 @@ class Accelerator(_PeakLookup):
     family: str = ""
     peak_is_measured: bool = False
     secondary_only: bool = False
+    memory_stated: str = ""
+    accumulate: str = ""
+    fp16_accumulate_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = set(self.peak_flop_per_s) - set(DTYPES)
@@ -230,7 +244,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         # The seeds (001, 004) and the datasheet round 1,979 / 2 to 989 TFLOP/s.
         peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
         bandwidth_bytes_per_s=3.35 * TERA,
-        memory_bytes=80 * GIGA,
+        memory_bytes=80 * GIB,
+        memory_stated="80 GB",
         memory_kind="HBM3",
         source=_NVIDIA_H100,
     ),
@@ -239,7 +254,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="NVIDIA H100 PCIe",
         peak_flop_per_s=_peaks(tf32=378, bf16=756.5, fp16=756.5, fp8=1513, int8=1513),
         bandwidth_bytes_per_s=2.0 * TERA,
-        memory_bytes=80 * GIGA,
+        memory_bytes=80 * GIB,
+        memory_stated="80 GB",
         memory_kind="HBM2e",
         source=_NVIDIA_H100,
     ),
@@ -248,7 +264,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="NVIDIA H200 SXM",
         peak_flop_per_s=_peaks(tf32=494.5, bf16=989, fp16=989, fp8=1979, int8=1979),
         bandwidth_bytes_per_s=4.8 * TERA,
-        memory_bytes=141 * GIGA,
+        memory_bytes=141 * GIB,
+        memory_stated="141 GB",
         memory_kind="HBM3e",
         source=_NVIDIA_H200,
     ),
@@ -258,7 +275,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         peak_flop_per_s=_peaks(tf32=1100, bf16=2250, fp16=2250, fp8=4500, int8=4500, fp4=9000),
         # Per GPU as the HGX B200 sheet states it (see the record); the DGX total / 8 gives 8 TB/s.
         bandwidth_bytes_per_s=7.7 * TERA,
-        memory_bytes=180 * GIGA,
+        memory_bytes=180 * GIB,
+        memory_stated="180 GB",
         memory_kind="HBM3e",
         source=_NVIDIA_B200,
     ),
@@ -267,7 +285,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="NVIDIA A100 SXM 40GB",
         peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
         bandwidth_bytes_per_s=1555 * GIGA,
-        memory_bytes=40 * GIGA,
+        memory_bytes=40 * GIB,
+        memory_stated="40 GB",
         memory_kind="HBM2",
         source=_NVIDIA_A100,
     ),
@@ -276,7 +295,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="NVIDIA A100 SXM 80GB",
         peak_flop_per_s=_peaks(tf32=156, bf16=312, fp16=312, int8=624),
         bandwidth_bytes_per_s=2039 * GIGA,
-        memory_bytes=80 * GIGA,
+        memory_bytes=80 * GIB,
+        memory_stated="80 GB",
         memory_kind="HBM2e",
         source=_NVIDIA_A100,
     ),
@@ -285,17 +305,20 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="NVIDIA L40S",
         peak_flop_per_s=_peaks(tf32=183, bf16=362.05, fp16=362.05, fp8=733),
         bandwidth_bytes_per_s=864 * GIGA,
-        memory_bytes=48 * GIGA,
+        memory_bytes=48 * GIB,
+        memory_stated="48 GB",
         memory_kind="GDDR6",
         source=_NVIDIA_L40S,
     ),
     Accelerator(
         slug="rtx-4090",
         name="NVIDIA GeForce RTX 4090",
-        # FP32 accumulation, as LLM kernels use; GeForce parts run it at half the fp16-accumulate rate.
+        # FP32 accumulation, as PyTorch and cuBLAS use for FP16/BF16 matrix products by default;
+        # GeForce parts run it at half the FP16-accumulate rate (the record keeps that alternative).
         peak_flop_per_s=_peaks(bf16=165.2, fp16=165.2, fp8=330.3, int8=660.6),
         bandwidth_bytes_per_s=1008 * GIGA,
-        memory_bytes=24 * GIGA,
+        memory_bytes=24 * GIB,
+        memory_stated="24 GB",
         memory_kind="GDDR6X",
         source=_NVIDIA_ADA,
     ),
@@ -304,7 +327,8 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="AMD Instinct MI300X",
         peak_flop_per_s=_peaks(tf32=653.7, bf16=1307.4, fp16=1307.4, fp8=2614.9, int8=2614.9),
         bandwidth_bytes_per_s=5.3 * TERA,
-        memory_bytes=192 * GIGA,
+        memory_bytes=192 * GIB,
+        memory_stated="192 GB",
         memory_kind="HBM3",
         source=_AMD_MI300X,
     ),
@@ -313,13 +337,14 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
         name="Google TPU v5e",
         peak_flop_per_s=_peaks(bf16=197, int8=393),
         bandwidth_bytes_per_s=819 * GIGA,
-        memory_bytes=16 * GIGA,
+        memory_bytes=16 * GIB,
+        memory_stated="16 GB",
         memory_kind="HBM2",
         source=_GOOGLE_TPU_V5E,
     ),
 )
 
-_UNIT_BYTES = {"GB": 1e9, "GiB": 2**30, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8}
+_UNIT_BYTES = {"GB": 1e9, "GiB": GIB, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8}
 
 
 def _bytes(quantity: dict | None) -> float | None:
@@ -333,17 +358,58 @@ def _quotes(record: dict) -> str:
     return "\n\n".join(s["quote"] for s in record["sources"])
 
 
+#: How a link figure's direction must begin: one direction's figure, or both directions' summed.
+#: The per-direction reading (roofline_core.estimates.communication) halves only the second, so
+#: wording such as "2x 900 GB/s" must be read here, once, into one of the two.
+LINK_DIRECTIONS = ("per direction", "both directions")
+
+
+def _link_direction(record: dict) -> str:
+    """The record's link direction, checked against :data:`LINK_DIRECTIONS`.
+
+    Raises:
+        ValueError: if a link figure's direction begins with neither.
+    """
+    link = record.get("interconnect") or {}
+    direction = link.get("direction") or ""
+    if link.get("value") is not None and not direction.startswith(LINK_DIRECTIONS):
+        raise ValueError(
+            f"{record['slug']}: interconnect direction must begin with 'per direction' or "
+            f"'both directions', got {direction!r}"
+        )
+    return direction
+
+
+def _capacity(record: dict) -> tuple[float | None, str]:
+    """The capacity as the device exposes it, in bytes, and the sentence saying how it was read."""
+    stated = record.get("memory_capacity") or {}
+    exposed = record.get("memory_exposed") or {}
+    if stated.get("value") is None:
+        return None, ""
+    if exposed.get("unit") != "GiB":
+        raise ValueError(f"{record['slug']}: expected memory_exposed in GiB beside memory_capacity, got {exposed!r}")
+    text = (
+        f"Capacity as stated: {stated['value']:g} {stated['unit']}; as the device exposes it: "
+        f"{exposed['value']:g} GiB ({exposed['why']})."
+    )
+    return exposed["value"] * GIB, text
+
+
 def _record_fields(record: dict) -> dict:
     """What a research record adds to any preset: link, power, grouping and provenance."""
     link = record.get("interconnect") or {}
     return {
         "interconnect_kind": link.get("kind") or "",
         "interconnect_bandwidth_bytes_per_s": _bytes(link),
-        "interconnect_direction": link.get("direction") or "",
+        "interconnect_direction": _link_direction(record),
         "board_power_w": record.get("board_power_w"),
         "vendor": record["vendor"],
         "family": record["family"],
         "peak_is_measured": bool(record.get("measured")),
+        "accumulate": record.get("accumulate") or "",
+        "fp16_accumulate_peak_flop_per_s": {
+            dtype: tera * TERA for dtype, tera in (record.get("fp16_accumulate_dense_tera_per_s") or {}).items()
+        },
     }
 
 
@@ -366,7 +432,7 @@ def _from_record(record: dict) -> Accelerator | None:
             "expected its peak to be a cited measurement marked measured: True"
         )
     bandwidth = _bytes(record.get("memory_bandwidth"))
-    memory = _bytes(record.get("memory_capacity"))
+    memory, capacity_text = _capacity(record)
     if not ({"fp16", "bf16"} & set(peaks)) or bandwidth is None or memory is None:
         return None
     first = record["sources"][0]
@@ -379,20 +445,33 @@ def _from_record(record: dict) -> Accelerator | None:
         bandwidth_bytes_per_s=bandwidth,
         memory_bytes=memory,
         memory_kind=record.get("memory_kind", ""),
-        source=Source(title=first["title"], url=first["url"], states=_quotes(record)),
+        memory_stated=_stated_capacity(record),
+        source=Source(title=first["title"], url=first["url"], states=_quotes(record) + "\n\n" + capacity_text),
         notes=record.get("notes") or "",
         secondary_only=bool(record.get("secondary_only")),
         **_record_fields(record),
     )
 
 
+def _stated_capacity(record: dict) -> str:
+    stated = record.get("memory_capacity") or {}
+    return f"{stated['value']:g} {stated['unit']}" if stated.get("value") is not None else ""
+
+
 def _with_record(preset: Accelerator, record: dict) -> Accelerator:
     """A vendor-sheet preset with the link, power and grouping its research record adds; the
-    record's quotes join the preset's source so each added figure is quoted too."""
+    record's quotes join the preset's source so each added figure is quoted too.
+
+    Raises:
+        ValueError: if the preset's capacity is not the one the record says the device exposes.
+    """
+    memory, capacity_text = _capacity(record)
+    if memory != preset.memory_bytes:
+        raise ValueError(f"{preset.slug}: memory_bytes {preset.memory_bytes:g} but its record exposes {memory!r}")
     source = Source(
         title=preset.source.title,
         url=preset.source.url,
-        states=preset.source.states + "\n\nAlso: " + _quotes(record),
+        states=preset.source.states + "\n\nAlso: " + _quotes(record) + "\n\n" + capacity_text,
     )
     return replace(preset, source=source, **_record_fields(record))
 

@@ -33,6 +33,11 @@ class BlockFormat:
         block_elements: Elements that share one block's scale data.
         scale_bits_per_block: Bits of scale (and offset) data each block carries.
         source: Where the layout comes from, with the struct or sentence quoted.
+        whole_file: Whether a model stored in this format has every tensor in it, embedding and
+            output head included. llama.cpp's quantize tool quantises ``token_embd`` and
+            ``output`` too (a Q4_K_M file keeps ``output.weight`` in Q6_K), where GPU checkpoints
+            (MXFP4, NVFP4) keep them 16-bit; see
+            :meth:`roofline_core.models.model.Model.part_format`.
     """
 
     slug: str
@@ -41,6 +46,7 @@ class BlockFormat:
     block_elements: int
     scale_bits_per_block: int
     source: Source
+    whole_file: bool = False
 
     def __post_init__(self) -> None:
         if self.element_bits <= 0 or self.block_elements <= 0 or self.scale_bits_per_block < 0:
@@ -105,6 +111,7 @@ BLOCK_FORMATS: dict[str, BlockFormat] = {
             element_bits=4,
             block_elements=32,
             scale_bits_per_block=16,
+            whole_file=True,
             source=Source(
                 title="llama.cpp ggml-common.h: block_q4_0",
                 url=_GGML_COMMON,
@@ -122,6 +129,7 @@ BLOCK_FORMATS: dict[str, BlockFormat] = {
             # and mins, (2 + 2 + 12) bytes = 128 bits beside 128 bytes of 4-bit quants.
             block_elements=256,
             scale_bits_per_block=128,
+            whole_file=True,
             source=Source(
                 title="llama.cpp ggml-common.h: block_q4_K",
                 url=_GGML_COMMON,
@@ -137,6 +145,7 @@ BLOCK_FORMATS: dict[str, BlockFormat] = {
             element_bits=8,
             block_elements=32,
             scale_bits_per_block=16,
+            whole_file=True,
             source=Source(
                 title="llama.cpp ggml-common.h: block_q8_0",
                 url=_GGML_COMMON,

@@ -21,8 +21,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
 from roofline_core.hardware.dtypes import bytes_per_element
-from roofline_core.models.quantisation import ATTENTION, EMBEDDING, EXPERTS, LM_HEAD, MLP, WeightQuantisation
+from roofline_core.models.quantisation import (
+    ATTENTION,
+    EMBEDDING,
+    EXPERTS,
+    LINEAR_PARTS,
+    LM_HEAD,
+    MLP,
+    WeightQuantisation,
+)
 from roofline_core.roofline import _require_positive
 from roofline_core.sources import Source
 
@@ -72,8 +81,9 @@ class Model:
         quantisation: What the config's ``quantization_config`` says about the stored weights
             (None for none). It refines the bytes of its own format: :meth:`weight_bytes` and
             :meth:`streamed_weight_bytes` in ``quantisation.weight_dtype`` count the quantised
-            parts at its bytes per weight (scales included) and the rest at 16 bits; any other
-            format is counted as asked.
+            parts at its bytes per weight (scales included) and the rest at 16 bits. Any other
+            format narrower than 16 bits applies to the linear layers only, as real quantised
+            checkpoints do (see :meth:`part_format`).
     """
 
     slug: str
@@ -287,25 +297,59 @@ class Model:
             + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
         }
 
-    def _bytes(self, parts: dict[str, float], weight_dtype: str) -> float:
+    def part_format(self, part: str, weight_dtype: str) -> tuple[str, float]:
+        """The format one part of the weights (a key of :meth:`weight_parts`) is stored in when the
+        model's weights are in ``weight_dtype``, and the bytes one of its weights takes.
+
+        The config's ``quantization_config`` decides for its own format. Without one, a format
+        narrower than 16 bits applies to the linear layers of the decoder blocks only: quantised
+        checkpoints keep the input embedding (a table lookup, not a matrix product), the norms
+        and MoE routers in 16 bits, and nearly always the output head too. AWQ and GPTQ leave
+        ``lm_head`` unquantised (AutoAWQ's ``modules_to_not_convert``, GPTQModel's
+        ``lm_head=False`` default), and llm-compressor's FP8 and W4A16 recipes list
+        ``ignore=["lm_head"]`` (https://github.com/vllm-project/llm-compressor/tree/main/examples).
+        So a W4A16 Llama 3.1 8B is about 5.7 GB, not the 4 GB that four bits of every weight give.
+        GGUF formats are the exception: llama.cpp quantises every tensor
+        (:attr:`~roofline_core.hardware.block_formats.BlockFormat.whole_file`).
+        """
         q = self.quantisation
-        if q is None or q.weight_dtype != weight_dtype:
-            return sum(parts.values()) * bytes_per_element(weight_dtype)
-        quantised = q.quantised_parts
-        sixteen = bytes_per_element(q.unquantised_dtype)
-        return sum(n * (q.bytes_per_weight if part in quantised else sixteen) for part, n in parts.items())
+        if q is not None and q.weight_dtype == weight_dtype:
+            if part in q.quantised_parts:
+                return weight_dtype, q.bytes_per_weight
+            return q.unquantised_dtype, bytes_per_element(q.unquantised_dtype)
+        size = bytes_per_element(weight_dtype)
+        block = BLOCK_FORMATS.get(weight_dtype)
+        if size < 2 and part not in LINEAR_PARTS and not (block is not None and block.whole_file):
+            sixteen = q.unquantised_dtype if q is not None else "bf16"
+            return sixteen, bytes_per_element(sixteen)
+        return weight_dtype, size
+
+    def _bytes(self, parts: dict[str, float], weight_dtype: str) -> float:
+        return sum(n * self.part_format(part, weight_dtype)[1] for part, n in parts.items())
+
+    def _parts_decide(self, weight_dtype: str) -> bool:
+        """Whether parts are stored in different formats (else every weight is ``weight_dtype``)."""
+        q = self.quantisation
+        return (q is not None and q.weight_dtype == weight_dtype) or bytes_per_element(weight_dtype) < 2
+
+    def attention_weight_bytes(self, weight_dtype: str = "fp16") -> float:
+        """Bytes of the attention layers' weights in ``weight_dtype``, in bytes (in their own
+        format, :meth:`part_format`): what each device holds whole under data-parallel attention."""
+        return self._bytes({ATTENTION: self.layers * self.attention_params_per_layer}, weight_dtype)
 
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
-        """Bytes to hold every weight in ``weight_dtype``, in bytes (see :attr:`quantisation`)."""
-        if self.quantisation is None or self.quantisation.weight_dtype != weight_dtype:
+        """Bytes to hold every weight in ``weight_dtype``, in bytes, each part in its own format
+        (:meth:`part_format`)."""
+        if not self._parts_decide(weight_dtype):
             return self.total_params * bytes_per_element(weight_dtype)
         return self._bytes(self.weight_parts(), weight_dtype)
 
     def streamed_weight_bytes(self, weight_dtype: str = "fp16", *, experts_used: float | None = None) -> float:
         """Bytes of the weights one decode step reads, ``experts_used`` routed experts per MoE
-        layer (default ``experts_per_token``), in bytes (see :attr:`quantisation`)."""
+        layer (default ``experts_per_token``), in bytes, each part in its own format
+        (:meth:`part_format`: the output head of a 4- or 8-bit model is read in 16 bits)."""
         used = self.experts_per_token if experts_used is None else experts_used
-        if self.quantisation is None or self.quantisation.weight_dtype != weight_dtype:
+        if not self._parts_decide(weight_dtype):
             extra = (used - self.experts_per_token) * self.expert_params * self.moe_layers
             return (self.streamed_params_per_token + extra) * bytes_per_element(weight_dtype)
         return self._bytes(self.weight_parts(experts_used=used, streamed=True), weight_dtype)

@@ -30,6 +30,9 @@ PARTS = (EMBEDDING, LM_HEAD, ATTENTION, MLP, EXPERTS)
 #: blocks. The MoE router and the norms are always counted 16-bit (the router is under 0.1 % of
 #: an MoE's weights, and every method here keeps norms in the model's dtype).
 _LINEAR_PARTS = (ATTENTION, MLP, EXPERTS)
+#: The same parts, public: what a weight format narrower than 16 bits applies to when no
+#: ``quantization_config`` says otherwise (:meth:`roofline_core.models.model.Model.part_format`).
+LINEAR_PARTS = _LINEAR_PARTS
 
 #: Kinds of things not understood, each with its sentence; ``{m}`` is the method, ``{a}`` the
 #: argument, ``{d}`` the 16-bit format the weights are read in instead.

@@ -13,7 +13,7 @@ would do.
 >>> from roofline_core.models import MODELS
 >>> factors = decode_sensitivity(model=MODELS["llama-3.1-8b"], accelerator=ACCELERATORS["h100-sxm"])
 >>> factors[0].name, factors[0].high, round(factors[0].high_change, 3)
-('Weight format', 'FP16 \u2192 FP8', 1.0)
+('Weight format', 'FP16 \u2192 FP8', 0.869)
 >>> factors[1].name, factors[1].low
 ('Memory bandwidth', '3.35 \u2192 3.02 TB/s (\u221210%)')
 """
@@ -281,7 +281,7 @@ def _signed(change: float) -> str:
 
 def describe(factors: tuple[Factor, ...], *, shown: int = 4) -> str:
     """The ``shown`` factors that move the estimate most and noticeably, in rank order, in one
-    line (``"Weight format FP16 \u2192 FP8: +100.0%; Memory bandwidth 3.35 \u2192 3.02 TB/s
+    line (``"Weight format FP16 \u2192 FP8: +86.9%; Memory bandwidth 3.35 \u2192 3.02 TB/s
     (\u221210%) / 3.35 \u2192 3.69 TB/s (+10%): \u221210.0% / +10.0%; ..."``)."""
     parts = []
     for factor in [f for f in factors if f.swing >= NOTICEABLE][:shown]:

@@ -85,13 +85,14 @@ def _numbers_stated(text: str) -> list[float]:
     return [float(match.replace(",", "")) for match in _NUMBER.findall(text)]
 
 
-def _is_stated(value: float, stated: list[float], *, halved: bool) -> bool:
+def _is_stated(value: float, stated: list[float], *, halved: bool, halvings: int = 0) -> bool:
     """Whether ``value`` is a stated number (or half of one), in the same unit or a thousandth of it.
 
     Sources quote peaks in TFLOP/s or PFLOP/s and power in W or kW, so a number may appear scaled
-    by 1000; a sparse-only figure appears doubled.
+    by 1000; a sparse-only figure appears doubled, and a GeForce FP16-accumulate figure doubled
+    again (``halvings`` counts the halvings beyond the sparse one).
     """
-    factor = 2 if halved else 1
+    factor = (2 if halved else 1) * 2**halvings
     return any(abs(n * scale - value * factor) <= 1e-9 * max(1.0, value) for n in stated for scale in (1, 1000))
 
 
@@ -116,10 +117,17 @@ def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
     peaks = entry["dense_peak_tera_per_s"]
     assert set(peaks) <= PEAK_FORMATS, f"{slug}: unknown formats {set(peaks) - PEAK_FORMATS}"
     assert set(entry["dense_halved_from_sparse"]) <= set(peaks)
+    accumulate_halved = entry.get("halved_for_fp32_accumulate", [])
+    assert set(accumulate_halved) <= set(peaks)
     for dtype, value in peaks.items():
         halved = dtype in entry["dense_halved_from_sparse"]
-        assert _is_stated(value, stated, halved=halved), (
-            f"{slug}.{dtype}={value} is not in the quote{' (halved)' if halved else ''}"
+        halvings = 1 if dtype in accumulate_halved else 0
+        assert _is_stated(value, stated, halved=halved, halvings=halvings), (
+            f"{slug}.{dtype}={value} is not in the quote{' (halved)' if halved or halvings else ''}"
+        )
+    for dtype, value in (entry.get("fp16_accumulate_dense_tera_per_s") or {}).items():
+        assert _is_stated(value, stated, halved=dtype in entry["dense_halved_from_sparse"]), (
+            f"{slug}: FP16-accumulate {dtype}={value} is not in the quote"
         )
     figures = {
         "memory_bandwidth": (entry["memory_bandwidth"] or {}).get("value"),
@@ -143,6 +151,22 @@ def test_completeness_flag_matches_the_figures(slug: str) -> None:
         and entry["board_power_w"] is not None
     )
     assert entry["complete"] is has_all and (not entry["missing"]) is has_all
+
+
+@pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
+def test_every_capacity_is_stated_and_exposed_in_gib(slug: str) -> None:
+    """The vendor's capacity is quoted as written; the exposed one is in GiB with its reason."""
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    stated, exposed = entry["memory_capacity"], entry["memory_exposed"]
+    assert exposed["unit"] == "GiB" and exposed["value"] == stated["value"] and exposed["why"].strip()
+
+
+@pytest.mark.parametrize("slug", [a["slug"] for a in ACCELERATORS if a["family"] == "GeForce"])
+def test_every_geforce_record_states_one_accumulate_convention(slug: str) -> None:
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    assert entry["accumulate"] == "FP32" and "FP32-accumulate" in entry["notes"]
+    alternative = entry["fp16_accumulate_dense_tera_per_s"]
+    assert alternative and all(alternative[d] == 2 * entry["dense_peak_tera_per_s"][d] for d in alternative)
 
 
 def test_the_number_check_rejects_a_typed_figure() -> None:

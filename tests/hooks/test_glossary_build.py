@@ -343,7 +343,7 @@ BROKEN = {
         {"alpha": entry("Alpha", body="A step takes {{ decode_step_time model=llama-3-70b accelerator=h100-sxm }}.\n")},
         "# Home\n",
         "glossary/alpha.md:10: {{ decode_step_time model=llama-3-70b accelerator=h100-sxm }} needs 141 GB of weights"
-        " and 0 B of KV cache, more than the 80 GB its devices hold once 8.37 GB is kept for the serving runtime;"
+        " and 0 B of KV cache, more than the 85.9 GB its devices hold once 8.96 GB is kept for the serving runtime;"
         " expected a scenario that fits (more devices=,"
         " a smaller model, weight_dtype=fp8, a shorter context or batch), or hypothetical=yes in a sentence that"
         " calls the figure hypothetical",

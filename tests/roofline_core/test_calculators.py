@@ -317,14 +317,15 @@ def test_kv_cache_llama_3_70b_at_32k() -> None:
     out = compute("kv-cache", {})["outputs"]
     assert out["kv_bytes"]["text"] == "10.7 GB"
     assert out["kv_bytes_per_token"]["value"] == 327_680
-    # 141 GB of fp16 weights do not fit one 80 GB H100; two hold them, but once a serving
-    # engine keeps 10% of memory and the activations no 32k sequence fits beside them, which
-    # is why the calculator opens on four.
+    # 141 GB of fp16 weights do not fit one H100 (80 GiB, 85.9 GB); two hold them, but once a
+    # serving engine keeps 10% of memory and the activations only one 32k sequence fits beside
+    # them, which is why the calculator opens on four.
     model = get_model("llama-3-70b")
+    four = 4 * 80 * 2**30
     assert compute("kv-cache", {"devices": "1"})["outputs"]["max_batch"]["value"] == 0
-    assert compute("kv-cache", {"devices": "2"})["outputs"]["max_batch"]["value"] == 0
-    reserve = 0.1 * 320e9 + activation_bytes(model, devices=4)
-    assert out["max_batch"]["value"] == math.floor((320e9 - reserve - model.weight_bytes()) / 10_737_418_240) == 13
+    assert compute("kv-cache", {"devices": "2"})["outputs"]["max_batch"]["value"] == 1
+    reserve = 0.1 * four + activation_bytes(model, devices=4)
+    assert out["max_batch"]["value"] == math.floor((four - reserve - model.weight_bytes()) / 10_737_418_240) == 15
 
 
 def test_kv_cache_custom_mla_matches_deepseek_preset() -> None:
@@ -388,3 +389,24 @@ def test_decode_energy_cost_and_realistic_range_by_hand() -> None:
     assert result["outputs"]["realistic"]["value"] == pytest.approx(per_sequence * (0.51 + 0.69) / 2)
     free = compute("decode-speed-of-light", {})
     assert free["outputs"]["cost_per_million"]["text"] == "enter a price per device-hour"
+
+
+def test_kv_cache_calculator_counts_an_mla_cache_on_every_tensor_parallel_device() -> None:
+    inputs = {"model": "deepseek-v3", "accelerator": "h200", "devices": "8", "weight_dtype": "fp8"}
+    out = compute("kv-cache", inputs)["outputs"]
+    one_copy = get_model("deepseek-v3").kv_cache_bytes(context_tokens=32_768)
+    assert out["kv_bytes_per_sequence"]["value"] == pytest.approx(8 * one_copy)
+    assert out["kv_bytes"]["text"] == "18.4 GB (8 copies)"
+    assert out["kv_copies"]["text"].startswith("8: tensor parallelism keeps the whole MLA latent cache on every device")
+    assert out["max_batch"]["value"] == 22
+
+
+def test_kv_cache_calculator_offers_data_parallel_attention_one_copy_and_every_attention_weight_on_each() -> None:
+    inputs = {"model": "deepseek-v3", "accelerator": "h200", "devices": "8", "weight_dtype": "fp8"}
+    model = get_model("deepseek-v3")
+    out = compute("kv-cache", {**inputs, "attention_split": "data"})["outputs"]
+    assert out["kv_bytes_per_sequence"]["value"] == pytest.approx(model.kv_cache_bytes(context_tokens=32_768))
+    replicated = 7 * model.attention_weight_bytes("fp8")
+    assert out["weight_bytes"]["value"] == pytest.approx(model.weight_bytes("fp8") + replicated)
+    assert out["max_batch"]["value"] == 146 > compute("kv-cache", inputs)["outputs"]["max_batch"]["value"]
+    assert "146 requests" in out["cache_tokens"]["text"]

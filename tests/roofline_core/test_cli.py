@@ -81,8 +81,8 @@ def test_prefill_and_kv_cache(capsys) -> None:
     code, out, _ = run(capsys, "kv-cache", "--model", "llama-3-70b", "--context", "32768")
     assert code == 0 and "10.7 GB" in out
     code, out, _ = run(capsys, "kv-cache", "--model", "llama-3-70b", "--accelerator", "h100-sxm", "--devices", "4")
-    # (320 GB x 0.9 - activations - 141 GB of weights) / 10.7 GB per 32k sequence: 13.
-    assert code == 0 and "13 sequences" in out
+    # (4 x 80 GiB x 0.9 - activations - 141 GB of weights) / 10.7 GB per 32k sequence: 15.
+    assert code == 0 and "15 sequences" in out
     code, out, _ = run(capsys, "kv-cache", "--attention", "mla", "--layers", "61", "--json")
     assert json.loads(out)["outputs"]["kv_bytes_per_token"]["value"] == 61 * 576 * 2
 
@@ -248,6 +248,7 @@ def test_kv_cache_custom_memory_and_weights(capsys) -> None:
         "kv_bytes",
         "kv_bytes_per_token",
         "kv_bytes_per_sequence",
+        "kv_copies",
         "share_of_memory",
     }
 
@@ -432,7 +433,7 @@ def test_accelerators_lists_every_preset_with_link_and_power(capsys) -> None:
     rows = {row["accelerator"]["value"]: row for row in json.loads(out)["rows"]}
     assert set(rows) == set(ACCELERATORS)
     assert rows["h100-sxm"]["link"]["value"] == 900e9 and rows["h100-sxm"]["power"]["value"] == 700
-    assert rows["tpu-v5e"]["memory"]["value"] == 16e9
+    assert rows["tpu-v5e"]["memory"]["value"] == 16 * 2**30
 
 
 def test_accelerators_table_names_each_source_by_host_and_json_keeps_the_address(capsys) -> None:

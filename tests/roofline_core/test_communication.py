@@ -29,12 +29,22 @@ from roofline_core.models import MODELS, CustomModel
         ("a100-sxm-80gb", 300e9),  # "300+300 GB/s": stated per direction
         ("gb300", 900e9),  # "unidirectional (1.8 TB/s total)"
         ("b200", 900e9),  # "total"
+        ("b300", 900e9),  # "2x 900 GB/s": one 900 GB/s each way, not a total to halve
+        ("gb200", 900e9),  # "1.8TB/s", the total
+        ("h100-nvl", 300e9),  # NVLink bridge "600GB/s", the total
         ("tpu-v5p", 600e9),  # ICI, "bidirectional"
         ("rtx-4090", None),  # no link figure
     ],
 )
 def test_link_bandwidth_per_direction(slug: str, per_direction: float | None) -> None:
     assert link_bandwidth_per_direction_bytes_per_s(ACCELERATORS[slug]) == per_direction
+
+
+def test_every_link_figure_says_which_direction_it_is() -> None:
+    """Each figure is read once into per direction or both directions; no wording is left to guess."""
+    for chip in ACCELERATORS.values():
+        if chip.interconnect_bandwidth_bytes_per_s:
+            assert chip.interconnect_direction.startswith(("per direction", "both directions")), chip.slug
 
 
 def test_ring_all_reduce_and_all_to_all_by_hand() -> None:

@@ -304,7 +304,7 @@ def test_decode_split_parts_add_up_to_the_step_memory_time():
         assert bars["hatched"][index] == (not estimate.memory.fits)
     assert bars["hatched"] == [False, True]
     assert f"reading the weights takes {format_time(weights[0])}" in data["alt"]
-    assert "from 128K tokens the batch no longer fits in 80 GB" in data["alt"]
+    assert "from 128K tokens the batch no longer fits in 80 GiB" in data["alt"]
     equal = data["facts"]["kv_equals_weights_tokens"]
     assert equal * model.kv_bytes_per_token("fp16") * 8 == pytest.approx(model.streamed_params_per_token * 2)
 

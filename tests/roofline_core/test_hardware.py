@@ -40,11 +40,12 @@ def test_every_preset_has_a_source_quoting_its_figures(slug: str) -> None:
     assert source.title and source.states
     quoted = _numbers(source.states)
     # The 16-bit peak is quoted either as the dense figure or as the sparse one (twice it), in
-    # TFLOP/s, or in PFLOP/s as the newest sheets state it.
+    # TFLOP/s, or in PFLOP/s as the newest sheets state it. A GeForce sheet may state only the
+    # FP16-accumulate rate, twice the FP32-accumulate peak the preset holds.
     peak_tflops = accelerator.peak_for("fp16") / 1e12
+    scales = (1, 2, 4) if accelerator.accumulate == "FP32" else (1, 2)
     assert any(
-        abs(q - peak_tflops) < 0.6 or abs(q - 2 * peak_tflops) < 1.2 or abs(1000 * q - peak_tflops) < 0.6
-        for q in quoted
+        any(abs(q - k * peak_tflops) < 0.6 * k for k in scales) or abs(1000 * q - peak_tflops) < 0.6 for q in quoted
     ), (
         slug,
         peak_tflops,
@@ -165,7 +166,7 @@ def test_records_without_a_16_bit_peak_are_not_presets() -> None:
 def test_the_h100_nvl_is_the_per_gpu_half_of_the_sparse_sheet() -> None:
     nvl = ACCELERATORS["h100-nvl"]
     assert "* With sparsity" in nvl.source.states
-    assert nvl.peak_for("fp8") == 1670.5e12 and nvl.memory_bytes == 94e9
+    assert nvl.peak_for("fp8") == 1670.5e12 and nvl.memory_bytes == 94 * 2**30
     assert nvl.interconnect_bandwidth_bytes_per_s == 600e9 and nvl.board_power_w == 400
 
 
@@ -179,3 +180,35 @@ def test_tpu_v7_reads_its_capacity_in_gib_and_its_bandwidth_from_the_hot_chips_r
     tpu = ACCELERATORS["tpu-v7"]
     assert tpu.memory_bytes == 192 * 2**30
     assert tpu.bandwidth_bytes_per_s == 7.3e12 and tpu.peak_for("fp8") == 4614e12
+
+
+def test_capacities_are_what_the_device_exposes() -> None:
+    """HBM and GDDR are binary-sized: an H100 "80 GB" exposes 80 GiB (nvidia-smi: 81,559 MiB of it
+    usable), ROCm lists the MI300X as 192 GiB; the vendor's words stay beside the figure."""
+    h100 = ACCELERATORS["h100-sxm"]
+    assert h100.memory_bytes == 80 * 2**30 and h100.memory_stated == "80 GB"
+    assert ACCELERATORS["mi300x"].memory_bytes == 192 * 2**30
+    assert ACCELERATORS["rtx-4090"].memory_bytes == 24 * 2**30
+    assert ACCELERATORS["tpu-v5p"].memory_stated == "95 GiB" and ACCELERATORS["tpu-v5p"].memory_bytes == 95 * 2**30
+    assert "as the device exposes it: 80 GiB" in h100.source.states
+
+
+def test_a_record_without_an_exposed_capacity_is_refused() -> None:
+    record = dict(next(r for r in ACCELERATOR_RECORDS if r["slug"] == "l4"))
+    record.pop("memory_exposed")
+    with pytest.raises(ValueError, match="memory_exposed in GiB"):
+        _from_record(record)
+
+
+def test_a_link_direction_outside_the_vocabulary_is_refused() -> None:
+    record = dict(next(r for r in ACCELERATOR_RECORDS if r["slug"] == "l40"))
+    record["interconnect"] = {**record["interconnect"], "direction": "stated as '2x 900 GB/s'"}
+    with pytest.raises(ValueError, match="must begin with 'per direction' or 'both directions'"):
+        _from_record(record)
+
+
+@pytest.mark.parametrize("slug", ["rtx-3090", "rtx-4090", "rtx-5090"])
+def test_geforce_peaks_are_fp32_accumulate_with_the_fp16_accumulate_alternative(slug: str) -> None:
+    chip = ACCELERATORS[slug]
+    assert chip.accumulate == "FP32"
+    assert chip.fp16_accumulate_peak_flop_per_s["fp16"] == pytest.approx(2 * chip.peak_for("fp16"), rel=1e-3)

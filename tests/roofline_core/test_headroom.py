@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.estimates.headroom import activation_bytes, kv_capacity, reserved_bytes
+from roofline_core.estimates.headroom import (
+    KV_BLOCK_TOKENS,
+    activation_bytes,
+    kv_cache_copies,
+    kv_capacity,
+    reserved_bytes,
+)
 from roofline_core.estimates.inference import memory_fit
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS, CustomModel
@@ -39,10 +47,12 @@ def test_kv_capacity_reports_blocks_tokens_and_requests() -> None:
     assert report.max_sequences == int(budget // (131_072 * 8192))
 
 
-def test_the_engine_reserve_decides_whether_70b_in_fp16_runs_on_two_h100s_at_32k() -> None:
+def test_the_engine_reserve_decides_whether_70b_in_fp16_runs_on_two_h100s_at_64k() -> None:
+    # Two H100s expose 2 x 80 GiB (171.8 GB); 141 GB of weights leave a 64k sequence's 21.5 GB
+    # of cache room in the bare memory but not once an engine keeps its reserve.
     model, h100 = MODELS["llama-3-70b"], ACCELERATORS["h100-sxm"]
-    bare = memory_fit(model=model, accelerator=h100, devices=2, context_tokens=32_768, memory_utilisation=1.0)
-    served = memory_fit(model=model, accelerator=h100, devices=2, context_tokens=32_768)
+    bare = memory_fit(model=model, accelerator=h100, devices=2, context_tokens=65_536, memory_utilisation=1.0)
+    served = memory_fit(model=model, accelerator=h100, devices=2, context_tokens=65_536)
     assert bare.fits and not served.fits
 
 
@@ -68,3 +78,41 @@ def test_whatever_fits_leaves_the_reserve_free(slug, devices, context, utilisati
             fit.weight_bytes + fit.max_batch * fit.kv_bytes_per_sequence + fit.reserved_bytes
             <= fit.capacity_bytes * (1 + 1e-12)
         )
+
+
+def test_tensor_parallelism_keeps_an_mla_cache_whole_on_every_device() -> None:
+    # vLLM's get_num_kv_heads is 1 for MLA: each rank caches the whole latent; GQA heads split
+    # until there are more devices than heads, then repeat; pipeline stages never repeat.
+    deepseek, llama_70b = MODELS["deepseek-v3"], MODELS["llama-3-70b"]
+    assert kv_cache_copies(deepseek, devices=8) == 8
+    assert kv_cache_copies(deepseek, devices=8, parallelism="expert") == 8
+    assert kv_cache_copies(deepseek, devices=8, parallelism="pipeline") == 1
+    assert kv_cache_copies(deepseek, devices=1) == 1
+    assert kv_cache_copies(llama_70b, devices=8) == 1 and kv_cache_copies(llama_70b, devices=16) == 2
+
+
+def test_deepseek_v3_in_fp8_on_eight_h200s_caches_an_eighth_of_a_split_cache() -> None:
+    model, h200 = MODELS["deepseek-v3"], ACCELERATORS["h200"]
+    fit = memory_fit(model=model, accelerator=h200, weight_dtype="fp8", devices=8, context_tokens=32_768)
+    assert fit.kv_copies == 8
+    # Each cached token costs its latent once per device.
+    assert fit.max_context_tokens == math.floor(fit.free_bytes / (8 * model.kv_bytes_per_token("fp16")))
+    engine = kv_capacity(
+        model,
+        capacity_bytes=fit.capacity_bytes,
+        weight_bytes=fit.weight_bytes,
+        kv_dtype="fp16",
+        context_tokens=32_768,
+        devices=8,
+    )
+    split = kv_capacity(
+        model,
+        capacity_bytes=fit.capacity_bytes,
+        weight_bytes=fit.weight_bytes,
+        kv_dtype="fp16",
+        context_tokens=32_768,
+        devices=8,
+        parallelism="pipeline",
+    )
+    assert engine.cache_tokens == pytest.approx(split.cache_tokens / 8, abs=KV_BLOCK_TOKENS)
+    assert engine.max_sequences == fit.max_batch == 22

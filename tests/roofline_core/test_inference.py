@@ -142,9 +142,11 @@ def test_memory_fit() -> None:
     assert not alone.fits and alone.max_batch == 0
     four = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4)
     # An engine keeps 10% of memory and a forward chunk's activations (roofline_core.estimates.headroom).
-    reserve = 0.1 * 320e9 + activation_bytes(model, devices=4)
+    # Four H100s expose 4 x 80 GiB.
+    capacity = 4 * 80 * 2**30
+    reserve = 0.1 * capacity + activation_bytes(model, devices=4)
     assert four.reserved_bytes == pytest.approx(reserve)
-    assert four.max_batch == (320e9 - reserve - model.weight_bytes()) // 10_737_418_240
+    assert four.max_batch == (capacity - reserve - model.weight_bytes()) // 10_737_418_240
     bare = memory_fit(model=model, accelerator=h100, context_tokens=32768, devices=4, memory_utilisation=1.0)
     assert bare.reserved_bytes == activation_bytes(model, devices=4)
     no_context = fit_in_memory(capacity_bytes=80e9, weight_bytes=16e9, kv_bytes_per_token=131072, context_tokens=0)
@@ -192,11 +194,14 @@ def test_estimate_prefill_of_a_custom_model_matches_prefill_step_and_the_dense_p
         prompt_tokens=512,
         weight_dtype="int8",
     )
-    # The preset adds attention over the prompt, which a custom model (no query heads) cannot.
+    # The preset adds attention over the prompt, which a custom model (no query heads) cannot,
+    # and reads its output head and norms in 16 bits where a custom model's every weight is INT8.
     attention = prefill_attention_cost(llama, prompt_tokens=512)
     assert attention.flops > 0
+    sixteen_bit_extra = llama.streamed_weight_bytes("int8") - llama.streamed_params_per_token * 1
+    assert sixteen_bit_extra == pytest.approx(llama.vocab_size * llama.hidden_size + llama._norm_params)
     assert preset.flops == pytest.approx(by_size.flops + attention.flops)
-    assert preset.bytes_moved == pytest.approx(by_size.bytes_moved + attention.bytes_moved)
+    assert preset.bytes_moved == pytest.approx(by_size.bytes_moved + attention.bytes_moved + sixteen_bit_extra)
 
 
 def test_a_custom_model_with_a_presets_numbers_decodes_like_the_preset() -> None:
@@ -317,10 +322,10 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
     text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70", "context_tokens": "0"})[
         "outputs"
     ]["fits"]["text"]
-    assert text == "No: needs 140 GB + 8 GB reserve of 80 GB. It fits on 2 devices, or in FP8 or INT8 weights."
-    # Llama 3 70B with 8k tokens of cache needs three H100s' memory; three cannot split its 64
+    assert text == "No: needs 140 GB + 8.59 GB reserve of 85.9 GB. It fits on 2 devices, or in FP8 or INT8 weights."
+    # Llama 3 70B with 48k tokens of cache needs three H100s' memory; three cannot split its 64
     # heads, so the advice is four.
-    seventy = compute("decode-speed-of-light", {"model": "llama-3-70b", "context_tokens": "8192"})
+    seventy = compute("decode-speed-of-light", {"model": "llama-3-70b", "context_tokens": "49152"})
     assert seventy["outputs"]["fits"]["text"].endswith("It fits on 4 devices, or in FP4 or INT4 weights.")
     # Qwen2.5-7B's 256 sequences of 32k tokens: no count vLLM can split it over (1, 2, 4) holds it.
     none = fit_alternatives(
@@ -333,3 +338,26 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
         context_tokens=32_768,
     )
     assert none.devices_needed is None
+
+
+def test_every_device_reads_its_own_copy_of_an_mla_cache_under_tensor_parallelism() -> None:
+    model, h200 = get_model("deepseek-v3"), get_accelerator("h200")
+    one_copy = model.kv_cache_bytes(context_tokens=32_768, batch=16)
+    tensor = estimate_decode(
+        model=model, accelerator=h200, weight_dtype="fp8", devices=8, batch=16, context_tokens=32_768
+    )
+    pipeline = estimate_decode(
+        model=model,
+        accelerator=h200,
+        weight_dtype="fp8",
+        devices=8,
+        batch=16,
+        context_tokens=32_768,
+        parallelism="pipeline",
+    )
+    assert tensor.kv_copies == 8 and tensor.kv_bytes == pytest.approx(8 * one_copy)
+    assert tensor.memory.kv_bytes == pytest.approx(8 * one_copy) and tensor.memory.kv_copies == 8
+    assert pipeline.kv_copies == 1 and pipeline.kv_bytes == pytest.approx(one_copy)
+    # A GQA model's cache splits by heads while there are heads to split.
+    llama = estimate_decode(model=get_model("llama-3-70b"), accelerator=h200, devices=8, context_tokens=4096)
+    assert llama.kv_copies == 1

@@ -44,9 +44,9 @@ def _fits(model, accelerator, **kwargs) -> bool:
 
 
 def test_largest_batch_by_hand():
-    # Llama 3.1 8B in FP16 on one H100 at 8,192 tokens: 90 % of 80 GB, less the activations and
+    # Llama 3.1 8B in FP16 on one H100 at 8,192 tokens: 90 % of 80 GiB, less the activations and
     # 16.06 GB of weights, over 131,072 bytes x 8,192 tokens per sequence.
-    free = 80e9 * DEFAULT_MEMORY_UTILISATION - activation_bytes(LLAMA_8B) - LLAMA_8B.weight_bytes("fp16")
+    free = 80 * 2**30 * DEFAULT_MEMORY_UTILISATION - activation_bytes(LLAMA_8B) - LLAMA_8B.weight_bytes("fp16")
     expected = math.floor(free / (131_072 * 8192))
     answer = largest_batch(model=LLAMA_8B, accelerator=H100, context_tokens=8192)
     assert (answer.value, answer.binding) == (expected, MEMORY)

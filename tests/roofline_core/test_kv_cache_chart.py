@@ -65,7 +65,7 @@ def test_the_capacity_line_is_the_devices_memory_and_the_room_line_what_the_weig
     assert lines["capacity"]["y"] == capacity
     reserve = 0.1 * capacity + activation_bytes(get_model("llama-3-8b"), devices=2)
     assert lines["room"]["y"] == pytest.approx(capacity - reserve - result["outputs"]["weight_bytes"]["value"])
-    assert lines["capacity"]["label"] == "Memory 160 GB (2 devices)"
+    assert lines["capacity"]["label"] == "Memory 160 GiB (2 devices)"
 
 
 def test_the_points_are_the_calculators_own_numbers():
@@ -74,7 +74,7 @@ def test_the_points_are_the_calculators_own_numbers():
     assert (points["current"]["x"], points["current"]["y"]) == (32768, result["outputs"]["kv_bytes"]["value"])
     assert points["current"]["label"] == f"{result['outputs']['kv_bytes']['text']} at 32.8k"
     limit = result["outputs"]["max_context_tokens"]["value"]
-    assert points["limit"]["x"] == limit and points["limit"]["label"] == "Full at 425k"
+    assert points["limit"]["x"] == limit and points["limit"]["label"] == "Full at 466k"
     assert points["limit"]["y"] == _lines(chart)["room"]["y"]
     assert chart["note"] is None
 
@@ -82,7 +82,7 @@ def test_the_points_are_the_calculators_own_numbers():
 def test_weights_that_fill_the_memory_leave_no_room_line_and_say_so():
     _result, chart = _chart(model="llama-3-70b", accelerator="h100-sxm", devices=1)
     assert set(_lines(chart)) == {"capacity"} and set(_points(chart)) == {"current"}
-    assert chart["note"] == "No room: weights take 141 GB of 80 GB"
+    assert chart["note"] == "No room: weights 141 GB > 80 GiB"
 
 
 def test_a_limit_outside_the_frame_is_told_not_drawn():

@@ -66,8 +66,24 @@ def test_mla_caches_far_less_than_gqa_would() -> None:
 
 def test_weight_bytes_scale_with_dtype() -> None:
     model = get_model("llama-3-8b")
-    assert model.weight_bytes("int8") == model.weight_bytes("fp16") / 2
-    assert model.weight_bytes("int4") == model.weight_bytes("fp16") / 4
+    assert model.weight_bytes("fp32") == model.weight_bytes("fp16") * 2
+    # Below 16 bits only the linear layers shrink: the embedding, the output head and the norms
+    # stay 16-bit, as quantised checkpoints keep them.
+    parts = model.weight_parts()
+    linear = parts["attention"] + parts["mlp"] + parts["experts"]
+    sixteen = model.total_params - linear
+    assert model.weight_bytes("int8") == linear * 1 + sixteen * 2
+    assert model.weight_bytes("int4") == linear * 0.5 + sixteen * 2
+
+
+def test_a_w4a16_llama_3_1_8b_is_about_5_6_gb_not_4() -> None:
+    # Real W4A16 checkpoints of Llama 3.1 8B are about 5.7 GB with their group scales: the 525M-
+    # parameter embedding and output head stay 16-bit (bare 4-bit weights here, no scales).
+    model = get_model("llama-3.1-8b")
+    assert 5.5e9 < model.weight_bytes("int4") < 5.7e9
+    head = model.vocab_size * model.hidden_size
+    streamed = model.streamed_weight_bytes("int4")
+    assert streamed == pytest.approx((model.streamed_params_per_token - head) * 0.5 + head * 2, rel=1e-3)
 
 
 @pytest.mark.parametrize(
@@ -146,3 +162,11 @@ def test_every_preset_name_follows_one_style(slug: str) -> None:
     name = MODELS[slug].name
     assert not _HYPHENATED_SIZE.search(name), name
     assert name.lower().replace(" ", "-") == slug, (name, slug)
+
+
+def test_gguf_formats_count_every_tensor_in_the_format() -> None:
+    # llama.cpp quantises the embedding and output tensors too, unlike GPU checkpoints.
+    model = get_model("llama-3.1-8b")
+    assert model.weight_bytes("q4_k") == pytest.approx(model.total_params * 4.5 / 8)
+    assert model.part_format("embedding", "q4_k") == ("q4_k", 4.5 / 8)
+    assert model.part_format("embedding", "mxfp4") == ("bf16", 2.0)

@@ -243,7 +243,7 @@ def test_run_quantities_carry_the_memory_fit_of_their_scenario():
     one = evaluate_reference("decode_step_time model=llama-3-70b accelerator=h100-sxm")
     two = evaluate_reference("decode_step_time model=llama-3-70b accelerator=h100-sxm devices=2")
     assert (one.memory.fits, two.memory.fits) == (False, True)
-    assert one.memory.capacity_bytes == 80e9 and two.memory.capacity_bytes == 160e9
+    assert one.memory.capacity_bytes == 80 * 2**30 and two.memory.capacity_bytes == 160 * 2**30
     assert one.hypothetical is False
     # The KV cache at the stated context and batch counts (Llama 3 8B: 131,072 bytes per token).
     kv = evaluate_reference("decode_step_time model=llama-3-8b accelerator=h100-sxm batch=4 context_tokens=1000")
@@ -326,3 +326,8 @@ def test_step_quantities_take_the_parallelism_and_expert_parallelism_pays_all_to
         evaluate_reference("decode_step_time model=llama-3-8b accelerator=h200 devices=8 parallelism=expert")
     with pytest.raises(QuantityError, match="unknown parallelism 'pipeline'"):
         evaluate_reference(f"prefill_time {scenario} prompt_tokens=4096 parallelism=pipeline")
+
+
+def test_a_geforce_peak_says_its_accumulate_convention():
+    assert evaluate_reference("peak_flop_per_s accelerator=rtx-3090").text == "71 TFLOP/s (FP32 accumulate)"
+    assert evaluate_reference("peak_flop_per_s accelerator=h100-sxm").text == "989 TFLOP/s"

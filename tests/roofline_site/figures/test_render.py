@@ -65,7 +65,7 @@ def test_different_data_draws_differently(drawings):
 
 
 def test_hatched_bars_for_a_batch_that_does_not_fit(drawings):
-    # decode-split's default sweep reaches contexts whose batch does not fit in 80 GB.
+    # decode-split's default sweep reaches contexts whose batch does not fit in 80 GiB.
     assert "<pattern" in drawings["decode-split"]
 
 

@@ -25,7 +25,7 @@ def test_a_scenario_that_does_not_fit_its_devices_stops_with_its_line():
     text = entry_text(f"Intro.\n\nA step takes {UNFIT} on one card.\n")
     assert only_problem(text) == (
         f"glossary/example-term.md:{line_of(text, 'A step takes')}: {UNFIT} needs 141 GB of weights and 0 B of KV"
-        " cache, more than the 80 GB its devices hold once 8.37 GB is kept for the serving runtime; expected a"
+        " cache, more than the 85.9 GB its devices hold once 8.96 GB is kept for the serving runtime; expected a"
         " scenario that fits (more devices=, a smaller"
         " model, weight_dtype=fp8, a shorter context or batch), or hypothetical=yes in a sentence that calls the"
         " figure hypothetical"
@@ -52,9 +52,9 @@ def test_the_kv_cache_at_the_stated_context_counts():
     # Llama 3 8B fits one H100 with an empty cache, not with 64 sequences of 32k tokens.
     reference = "decode_step_time model=llama-3-8b accelerator=h100-sxm batch=64 context_tokens=32k"
     (found,) = body_problems(f"It takes {{{{ {reference} }}}}.\n")
-    assert "needs 16.1 GB of weights and 275 GB of KV cache, more than the 80 GB its devices hold" in found
+    assert "needs 16.1 GB of weights and 275 GB of KV cache, more than the 85.9 GB its devices hold" in found
     # An engine keeps part of the memory for itself, so the reserve is named.
-    assert "once 8.22 GB is kept for the serving runtime" in found
+    assert "once 8.81 GB is kept for the serving runtime" in found
 
 
 def test_prefill_counts_the_cache_its_prompts_leave():
@@ -83,7 +83,7 @@ def test_hypothetical_marker_on_a_scenario_that_fits_is_refused():
     text = entry_text(f"A hypothetical step takes {reference}.\n")
     assert only_problem(text) == (
         f"glossary/example-term.md:{line_of(text, 'A hypothetical')}: {reference} is marked hypothetical=yes but"
-        " fits its devices' memory (16.1 GB of 80 GB); expected hypothetical=yes only on a scenario the devices"
+        " fits its devices' memory (16.1 GB of 85.9 GB); expected hypothetical=yes only on a scenario the devices"
         " cannot hold"
     )
 
