@@ -19,19 +19,22 @@ from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.compare import comparison_summary, comparison_tree
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
+from roofline_core.view.parts import parts_tree
 from roofline_core.view.prose import is_prose
 from roofline_core.view.tornado import tornado_tree
 from roofline_core.vocabulary import ModelConfig
 
 
 class OutputView(TypedDict):
-    """One output as shown: its text, whether it is a sentence (laid out full width), and a
+    """One output as shown: its text, whether it is a sentence (laid out full width), a
     drawing of it or None (the tornado chart of a "what moves it" output; the text stays the
-    accessible version)."""
+    accessible version), and what it is made of or None (a time's parts, or the parts of the
+    time a rate inverts: :func:`roofline_core.view.parts.parts_tree`, shown under the text)."""
 
     text: str
     prose: bool
     figure: Node | None
+    parts: Node | None
 
 
 class CalculatorView(TypedDict):
@@ -86,7 +89,12 @@ def calculator_view(
     return {
         "errors": dict(result["errors"]),
         "outputs": {
-            key: {"text": str(shown["text"]), "prose": is_prose(shown["text"]), "figure": output_figure(key, result)}
+            key: {
+                "text": str(shown["text"]),
+                "prose": is_prose(shown["text"]),
+                "figure": output_figure(key, result),
+                "parts": output_parts(key, result),
+            }
             for key, shown in result["outputs"].items()
         },
         "table": (
@@ -113,6 +121,17 @@ def output_figure(output_id: str, result: dict[str, Any]) -> Node | None:
     if not sensitivity or sensitivity["output"] != output_id:
         return None
     return tornado_tree(sensitivity["factors"], measure=sensitivity["measure"], bound=sensitivity["bound"])
+
+
+def output_parts(output_id: str, result: dict[str, Any]) -> Node | None:
+    """What an output is made of, if the result breaks it into parts (its main time, or a rate
+    that inverts one): the result's ``parts`` maps the output's id to ``{"seconds": total,
+    "parts": [(label, seconds), ...], "working": [(label, text), ...], "inverts": time name or ""}``.
+    """
+    broken = (result.get("parts") or {}).get(output_id)
+    if not broken:
+        return None
+    return parts_tree(broken["seconds"], broken["parts"], broken.get("working", ()), inverts=broken.get("inverts", ""))
 
 
 def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:

@@ -430,6 +430,10 @@ def outputs_html(
             prose += " roofline-calc__output--drawn"
             # A second <dd> of the same term: a <dl> group holds only <dt> and <dd>.
             figure = f'<dd class="roofline-calc__figure" data-figure-for="{escape(output["id"])}">{markup(shown["figure"])}</dd>'
+        if shown["parts"] is not None:
+            # What the time is made of, under it and read with it (not a drawing standing for it).
+            prose += " roofline-calc__output--parts"
+            figure += f'<dd class="roofline-calc__parts" data-parts-for="{escape(output["id"])}">{markup(shown["parts"])}</dd>'
         items.append(
             f'<div class="roofline-calc__output{prose}">'
             f"<dt>{_term_link(terms(output['id']), escape(output['label']))}</dt>"

@@ -798,6 +798,7 @@ class CalculatorView {
         if (figureBox && output.figure) {
           figureBox.replaceChildren(draw(output.figure));
         }
+        this.showParts(el, output.parts);
       }
     }
     const tableBox = this.root.querySelector("[data-table]");
@@ -840,6 +841,26 @@ class CalculatorView {
    * Remember the short code of each config Python read, and put it in the link. A box that
    * holds a link's code (not JSON) shows the fields it stands for, as JSON, instead.
    */
+  /**
+   * Under an output, what its time is made of (roofline_core.view.parts), or nothing: the parts
+   * shown always belong to the number shown. The build writes the box where the defaults have
+   * parts; a result that brings parts to an output without one gets a new box after its value.
+   */
+  showParts(valueEl, parts) {
+    const card = valueEl.parentElement;
+    let box = card.querySelector("[data-parts-for]");
+    if (!box && parts) {
+      box = document.createElement("dd");
+      box.className = "roofline-calc__parts";
+      box.dataset.partsFor = valueEl.dataset.output;
+      card.append(box);
+    }
+    if (!box) return;
+    box.replaceChildren(...(parts ? [draw(parts)] : []));
+    box.hidden = !parts;
+    card.classList.toggle("roofline-calc__output--parts", Boolean(parts));
+  }
+
   noteConfigs(configs, sent) {
     let wrote = false;
     for (const [id, { code, text }] of Object.entries(configs)) {
