@@ -8,6 +8,7 @@ from typing import Any
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Output, value
 from roofline_core.estimates.communication import CommCost
 from roofline_core.estimates.inference import EXPERT, PIPELINE, TENSOR, MemoryFit, fit_alternatives, model_memory_fit
+from roofline_core.estimates.parts import LABEL_TEXT, Part
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import (
     bound_phrase,
@@ -49,6 +50,44 @@ from roofline_core.vocabulary import (
 )
 
 GIGA = 1e9
+
+
+def parts_result(
+    output: str, total_s: float, parts: tuple[Part, ...], working: tuple[tuple[str, str], ...], *, inverts: str = ""
+) -> dict[str, Any]:
+    """The parts of a calculator's main time, as its result's ``"parts"`` for the view to draw.
+
+    Args:
+        output: Id of the output the parts explain (a time, or a rate that inverts one).
+        total_s: The time the parts add up to, in seconds.
+        parts: From an estimate's ``.parts``; ``working`` from its ``.working``.
+        inverts: For a rate, what time it inverts (``"a draft-and-verify cycle"``); empty for a time.
+
+    Returns:
+        ``{"output", "inverts", "total": value(...), "items": [...]}``, each item
+        ``{"label", "phrase", "seconds", "text", "share", "share_text", "working"}``: a label of
+        :mod:`roofline_core.estimates.parts`, the reader's phrase for it, its seconds and their
+        text, its share of the total (0 to 1), and the formula with the scenario's values.
+    """
+    formulas = dict(working)
+    return {
+        "output": output,
+        "inverts": inverts,
+        "total": value(total_s, "s", format_time(total_s)),
+        "items": [
+            {
+                "label": part.label,
+                "phrase": LABEL_TEXT[part.label],
+                "seconds": part.seconds,
+                "text": format_time(part.seconds),
+                "share": part.seconds / total_s,
+                "share_text": format_percent(part.seconds / total_s),
+                "working": formulas.get(part.label, ""),
+            }
+            for part in parts
+        ],
+    }
+
 
 #: Fields a preset accelerator fills (its fp16 peak in TFLOP/s, bandwidth in TB/s, memory in GB),
 #: which are the "Custom" accelerator's own numbers.

@@ -29,6 +29,7 @@ from roofline_core.calculators._common import (
     model_of,
     parallelism_cross_check,
     params_input,
+    parts_result,
     roofline_chart,
     what_moves,
 )
@@ -172,6 +173,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     }
     table = []
     points = []
+    parts = parts_result("step_time", estimate.step_time_s, estimate.parts, estimate.working)
     for b in DECODE_TABLE_BATCHES:
         row_step = step if b == batch else decode_at(values, b).step
         table.append(
@@ -209,7 +211,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         points=points,
         dots="table rows",
     )
-    return {"outputs": outputs, "table": table, "chart": chart, "sensitivity": sensitivity}
+    return {"outputs": outputs, "table": table, "chart": chart, "sensitivity": sensitivity, "parts": parts}
 
 
 _CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s", "memory_gb")

@@ -21,6 +21,7 @@ from roofline_core.calculators._common import (
     model_input,
     model_of,
     params_input,
+    parts_result,
     prompt_input,
     roofline_chart,
     what_moves,
@@ -100,6 +101,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     moves, sensitivity = _what_moves(values, prefill.bound)
     return {
         "sensitivity": sensitivity,
+        "parts": parts_result("ttft", prefill.step_time_s, prefill.parts, prefill.working),
         "outputs": {
             "ttft": value(prefill.step_time_s, "s", format_time(prefill.step_time_s)),
             "bound": value(prefill.bound, "", bound_phrase(prefill.bound)),

@@ -14,6 +14,7 @@ from roofline_core.calculators._common import (
     model_config_input,
     model_input,
     model_of,
+    parts_result,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.estimates.headroom import reserved_bytes
@@ -86,7 +87,12 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         speedup_text = f"{format_number(speedup)}×: slower, the draft and verify cost more than they save"
     plain_rate = 1 / estimate.plain_step_s
     fit = _memory(values, draft_kind)
+    cycle = (
+        f"a draft-and-verify cycle, which yields {format_amount(estimate.expected_tokens, 'tokens')}"
+        " per sequence on average"
+    )
     return {
+        "parts": parts_result("tokens_per_s", estimate.cycle_s, estimate.parts, estimate.working, inverts=cycle),
         "outputs": {
             "speedup": value(speedup, "1", speedup_text),
             "tokens_per_s": value(

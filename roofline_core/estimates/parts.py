@@ -35,18 +35,19 @@ COMMUNICATION_TRANSFER = "communication_transfer"
 PIPELINE_IDLE = "pipeline_idle"
 DRAFT_STEPS = "draft_steps"
 
-#: Every label, in the order parts are listed, with the phrase a reader sees for it.
+#: Every label, in the order parts are listed (a speculative cycle drafts before it verifies),
+#: with the phrase a reader sees for it.
 LABEL_TEXT: dict[str, str] = {
+    DRAFT_STEPS: "draft steps",
     WEIGHTS: "weights read",
     KV_CACHE: "KV cache read",
     ACTIVATIONS: "activation and score traffic",
     EFFICIENCY: "below peak bandwidth",
     COMPUTE: "matmul arithmetic beyond the memory time",
     ATTENTION: "attention arithmetic beyond the memory time",
+    PIPELINE_IDLE: "pipeline idle",
     COMMUNICATION_LATENCY: "communication latency",
     COMMUNICATION_TRANSFER: "communication transfer",
-    PIPELINE_IDLE: "pipeline idle",
-    DRAFT_STEPS: "draft steps",
 }
 LABELS: tuple[str, ...] = tuple(LABEL_TEXT)
 

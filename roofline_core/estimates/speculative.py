@@ -17,14 +17,27 @@ tokens on average::
 The time per cycle is ``k`` draft steps plus one verify step. The verify step is a decode step
 whose every sequence carries ``k + 1`` tokens: the weights and the KV cache are read once, the
 FLOPs are ``k + 1`` times a plain step's, so it stays as fast as a plain step only while the
-step is memory-bound. Standard library only.
+step is memory-bound. On several devices every step, verify and draft alike, pays tensor
+parallelism's all-reduces as a plain step does (the verify step's carry ``k + 1`` tokens per
+sequence), so with nothing accepted speculation is never faster than plain decoding.
+Standard library only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from roofline_core.estimates.inference import _kv_bytes_per_token, _step, _weight_bytes_read, estimate_decode
+from roofline_core.estimates.communication import CommCost, tensor_parallel_comm
+from roofline_core.estimates.inference import (
+    StepEstimate,
+    _kv_bytes_per_token,
+    _step,
+    _weight_bytes_read,
+    estimate_decode,
+    with_communication,
+)
+from roofline_core.estimates.parts import DRAFT_STEPS, KV_CACHE, WEIGHTS, Part, Working
+from roofline_core.formatting import format_time, format_whole
 from roofline_core.hardware import Accelerator
 from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import Model
@@ -63,6 +76,8 @@ class SpeculativeEstimate:
         verify_step_s: The verify step with ``draft_tokens + 1`` tokens per sequence, in seconds.
         draft_tokens: Guesses per cycle.
         verify_bound: ``"memory"`` or ``"compute"``: the roof that sets the verify step.
+        verify: The verify step itself, whose parts make up most of a cycle's; None when the
+            estimate was built from the times alone.
     """
 
     expected_tokens: float
@@ -71,6 +86,30 @@ class SpeculativeEstimate:
     verify_step_s: float
     draft_tokens: int
     verify_bound: str
+    verify: StepEstimate | None = field(default=None, compare=False)
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """:attr:`cycle_s` broken into parts: the draft steps, then the verify step's parts."""
+        return tuple(part for part, _ in self._parts_and_working())
+
+    @property
+    def working(self) -> Working:
+        """The formula with this scenario's values behind each of :attr:`parts`."""
+        return tuple((part.label, text) for part, text in self._parts_and_working())
+
+    def _parts_and_working(self) -> tuple[tuple[Part, str], ...]:
+        found: list[tuple[Part, str]] = []
+        drafting = self.draft_tokens * self.draft_step_s
+        if drafting > 0:
+            found.append(
+                (Part(DRAFT_STEPS, drafting), f"{format_whole(self.draft_tokens)} × {format_time(self.draft_step_s)}")
+            )
+        if self.verify is None:
+            found.append((Part(WEIGHTS, self.verify_step_s), format_time(self.verify_step_s)))
+        else:
+            found.extend(zip(self.verify.parts, (text for _, text in self.verify.working)))
+        return tuple(found)
 
     @property
     def cycle_s(self) -> float:
@@ -108,14 +147,34 @@ def _head_draft_step_s(
     layer_params = (model.streamed_params_per_token - head_params) / model.layers
     kv_one_layer = _kv_bytes_per_token(model, kv_dtype, context_tokens) * context_tokens * batch / model.layers
     params = layer_params + head_params
-    return _step(
+    step = _step(
         flops=2.0 * params * batch,
         bytes_moved=params * bytes_per_element(weight_dtype) + kv_one_layer,
         tokens=batch,
         peak_flop_per_s=accelerator.peak_for("fp16"),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         devices=devices,
-    ).step_time_s
+        byte_parts=((WEIGHTS, params * bytes_per_element(weight_dtype)), (KV_CACHE, kv_one_layer)),
+    )
+    # Split over the devices like the target, the head's one layer all-reduces twice.
+    whole = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch)
+    return with_communication(step, _one_layer_of(whole, model.layers)).step_time_s
+
+
+def _one_layer_of(communication: CommCost, layers: int) -> CommCost:
+    """One layer's share of a whole model's tensor-parallel communication (two all-reduces)."""
+    if communication.collectives == 0:
+        return communication
+    share = 1 / layers
+    return CommCost(
+        communication.time_s * share,
+        communication.bytes_per_device * share,
+        communication.collectives // layers,
+        communication.known,
+        communication.latency_s * share,
+        communication.link_bytes_per_s,
+        communication.kind,
+    )
 
 
 def estimate_speculative_decode(
@@ -153,14 +212,20 @@ def estimate_speculative_decode(
     verify_tokens = batch * (draft_tokens + 1)
     # One read of the weights (for an MoE, the experts the k + 1 tokens of every sequence pick)
     # and of the KV cache; k + 1 times the FLOPs of a plain step.
+    weights = _weight_bytes_read(model, weight_dtype, verify_tokens)
     verify = _step(
         flops=plain.step.flops * (draft_tokens + 1),
-        bytes_moved=_weight_bytes_read(model, weight_dtype, verify_tokens) + plain.kv_bytes,
+        bytes_moved=weights + plain.kv_bytes,
         tokens=verify_tokens,
         peak_flop_per_s=plain.step.peak_flop_per_s,
         bandwidth_bytes_per_s=plain.step.bandwidth_bytes_per_s,
         devices=devices,
+        byte_parts=((WEIGHTS, weights), (KV_CACHE, plain.kv_bytes)),
+        attention_flops=plain.step.attention_flops * (draft_tokens + 1),
     )
+    # The verify step is a forward pass over k + 1 tokens per sequence on the same devices as a
+    # plain step: it pays the same all-reduces, on k + 1 times the activations.
+    verify = with_communication(verify, tensor_parallel_comm(model, accelerator, devices=devices, tokens=verify_tokens))
     if draft_kind == DRAFT_NGRAM:
         draft_s = 0.0
     elif draft_kind == DRAFT_HEAD:
@@ -183,4 +248,5 @@ def estimate_speculative_decode(
         verify_step_s=verify.step_time_s,
         draft_tokens=draft_tokens,
         verify_bound=verify.bound,
+        verify=verify,
     )

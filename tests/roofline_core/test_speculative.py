@@ -105,3 +105,46 @@ def test_the_calculator_opens_on_a_scenario_that_runs() -> None:
     assert result["errors"] == {}
     assert result["outputs"]["fits"]["value"] is True
     assert result["outputs"]["speedup"]["value"] > 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    slug=st.sampled_from(sorted(MODELS)),
+    accelerator=st.sampled_from([a for a, chip in ACCELERATORS.items() if chip.interconnect_bandwidth_bytes_per_s]),
+    devices=st.integers(min_value=1, max_value=16),
+    batch=st.integers(min_value=1, max_value=256),
+    context=st.integers(min_value=0, max_value=32_768),
+    k=st.integers(min_value=1, max_value=8),
+    kind=st.sampled_from([DRAFT_MODEL, DRAFT_HEAD, DRAFT_NGRAM]),
+)
+def test_nothing_accepted_is_never_faster_on_any_device_count(slug, accelerator, devices, batch, context, k, kind):
+    # The verify step is a forward pass on the same devices as a plain step, so it pays the
+    # same tensor-parallel all-reduces (on k + 1 tokens per sequence); it once skipped them,
+    # and 0% acceptance showed a speed-up on 8 devices.
+    e = _estimate(
+        model=MODELS[slug],
+        accelerator=ACCELERATORS[accelerator],
+        devices=devices,
+        batch=batch,
+        context_tokens=context,
+        draft_tokens=k,
+        acceptance_rate=0.0,
+        draft_kind=kind,
+        draft_model=MODELS["llama-3.2-1b"] if kind == DRAFT_MODEL else None,
+    )
+    assert e.speedup <= 1 + 1e-9
+    assert e.verify_step_s >= e.plain_step_s * (1 - 1e-12)
+
+
+def test_the_verify_step_pays_the_all_reduces_of_its_tokens() -> None:
+    # Llama 3.1 70B on 8 H100s, nothing accepted: before, the verify step skipped the 160
+    # all-reduces and ran 1.43x faster than plain decoding.
+    e = _estimate(
+        model=MODELS["llama-3.1-70b"],
+        devices=8,
+        draft_kind=DRAFT_NGRAM,
+        draft_model=None,
+        acceptance_rate=0.0,
+    )
+    assert e.verify is not None and e.verify.communication.collectives == 160
+    assert e.speedup == pytest.approx(0.995, abs=5e-3)
