@@ -124,14 +124,19 @@ def output_figure(output_id: str, result: dict[str, Any]) -> Node | None:
 
 
 def output_parts(output_id: str, result: dict[str, Any]) -> Node | None:
-    """What an output is made of, if the result breaks it into parts (its main time, or a rate
-    that inverts one): the result's ``parts`` maps the output's id to ``{"seconds": total,
-    "parts": [(label, seconds), ...], "working": [(label, text), ...], "inverts": time name or ""}``.
-    """
-    broken = (result.get("parts") or {}).get(output_id)
-    if not broken:
+    """What an output is made of, if the result breaks it into parts: its main time, or a rate
+    that inverts one (:func:`roofline_core.calculators._common.parts_result`: ``{"output",
+    "inverts", "total": value(...), "items": [{"label", "seconds", "working", ...}]}``)."""
+    broken = result.get("parts")
+    if not broken or broken["output"] != output_id:
         return None
-    return parts_tree(broken["seconds"], broken["parts"], broken.get("working", ()), inverts=broken.get("inverts", ""))
+    items = broken["items"]
+    return parts_tree(
+        broken["total"]["value"],
+        [(item["label"], item["seconds"]) for item in items],
+        [(item["label"], item["working"]) for item in items],
+        inverts=broken["inverts"],
+    )
 
 
 def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:

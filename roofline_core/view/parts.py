@@ -48,8 +48,9 @@ def parts_tree(
         parts: ``(label, seconds)`` pairs in order, labels from
             :data:`roofline_core.estimates.parts.LABEL_TEXT`; parts of zero seconds are left out.
         working: ``(label, formula text)`` pairs; a part's working follows its term in brackets.
-        inverts: For a rate, the name of the time it is one over (``"decode step time"``); the
-            drawing then says so above the bar.
+        inverts: For a rate, the time it inverts (``"decode step time"``, ``"a draft-and-verify
+            cycle, which yields 2.77 tokens per sequence on average"``); the drawing then names
+            it above the bar.
 
     Returns:
         A ``div.roofline-parts`` tree, or None for no parts or a total that is not positive.
@@ -71,7 +72,7 @@ def parts_tree(
     total_text = format_time(total_s)
     children: list[Node | str] = []
     if inverts:
-        children.append(node("p", {"class": f"{CLASS}__inverts"}, f"One over the {inverts}, {total_text}:"))
+        children.append(node("p", {"class": f"{CLASS}__inverts"}, f"The time it inverts: {inverts}."))
     children.append(_bar(shown, whole, total_text))
     children.append(_equation(shown, formulas, total_text))
     return node("div", {"class": CLASS}, *children)

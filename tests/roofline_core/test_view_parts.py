@@ -112,7 +112,7 @@ def test_shares_add_up_to_the_whole():
 def test_a_rate_says_which_time_it_inverts():
     parts, working = STEP
     tree = parts_tree(7.44e-3, parts, working, inverts="decode step time")
-    assert _text(_classed(tree, "roofline-parts__inverts")[0]) == "One over the decode step time, 7.44 ms:"
+    assert _text(_classed(tree, "roofline-parts__inverts")[0]) == "The time it inverts: decode step time."
     assert not _classed(parts_tree(7.44e-3, parts, working), "roofline-parts__inverts")
 
 
@@ -153,3 +153,52 @@ def test_tiny_parts_still_sum_exactly():
     rects = _find(parts_tree(1.0, parts), lambda n: n["tag"] == "rect")
     end = float(rects[-1]["attrs"]["x"]) + float(rects[-1]["attrs"]["width"])
     assert math.isclose(end, BAR_WIDTH)
+
+
+# Under a calculator's main time ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("calculator", "inputs", "output"),
+    [
+        ("decode-speed-of-light", {}, "step_time"),
+        ("decode-speed-of-light", {"model": "llama-3-70b", "devices": "4", "batch": "8"}, "step_time"),
+        ("prefill-ttft", {}, "ttft"),
+    ],
+)
+def test_a_calculators_main_time_shows_its_parts_under_it(calculator, inputs, output):
+    from roofline_core.calculators import compute
+    from roofline_core.view import calculator_view
+
+    result = compute(calculator, inputs)
+    view = calculator_view(calculator, result, dom_id="c")
+    drawn = [key for key, shown in view["outputs"].items() if shown["parts"] is not None]
+    assert drawn == [output]  # one drawing, under the main time (not again under its rate)
+    tree = view["outputs"][output]["parts"]
+    equation = _text(_classed(tree, "roofline-parts__equation")[0])
+    assert equation.startswith(f"{result['outputs'][output]['text']} = ")
+    items = result["parts"]["items"]
+    assert len(_find(tree, lambda n: n["tag"] == "rect")) == len([i for i in items if i["seconds"] > 0])
+    for item in items:
+        assert f"{item['phrase']}" in equation
+
+
+def test_a_calculators_rate_names_the_time_it_inverts():
+    from roofline_core.calculators import compute
+    from roofline_core.view import calculator_view
+
+    result = compute("speculative-decoding", {})
+    view = calculator_view("speculative-decoding", result, dom_id="c")
+    tree = view["outputs"]["tokens_per_s"]["parts"]
+    assert _text(_classed(tree, "roofline-parts__inverts")[0]).startswith(
+        "The time it inverts: a draft-and-verify cycle"
+    )
+    assert "draft steps" in _text(_classed(tree, "roofline-parts__equation")[0])
+
+
+def test_a_calculator_without_a_main_time_draws_no_parts():
+    from roofline_core.calculators import compute
+    from roofline_core.view import calculator_view
+
+    view = calculator_view("kv-cache", compute("kv-cache", {}), dom_id="c")
+    assert all(shown["parts"] is None for shown in view["outputs"].values())

@@ -51,10 +51,7 @@ def test_the_file_holds_a_drawing_for_each_number_with_parts_by_its_index():
 def test_a_rate_shows_the_parts_of_the_time_it_inverts_and_names_it():
     rate = evaluate_reference(RATE)
     tree = number_parts.value_parts(rate)
-    assert (
-        _text(_classed(tree, "roofline-parts__inverts"))
-        == f"One over the {rate.inverts}, {evaluate_reference(TIME).text}:"
-    )
+    assert _text(_classed(tree, "roofline-parts__inverts")) == f"The time it inverts: {rate.inverts}."
 
 
 def test_no_file_for_a_page_whose_numbers_have_no_parts():
