@@ -169,6 +169,8 @@ function element() {
   parts.className = "roofline-quantity-popover__parts";
   parts.hidden = true;
   const pre = document.createElement("pre");
+  // A long line scrolls sideways: focusable, so a keyboard can scroll it too.
+  pre.tabIndex = 0;
   const code = document.createElement("code");
   pre.append(code);
   const actions = document.createElement("p");
