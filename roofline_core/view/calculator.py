@@ -93,7 +93,7 @@ def calculator_view(
                 "text": str(shown["text"]),
                 "prose": is_prose(shown["text"]),
                 "figure": output_figure(key, result),
-                "parts": output_parts(key, result),
+                "parts": output_parts(calc, key, result),
             }
             for key, shown in result["outputs"].items()
         },
@@ -123,20 +123,29 @@ def output_figure(output_id: str, result: dict[str, Any]) -> Node | None:
     return tornado_tree(sensitivity["factors"], measure=sensitivity["measure"], bound=sensitivity["bound"])
 
 
-def output_parts(output_id: str, result: dict[str, Any]) -> Node | None:
+def output_parts(calc: Calculator, output_id: str, result: dict[str, Any]) -> Node | None:
     """What an output is made of, if the result breaks it into parts: its main time, or a rate
     that inverts one (:func:`roofline_core.calculators._common.parts_result`: ``{"output",
-    "inverts", "total": value(...), "items": [{"label", "seconds", "working", ...}]}``)."""
+    "inverts", "total": value(...), "items": [{"label", "seconds", "working", ...}]}``).
+
+    The page shows it under the headline and chart, where the chart may stand between it and its
+    number, so the drawing opens with the output's label.
+    """
     broken = result.get("parts")
     if not broken or broken["output"] != output_id:
         return None
     items = broken["items"]
-    return parts_tree(
+    tree = parts_tree(
         broken["total"]["value"],
         [(item["label"], item["seconds"]) for item in items],
         [(item["label"], item["working"]) for item in items],
         inverts=broken["inverts"],
     )
+    if tree is None:
+        return None
+    label = next(output.label for output in calc.outputs if output.id == output_id)
+    title = node("p", {"class": "roofline-calc__parts-title"}, f"{label}, part by part")
+    return node("div", {"class": "roofline-calc__parts-drawing"}, title, tree)
 
 
 def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:

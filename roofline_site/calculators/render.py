@@ -430,10 +430,6 @@ def outputs_html(
             prose += " roofline-calc__output--drawn"
             # A second <dd> of the same term: a <dl> group holds only <dt> and <dd>.
             figure = f'<dd class="roofline-calc__figure" data-figure-for="{escape(output["id"])}">{markup(shown["figure"])}</dd>'
-        if shown["parts"] is not None:
-            # What the time is made of, under it and read with it (not a drawing standing for it).
-            prose += " roofline-calc__output--parts"
-            figure += f'<dd class="roofline-calc__parts" data-parts-for="{escape(output["id"])}">{markup(shown["parts"])}</dd>'
         items.append(
             f'<div class="roofline-calc__output{prose}">'
             f"<dt>{_term_link(terms(output['id']), escape(output['label']))}</dt>"
@@ -442,6 +438,21 @@ def outputs_html(
         )
     kind = " roofline-calc__outputs--headline" if headline else ""
     return f'<dl class="roofline-calc__outputs{kind}">{"".join(items)}</dl>'
+
+
+def parts_html(outputs: list[dict[str, Any]], view: CalculatorView) -> str:
+    """What the main time is made of (:func:`roofline_core.view.parts.parts_tree`), under the
+    headline and chart: after them, so the answer keeps the first screen and a compact embed's
+    first 500 px (the drawing opens with its output's label). The browser redraws it from every
+    result (``data-parts-for``); empty when no output has parts."""
+    blocks = []
+    for output in outputs:
+        tree = view["outputs"][output["id"]]["parts"]
+        if tree is not None:
+            blocks.append(
+                f'<div class="roofline-calc__parts" data-parts-for="{escape(output["id"])}">{markup(tree)}</div>'
+            )
+    return "".join(blocks)
 
 
 def scenario_text(field: dict[str, Any], value: Any) -> str:
@@ -506,6 +517,7 @@ def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls, 
         parts.append(
             f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
         )
+    parts.append(parts_html(spec["outputs"], view))
     parts.append(scenario)
     if others:
         parts.append(outputs_html(others, view, headline=False, terms=terms))

@@ -798,7 +798,7 @@ class CalculatorView {
         if (figureBox && output.figure) {
           figureBox.replaceChildren(draw(output.figure));
         }
-        this.showParts(el, output.parts);
+        this.showParts(el.dataset.output, output.parts);
       }
     }
     const tableBox = this.root.querySelector("[data-table]");
@@ -842,23 +842,23 @@ class CalculatorView {
    * holds a link's code (not JSON) shows the fields it stands for, as JSON, instead.
    */
   /**
-   * Under an output, what its time is made of (roofline_core.view.parts), or nothing: the parts
-   * shown always belong to the number shown. The build writes the box where the defaults have
-   * parts; a result that brings parts to an output without one gets a new box after its value.
+   * What an output's time is made of (roofline_core.view.parts), under the headline and chart,
+   * or nothing: the parts shown always belong to the number shown. The build writes the box where
+   * the defaults have parts; a result that brings parts to an output without one gets a new box
+   * where the build would have put it, after the chart (or the headline).
    */
-  showParts(valueEl, parts) {
-    const card = valueEl.parentElement;
-    let box = card.querySelector("[data-parts-for]");
+  showParts(id, parts) {
+    let box = this.root.querySelector(`[data-parts-for="${CSS.escape(id)}"]`);
     if (!box && parts) {
-      box = document.createElement("dd");
+      box = document.createElement("div");
       box.className = "roofline-calc__parts";
-      box.dataset.partsFor = valueEl.dataset.output;
-      card.append(box);
+      box.dataset.partsFor = id;
+      const after = this.root.querySelector("[data-chart-box]") ?? this.root.querySelector(".roofline-calc__outputs--headline");
+      after.after(box);
     }
     if (!box) return;
     box.replaceChildren(...(parts ? [draw(parts)] : []));
     box.hidden = !parts;
-    card.classList.toggle("roofline-calc__output--parts", Boolean(parts));
   }
 
   noteConfigs(configs, sent) {

@@ -167,7 +167,7 @@ def test_tiny_parts_still_sum_exactly():
     ],
 )
 def test_a_calculators_main_time_shows_its_parts_under_it(calculator, inputs, output):
-    from roofline_core.calculators import compute
+    from roofline_core.calculators import CALCULATORS, compute
     from roofline_core.view import calculator_view
 
     result = compute(calculator, inputs)
@@ -175,6 +175,9 @@ def test_a_calculators_main_time_shows_its_parts_under_it(calculator, inputs, ou
     drawn = [key for key, shown in view["outputs"].items() if shown["parts"] is not None]
     assert drawn == [output]  # one drawing, under the main time (not again under its rate)
     tree = view["outputs"][output]["parts"]
+    # Shown under the headline and chart, it opens with the label of the number it breaks down.
+    label = next(o.label for o in CALCULATORS[calculator].outputs if o.id == output)
+    assert _text(_classed(tree, "roofline-calc__parts-title")[0]) == f"{label}, part by part"
     equation = _text(_classed(tree, "roofline-parts__equation")[0])
     assert equation.startswith(f"{result['outputs'][output]['text']} = ")
     items = result["parts"]["items"]
