@@ -337,6 +337,7 @@ def cmd_decode(command: Command, args: argparse.Namespace) -> dict[str, Any]:
         "title": command.calc.title,
         "inputs": _shown_inputs(command.calc, result, hidden),
         "outputs": _shown_outputs(command.calc, result, hidden),
+        "parts": result["parts"],
     }
 
 
@@ -375,6 +376,7 @@ def cmd_prefill(command: Command, args: argparse.Namespace) -> dict[str, Any]:
         "title": command.calc.title,
         "inputs": _shown_inputs(command.calc, result, set()),
         "outputs": _shown_outputs(command.calc, result, set()),
+        "parts": result["parts"],
     }
 
 
@@ -791,7 +793,22 @@ def render_text(result: dict[str, Any]) -> str:
                 lines.append("  ".join("-" * w for w in widths))
     else:
         lines += _pairs(result["outputs"])
+    if result.get("parts"):
+        lines += ["", *_parts_lines(result["parts"], result["outputs"])]
     return "\n".join(lines)
+
+
+def _parts_lines(parts: dict[str, Any], outputs: dict[str, Any]) -> list[str]:
+    """What the main time is made of: each part's time, its share, what it is and its working."""
+    shown = outputs.get(parts["output"])
+    named = shown["label"] if shown and not parts["inverts"] else parts["inverts"]
+    lines = [f"Parts of {parts['total']['text']} ({named}):"]
+    width = max(len(item["text"]) for item in parts["items"])
+    for item in parts["items"]:
+        lines.append(
+            f"  {item['text'].rjust(width)}  {item['share_text'].rjust(6)}  {item['phrase']}: {item['working']}"
+        )
+    return lines
 
 
 def _quiet_stdout() -> None:

@@ -179,12 +179,17 @@ def format_memory_fit(fit: MemoryFit) -> str:
 
 
 def format_fit_advice(alternatives: FitAlternatives, *, devices: int) -> str:
-    """What would fit, for a scenario that does not: ``"It fits on 2 devices, or in FP8 weights."``."""
-    options = [f"on {format_amount(alternatives.devices_needed, 'devices')}"]
+    """What would fit, for a scenario that does not: ``"It fits on 2 devices, or in FP8 weights."``
+    (``"No device count or smaller format tried holds it."`` when nothing does)."""
+    options = []
+    if alternatives.devices_needed is not None:
+        options.append(f"on {format_amount(alternatives.devices_needed, 'devices')}")
     if alternatives.weight_dtypes:
         formats = " or ".join(dtype.upper() for dtype in alternatives.weight_dtypes[:2])
         where = "" if devices == 1 else f" on {format_amount(devices, 'devices')}"
         options.append(f"in {formats} weights{where}")
+    if not options:
+        return "No device count or smaller format tried holds it."
     return f"It fits {', or '.join(options)}."
 
 

@@ -25,6 +25,9 @@ from typing import Any
 
 from roofline_core.estimates.communication import link_bandwidth_per_direction_bytes_per_s
 from roofline_core.estimates.inference import (
+    EXPERT,
+    PIPELINE,
+    TENSOR,
     MemoryFit,
     critical_batch,
     estimate_decode,
@@ -32,7 +35,7 @@ from roofline_core.estimates.inference import (
     memory_fit,
 )
 from roofline_core.estimates.operations import OPERATION_KINDS, matvec_exact_cost, operations_catalogue
-from roofline_core.estimates.parts import Part
+from roofline_core.estimates.parts import COMMUNICATION_LABELS, LABELS, Part
 from roofline_core.formatting import (
     bound_phrase,
     format_bandwidth,
@@ -47,6 +50,7 @@ from roofline_core.formatting import (
     format_tokens_per_s,
 )
 from roofline_core.hardware import ACCELERATORS, Accelerator
+from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import DTYPES, bytes_per_element
 from roofline_core.models import MODELS, AnyModel, CustomModel, Model
 from roofline_core.roofline import attainable_flop_per_s, matmul_cost
@@ -67,6 +71,7 @@ from roofline_core.vocabulary import (
     PROMPT_TOKENS,
     WEIGHT_DTYPE,
     Declaration,
+    ListOf,
     Number,
     OneOf,
     WholeNumber,
@@ -222,6 +227,42 @@ HYPOTHETICAL = OneOf(
     choices=slugs(("no", "yes")),
 )
 
+#: Parts that one name quotes together: ``part=communication`` is its latency and transfer.
+PART_GROUPS: dict[str, tuple[str, ...]] = {"communication": COMMUNICATION_LABELS}
+
+
+class _PartList(ListOf):
+    """``part=`` of a time: ``all`` (the default), or parts by label, separated by commas."""
+
+    def parse(self, raw: Any):
+        if isinstance(raw, str) and raw.strip() == "all":
+            return [], None
+        return super().parse(raw)
+
+    def expected(self) -> str:
+        return "all, or " + super().expected()
+
+    def write(self, values) -> str:
+        return super().write(values) if values else "all"
+
+
+#: Quotes only some parts of a time, so a sentence about "the weight reads" shows exactly that
+#: (roofline_site.glossary.composition checks the words around a figure against its parts).
+PART = _PartList(
+    OneOf(
+        id="part",
+        label="Part",
+        default=None,
+        help=(
+            "Which parts of the time to show (their sum): all, or labels of "
+            "roofline_core.estimates.parts separated by commas, or communication (its latency and"
+            " transfer); a part this scenario does not have is refused."
+        ),
+        choices=slugs((*LABELS, *PART_GROUPS)),
+    ),
+    most=len(LABELS),
+)
+
 
 def _choice(key: str, values: tuple[str, ...], default: str | None, help: str) -> OneOf:
     return OneOf(id=key, label=key.capitalize(), default=default, help=help, choices=slugs(values))
@@ -309,11 +350,18 @@ def _ridge_point(*, accelerator: Accelerator, dtype: str) -> Value:
     return _number(_for_dtype(accelerator.ridge_point, dtype), format_intensity, accelerator)
 
 
+#: The math format of :func:`_critical_batch`: the estimates' "auto" rule, keyed ``dtype`` as
+#: the other accelerator quantities' format is.
+_CRITICAL_MATH = replace(MATH_DTYPE, id="dtype")
+
+
 def _critical_batch(*, accelerator: Accelerator, weight_dtype: str, dtype: str) -> Value:
-    # FP8/INT8 weights with 8-bit activations (W8A8) run on the 8-bit peak; weight-only formats
-    # are widened and run on the 16-bit one. ``dtype`` is the format of the math.
+    # ``dtype`` is the format of the math; "auto" is the estimates' rule (what engines run these
+    # weights on: FP8 weights on an H100's FP8 peak, INT8 and INT4 widened to 16 bits), so the
+    # critical batch matches the decode estimates beside it.
+    math = resolve_compute_dtype(dtype, weight_dtype, accelerator)
     batch = critical_batch(
-        peak_flop_per_s=_for_dtype(accelerator.peak_for, dtype),
+        peak_flop_per_s=_for_dtype(accelerator.peak_for, math),
         bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s,
         weight_bytes_per_element=bytes_per_element(weight_dtype),
     )
@@ -386,12 +434,14 @@ def _decode(
     kv_dtype: str,
     bandwidth_efficiency: float,
     compute_dtype: str,
+    parallelism: str = TENSOR,
 ):
     """A decode step of a preset model, or of a model known only by its size (weights only).
 
     ``bandwidth_efficiency`` is in percent, as typed (the calculators' unit).
     """
     return estimate_decode(
+        parallelism=parallelism,
         model=_model_or_params(model, params, context_tokens),
         accelerator=accelerator,
         weight_dtype=weight_dtype,
@@ -415,9 +465,11 @@ def _prefill(
     weight_dtype: str,
     bandwidth_efficiency: float,
     compute_dtype: str,
+    parallelism: str = TENSOR,
 ):
     """A prefill pass; ``bandwidth_efficiency`` in percent, as typed."""
     return estimate_prefill(
+        parallelism=parallelism,
         model=_model_or_params(model, params),
         accelerator=accelerator,
         prompt_tokens=prompt_tokens,
@@ -500,10 +552,14 @@ def _step_quantity(
         *, accelerator: Accelerator, model: Model | None = None, params: float | None = None, **rest: Any
     ) -> Value:
         extra = {k: rest.pop(k) for k in ("per",) if k in rest}
+        chosen = rest.pop(PART.id, [])
         step = step_of(accelerator=accelerator, model=model, params=params, **rest)
         number = number_of(step, **extra)
-        text = render(step) if number is None else render(number)
         parts, working = (step.parts, step.working) if kind in (TIME, RATE) else ((), ())
+        if chosen:
+            parts, working = _chosen_parts(parts, working, chosen)
+            number = sum(p.seconds for p in parts)
+        text = render(step) if number is None else render(number)
         return Value(
             text,
             _sources(accelerator, model),
@@ -514,6 +570,26 @@ def _step_quantity(
         )
 
     return compute
+
+
+def _chosen_parts(parts: tuple[Part, ...], working, chosen: list[str]) -> tuple[tuple[Part, ...], Any]:
+    """The parts ``part=`` names, in their usual order, with their working.
+
+    Raises:
+        QuantityError: for a part the scenario does not have (it would show 0 s).
+    """
+    labels = {label for name in chosen for label in PART_GROUPS.get(name, (name,))}
+    present = {p.label for p in parts if p.seconds > 0}
+    missing = [name for name in chosen if not set(PART_GROUPS.get(name, (name,))) & present]
+    if missing:
+        has = ", ".join(p.label for p in parts if p.seconds > 0)
+        raise QuantityError(
+            f"parameter 'part': this scenario's time has no '{missing[0]}' part; expected one it has: {has}"
+        )
+    return (
+        tuple(p for p in parts if p.label in labels),
+        tuple((label, text) for label, text in working if label in labels),
+    )
 
 
 def _tokens_per_s(step, *, per: str = "batch") -> float:
@@ -606,8 +682,20 @@ def _step_parameters(*extra: Declaration) -> tuple[Declaration, ...]:
     )
 
 
-_DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE)
-_PREFILL_PARAMETERS = _step_parameters(PROMPT_TOKENS.variant(default=None), BATCH)
+def _parallelism(values: tuple[str, ...]) -> OneOf:
+    """How ``devices`` share the work; expert parallelism pays all-to-alls, not all-reduces."""
+    return _choice(
+        "parallelism",
+        values,
+        TENSOR,
+        "How the devices share the work: tensor (two all-reduces per layer), "
+        + ("pipeline (layers in stages), " if PIPELINE in values else "")
+        + "or expert (an MoE model's experts spread over them, two all-to-alls per MoE layer).",
+    )
+
+
+_DECODE_PARAMETERS = _step_parameters(BATCH, CONTEXT_TOKENS, KV_DTYPE, _parallelism((TENSOR, PIPELINE, EXPERT)))
+_PREFILL_PARAMETERS = _step_parameters(PROMPT_TOKENS.variant(default=None), BATCH, _parallelism((TENSOR, EXPERT)))
 _COST_PARAMETERS = (*_MATRIX_DIMS, _ELEMENT_BYTES)
 
 
@@ -683,7 +771,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "critical_batch",
             "Decode batch at which weight streaming reaches the ridge point of the math's format (sequences).",
-            (_ACCELERATOR, WEIGHT_DTYPE, COMPUTE_DTYPE),
+            (_ACCELERATOR, WEIGHT_DTYPE, _CRITICAL_MATH),
             _critical_batch,
         ),
         _q(
@@ -720,7 +808,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "decode_step_time",
             "Time of one decode step (every sequence gains a token), in seconds.",
-            _DECODE_PARAMETERS,
+            (*_DECODE_PARAMETERS, PART),
             _step_quantity(_decode, _step_time, format_time, kind=TIME),
             _MODEL_OR_PARAMS_NAMES,
             _decode_memory,
@@ -763,7 +851,7 @@ QUANTITIES: dict[str, Quantity] = {
         _q(
             "prefill_time",
             "Time to process whole prompts in one pass (time to first token when idle), in seconds.",
-            _PREFILL_PARAMETERS,
+            (*_PREFILL_PARAMETERS, PART),
             _step_quantity(_prefill, _step_time, format_time, kind=TIME),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
@@ -839,6 +927,16 @@ QUANTITIES: dict[str, Quantity] = {
             _operation,
         ),
     )
+}
+
+
+#: The quantities that are a time, or a rate that inverts one, each with the time quantity whose
+#: parts it carries (``Value.parts``; for a rate, ``Value.inverts`` names that time).
+TIMES: dict[str, str] = {
+    "decode_step_time": "decode_step_time",
+    "decode_tokens_per_s": "decode_step_time",
+    "prefill_time": "prefill_time",
+    "prefill_tokens_per_s": "prefill_time",
 }
 
 

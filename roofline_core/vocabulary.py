@@ -1125,8 +1125,9 @@ MATH_DTYPE = OneOf(
     label="Math format",
     default="auto",
     help=(
-        "The format the matrix units compute in. Auto is what engines do: 8-bit or FP4 weights on "
-        "that peak where the chip has one, otherwise widened to 16 bits (weight-only)."
+        "The format the matrix units compute in. Auto is what vLLM does: FP8 and NVFP4 weights on "
+        "that peak where the chip has one; INT8, INT4 and MXFP4 weights (and the rest) widened to "
+        "16 bits (weight-only)."
     ),
     choices=(Choice(value="auto", label="Auto (as engines run these weights)"), *COMPUTE_DTYPE.choices),
     noun_text="math format",

@@ -11,6 +11,7 @@ from roofline_core.calculators._common import (
     model_config_input,
     model_input,
     model_of,
+    parts_result,
     prompt_input,
     roofline_chart,
 )
@@ -57,6 +58,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     time_s = op_time_s(
         flops=chosen.flops, bytes_moved=chosen.bytes_moved, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
     )
+    step = chosen.step(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
     attainable = attainable_flop_per_s(
         intensity_flop_per_byte=chosen.intensity_flop_per_byte, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
     )
@@ -67,6 +69,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         for op in operations
     ]
     return {
+        "parts": parts_result("time", time_s, step.parts, step.working),
         "outputs": {
             "name": cells["operation"],
             "shape": cells["shape"],

@@ -30,6 +30,7 @@ from roofline_core.calculators._common import (
     prompt_input,
 )
 from roofline_core.calculators.base import Calculator, Output, value
+from roofline_core.estimates.inference import EXPERT, TENSOR
 from roofline_core.formatting import (
     box_text,
     format_bandwidth,
@@ -197,6 +198,9 @@ def _ttft_text(values: dict[str, Any], accelerator: Any, compute_dtype: str) -> 
         weight_dtype=values["weight_dtype"],
         compute_dtype=compute_dtype,
         devices=values["devices"],
+        # Prefill models tensor and expert parallelism; a pipeline's prefill is counted as the
+        # tensor-parallel split, as before.
+        parallelism=EXPERT if values["parallelism"] == EXPERT else TENSOR,
     )
     verdict = (
         "faster than the speed of light: inconsistent, check the prompt length and formats"

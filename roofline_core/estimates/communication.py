@@ -21,6 +21,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from roofline_core.hardware import AnyAccelerator
@@ -143,13 +144,25 @@ def expert_parallel_comm(
     tokens: int,
     activation_bytes_per_element: float = 2,
 ) -> CommCost:
-    """Dispatch and combine all-to-alls per MoE layer: each token's activation to its ``k`` experts and back."""
+    """Dispatch and combine all-to-alls per MoE layer: each token's activation to its ``k`` experts and back.
+
+    The layout is wide expert parallelism as DeepSeek-V3 and vLLM's ``--enable-expert-parallel``
+    run it: each device owns a share of the tokens (data-parallel attention, or tensor-parallel
+    attention whose ranks each dispatch a slice of the tokens), and every MoE
+    layer sends each of them, ``hidden`` activations, once per chosen expert (DeepEP's
+    low-latency kernels copy a token per expert, https://github.com/deepseek-ai/DeepEP), then
+    brings the expert outputs back the same way. The devices wait for the busiest one, which
+    holds ``ceil(tokens / devices)`` tokens: one sequence on eight devices still sends a whole
+    token's activations, not an eighth. Of a device's messages ``(n-1)/n`` leave it (experts
+    spread evenly, so a share ``1/n`` is local).
+    """
     if devices <= 1 or not model.is_moe:
         return NONE
     link = link_bandwidth_per_direction_bytes_per_s(accelerator)
     if link is None:
         return CommCost(0.0, 0.0, 0, known=False)
-    per_device = tokens / devices * model.experts_per_token * model.hidden_size * activation_bytes_per_element
+    busiest_tokens = math.ceil(tokens / devices)
+    per_device = busiest_tokens * model.experts_per_token * model.hidden_size * activation_bytes_per_element
     collectives = 2 * model.moe_layers
     one = all_to_all_time_s(message_bytes=per_device, devices=devices, link_bandwidth_bytes_per_s=link)
     sent = collectives * per_device * (devices - 1) / devices

@@ -54,6 +54,7 @@ from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models import AnyModel, Model
 from roofline_core.models.attention import AttentionCost, decode_attention_cost, prefill_attention_cost
+from roofline_core.models.tensor_split import tensor_parallel_refusal
 from roofline_core.roofline import (
     COMPUTE,
     MEMORY,
@@ -615,13 +616,14 @@ class FitAlternatives:
     """What would make a scenario that does not fit in memory fit.
 
     Attributes:
-        devices_needed: Fewest devices of the same kind that hold it, formats unchanged (None
-            if even one sequence's cache cannot be split further: never, here, since weights
-            and cache both divide evenly over devices in this model).
+        devices_needed: Fewest devices of the same kind that hold it, formats unchanged, among
+            the counts tensor parallelism can split the model over
+            (:func:`roofline_core.models.tensor_split.tensor_parallel_refusal`); None when no
+            such count holds it.
         weight_dtypes: Smaller weight formats that fit on the devices given, smallest step first.
     """
 
-    devices_needed: int
+    devices_needed: int | None
     weight_dtypes: tuple[str, ...]
 
 
@@ -639,7 +641,8 @@ def fit_alternatives(
 
     Weights and cache are split evenly over devices (tensor parallelism, as the calculators
     assume), each device keeping a serving engine's reserve; the devices needed are the
-    fewest that hold it all.
+    fewest that hold it all and that vLLM can split the model over (Llama 3 70B's 64 heads
+    go 2, 4 or 8 ways, never 3).
     """
 
     def fit_in(dtype: str, on: int = devices) -> MemoryFit:
@@ -655,7 +658,16 @@ def fit_alternatives(
 
     # Every device adds memory and a reserve proportional to it, so the search ends; the
     # bound only guards against a model too large for any cluster.
-    needed = next((n for n in range(devices, 65_537) if fit_in(weight_dtype, n).fits), 65_537)
+    # A model with widths splits at most as many ways as it has query heads.
+    most = getattr(model, "heads", 0) or 65_536
+    needed = next(
+        (
+            n
+            for n in range(devices, most + 1)
+            if tensor_parallel_refusal(model, n) is None and fit_in(weight_dtype, n).fits
+        ),
+        None,
+    )
     smaller = [
         dtype
         for dtype in ("fp8", "int8", "fp4", "int4")
@@ -762,8 +774,9 @@ def estimate_decode(
         weight_dtype: Storage format of the weights.
         kv_dtype: Storage format of the KV cache.
         compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
-            with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
-            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.hardware.compute_format`).
+            with these weights on this chip (FP8 W8A8 or NVFP4 W4A4 where the chip has that
+            peak, otherwise weight-only on the 16-bit peak, as INT8 and MXFP4 run by default; see
+            :mod:`roofline_core.hardware.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
 
     The step's FLOPs are the weight matmuls (2 per streamed parameter per sequence) plus
@@ -886,6 +899,7 @@ def estimate_prefill(
     devices: int = 1,
     bandwidth_efficiency: float = 1.0,
     fused_attention: bool = True,
+    parallelism: str = TENSOR,
 ) -> StepEstimate:
     """Prefill of ``batch`` prompts of ``prompt_tokens`` tokens; ``step_time_s`` is the time to first token.
 
@@ -897,11 +911,15 @@ def estimate_prefill(
             :class:`~roofline_core.models.CustomModel`.
         weight_dtype: Storage format of the weights (sets the bytes per parameter).
         compute_dtype: Format of the matrix math, choosing the peak; None for what engines do
-            with these weights on this chip (W8A8 or W4A4 where the chip has that peak,
-            otherwise weight-only on the 16-bit peak; see :mod:`roofline_core.hardware.compute_format`).
+            with these weights on this chip (FP8 W8A8 or NVFP4 W4A4 where the chip has that
+            peak, otherwise weight-only on the 16-bit peak, as INT8 and MXFP4 run by default; see
+            :mod:`roofline_core.hardware.compute_format`).
         bandwidth_efficiency: Share of peak bandwidth actually sustained (0 < e <= 1).
         fused_attention: Whether attention runs as a tiled kernel (FlashAttention) or unfused,
             writing its score matrix to memory (see :mod:`roofline_core.models.attention`).
+        parallelism: :data:`TENSOR` (two all-reduces per layer) or :data:`EXPERT` (an MoE
+            model's experts spread over the devices, two all-to-alls per MoE layer); a
+            pipeline's prefill is not modelled.
 
     Attention's causal FLOPs over the prompt are added for a preset model (about
     ``2 * heads * head_dim * prompt^2`` per layer), so a long prompt costs more than its
@@ -933,7 +951,15 @@ def estimate_prefill(
     # run in 8 bits; its FLOPs are counted at the step's peak.
     attention = prefill_attention_cost(model, prompt_tokens=prompt_tokens, batch=batch, tiled=fused_attention)
     step = with_attention(step, attention)
-    communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=batch * prompt_tokens)
+    tokens = batch * prompt_tokens
+    if parallelism == EXPERT:
+        if not (isinstance(model, Model) and model.is_moe):
+            raise ValueError("expert parallelism needs a mixture-of-experts model")
+        communication = expert_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
+    elif parallelism == TENSOR:
+        communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
+    else:
+        raise ValueError(f"prefill models parallelism {TENSOR!r} or {EXPERT!r}, not {parallelism!r}")
     return with_communication(step, communication)
 
 

@@ -7,8 +7,10 @@ heads for 64 query heads) with a 4,096-token context, in fp16.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from roofline_core.estimates.inference import StepEstimate, _step
+from roofline_core.estimates.parts import ACTIVATIONS, KV_CACHE, WEIGHTS
 from roofline_core.formatting import bound_phrase, format_intensity, format_whole
 from roofline_core.hardware import Accelerator
 from roofline_core.models import Model
@@ -41,6 +43,9 @@ class Operation:
         bytes_moved: Bytes read and written, in bytes.
         bound: ``"memory"`` or ``"compute"`` on the chosen accelerator.
         why: One sentence on why it lands there.
+        byte_parts: ``bytes_moved`` by kind (weights, KV cache, activations), for the parts of
+            its time.
+        attention: Whether its FLOPs are attention's (else matmul or elementwise arithmetic).
     """
 
     slug: str
@@ -50,6 +55,21 @@ class Operation:
     bytes_moved: float
     bound: str
     why: str
+    byte_parts: tuple[tuple[str, float], ...] = field(default=(), compare=False)
+    attention: bool = field(default=False, compare=False)
+
+    def step(self, *, peak_flop_per_s: float, bandwidth_bytes_per_s: float) -> StepEstimate:
+        """The operation alone on one device: its time on the roofline, with its parts."""
+        return _step(
+            flops=self.flops,
+            bytes_moved=self.bytes_moved,
+            tokens=1,
+            peak_flop_per_s=peak_flop_per_s,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            devices=1,
+            byte_parts=self.byte_parts,
+            attention_flops=self.flops if self.attention else 0.0,
+        )
 
     @property
     def intensity_flop_per_byte(self) -> float:
@@ -188,8 +208,16 @@ def operations_catalogue(
             "one addition per element against two reads and one write",
         ),
     ]
+    weights = d * d * bpe  # the projections' weight matrix; the rest of their bytes are activations
     operations = []
     for slug, name, shape, cost, reason in entries:
+        attention = "attention" in slug
+        if slug in ("decode-gemv", "decode-gemm-batched", "prefill-gemm"):
+            byte_parts = ((WEIGHTS, weights), (ACTIVATIONS, cost.bytes_moved - weights))
+        elif slug.startswith("decode-attention"):
+            byte_parts = ((KV_CACHE, cost.bytes_moved),)  # the cache read is all its traffic
+        else:
+            byte_parts = ((ACTIVATIONS, cost.bytes_moved),)
         which = bound(
             intensity_flop_per_byte=cost.intensity_flop_per_byte, peak_flop_per_s=peak, bandwidth_bytes_per_s=bw
         )
@@ -200,7 +228,15 @@ def operations_catalogue(
         )
         operations.append(
             Operation(
-                slug=slug, name=name, shape=shape, flops=cost.flops, bytes_moved=cost.bytes_moved, bound=which, why=why
+                slug=slug,
+                name=name,
+                shape=shape,
+                flops=cost.flops,
+                bytes_moved=cost.bytes_moved,
+                bound=which,
+                why=why,
+                byte_parts=byte_parts,
+                attention=attention,
             )
         )
     return operations

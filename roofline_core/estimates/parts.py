@@ -84,19 +84,3 @@ def adds_up(parts: Iterable[Part], total: float, rel: float = 1e-3) -> bool:
     if any(p.seconds < 0 or not math.isfinite(p.seconds) for p in parts):
         return False
     return math.isclose(sum(p.seconds for p in parts), total, rel_tol=rel, abs_tol=1e-15)
-
-
-def scaled(parts: Iterable[Part], working: Working, factor: float) -> tuple[tuple[Part, ...], Working]:
-    """Parts (and their working, marked with the factor) of ``factor`` times a time."""
-    if factor == 1:
-        return tuple(parts), working
-    times = f" × {factor:.4g}"
-    return tuple(Part(p.label, p.seconds * factor) for p in parts), tuple((lab, f"({t}){times}") for lab, t in working)
-
-
-def merged(parts: Iterable[Part]) -> tuple[Part, ...]:
-    """``parts`` with repeated labels summed, listed in :data:`LABELS` order, zeros dropped."""
-    total: dict[str, float] = {}
-    for p in parts:
-        total[p.label] = total.get(p.label, 0.0) + p.seconds
-    return tuple(Part(label, total[label]) for label in LABELS if total.get(label, 0.0) > 0)

@@ -24,7 +24,8 @@ from roofline_core.estimates.inference import TENSOR, MemoryFit, estimate_decode
 from roofline_core.formatting import format_amount
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.hardware.dtypes import WEIGHT_DTYPES, bytes_per_element
-from roofline_core.models import MLA, AnyModel
+from roofline_core.models import AnyModel
+from roofline_core.models.tensor_split import tensor_parallel_refusal
 
 #: What binds an answer.
 MEMORY = "memory"
@@ -223,18 +224,16 @@ def _step_ms(
 def tensor_parallel_counts(model: AnyModel) -> tuple[int, ...]:
     """The device counts tensor parallelism can split ``model`` over, up to :data:`MAX_DEVICES`.
 
-    As vLLM's ``QKVParallelLinear`` splits attention: the query heads must divide evenly, and
-    the key/value heads either divide evenly over the devices or, when there are fewer of them
-    than devices, are replicated a whole number of times (MLA's latent cache has no KV heads to
-    split). A model given only by its size has no head count: powers of two.
+    As vLLM splits a model (:func:`roofline_core.models.tensor_split.tensor_parallel_refusal`): the query heads, the feed-forward
+    and expert widths and the padded vocabulary must divide evenly, and the key/value heads
+    either divide evenly over the devices or, when there are fewer of them than devices, are
+    replicated a whole number of times (MLA's latent cache has no KV heads to split). A model
+    given only by its size has no widths: powers of two.
     """
     heads = getattr(model, "heads", 0)
     if not heads:
         return tuple(2**i for i in range(MAX_DEVICES.bit_length()))
-    kv = heads if model.attention == MLA else model.kv_heads
-    return tuple(
-        n for n in range(1, min(heads, MAX_DEVICES) + 1) if heads % n == 0 and (n % kv == 0 if n >= kv else kv % n == 0)
-    )
+    return tuple(n for n in range(1, min(heads, MAX_DEVICES) + 1) if tensor_parallel_refusal(model, n) is None)
 
 
 def fewest_devices(

@@ -346,6 +346,7 @@ def reconcile_prefill(
     weight_dtype: str = "fp16",
     compute_dtype: str | None = None,
     devices: int = 1,
+    parallelism: str = TENSOR,
 ) -> Reconciliation:
     """A measured time to first token beside :func:`~roofline_core.estimates.inference.estimate_prefill` of one prompt.
 
@@ -366,6 +367,7 @@ def reconcile_prefill(
         weight_dtype=weight_dtype,
         compute_dtype=compute_dtype,
         devices=devices,
+        parallelism=parallelism,
     )
     memory_s = step.memory_time_s
     # The step's bytes are the weights plus attention's own traffic (the fused kernel's, as
@@ -379,7 +381,8 @@ def reconcile_prefill(
         measured_time_s=ttft_s,
         tokens=prompt_tokens,
         weights_s=max(0.0, memory_s - attention_s),
-        # estimate_prefill adds tensor parallelism's all-reduces after the roof: the difference.
+        # estimate_prefill adds the all-reduces (or expert parallelism's all-to-alls) after the
+        # roof: the difference.
         communication_s=max(0.0, step.step_time_s - max(memory_s, step.compute_time_s)),
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_PREFILL_PARTS,

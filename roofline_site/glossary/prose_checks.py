@@ -31,7 +31,7 @@ import markdown
 
 from roofline_core.formatting import format_bytes
 from roofline_core.quantities import QuantityError, evaluate_reference
-from roofline_site.glossary import scaffold_text
+from roofline_site.glossary import composition, scaffold_text
 from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
 from roofline_site.glossary.errors import Problem
 from roofline_site.glossary.markup import QUANTITY, TERM_LINK, LineFinder, find_quantities, mask_code
@@ -61,13 +61,13 @@ _NOT_PROSE = frozenset({"code", "pre", "kbd", "samp", "blockquote", "q", "script
 _BLOCKS = frozenset(
     {"p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "summary", "div", "details", "table"}
 )
+# Blocks that hold blocks: a list or table is one top-level block, as a paragraph is.
+_GROUPS = frozenset({"ul", "ol", "dl"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # Python-Markdown's placeholders for stashed HTML (STX ... ETX) are not text a reader sees.
 _STASH = re.compile("\x02[^\x03]*\x03")
 # Words that say a figure is a hypothetical bound, as a reference marked hypothetical=yes needs.
 _HYPOTHETICAL_WORDS = re.compile(r"\bhypothetical", re.IGNORECASE)
-# Quantities are replaced by this (no digits, no unit) before rendering.
-_QUANTITY_STAND_IN = "QUANTITY"
 # Left over after every well-formed term link and quantity is found: syntax missing a bracket.
 # ']]>' closes an HTML/XML CDATA section, not a term link: raw HTML in a body is the sanitiser's
 # business, and flagging it here would hide what the sanitiser does with it.
@@ -87,6 +87,7 @@ def check_entry(entry: Entry) -> list[Problem]:
         *find_scaffold_placeholders(entry),
         *find_broken_syntax(entry.body, path=entry.path, first_line=entry.body_line),
         *find_prose_problems(entry.body, path=entry.path, first_line=entry.body_line),
+        *find_contradicted_composition(entry.body, path=entry.path, first_line=entry.body_line),
         *find_unfit_scenarios(entry.body, path=entry.path, first_line=entry.body_line),
     ]
 
@@ -160,10 +161,12 @@ def find_broken_syntax(body: str, *, path: str, first_line: int) -> list[Problem
 
 @dataclass(frozen=True)
 class _Run:
-    """Text of one block of prose, and whether it is a heading."""
+    """Text of one block of prose, whether it is a heading, and which top-level block (the
+    paragraph, list or table, counted from 0) it belongs to."""
 
     text: str
     heading: bool
+    group: int = 0
 
 
 class _ProseCollector(HTMLParser):
@@ -175,18 +178,22 @@ class _ProseCollector(HTMLParser):
         self._buffer: list[str] = []
         self._skip = 0
         self._headings = 0
+        self._depth = 0
+        self._group = -1
 
     def _flush(self) -> None:
         text = _STASH.sub(" ", "".join(self._buffer))
         if text.strip():
-            self.runs.append(_Run(" ".join(text.split()), self._headings > 0))
+            self.runs.append(_Run(" ".join(text.split()), self._headings > 0, max(self._group, 0)))
         self._buffer = []
 
     def handle_starttag(self, tag: str, attrs) -> None:
         if tag in _NOT_PROSE:
             self._skip += 1
-        elif tag in _BLOCKS:
+        elif tag in _BLOCKS or tag in _GROUPS:
             self._flush()
+            self._group += self._depth == 0
+            self._depth += 1
             self._headings += tag in _HEADINGS
         elif tag == "br":
             self._buffer.append(" ")
@@ -194,8 +201,9 @@ class _ProseCollector(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in _NOT_PROSE:
             self._skip = max(0, self._skip - 1)
-        elif tag in _BLOCKS:
+        elif tag in _BLOCKS or tag in _GROUPS:
             self._flush()
+            self._depth = max(0, self._depth - 1)
             self._headings = max(0, self._headings - (tag in _HEADINGS))
 
     def handle_data(self, data: str) -> None:
@@ -214,10 +222,9 @@ def _markdown() -> markdown.Markdown:
 
 
 def prose_runs(body: str) -> list[_Run]:
-    """The body's prose as Markdown renders it, one run per block, quantities stood in for."""
-    text = body
-    for ref in reversed(find_quantities(body)):
-        text = text[: ref.start] + _QUANTITY_STAND_IN + text[ref.end :]
+    """The body's prose as Markdown renders it, one run per block, each quantity stood in for
+    by its :func:`~roofline_site.glossary.composition.marker` (letters only, no figure)."""
+    text, _ = composition.standing_in(body)
     html = _markdown().reset().convert(text)
     collector = _ProseCollector()
     collector.feed(html)
@@ -261,6 +268,18 @@ def find_prose_problems(body: str, *, path: str, first_line: int) -> list[Proble
                 )
             )
     return problems
+
+
+# Composition: what a sentence says a number includes ------------------------------------------
+
+
+def find_contradicted_composition(body: str, *, path: str, first_line: int) -> list[Problem]:
+    """Phrases such as "communication left out" or "at most" that a nearby quantity's parts
+    contradict (:mod:`roofline_site.glossary.composition`); for entries and ``docs/`` pages."""
+    _, refs = composition.standing_in(body, first_line)
+    if not refs:
+        return []
+    return composition.find_composition_problems(prose_runs(body), refs, path=path, marker=composition.MARKER)
 
 
 class _Locator:

@@ -27,7 +27,7 @@ import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from roofline_core.quantities import parse_reference
+from roofline_core.quantities import QuantityError, evaluate_reference, parse_reference
 
 #: Class of the element around each number the build computed.
 QUANTITY_CLASS = "roofline-quantity"
@@ -71,8 +71,25 @@ _IMPORT = "from roofline_core.quantities import evaluate"
 
 
 def _print_line(reference: str) -> str:
+    """One line that prints the number; for a time (or a rate of one), its parts after it.
+
+    A time's parts are printed indented, one per line, in seconds: what the number is made of
+    (issue 31). It stays one line starting with ``print(``, which ``quantities.mjs`` takes as
+    the number's snippet.
+    """
     name, arguments = parse_reference(reference)
-    return f"print(evaluate({name!r}, {arguments!r}).text)"
+    call = f"evaluate({name!r}, {arguments!r})"
+    if not _has_parts(reference):
+        return f"print({call}.text)"
+    parts = '*(f"  {label}: {seconds:.3g} s" for label, seconds in value.parts)'
+    return f'print((value := {call}).text, {parts}, sep="\\n")'
+
+
+def _has_parts(reference: str) -> bool:
+    try:
+        return bool(evaluate_reference(reference).parts)
+    except QuantityError:
+        return False  # the page reports it; the snippet shows the call as written
 
 
 def citation(*, site_name: str, title: str, url: str, version: str, date: str) -> str:

@@ -68,6 +68,9 @@ export function pythonSnippet({ id, title, values, version, link, inputs, output
     `result = compute(${JSON.stringify(id)}, inputs)`,
     'for key, output in result["outputs"].items():',
     '    print(f"{labels.get(key, key)}: {output[\'text\']}")',
+    "# What the main time is made of: its parts add up to it.",
+    'for item in result.get("parts", {}).get("items", []):',
+    '    print(f"  {item[\'phrase\']}: {item[\'text\']} ({item[\'working\']})")',
     "",
   ].join("\n");
 }

@@ -48,7 +48,10 @@ def test_copied_python_prints_what_the_page_shows_and_the_citation_names_link_an
         )
         assert run.returncode == 0, run.stderr
         # Each result under the label the page gives it (issue 30: not the output's id).
-        printed = dict(line.split(": ", 1) for line in run.stdout.splitlines())
+        lines = run.stdout.splitlines()
+        printed = dict(line.split(": ", 1) for line in lines if not line.startswith("  "))
+        # The step time's parts follow, indented (issue 31).
+        assert any(line.startswith("  weights read: ") for line in lines), lines
         labels = {output.id: output.label for output in CALCULATORS["decode-speed-of-light"].outputs}
         assert printed == {labels[key]: text for key, text in shown.items()}
         assert '"batch": "24",  # Batch size (sequences)' in snippet

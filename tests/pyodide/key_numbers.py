@@ -58,6 +58,8 @@ def _seed_numbers() -> dict:
         "int8_intensity_ratio": int8.intensity_flop_per_byte / fp16.intensity_flop_per_byte,
         "prefill_8b_2048": prefill_step(params=8e9, prompt_tokens=2048, **H100).step_time_s,
         "mixtral_decode_16": [mixtral.step_time_s, mixtral.weight_bytes_streamed],
+        # Parts and their working (issue 31): the same seconds and the same text in Pyodide.
+        "mixtral_decode_16_parts": [list(mixtral.parts), list(mixtral.working)],
         "params": {
             slug: [m.total_params, m.active_params_per_token, m.streamed_params_per_token] for slug, m in _models()
         },

@@ -589,3 +589,15 @@ def test_reconcile_typed_measurement_and_unreadable_paste_file(capsys, tmp_path)
     code, _, err = run(capsys, "reconcile", "--model", "llama-3.1-8b", "--paste-file", str(binary))
     assert code == 2
     assert err == f"roofline: error: --paste-file: {binary} is not UTF-8 text; expected a benchmark's printed summary\n"
+
+
+def test_decode_and_prefill_say_what_their_time_is_made_of(capsys) -> None:
+    # Issue 31: the step time's parts follow the results, each with its working, adding up.
+    code, out, _ = run(capsys, "decode", "--model", "llama-3.1-70b", "--devices", "8")
+    assert code == 0
+    assert "Parts of 7.49 ms (Time per decode step):" in out
+    assert "weights read: 139 GB ÷ 8 devices ÷ 3.35 TB/s" in out
+    code, out, _ = run(capsys, "prefill", "--model", "llama-3.1-70b", "--prompt-tokens", "8192", "--json")
+    parts = json.loads(out)["parts"]
+    assert sum(item["seconds"] for item in parts["items"]) == pytest.approx(parts["total"]["value"])
+    assert {item["label"] for item in parts["items"]} >= {"weights", "compute", "attention"}

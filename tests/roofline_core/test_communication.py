@@ -69,6 +69,20 @@ def test_expert_parallel_all_to_alls() -> None:
     assert comm.time_s == pytest.approx(comm.collectives * one)
 
 
+def test_expert_parallel_waits_for_the_busiest_device() -> None:
+    # One sequence on eight devices: the device holding its token sends all of it to its 8
+    # experts (7/8 of them remote); before, each device was charged an eighth of a token.
+    dsv3 = MODELS["deepseek-v3"]
+    comm = expert_parallel_comm(dsv3, ACCELERATORS["h200"], devices=8, tokens=1)
+    whole_token = 1 * 8 * 7168 * 2
+    assert comm.bytes_per_device == pytest.approx(comm.collectives * whole_token * 7 / 8)
+    one = all_to_all_time_s(message_bytes=whole_token, devices=8, link_bandwidth_bytes_per_s=450e9)
+    assert comm.time_s == pytest.approx(comm.collectives * one)
+    # 9 tokens over 8 devices: the busiest holds 2.
+    nine = expert_parallel_comm(dsv3, ACCELERATORS["h200"], devices=8, tokens=9)
+    assert nine.bytes_per_device == pytest.approx(2 * comm.bytes_per_device)
+
+
 def test_pipeline_bubble() -> None:
     assert pipeline_bubble_fraction(stages=1, microbatches=1) == 0
     assert pipeline_bubble_fraction(stages=4, microbatches=12) == pytest.approx(3 / 15)

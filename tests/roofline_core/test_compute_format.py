@@ -21,7 +21,13 @@ from roofline_core.models import MODELS
         ("fp8", "h100-sxm", "fp8"),  # Hopper: W8A8 on the FP8 tensor cores
         ("fp8", "l40s", "fp8"),  # Ada: W8A8
         ("fp8", "a100-sxm-80gb", "fp16"),  # Ampere has no FP8 peak: weight-only FP8 (Marlin)
-        ("int8", "a100-sxm-80gb", "int8"),  # INT8 W8A8
+        # INT8 checkpoints are mostly weight-only: W8A16 by default, W8A8 only when asked.
+        ("int8", "a100-sxm-80gb", "fp16"),
+        ("int8", "h100-sxm", "fp16"),
+        # gpt-oss's MXFP4 experts: vLLM's default Blackwell kernel is MXFP4 x BF16 (W4A16).
+        ("mxfp4", "b200", "fp16"),
+        ("mxfp4", "h100-sxm", "fp16"),
+        ("nvfp4", "b200", "fp4"),  # NVFP4 is W4A4 on Blackwell's FP4 tensor cores
         ("int4", "h100-sxm", "fp16"),  # AWQ/GPTQ: W4A16
         ("fp4", "b200", "fp4"),  # Blackwell's FP4 peak
         ("fp4", "h100-sxm", "fp16"),  # no FP4 peak: widened
@@ -37,6 +43,31 @@ def test_schemes_in_words() -> None:
     assert compute_scheme("int4", "fp16") == "weight-only: INT4 widened to FP16 on its peak"
     assert compute_scheme("bf16", "fp16") == "BF16 weights on the FP16 peak"
     assert compute_scheme("fp16", "fp8") == "FP16 weights with the math in FP8, on its peak"
+    assert compute_scheme("int8", "int8") == "W8A8 on the INT8 peak"
+    assert compute_scheme("int8", "fp16") == "weight-only: INT8 widened to FP16 on its peak"
+    assert compute_scheme("mxfp4", "fp8") == "W4A8 on the FP8 peak (MXFP4 blocks)"
+
+
+def test_mxfp4_and_int8_defaults_follow_the_engines_and_overrides_still_win() -> None:
+    # gpt-oss-120b on a B200: the default is the 16-bit peak (W4A16), not the FP4 one; an
+    # explicit compute_dtype picks W4A8 or W4A4 instead.
+    model, b200 = MODELS["gpt-oss-120b"], ACCELERATORS["b200"]
+    prefill = estimate_prefill(model=model, accelerator=b200, prompt_tokens=8192, weight_dtype="mxfp4")
+    assert prefill.peak_flop_per_s == b200.peak_for("fp16")
+    for math in ("fp8", "fp4"):
+        asked = estimate_prefill(
+            model=model, accelerator=b200, prompt_tokens=8192, weight_dtype="mxfp4", compute_dtype=math
+        )
+        assert asked.peak_flop_per_s == b200.peak_for(math)
+    h100 = ACCELERATORS["h100-sxm"]
+    int8 = estimate_decode(model=MODELS["llama-3.1-8b"], accelerator=h100, weight_dtype="int8", batch=512)
+    assert int8.step.peak_flop_per_s == h100.peak_for("fp16")
+    w8a8 = estimate_decode(
+        model=MODELS["llama-3.1-8b"], accelerator=h100, weight_dtype="int8", compute_dtype="int8", batch=512
+    )
+    assert w8a8.step.peak_flop_per_s == h100.peak_for("int8")
+    result = compute("prefill-ttft", {"weight_dtype": "int8"})
+    assert result["outputs"]["math"]["text"].startswith("weight-only: INT8 widened to FP16")
 
 
 def test_fp8_prefill_on_hopper_runs_on_the_fp8_peak_and_on_ampere_on_the_16_bit_one() -> None:

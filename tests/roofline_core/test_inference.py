@@ -307,10 +307,28 @@ def test_a_scenario_that_does_not_fit_says_what_would() -> None:
         context_tokens=0,
     )
     # 2 bytes x 405.85e9 parameters = 812 GB; each 80 GB device keeps 8 GB and its share of the
-    # activations for the runtime, so eleven devices (792 GB usable) are short and twelve hold it.
-    assert options.devices_needed == 12 == -(-model.weight_bytes("fp16") // (0.9 * 80e9 - 1e9))
+    # activations for the runtime, so eleven devices (792 GB usable) are short and twelve hold it,
+    # but tensor parallelism cannot split 128 query heads 12 ways: the advice is the next count
+    # vLLM accepts, 16 (issue 31, item 10; this was 12).
+    assert -(-model.weight_bytes("fp16") // (0.9 * 80e9 - 1e9)) == 12
+    assert options.devices_needed == 16
     assert options.weight_dtypes == ("fp4", "int4")
     text = compute("decode-speed-of-light", {"model": "custom", "params_billion": "70", "context_tokens": "0"})[
         "outputs"
     ]["fits"]["text"]
     assert text == "No: needs 140 GB + 8 GB reserve of 80 GB. It fits on 2 devices, or in FP8 or INT8 weights."
+    # Llama 3 70B with 8k tokens of cache needs three H100s' memory; three cannot split its 64
+    # heads, so the advice is four.
+    seventy = compute("decode-speed-of-light", {"model": "llama-3-70b", "context_tokens": "8192"})
+    assert seventy["outputs"]["fits"]["text"].endswith("It fits on 4 devices, or in FP4 or INT4 weights.")
+    # Qwen2.5-7B's 256 sequences of 32k tokens: no count vLLM can split it over (1, 2, 4) holds it.
+    none = fit_alternatives(
+        model=MODELS["qwen2.5-7b"],
+        device_memory_bytes=80e9,
+        devices=1,
+        weight_dtype="fp16",
+        kv_dtype="fp16",
+        batch=256,
+        context_tokens=32_768,
+    )
+    assert none.devices_needed is None

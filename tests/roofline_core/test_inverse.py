@@ -13,6 +13,7 @@ from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, activat
 from roofline_core.estimates.inference import estimate_decode, memory_fit
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
+from roofline_core.models.tensor_split import padded_vocab, tensor_parallel_refusal, tensor_parallel_split_widths
 from roofline_core.questions.inverse import (
     FORMAT_LADDER,
     LATENCY,
@@ -169,10 +170,40 @@ def test_best_batch_meets_latency_and_memory_and_one_more_sequence_breaks_one(
 def test_device_counts_are_those_tensor_parallelism_can_split_the_heads_over():
     # vLLM's QKVParallelLinear: query heads divide evenly; KV heads divide evenly, or are
     # replicated a whole number of times when the devices outnumber them.
-    assert tensor_parallel_counts(MODELS["qwen2.5-7b"]) == (1, 2, 4, 28)  # 28 query, 4 KV heads
+    # 28 query and 4 KV heads would allow 28, but its 18,944-wide MLP does not split 28 ways
+    # (vLLM refuses it: issue 31, item 10).
+    assert tensor_parallel_counts(MODELS["qwen2.5-7b"]) == (1, 2, 4)
     assert tensor_parallel_counts(LLAMA_70B) == (1, 2, 4, 8, 16, 32, 64)  # 64 query, 8 KV heads
     # MLA caches a latent, not KV heads: only the 128 query heads must divide.
     assert tensor_parallel_counts(MODELS["deepseek-v3"]) == (1, 2, 4, 8, 16, 32, 64, 128)
+
+
+def test_device_counts_also_divide_the_feed_forward_expert_and_padded_vocabulary_widths():
+    # vLLM divides each split width exactly (MergedColumnParallelLinear, FusedMoE,
+    # VocabParallelEmbedding after padding the vocabulary to a multiple of 64).
+    assert tensor_parallel_refusal(MODELS["qwen2.5-7b"], 28) == "the feed-forward width 18944 does not divide by 28"
+    assert tensor_parallel_refusal(MODELS["qwen2.5-7b"], 4) is None
+    # Phi-4: 40 query and 10 KV heads, but 100,352 tokens (already a multiple of 64) split only 1 or 2 ways
+    # among the head-compatible counts.
+    assert padded_vocab(100_352) == 100_352 and padded_vocab(32_001) == 32_064
+    assert tensor_parallel_refusal(MODELS["phi-4"], 10) == "the padded vocabulary 100352 does not divide by 10"
+    assert tensor_parallel_counts(MODELS["phi-4"]) == (1, 2)
+    # Mixtral 8x22B: 48 heads, but each 16,384-wide expert and the 32,000-token vocabulary stop at 16.
+    assert tensor_parallel_counts(MODELS["mixtral-8x22b"]) == (1, 2, 4, 8, 16)
+    # An all-MoE config's unused dense width does not count; Qwen3-30B-A3B's experts are 768 wide.
+    assert ("feed-forward width", 6144) not in tensor_parallel_split_widths(MODELS["qwen3-30b-a3b"])
+    assert ("expert width", 768) in tensor_parallel_split_widths(MODELS["qwen3-30b-a3b"])
+    for model in MODELS.values():
+        for n in tensor_parallel_counts(model):
+            assert all(width % n == 0 for _, width in tensor_parallel_split_widths(model))
+
+
+def test_fewest_devices_never_answers_a_count_vllm_refuses():
+    # Qwen2.5-7B, 256 sequences of 32k tokens on H100s: four devices do not hold the cache, and
+    # the next count the heads allow, 28, is refused by vLLM; before, 28 was the answer.
+    answer = fewest_devices(model=MODELS["qwen2.5-7b"], accelerator=H100, batch=256, context_tokens=32_768)
+    assert answer.value is None and answer.binding == MEMORY
+    assert "up to 4" in answer.reason
 
 
 # Answers as sentences (issue 30): zero or no setting reads "Does not fit.", and no answer is a

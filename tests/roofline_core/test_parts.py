@@ -14,6 +14,7 @@ from roofline_core.estimates.inference import (
     estimate_decode,
     estimate_prefill,
 )
+from roofline_core.estimates.operations import OPERATION_KINDS, operations_catalogue
 from roofline_core.estimates.parts import (
     ATTENTION,
     COMMUNICATION_LATENCY,
@@ -33,6 +34,7 @@ from roofline_core.estimates.speculative import DRAFT_KINDS, DRAFT_MODEL, estima
 from roofline_core.hardware import ACCELERATORS, CustomAccelerator
 from roofline_core.hardware.dtypes import STORAGE_DTYPES
 from roofline_core.models import MODELS, CustomModel
+from roofline_core.roofline import op_time_s
 
 MOE = [slug for slug, m in MODELS.items() if m.is_moe]
 # Enough of each to cover dense, MoE, MLA and sliding-window models, chips with and without links.
@@ -126,9 +128,10 @@ efficiency = st.one_of(st.just(1.0), st.floats(0.05, 1.0))
     kv_dtype=st.sampled_from(("fp16", "fp8")),
     parallelism=st.sampled_from(PARALLELISMS),
     bandwidth_efficiency=efficiency,
+    compute_dtype=st.sampled_from((None, "fp16", "fp8")),
 )
 def test_every_decode_estimate_adds_up(
-    slug, accelerator, batch, context, devices, weight_dtype, kv_dtype, parallelism, bandwidth_efficiency
+    slug, accelerator, batch, context, devices, weight_dtype, kv_dtype, parallelism, bandwidth_efficiency, compute_dtype
 ) -> None:
     model = MODELS[slug]
     if parallelism == EXPERT and not model.is_moe:
@@ -144,6 +147,7 @@ def test_every_decode_estimate_adds_up(
             devices=devices,
             bandwidth_efficiency=bandwidth_efficiency,
             parallelism=parallelism,
+            compute_dtype=compute_dtype,
         )
     except (ValueError, KeyError):
         return  # a combination the estimate refuses (a format the chip lacks)
@@ -161,13 +165,16 @@ def test_every_decode_estimate_adds_up(
     weight_dtype=st.sampled_from(STORAGE_DTYPES),
     bandwidth_efficiency=efficiency,
     fused=st.booleans(),
+    expert=st.booleans(),
 )
 def test_every_prefill_estimate_adds_up(
-    slug, accelerator, prompt, batch, devices, weight_dtype, bandwidth_efficiency, fused
+    slug, accelerator, prompt, batch, devices, weight_dtype, bandwidth_efficiency, fused, expert
 ) -> None:
+    model = MODELS[slug]
     try:
         e = estimate_prefill(
-            model=MODELS[slug],
+            model=model,
+            parallelism=EXPERT if expert and model.is_moe else "tensor",
             accelerator=accelerator,
             prompt_tokens=prompt,
             weight_dtype=weight_dtype,
@@ -239,6 +246,7 @@ TIMED_CALCULATORS = {
     "decode-speed-of-light": "step_time",
     "prefill-ttft": "ttft",
     "speculative-decoding": "tokens_per_s",
+    "operations-table": "time",
 }
 
 
@@ -249,6 +257,8 @@ TIMED_CALCULATORS = {
         {},
         {"model": "llama-3.1-70b", "devices": "8", "bandwidth_efficiency": "70"},
         {"model": "qwen3-235b-a22b", "devices": "8", "batch": "64", "weight_dtype": "fp8"},
+        {"operation": "prefill-attention-unfused", "prompt_tokens": "8192"},
+        {"operation": "decode-attention-gqa", "model": "llama-3.1-70b"},
     ],
 )
 def test_every_timed_calculator_shows_parts_that_add_up(calculator: str, inputs: dict[str, str]) -> None:
@@ -268,3 +278,18 @@ def test_every_timed_calculator_shows_parts_that_add_up(calculator: str, inputs:
         assert shown == pytest.approx(result["outputs"]["expected_tokens"]["value"] / total)
     else:
         assert shown == pytest.approx(total)
+
+
+@pytest.mark.parametrize("slug", sorted(OPERATION_KINDS))
+def test_every_operation_breaks_its_time_into_parts(slug: str) -> None:
+    h100 = ACCELERATORS["h100-sxm"]
+    (op,) = [o for o in operations_catalogue(accelerator=h100, model=MODELS["llama-3-70b"]) if o.slug == slug]
+    peak, bandwidth = h100.peak_for("fp16"), h100.bandwidth_bytes_per_s
+    step = op.step(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    time_s = op_time_s(
+        flops=op.flops, bytes_moved=op.bytes_moved, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
+    )
+    _check(step.parts, step.working, time_s)
+    labels = {p.label for p in step.parts}
+    assert (KV_CACHE in labels) == slug.startswith("decode-attention")
+    assert (WEIGHTS in labels) == (slug in ("decode-gemv", "decode-gemm-batched", "prefill-gemm"))

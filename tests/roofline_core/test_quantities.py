@@ -273,7 +273,11 @@ def test_critical_batch_uses_the_roof_of_the_maths_format():
     # H100 SXM: 989 TFLOP/s FP16, 1,979 TFLOP/s FP8, 3.35 TB/s. Weight-only 8-bit halves the bytes
     # on the 16-bit roof (989e12 / 3.35e12 * 1 / 2 = 147.6); W8A8 also doubles the roof (295).
     assert evaluate_reference("critical_batch accelerator=h100-sxm").text == "295"
-    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8").text == "148"
+    # The default follows the estimates (issue 31, item 9): FP8 weights on an H100 run W8A8.
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8").text == "295"
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8 dtype=fp16").text == "148"
+    assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=int8").text == "148"
+    assert evaluate_reference("critical_batch accelerator=a100-sxm-80gb weight_dtype=fp8").text == "76.5"
     assert evaluate_reference("critical_batch accelerator=h100-sxm weight_dtype=fp8 dtype=fp8").text == "295"
     with pytest.raises(QuantityError, match="no fp8 peak"):
         evaluate_reference("critical_batch accelerator=a100-sxm-80gb weight_dtype=fp8 dtype=fp8")
@@ -294,3 +298,31 @@ def test_interconnect_and_board_power_quantities_quote_the_presets() -> None:
     assert evaluate_reference("board_power accelerator=h100-sxm").text == "700 W"
     with pytest.raises(QuantityError, match="has no interconnect figure"):
         evaluate_reference("interconnect_bandwidth accelerator=rtx-4090")
+
+
+def test_step_quantities_take_the_parallelism_and_expert_parallelism_pays_all_to_alls():
+    # Issue 31, item 8: an expert-parallel scenario is computed with expert_parallel_comm, not
+    # with tensor parallelism's all-reduces.
+    from roofline_core.estimates.inference import estimate_decode, estimate_prefill
+    from roofline_core.formatting import format_time
+    from roofline_core.hardware import ACCELERATORS
+    from roofline_core.models import MODELS
+
+    model, h200 = MODELS["deepseek-v3"], ACCELERATORS["h200"]
+    scenario = "model=deepseek-v3 accelerator=h200 devices=8 weight_dtype=fp8"
+    expert = estimate_decode(model=model, accelerator=h200, devices=8, weight_dtype="fp8", parallelism="expert")
+    tensor = estimate_decode(model=model, accelerator=h200, devices=8, weight_dtype="fp8")
+    assert expert.communication.collectives == 2 * model.moe_layers
+    assert evaluate_reference(f"decode_step_time {scenario} parallelism=expert").text == format_time(expert.step_time_s)
+    assert evaluate_reference(f"decode_step_time {scenario}").text == format_time(tensor.step_time_s)
+    assert expert.step_time_s < tensor.step_time_s
+    prefill = estimate_prefill(
+        model=model, accelerator=h200, devices=8, weight_dtype="fp8", prompt_tokens=4096, parallelism="expert"
+    )
+    assert evaluate_reference(f"prefill_time {scenario} prompt_tokens=4096 parallelism=expert").text == format_time(
+        prefill.step_time_s
+    )
+    with pytest.raises(QuantityError, match="mixture-of-experts"):
+        evaluate_reference("decode_step_time model=llama-3-8b accelerator=h200 devices=8 parallelism=expert")
+    with pytest.raises(QuantityError, match="unknown parallelism 'pipeline'"):
+        evaluate_reference(f"prefill_time {scenario} prompt_tokens=4096 parallelism=pipeline")

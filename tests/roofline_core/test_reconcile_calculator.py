@@ -105,3 +105,33 @@ def test_oversized_paste_and_untimeable_ttft_are_field_errors() -> None:
     }
     tiny = compute("reconcile", {"ttft_ms": "0.0001"})
     assert tiny["errors"]["ttft_ms"].startswith("Measured time to first token: 0.0001 ms is too short")
+
+
+def test_an_expert_parallel_ttft_is_reconciled_against_the_expert_parallel_prefill() -> None:
+    # Issue 31, item 8: with Parallelism Expert the prefill bound pays all-to-alls, not all-reduces.
+    from roofline_core.estimates.inference import estimate_prefill
+    from roofline_core.formatting import format_time
+    from roofline_core.hardware import ACCELERATORS
+    from roofline_core.models import MODELS
+
+    fields = {
+        "model": "deepseek-v3",
+        "accelerator": "h200",
+        "devices": "8",
+        "weight_dtype": "fp8",
+        "prompt_tokens": "4096",
+        "ttft_ms": "200",
+    }
+    expert = compute("reconcile", {**fields, "parallelism": "expert"})
+    assert expert["errors"] == {}
+    bound = estimate_prefill(
+        model=MODELS["deepseek-v3"],
+        accelerator=ACCELERATORS["h200"],
+        prompt_tokens=4096,
+        weight_dtype="fp8",
+        devices=8,
+        parallelism="expert",
+    ).step_time_s
+    assert f"against a bound of {format_time(bound)}" in expert["outputs"]["prefill"]["text"]
+    tensor = compute("reconcile", {**fields, "parallelism": "tensor"})
+    assert tensor["outputs"]["prefill"]["text"] != expert["outputs"]["prefill"]["text"]

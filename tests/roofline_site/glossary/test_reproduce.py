@@ -181,3 +181,19 @@ def test_page_python_prints_what_the_page_shows_for_an_entry():
     assert sorted(shown, key=int) == [str(i) for i in range(len(numbers))]
     printed = _run_python(script.text)
     assert printed.splitlines() == [html.unescape(shown[str(i)]) for i in range(len(numbers))]
+
+
+def test_a_times_snippet_prints_its_parts_after_it():
+    # Issue 31: a time's Python shows what it is made of, still one line the page can copy.
+    reference = "decode_step_time model=llama-3-70b accelerator=h100-sxm devices=8"
+    snippet = reproduce.python_snippet(reference)
+    assert len(snippet.splitlines()) == 2 and snippet.splitlines()[1].startswith("print(")
+    value = evaluate_reference(reference)
+    printed = _run_python(snippet).splitlines()
+    assert printed[0] == value.text
+    assert printed[1:] == [f"  {label}: {seconds:.3g} s" for label, seconds in value.parts]
+    assert [line.split(":")[0].strip() for line in printed[1:]] == [
+        "weights",
+        "communication_latency",
+        "communication_transfer",
+    ]
