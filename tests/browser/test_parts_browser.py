@@ -36,7 +36,7 @@ def _open(page, text: str):
     """Click the first number on the page that reads ``text``; the popover, once its content came."""
     page.locator("article .roofline-quantity[role=button]", has_text=text).first.click()
     popover = page.locator(POPOVER)
-    popover.locator("code", has_text="print(evaluate(").wait_for()
+    popover.locator("code", has_text="evaluate(").wait_for()
     return popover
 
 
