@@ -52,6 +52,7 @@ DATA_ATTRIBUTES: frozenset[str] = frozenset(
         "data-glossary-listing",
         "data-prose-columns",
         "data-quantity",
+        "data-parts",
         # the Model vs measurement table (site_assets/measurements/)
         "data-measurements-table",
         # figures
@@ -99,6 +100,7 @@ DATA_ATTRIBUTES: frozenset[str] = frozenset(
         "data-field",
         "data-table",
         "data-figure-for",
+        "data-parts-for",
         "data-output",
         "data-more-inputs",
         "data-error-for",

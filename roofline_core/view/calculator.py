@@ -19,19 +19,22 @@ from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.compare import comparison_summary, comparison_tree
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
+from roofline_core.view.parts import parts_tree
 from roofline_core.view.prose import is_prose
 from roofline_core.view.tornado import tornado_tree
 from roofline_core.vocabulary import ModelConfig
 
 
 class OutputView(TypedDict):
-    """One output as shown: its text, whether it is a sentence (laid out full width), and a
+    """One output as shown: its text, whether it is a sentence (laid out full width), a
     drawing of it or None (the tornado chart of a "what moves it" output; the text stays the
-    accessible version)."""
+    accessible version), and what it is made of or None (a time's parts, or the parts of the
+    time a rate inverts: :func:`roofline_core.view.parts.parts_tree`, shown under the text)."""
 
     text: str
     prose: bool
     figure: Node | None
+    parts: Node | None
 
 
 class CalculatorView(TypedDict):
@@ -86,7 +89,12 @@ def calculator_view(
     return {
         "errors": dict(result["errors"]),
         "outputs": {
-            key: {"text": str(shown["text"]), "prose": is_prose(shown["text"]), "figure": output_figure(key, result)}
+            key: {
+                "text": str(shown["text"]),
+                "prose": is_prose(shown["text"]),
+                "figure": output_figure(key, result),
+                "parts": output_parts(calc, key, result),
+            }
             for key, shown in result["outputs"].items()
         },
         "table": (
@@ -113,6 +121,31 @@ def output_figure(output_id: str, result: dict[str, Any]) -> Node | None:
     if not sensitivity or sensitivity["output"] != output_id:
         return None
     return tornado_tree(sensitivity["factors"], measure=sensitivity["measure"], bound=sensitivity["bound"])
+
+
+def output_parts(calc: Calculator, output_id: str, result: dict[str, Any]) -> Node | None:
+    """What an output is made of, if the result breaks it into parts: its main time, or a rate
+    that inverts one (:func:`roofline_core.calculators._common.parts_result`: ``{"output",
+    "inverts", "total": value(...), "items": [{"label", "seconds", "working", ...}]}``).
+
+    The page shows it under the headline and chart, where the chart may stand between it and its
+    number, so the drawing opens with the output's label.
+    """
+    broken = result.get("parts")
+    if not broken or broken["output"] != output_id:
+        return None
+    items = broken["items"]
+    tree = parts_tree(
+        broken["total"]["value"],
+        [(item["label"], item["seconds"]) for item in items],
+        [(item["label"], item["working"]) for item in items],
+        inverts=broken["inverts"],
+    )
+    if tree is None:
+        return None
+    label = next(output.label for output in calc.outputs if output.id == output_id)
+    title = node("p", {"class": "roofline-calc__parts-title"}, f"{label}, part by part")
+    return node("div", {"class": "roofline-calc__parts-drawing"}, title, tree)
 
 
 def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:

@@ -440,6 +440,21 @@ def outputs_html(
     return f'<dl class="roofline-calc__outputs{kind}">{"".join(items)}</dl>'
 
 
+def parts_html(outputs: list[dict[str, Any]], view: CalculatorView) -> str:
+    """What the main time is made of (:func:`roofline_core.view.parts.parts_tree`), under the
+    headline and chart: after them, so the answer keeps the first screen and a compact embed's
+    first 500 px (the drawing opens with its output's label). The browser redraws it from every
+    result (``data-parts-for``); empty when no output has parts."""
+    blocks = []
+    for output in outputs:
+        tree = view["outputs"][output["id"]]["parts"]
+        if tree is not None:
+            blocks.append(
+                f'<div class="roofline-calc__parts" data-parts-for="{escape(output["id"])}">{markup(tree)}</div>'
+            )
+    return "".join(blocks)
+
+
 def scenario_text(field: dict[str, Any], value: Any) -> str:
     """How the scenario line names one input's value: a choice's label, or the number as its box
     shows it (the label names the quantity; a unit would need "1 device" against "4 devices")."""
@@ -502,6 +517,7 @@ def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls, 
         parts.append(
             f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
         )
+    parts.append(parts_html(spec["outputs"], view))
     parts.append(scenario)
     if others:
         parts.append(outputs_html(others, view, headline=False, terms=terms))

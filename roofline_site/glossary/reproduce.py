@@ -188,7 +188,9 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def section_html(numbers: Sequence[Shown], cite: str, *, script_href: str, download_name: str) -> str:
+def section_html(
+    numbers: Sequence[Shown], cite: str, *, script_href: str, download_name: str, parts_href: str | None = None
+) -> str:
     """The collapsed "Reproduce the numbers on this page" section; empty without numbers.
 
     It links the page's script (:func:`numbers_script`, at ``script_href``) and cites the page.
@@ -196,16 +198,19 @@ def section_html(numbers: Sequence[Shown], cite: str, *, script_href: str, downl
     page's HTML, for a section few readers open. The page's script fetches the file when a
     reader opens the section or a number's popover and lists each number with its snippet
     (``site_assets/glossary/quantities.mjs``); without scripts the link is the way to them.
-    Kept out of the search index, which every page downloads.
+    Kept out of the search index, which every page downloads. ``parts_href``, where the page's
+    numbers have parts, is the file of their drawings (:mod:`roofline_site.glossary.number_parts`),
+    named on the script's link (``data-parts``) for the popover to fetch with it.
     """
     if not numbers:
         return ""
+    parts = f' data-parts="{html.escape(parts_href)}"' if parts_href else ""
     count = f"{len(numbers)} numbers" if len(numbers) != 1 else "1 number"
     return (
         f'<details class="roofline-reproduce" id="{SECTION_ID}" data-search-exclude>'
         f"<summary>{SUMMARY}</summary>\n"
         f"<p>The Python that prints this page's {count} as it shows them, with <code>roofline_core</code> installed: "
-        f'<a class="roofline-reproduce__script" href="{html.escape(script_href)}" download="{html.escape(download_name)}">'
+        f'<a class="roofline-reproduce__script" href="{html.escape(script_href)}" download="{html.escape(download_name)}"{parts}>'
         f"{html.escape(download_name, quote=False)}</a>.</p>\n"
         f'<p>Cite this page: <span class="roofline-reproduce__cite">{html.escape(cite, quote=False)}</span></p>\n'
         "</details>\n"
@@ -213,16 +218,25 @@ def section_html(numbers: Sequence[Shown], cite: str, *, script_href: str, downl
 
 
 def page_section(
-    numbers: Sequence[Shown], cite: str, *, page_url: str, href: Callable[[str], str]
+    numbers: Sequence[Shown],
+    cite: str,
+    *,
+    page_url: str,
+    href: Callable[[str], str],
+    parts_path: str | None = None,
 ) -> tuple[str, NumbersScript | None]:
     """A page's "Reproduce the numbers" section and the script it links (both absent without numbers).
 
     Args:
         page_url: The page's site URL; the download is named after its last part.
         href: A site path made relative to the page.
+        parts_path: The site path of the page's numbers' parts, if they have any.
     """
     script = numbers_script(numbers, cite)
     if script is None:
         return "", None
     name = (page_url.strip("/").rsplit("/", 1)[-1] or "home") + "-numbers.py"
-    return section_html(numbers, cite, script_href=href(script.site_path), download_name=name), script
+    parts_href = href(parts_path) if parts_path else None
+    return section_html(
+        numbers, cite, script_href=href(script.site_path), download_name=name, parts_href=parts_href
+    ), script

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from roofline_core.version import data_version
 from roofline_site.background_writes import PendingWrites
-from roofline_site.glossary import doc_pages, mentions, reproduce, site_files, term_page
+from roofline_site.glossary import doc_pages, mentions, number_parts, reproduce, site_files, term_page
 from roofline_site.glossary.check_cache import CACHE_DIR_NAME as CHECK_CACHE_DIR
 from roofline_site.glossary.check_cache import CheckCache
 from roofline_site.glossary.contribute import Repository
@@ -199,9 +199,14 @@ class GlossaryBuild:
         self, numbers: list[reproduce.Shown], *, cite: str, url: str, href: Callable[[str], str]
     ) -> str:
         """A page's "Reproduce the numbers" section; its script is kept for :attr:`scripts`."""
-        section, script = reproduce.page_section(numbers, cite, page_url=url, href=href)
+        parts = number_parts.parts_file(numbers)
+        section, script = reproduce.page_section(
+            numbers, cite, page_url=url, href=href, parts_path=parts.site_path if parts else None
+        )
         if script is not None:
             self.scripts[script.site_path] = script.text
+        if parts is not None:
+            self.scripts[parts.site_path] = parts.text
         return section
 
     def term_page(

@@ -798,6 +798,7 @@ class CalculatorView {
         if (figureBox && output.figure) {
           figureBox.replaceChildren(draw(output.figure));
         }
+        this.showParts(el.dataset.output, output.parts);
       }
     }
     const tableBox = this.root.querySelector("[data-table]");
@@ -840,6 +841,26 @@ class CalculatorView {
    * Remember the short code of each config Python read, and put it in the link. A box that
    * holds a link's code (not JSON) shows the fields it stands for, as JSON, instead.
    */
+  /**
+   * What an output's time is made of (roofline_core.view.parts), under the headline and chart,
+   * or nothing: the parts shown always belong to the number shown. The build writes the box where
+   * the defaults have parts; a result that brings parts to an output without one gets a new box
+   * where the build would have put it, after the chart (or the headline).
+   */
+  showParts(id, parts) {
+    let box = this.root.querySelector(`[data-parts-for="${CSS.escape(id)}"]`);
+    if (!box && parts) {
+      box = document.createElement("div");
+      box.className = "roofline-calc__parts";
+      box.dataset.partsFor = id;
+      const after = this.root.querySelector("[data-chart-box]") ?? this.root.querySelector(".roofline-calc__outputs--headline");
+      after.after(box);
+    }
+    if (!box) return;
+    box.replaceChildren(...(parts ? [draw(parts)] : []));
+    box.hidden = !parts;
+  }
+
   noteConfigs(configs, sent) {
     let wrote = false;
     for (const [id, { code, text }] of Object.entries(configs)) {

@@ -9,10 +9,16 @@
 // number with its snippet (item #roofline-numbers-N). The script is fetched once per page, when
 // first needed. Without JavaScript the section's link is the way to the same text.
 //
+// A number that is a time (or a rate, one over a time) also shows what it is made of: a stacked
+// bar of its parts and the equation with their working, above the snippet. The build lays them
+// out as element trees in a second file (roofline_site/glossary/number_parts.py), named by the
+// script link's data-parts and fetched with the script; this module only draws the trees.
+//
 // Imported by glossary.js on pages that have numbers; listeners are delegated on `document`
 // once, and mount() runs after every page load and instant navigation.
 
 import { copyOrShow } from "../calculators/share.mjs";
+import { draw } from "../calculators/tree.mjs";
 import { placeBeside } from "./place-popover.mjs";
 
 const NUMBER = ".roofline-quantity[data-quantity]";
@@ -22,9 +28,10 @@ const SCRIPT_LINK = ".roofline-reproduce__script";
 const FEEDBACK_MS = 4000;
 const UNAVAILABLE = "The Python for this number could not be loaded. The link under “Reproduce the numbers on this page” has it.";
 
-let popover = null; // { el, code, status, box, link, snippet }
+let popover = null; // { el, parts, code, status, box, link, snippet }
 let current = null; // the number the popover is shown for
 let loaded = null; // { href, promise }: the current page's script, fetched once
+let loadedParts = null; // { href, promise }: the current page's parts, fetched once
 
 /**
  * The numbers of a page's script, by index: { text, python }, where python is the import and
@@ -62,6 +69,29 @@ function pageNumbers() {
     });
   }
   return loaded.promise.catch(() => null);
+}
+
+/**
+ * This page's numbers' parts: { "<N>": element tree } for the numbers that have them; an empty
+ * object for a page without (its script link names no file); null if the file cannot be fetched.
+ */
+function pageParts() {
+  const href = document.querySelector(SCRIPT_LINK)?.dataset.parts;
+  if (!href) return Promise.resolve({});
+  const url = new URL(href, document.baseURI).href;
+  if (!loadedParts || loadedParts.href !== url) {
+    const promise = fetch(url)
+      .then((response) => {
+        if (!response.ok) throw new Error(`${response.status} for ${url}`);
+        return response.json();
+      })
+      .then((data) => data.parts);
+    loadedParts = { href: url, promise };
+    promise.catch(() => {
+      if (loadedParts && loadedParts.promise === promise) loadedParts = null;
+    });
+  }
+  return loadedParts.promise.catch(() => null);
 }
 
 /** List every number with its snippet in the section, once (items #roofline-numbers-N). */
@@ -134,7 +164,13 @@ function element() {
   el.id = "roofline-quantity-popover";
   el.setAttribute("role", "dialog");
   el.hidden = true;
+  // What the number is made of, when it has parts (drawn in show()).
+  const parts = document.createElement("div");
+  parts.className = "roofline-quantity-popover__parts";
+  parts.hidden = true;
   const pre = document.createElement("pre");
+  // A long line scrolls sideways: focusable, so a keyboard can scroll it too.
+  pre.tabIndex = 0;
   const code = document.createElement("code");
   pre.append(code);
   const actions = document.createElement("p");
@@ -153,9 +189,9 @@ function element() {
   box.hidden = true;
   box.rows = 4;
   box.setAttribute("aria-label", "Text to copy");
-  el.append(pre, actions, status, box);
+  el.append(parts, pre, actions, status, box);
   document.body.append(el);
-  popover = { el, code, status, box, link, snippet: null };
+  popover = { el, parts, code, status, box, link, snippet: null };
   return popover;
 }
 
@@ -176,6 +212,8 @@ async function show(number) {
   current = number;
   p.code.textContent = "…";
   p.snippet = null;
+  p.parts.replaceChildren();
+  p.parts.hidden = true;
   p.el.querySelector('[data-copy="cite"]').hidden = !cite;
   p.link.href = `#${ITEM_PREFIX}${index}`;
   p.status.textContent = "";
@@ -185,8 +223,13 @@ async function show(number) {
   number.setAttribute("aria-controls", p.el.id);
   p.el.hidden = false;
   placeBeside(p.el, number);
-  const numbers = await pageNumbers();
+  const [numbers, parts] = await Promise.all([pageNumbers(), pageParts()]);
   if (current !== number) return; // the reader has moved on
+  const tree = parts?.[index];
+  if (tree) {
+    p.parts.replaceChildren(draw(tree));
+    p.parts.hidden = false;
+  }
   p.snippet = numbers?.[Number(index)]?.python ?? null;
   p.code.textContent = p.snippet ?? UNAVAILABLE;
   placeBeside(p.el, number);

@@ -79,3 +79,30 @@ def test_a_docs_page_cites_itself_by_its_navigation_title(built_site):
     page = _page(built_site, "vendor-vocabulary")
     cite = html.unescape(re.search(r'<span class="roofline-reproduce__cite">([^<]*)</span>', page).group(1))
     assert cite.startswith(f'Roofline Glossary, "Vendor vocabulary", {SITE_URL}vendor-vocabulary/ (data version')
+
+
+@pytest.mark.slow
+def test_every_time_a_page_shows_has_its_parts_in_the_file_its_script_link_names(built_site):
+    import ast
+    import json
+
+    from roofline_core.quantities import TIMES, evaluate_reference
+    from roofline_site.glossary.number_parts import value_parts
+
+    checked = 0
+    for path in ("glossary/decode", "glossary/all-reduce", "glossary/prefill"):
+        page = _page(built_site, path)
+        link = re.search(r'<a class="roofline-reproduce__script" href="([^"]+)"[^>]*data-parts="([^"]+)"', page)
+        assert link, f"{path}: the script link names no parts file"
+        parts = json.loads((built_site / path / html.unescape(link.group(2))).read_text(encoding="utf-8"))["parts"]
+        script = (built_site / path / html.unescape(link.group(1))).read_text(encoding="utf-8")
+        references = re.findall(r"evaluate\('([a-z_]+)', (\{[^}]*\})\)", script)
+        for index, (name, arguments) in enumerate(references):
+            reference = " ".join([name, *(f"{k}={v}" for k, v in ast.literal_eval(arguments).items())])
+            value = evaluate_reference(reference)
+            if name in TIMES and value.parts:
+                assert parts[str(index)] == value_parts(value), (path, index)
+                checked += 1
+            else:
+                assert str(index) not in parts, (path, index)
+    assert checked > 10

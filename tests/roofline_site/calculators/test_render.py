@@ -87,6 +87,25 @@ def test_outputs_prerendered_from_roofline_core(calculator_id):
     assert "data-output" in region["text"] or all(text in region["text"] for text in shown.values())
 
 
+def test_the_main_time_is_prerendered_with_its_parts_under_the_headline_and_chart():
+    html, elements, result = _render("decode-speed-of-light", model="llama-3-70b", devices="4")
+    (box,) = [e for e in elements if "data-parts-for" in e["attrs"]]
+    assert box["tag"] == "div" and box["attrs"]["data-parts-for"] == "step_time"
+    time = result["outputs"]["step_time"]["text"]
+    assert box["text"].startswith("Time per decode step, part by part")
+    assert f"{time} = " in box["text"]  # the equation, after the segments' titles
+    assert "weights read" in box["text"] and "communication latency" in box["text"]
+    # In the results, after the headline and the chart (which keep the first screen), before
+    # the scenario line and the other outputs.
+    at = html.index('data-parts-for="step_time"')
+    assert html.index("roofline-calc__outputs--headline") < html.index("data-chart-box") < at
+    assert at < html.index("data-scenario") and at < html.index('data-output="intensity"')
+    drawing = html[at:].split("</div></div>", 1)[0]
+    assert "<svg" in drawing and " style=" not in drawing  # the CSP forbids inline styles
+    _html, elements, _result = _render("kv-cache")
+    assert not [e for e in elements if "data-parts-for" in e["attrs"]]
+
+
 def test_root_carries_the_dom_contract_and_the_token_slot_but_no_runtime_address():
     # The browser takes the runtime's addresses from the build's manifest, never from the page.
     _html, elements, _result = _render("roofline-explorer")
