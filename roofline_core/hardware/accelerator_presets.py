@@ -11,6 +11,22 @@ builds the :class:`~roofline_core.hardware.accelerators.Accelerator` presets fro
 
 from __future__ import annotations
 
+# Why a record's exposed capacity is in GiB: one reason per memory kind, shared by its records.
+_HBM_IS_BINARY = (
+    "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB (ROCm lists the MI300X as"
+    " 192 GiB); the driver keeps a few hundred MiB back: nvidia-smi reports an H100 80GB's total as"
+    " 81,559 MiB of its 81,920, a gap left to the engine's reserve"
+)
+_GDDR_IS_BINARY = (
+    "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's"
+    " 'GB' is GiB; where ECC is switched on it takes a further share, not counted here"
+)
+_LPDDR_IS_BINARY = (
+    "unified LPDDR memory comes in binary sizes (macOS reports a '192GB'"
+    " Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it"
+)
+_STATED_IN_GIB = "stated in GiB by the vendor"
+
 ACCELERATOR_RECORDS: list[dict] = [
     {
         "slug": "h100-sxm",
@@ -38,7 +54,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 80,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink",
@@ -79,7 +95,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 80,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink bridge",
@@ -126,7 +142,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 94,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink bridge",
@@ -173,7 +189,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 141,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink",
@@ -214,7 +230,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 96,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 4",
@@ -261,7 +277,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 180,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -302,7 +318,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 288,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -343,7 +359,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 186,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -378,7 +394,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 279,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -419,7 +435,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 40,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 3",
@@ -460,7 +476,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 80,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 3",
@@ -495,7 +511,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 48,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {
             "kind": "PCIe Gen4 x16",
@@ -536,7 +552,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe Gen4 x16", "value": None, "unit": None, "direction": None},
         "board_power_w": 72,
@@ -566,7 +582,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 48,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {
             "kind": "PCIe Gen4 x16",
@@ -616,7 +632,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe 4.0 x16 (no NVLink)", "value": None, "unit": None, "direction": None},
         "board_power_w": 450,
@@ -649,7 +665,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "NVLink bridge", "value": None, "unit": None, "direction": None},
         "board_power_w": 350,
@@ -682,7 +698,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 32,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe Gen 5 x16 (no NVLink)", "value": None, "unit": None, "direction": None},
         "board_power_w": 575,
@@ -718,7 +734,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's 'GB' is GiB; where ECC is switched on it takes a further share, not counted here",
+            "why": _GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe 4.0 x16", "value": None, "unit": None, "direction": None},
         "board_power_w": 150,
@@ -760,7 +776,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 192,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric (XGMI)", "value": None, "unit": None, "direction": None},
         "board_power_w": 750,
@@ -802,7 +818,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 256,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric", "value": None, "unit": None, "direction": None},
         "board_power_w": 1000,
@@ -838,7 +854,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "Infinity Fabric",
@@ -873,7 +889,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 64,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric (3 links)", "value": None, "unit": None, "direction": None},
         "board_power_w": 300,
@@ -903,7 +919,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 288,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric", "value": None, "unit": None, "direction": None},
         "board_power_w": 1400,
@@ -930,7 +946,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 1200, "unit": "GB/s"},
         "memory_capacity": {"value": 32, "unit": "GiB"},
-        "memory_exposed": {"value": 32, "unit": "GiB", "why": "stated in GiB by the vendor"},
+        "memory_exposed": {"value": 32, "unit": "GiB", "why": _STATED_IN_GIB},
         "interconnect": {"kind": "ICI", "value": None, "unit": None, "direction": None},
         "board_power_w": 192,
         "measured": False,
@@ -965,7 +981,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 16,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "ICI",
@@ -997,7 +1013,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 2765, "unit": "GB/s"},
         "memory_capacity": {"value": 95, "unit": "GiB"},
-        "memory_exposed": {"value": 95, "unit": "GiB", "why": "stated in GiB by the vendor"},
+        "memory_exposed": {"value": 95, "unit": "GiB", "why": _STATED_IN_GIB},
         "interconnect": {
             "kind": "ICI",
             "value": 1200,
@@ -1031,7 +1047,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 32,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "ICI",
@@ -1069,7 +1085,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 7.3, "unit": "TB/s"},
         "memory_capacity": {"value": 192, "unit": "GiB"},
-        "memory_exposed": {"value": 192, "unit": "GiB", "why": "stated in GiB by the vendor"},
+        "memory_exposed": {"value": 192, "unit": "GiB", "why": _STATED_IN_GIB},
         "interconnect": {
             "kind": "ICI",
             "value": 1.2,
@@ -1106,7 +1122,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 2.9, "unit": "TB/s"},
         "memory_capacity": {"value": 96, "unit": "GiB"},
-        "memory_exposed": {"value": 96, "unit": "GiB", "why": "stated in GiB by the vendor"},
+        "memory_exposed": {"value": 96, "unit": "GiB", "why": _STATED_IN_GIB},
         "interconnect": {"kind": "NeuronLink-v3", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
         "measured": False,
@@ -1135,7 +1151,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "24x 200GbE RoCE",
@@ -1170,7 +1186,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 96,
             "unit": "GiB",
-            "why": "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB: nvidia-smi reports an H100 80GB as 81,559 MiB and ROCm lists the MI300X as 192 GiB",
+            "why": _HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "24x 100GbE RoCE (embedded NICs)",
@@ -1211,7 +1227,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 192,
             "unit": "GiB",
-            "why": "unified LPDDR memory comes in binary sizes (macOS reports a '192GB' Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it",
+            "why": _LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
@@ -1259,7 +1275,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": "unified LPDDR memory comes in binary sizes (macOS reports a '192GB' Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it",
+            "why": _LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
@@ -1301,7 +1317,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": "unified LPDDR memory comes in binary sizes (macOS reports a '192GB' Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it",
+            "why": _LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
@@ -1331,7 +1347,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 64,
             "unit": "GiB",
-            "why": "unified LPDDR memory comes in binary sizes (macOS reports a '192GB' Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it",
+            "why": _LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
