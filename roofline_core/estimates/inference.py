@@ -34,6 +34,7 @@ from roofline_core.estimates.parts import (
     KV_CACHE,
     PIPELINE_IDLE,
     WEIGHTS,
+    BrokenIntoParts,
     Part,
     Working,
 )
@@ -111,7 +112,7 @@ def kv_cache_bytes(
 
 
 @dataclass(frozen=True)
-class StepEstimate:
+class StepEstimate(BrokenIntoParts):
     """One forward step on the roofline.
 
     Attributes:
@@ -191,16 +192,6 @@ class StepEstimate:
     def compute_utilisation(self) -> float:
         """Achieved FLOP/s as a share of the devices' peak (0 to 1)."""
         return self.flops / self.step_time_s / self.combined_peak_flop_per_s
-
-    @property
-    def parts(self) -> tuple[Part, ...]:
-        """:attr:`step_time_s` broken into parts that add up to it (see :mod:`roofline_core.estimates.parts`)."""
-        return tuple(part for part, _ in self._parts_and_working())
-
-    @property
-    def working(self) -> Working:
-        """``(label, formula with this step's values)`` for each of :attr:`parts`, in the same order."""
-        return tuple((part.label, text) for part, text in self._parts_and_working())
 
     def _parts_and_working(self) -> tuple[tuple[Part, str], ...]:
         if self.fixed_parts:

@@ -67,6 +67,24 @@ class Part(NamedTuple):
 Working = tuple[tuple[str, str], ...]
 
 
+class BrokenIntoParts:
+    """Mixin of a result whose time breaks into parts: ``parts`` and ``working`` from one
+    ``_parts_and_working()`` that the result defines (``(Part, formula text)`` pairs, in order)."""
+
+    def _parts_and_working(self) -> tuple[tuple[Part, str], ...]:
+        raise NotImplementedError
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """The time broken into parts that add up to it, in order."""
+        return tuple(part for part, _ in self._parts_and_working())
+
+    @property
+    def working(self) -> Working:
+        """``(label, formula with this result's values)`` for each of :attr:`parts`, in the same order."""
+        return tuple((part.label, text) for part, text in self._parts_and_working())
+
+
 def part_text(label: str) -> str:
     """The reader's phrase for a label (``"kv_cache"`` -> ``"KV cache read"``)."""
     return LABEL_TEXT[label]

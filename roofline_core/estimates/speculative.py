@@ -36,7 +36,7 @@ from roofline_core.estimates.inference import (
     estimate_decode,
     with_communication,
 )
-from roofline_core.estimates.parts import DRAFT_STEPS, KV_CACHE, WEIGHTS, Part, Working
+from roofline_core.estimates.parts import DRAFT_STEPS, KV_CACHE, WEIGHTS, BrokenIntoParts, Part
 from roofline_core.formatting import format_time, format_whole
 from roofline_core.hardware import Accelerator
 from roofline_core.hardware.dtypes import bytes_per_element
@@ -66,7 +66,7 @@ def expected_tokens_per_verify(*, acceptance_rate: float, draft_tokens: int) -> 
 
 
 @dataclass(frozen=True)
-class SpeculativeEstimate:
+class SpeculativeEstimate(BrokenIntoParts):
     """One draft-and-verify cycle against plain decoding, per sequence of the batch.
 
     Attributes:
@@ -87,16 +87,6 @@ class SpeculativeEstimate:
     draft_tokens: int
     verify_bound: str
     verify: StepEstimate | None = field(default=None, compare=False)
-
-    @property
-    def parts(self) -> tuple[Part, ...]:
-        """:attr:`cycle_s` broken into parts: the draft steps, then the verify step's parts."""
-        return tuple(part for part, _ in self._parts_and_working())
-
-    @property
-    def working(self) -> Working:
-        """The formula with this scenario's values behind each of :attr:`parts`."""
-        return tuple((part.label, text) for part, text in self._parts_and_working())
 
     def _parts_and_working(self) -> tuple[tuple[Part, str], ...]:
         found: list[tuple[Part, str]] = []
