@@ -73,6 +73,15 @@ def pytest_sessionfinish(session) -> None:
     _recorder.switch(None)
 
 
+def pytest_unconfigure(config) -> None:
+    # Back to the root group, and the empty group removed (one still holding a child stays).
+    (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
+    try:
+        _recorder.group.rmdir()
+    except OSError:
+        pass
+
+
 def table(lines: list[str]) -> str:
     """The records' units, most CPU first, with their wall time and the total."""
     records = sorted((json.loads(line) for line in lines if line.strip()), key=lambda r: -r["cpu_s"])
