@@ -47,7 +47,7 @@ def pytest_xdist_make_scheduler(config, log):
     class ModuleScheduling(LoadScopeScheduling):
         def __init__(self, config, log=None) -> None:
             super().__init__(config, log)
-            self.workqueue = _SiteVisitsFirst()
+            self.workqueue = _LongestFirst()
 
         def _split_scope(self, nodeid: str) -> str:
             return xdist_scope(nodeid)
@@ -55,19 +55,44 @@ def pytest_xdist_make_scheduler(config, log):
     return ModuleScheduling(config, log)
 
 
-class _SiteVisitsFirst(OrderedDict):
-    """xdist's queue of work units, with the gates' passes (the longest units, minutes each) at
-    its front: each worker starts with one, instead of one worker ending with both."""
+#: Modules that take a minute or more of one worker (measured with ``--durations``, on the
+#: 2-core machine under load), longest first. They go to the front of xdist's queue with the
+#: gates' passes: a long unit started last would keep one worker busy after the others are done.
+#: Modules that build no site (the deployment settings' fixture builds) lead: they run while the
+#: first worker to need the site builds it.
+LONG_MODULES = (
+    "tests/hooks/test_deploy_settings.py",
+    "tests/gates/test_hostile_content.py",
+    "tests/hooks/test_render_cache.py",
+    "tests/browser/test_calculator_layout.py",
+    "tests/gates/test_subpath.py",
+    "tests/browser/test_runtime_loading.py",
+    "tests/gates/test_reproducible.py",
+)
+
+
+class _LongestFirst(OrderedDict):
+    """xdist's queue of work units, the long ones at its front: the ``LONG_MODULES`` in their
+    order, then the shards of the gates' passes, then the rest, each group in collection order."""
 
     def __setitem__(self, scope: str, nodeids) -> None:
         super().__setitem__(scope, nodeids)
-        if scope.startswith("site-visits"):
-            self.move_to_end(scope, last=False)
+        if _front_rank(scope) is not None:
+            front = sorted((unit for unit in self if _front_rank(unit) is not None), key=_front_rank)
+            for unit in reversed(front):
+                self.move_to_end(unit, last=False)
+
+
+def _front_rank(scope: str) -> int | None:
+    if scope in LONG_MODULES:
+        return LONG_MODULES.index(scope)
+    return len(LONG_MODULES) if scope.startswith("site-visits-") else None
 
 
 def xdist_scope(nodeid: str) -> str:
-    """The unit of work a test belongs to: its module, or ``site-visits-<palette>`` for the
-    gates' pass over every page in that palette (``site_visits`` is parametrised by palette)."""
+    """The unit of work a test belongs to: its module, or ``site-visits-<pass>`` for one shard of
+    the gates' pass over the pages in one palette (``site_visits`` is parametrised by shard, such
+    as ``light-1of3``: tests/gates/conftest.py)."""
     module, _, rest = nodeid.partition("::")
     if module not in SITE_VISIT_MODULES:
         return module

@@ -86,14 +86,32 @@ def test_each_module_and_each_palettes_gates_pass_stay_on_one_worker() -> None:
     assert scope("tests/gates/test_csp.py::test_a[dark]") == scope("tests/gates/test_links.py::test_b[dark]")
     assert scope("tests/gates/test_accessibility.py::test_c[light]") == scope("tests/gates/test_csp.py::test_a[light]")
     assert scope("tests/gates/test_csp.py::test_a[light]") != scope("tests/gates/test_csp.py::test_a[dark]")
+    # Each shard of a palette's pass is a unit of its own, shared by the three gates' tests.
+    assert scope("tests/gates/test_csp.py::test_a[dark-2of3]") == scope("tests/gates/test_links.py::test_b[dark-2of3]")
+    assert scope("tests/gates/test_csp.py::test_a[dark-1of3]") != scope("tests/gates/test_csp.py::test_a[dark-2of3]")
     assert scope("tests/x.py::test_a") == scope("tests/x.py::test_b") != scope("tests/y.py::test_a")
     assert scope("roofline_core/quantities.py::roofline_core.quantities.parse") == "roofline_core/quantities.py"
 
 
-def test_the_gates_passes_lead_the_work_queue() -> None:
-    from tests.conftest import _SiteVisitsFirst
+def test_the_long_modules_and_the_gates_passes_lead_the_work_queue() -> None:
+    from tests.conftest import LONG_MODULES, _LongestFirst
 
-    queue = _SiteVisitsFirst()
-    for scope in ("tests/a.py", "site-visits-light", "tests/b.py", "site-visits-dark"):
+    queue = _LongestFirst()
+    units = ["tests/a.py", "site-visits-light-1of3", LONG_MODULES[1], "tests/b.py", "site-visits-dark-1of3"]
+    for scope in [*units, LONG_MODULES[0]]:
         queue[scope] = {}
-    assert list(queue)[:2] == ["site-visits-dark", "site-visits-light"]
+    assert list(queue) == [
+        LONG_MODULES[0],
+        LONG_MODULES[1],
+        "site-visits-light-1of3",
+        "site-visits-dark-1of3",
+        "tests/a.py",
+        "tests/b.py",
+    ]
+
+
+def test_the_long_modules_exist() -> None:
+    from tests.conftest import LONG_MODULES, PROJECT_ROOT
+
+    # A renamed module would silently lose its place at the front of the queue.
+    assert [name for name in LONG_MODULES if not (PROJECT_ROOT / name).is_file()] == []

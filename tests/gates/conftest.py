@@ -3,7 +3,8 @@
 The browser gates (accessibility, links, CSP) share one pass over the site: every page is
 opened once per palette, served with the CSP headers the site ships (``_headers``), and each
 visit records what every gate needs (axe violations, requests to other hosts, failed
-responses, CSP reports, errors). That keeps the browser work to two visits per page.
+responses, CSP reports, errors). That keeps the browser work to two visits per page. Each
+palette's pass is cut into shards that pytest-xdist spreads over its workers.
 """
 
 from __future__ import annotations
@@ -186,12 +187,34 @@ def attach_recorders(page, visit_ref: list[Visit]) -> tuple[PageWatch, InFlight]
     return watch, InFlight(page)
 
 
-@pytest.fixture(scope="session", params=list(PALETTES))
+#: Each palette's pass is cut into this many shards, each its own unit of work under
+#: pytest-xdist: whole passes (minutes each) left one worker busy long after the others had
+#: finished; shards of a minute or so spread over every worker.
+SHARDS = 3
+PASSES = [f"{palette}-{shard + 1}of{SHARDS}" for palette in PALETTES for shard in range(SHARDS)]
+
+
+def parse_pass(name: str) -> tuple[str, int, int]:
+    """``"dark-2of3"`` -> ``("dark", 1, 3)``: the palette, the shard (from 0) and the count."""
+    palette, _, shard = name.partition("-")
+    index, _, count = shard.partition("of")
+    return palette, int(index) - 1, int(count)
+
+
+def shard_pages(pages: list[str], shard: int, count: int) -> list[str]:
+    """Every ``count``-th page from the ``shard``-th: neighbours in the sorted list (a section's
+    pages, such as the calculators with their runtime) land in different shards, which keeps the
+    shards about equally long."""
+    return pages[shard::count]
+
+
+@pytest.fixture(scope="session", params=PASSES)
 def site_visits(request, browser, built_site: Path, hosted_site: HostedSite) -> list[Visit]:
-    """Open every page in one palette (the fixture's parameter: each test using it runs once per
-    palette), run axe-core, and record what happened. Under pytest-xdist the two palettes' passes
-    are two units of work, scheduled first, so each worker makes one (tests/conftest.py)."""
-    palette = request.param
+    """Open every page of one shard in one palette (the fixture's parameter, such as
+    ``light-1of3``: each test using it runs once per shard of each palette), run axe-core, and
+    record what happened. Under pytest-xdist each shard is a unit of work, scheduled first
+    (tests/conftest.py)."""
+    palette, shard, count = parse_pass(request.param)
     axe_source = AXE_SCRIPT.read_text(encoding="utf-8")
     visits: list[Visit] = []
     context = browser.new_context(
@@ -201,7 +224,7 @@ def site_visits(request, browser, built_site: Path, hosted_site: HostedSite) -> 
     current = [Visit("", palette)]
     watch, in_flight = attach_recorders(page, current)
     try:
-        for name in visitable_pages(built_site):
+        for name in shard_pages(visitable_pages(built_site), shard, count):
             visit = Visit(name, palette)
             current[0] = visit
             _visit(page, hosted_site.url + url_path(name), visit, watch, in_flight, axe_source)

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gates.conftest import PALETTES, axe_findings, format_visits, visitable_pages
+from tests.gates.conftest import (
+    PALETTES,
+    PASSES,
+    SHARDS,
+    axe_findings,
+    format_visits,
+    parse_pass,
+    shard_pages,
+    visitable_pages,
+)
 from tests.support.calculator_driver import (
     calculator_states,
     change_focused_control_with_keys,
@@ -34,13 +43,27 @@ def test_every_page_passes_axe_in_both_palettes(site_visits):
     assert not lines, f"{len(lines)} serious/critical axe-core violations or unapplied palettes:\n" + "\n".join(lines)
 
 
-def test_axe_ran_on_every_page_in_both_palettes(site_visits, built_site):
-    # site_visits is one palette's pass; the fixture's parameters make this test run for each.
-    palettes = {v.palette for v in site_visits}
-    assert len(palettes) == 1 and palettes <= PALETTES.keys()
-    (palette,) = palettes
-    assert {(v.page, v.palette) for v in site_visits} == {(page, palette) for page in visitable_pages(built_site)}
+def test_axe_ran_on_every_page_in_both_palettes(site_visits, built_site, request):
+    # site_visits is one shard of one palette's pass; the fixture's parameters make this test run
+    # for each, and the shards of a palette together hold every page once (checked below).
+    name = request.node.callspec.params["site_visits"]
+    palette = parse_pass(name)[0]
+    assert palette in PALETTES and {v.palette for v in site_visits} == {palette}
+    assert {(v.page, v.palette) for v in site_visits} == {(page, palette) for page in _shard_of(name, built_site)}
     assert not format_visits(site_visits, "problems")
+
+
+def test_the_shards_of_each_palette_hold_every_page_once(built_site):
+    pages = visitable_pages(built_site)
+    for palette in PALETTES:
+        shards = [_shard_of(name, built_site) for name in PASSES if parse_pass(name)[0] == palette]
+        assert len(shards) == SHARDS and all(shards), f"{palette}: an empty shard among {len(shards)}"
+        assert sorted(page for shard in shards for page in shard) == sorted(pages)
+
+
+def _shard_of(name: str, built_site) -> list[str]:
+    _palette, shard, count = parse_pass(name)
+    return shard_pages(visitable_pages(built_site), shard, count)
 
 
 def test_a_calculator_is_usable_by_keyboard_alone(built_site, hosted_site, page_factory):
