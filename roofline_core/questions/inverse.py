@@ -10,7 +10,7 @@ sequence or bit no longer fits; the next smaller device count no longer fits or 
 >>> from roofline_core.models import MODELS
 >>> answer = largest_batch(model=MODELS["llama-3.1-8b"], accelerator=ACCELERATORS["h100-sxm"], context_tokens=8192)
 >>> answer.value, answer.binding
-(51, 'memory')
+(56, 'memory')
 """
 
 from __future__ import annotations
