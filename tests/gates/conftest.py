@@ -1,14 +1,16 @@
 """Fixtures shared by the site-wide gates.
 
 The browser gates (accessibility, links, CSP) share one pass over the site: every page is
-opened once per palette, served with the CSP headers the site ships (``_headers``), and each
-visit records what every gate needs (axe violations, requests to other hosts, failed
-responses, CSP reports, errors). That keeps the browser work to two visits per page. Each
-palette's pass is cut into shards that pytest-xdist spreads over its workers.
+opened in the light palette, and in the dark palette the fewest pages that between them show
+every styled element the site has (:func:`pass_pages`), served with the CSP headers the site
+ships (``_headers``); each visit records what every gate needs (axe violations, requests to
+other hosts, failed responses, CSP reports, errors). Each palette's pass is cut into shards
+that pytest-xdist spreads over its workers.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from dataclasses import dataclass, field
@@ -21,6 +23,7 @@ from tests.conftest import PageWatch
 from tests.support.site_build import PROJECT_ROOT
 from tests.support.site_pages import html_pages, is_redirect_stub, url_path
 from tests.support.static_server import StaticServer
+from tests.support.style_cover import covering_pages
 
 AXE_SCRIPT = PROJECT_ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CSP_REPORT_PATH = "/__csp-report"
@@ -128,6 +131,20 @@ def visitable_pages(site_dir: Path) -> list[str]:
     return [p for p in html_pages(site_dir) if not is_redirect_stub((site_dir / p).read_text(encoding="utf-8"))]
 
 
+@functools.cache
+def _dark_pages(site_dir: Path) -> tuple[str, ...]:
+    return tuple(sorted(covering_pages(site_dir, visitable_pages(site_dir))))
+
+
+def pass_pages(site_dir: Path, palette: str) -> list[str]:
+    """The pages a palette's pass opens: every page in light (all of axe's rules, and the links
+    and CSP gates); in dark, where only :data:`PALETTE_RULES` run and the rest would repeat the
+    light pass, the fewest pages whose elements, each in its setting, are every page's
+    (:func:`tests.support.style_cover.covering_pages`): about a fifth of the site, measured at
+    about 1 CPU-second a page."""
+    return visitable_pages(site_dir) if palette == "light" else list(_dark_pages(site_dir))
+
+
 class InFlight:
     """Requests of a page not yet finished, and how many times that set has changed (the
     runtime's requests aside)."""
@@ -224,7 +241,7 @@ def site_visits(request, browser, built_site: Path, hosted_site: HostedSite) -> 
     current = [Visit("", palette)]
     watch, in_flight = attach_recorders(page, current)
     try:
-        for name in shard_pages(visitable_pages(built_site), shard, count):
+        for name in shard_pages(pass_pages(built_site, palette), shard, count):
             visit = Visit(name, palette)
             current[0] = visit
             _visit(page, hosted_site.url + url_path(name), visit, watch, in_flight, axe_source)

@@ -12,6 +12,7 @@ from tests.gates.conftest import (
     axe_findings,
     format_visits,
     parse_pass,
+    pass_pages,
     shard_pages,
     visitable_pages,
 )
@@ -22,6 +23,7 @@ from tests.support.calculator_driver import (
     wait_until_live,
 )
 from tests.support.site_pages import pages_with, url_path
+from tests.support.style_cover import style_signatures
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -53,17 +55,28 @@ def test_axe_ran_on_every_page_in_both_palettes(site_visits, built_site, request
     assert not format_visits(site_visits, "problems")
 
 
-def test_the_shards_of_each_palette_hold_every_page_once(built_site):
-    pages = visitable_pages(built_site)
+def test_the_shards_of_each_palette_hold_its_pages_once(built_site):
     for palette in PALETTES:
         shards = [_shard_of(name, built_site) for name in PASSES if parse_pass(name)[0] == palette]
         assert len(shards) == SHARDS and all(shards), f"{palette}: an empty shard among {len(shards)}"
-        assert sorted(page for shard in shards for page in shard) == sorted(pages)
+        assert sorted(page for shard in shards for page in shard) == sorted(pass_pages(built_site, palette))
+    assert pass_pages(built_site, "light") == visitable_pages(built_site)
+
+
+def test_the_dark_pass_shows_every_styled_element_of_every_page(built_site):
+    # The dark pass opens fewer pages than the light one; together they must still hold every
+    # element of every page in its setting, or a dark-only contrast failure could go unseen.
+    def signatures(pages):
+        return set().union(*(style_signatures((built_site / p).read_text(encoding="utf-8")) for p in pages))
+
+    dark = pass_pages(built_site, "dark")
+    assert signatures(dark) == signatures(visitable_pages(built_site))
+    assert len(dark) < len(visitable_pages(built_site))
 
 
 def _shard_of(name: str, built_site) -> list[str]:
-    _palette, shard, count = parse_pass(name)
-    return shard_pages(visitable_pages(built_site), shard, count)
+    palette, shard, count = parse_pass(name)
+    return shard_pages(pass_pages(built_site, palette), shard, count)
 
 
 def test_a_calculator_is_usable_by_keyboard_alone(built_site, hosted_site, page_factory):
