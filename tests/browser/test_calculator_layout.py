@@ -21,36 +21,47 @@ def _open(page_factory, site_server: str, calculator_id: str, *, width: int, hei
     return page, watch
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+#: The screens each calculator is opened at, once each: a desktop and a phone (the answer in the
+#: first screen, chart text readable) and a small phone (nothing scrolls sideways). One visit
+#: serves every check of its screen: each open boots a calculator, about 3 CPU-seconds.
+SCREENS = {"desktop": (1280, 800), "phone": (390, 844), "small-phone": (360, 740)}
+CHARTED = frozenset(c for c in CALCULATORS if "chart" in compute(c, {}))
+
+
+@pytest.mark.parametrize("screen", sorted(SCREENS))
 @pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
-def test_the_answer_is_in_the_first_screen(page_factory, site_server, calculator_id, width, height):
+def test_each_screen_shows_the_answer_first_and_never_scrolls_sideways(
+    page_factory, site_server, calculator_id, screen
+):
+    width, height = SCREENS[screen]
     page, watch = _open(page_factory, site_server, calculator_id, width=width, height=height)
+    if screen == "small-phone":
+        _never_scrolls_sideways_and_folds_the_other_inputs(page)
+    else:
+        _answer_in_the_first_screen(page, calculator_id, width, height)
+        if calculator_id in CHARTED:
+            _chart_text_is_readable(page, calculator_id)
+    if screen == "desktop" and page.locator(f"{ROOT} [data-more-inputs]").count():
+        # Desktop keeps every input in view beside the answer.
+        assert page.get_attribute(f"{ROOT} [data-more-inputs]", "open") is not None
+    assert watch.page_errors == []
+
+
+def _answer_in_the_first_screen(page, calculator_id: str, width: int, height: int) -> None:
     boxes = page.eval_on_selector_all(ANSWER, "els => els.map(e => e.getBoundingClientRect().toJSON())")
     assert boxes, "no headline results found"
     for box in boxes:
         assert box["top"] >= 0 and box["bottom"] <= height, f"{calculator_id} at {width}px: {box} not in 0..{height}"
-    assert watch.page_errors == []
 
 
-@pytest.mark.parametrize("calculator_id", sorted(CALCULATORS))
-def test_a_phone_folds_the_other_inputs_and_never_scrolls_sideways(page_factory, site_server, calculator_id):
-    page, _watch = _open(page_factory, site_server, calculator_id, width=360, height=740)
+def _never_scrolls_sideways_and_folds_the_other_inputs(page) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     more = page.locator(f"{ROOT} [data-more-inputs]")
     if more.count():
         assert more.get_attribute("open") is None, "More inputs should be folded on a phone"
-    # Desktop keeps every input in view beside the answer.
-    page, _watch = _open(page_factory, site_server, calculator_id, width=1280, height=800)
-    if page.locator(f"{ROOT} [data-more-inputs]").count():
-        assert page.get_attribute(f"{ROOT} [data-more-inputs]", "open") is not None
 
 
-@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
-@pytest.mark.parametrize("calculator_id", sorted(c for c in CALCULATORS if "chart" in compute(c, {})))
-def test_chart_text_is_readable_beside_the_inputs_and_on_a_phone(
-    page_factory, site_server, calculator_id, width, height
-):
-    page, _watch = _open(page_factory, site_server, calculator_id, width=width, height=height)
+def _chart_text_is_readable(page, calculator_id: str) -> None:
     sizes = page.eval_on_selector_all(
         f"{ROOT} svg.roofline-chart text",
         """els => els.filter(e => getComputedStyle(e).display !== 'none')
