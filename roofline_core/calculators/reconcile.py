@@ -27,6 +27,7 @@ from roofline_core.calculators._common import (
     model_of,
     parallelism_cross_check,
     params_input,
+    parts_result,
     prompt_input,
 )
 from roofline_core.calculators.base import Calculator, Output, value
@@ -274,7 +275,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         }
         for part in result.parts
     ]
-    return {"outputs": outputs, "table": table, "fills": fills, "fills_from": BENCHMARK_OUTPUT.id}
+    # The speed-of-light step in the estimates' parts; the table above splits the measured time.
+    parts = parts_result("bound", result.bound_time_s, result.bound_parts, result.bound_working)
+    return {"outputs": outputs, "table": table, "fills": fills, "fills_from": BENCHMARK_OUTPUT.id, "parts": parts}
 
 
 _CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s")

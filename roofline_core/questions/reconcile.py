@@ -35,6 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roofline_core.estimates.inference import TENSOR, StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.estimates.parts import Part as TimePart
+from roofline_core.estimates.parts import Working
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.models import AnyModel
@@ -88,6 +90,9 @@ class Reconciliation:
         compute_dtype: The math format whose peak is used.
         parts: The measured time split into parts (see the module); their times add up to
             ``measured_time_s``.
+        bound_parts: The speed-of-light time in the estimates' parts
+            (:mod:`roofline_core.estimates.parts`), adding up to ``bound_time_s``;
+            ``bound_working`` is the formula with the scenario's values behind each.
     """
 
     phase: str
@@ -100,6 +105,8 @@ class Reconciliation:
     peak_flop_per_s: float
     compute_dtype: str
     parts: tuple[Part, ...]
+    bound_parts: tuple[TimePart, ...] = ()
+    bound_working: Working = ()
 
     @property
     def measured_tokens_per_s(self) -> float:
@@ -277,6 +284,8 @@ def _reconciliation(
         peak_flop_per_s=step.combined_peak_flop_per_s,
         compute_dtype=compute_dtype,
         parts=_parts(times, measured_time_s=measured_time_s, bound_time_s=bound_s, table=table),
+        bound_parts=step.parts,
+        bound_working=step.working,
     )
 
 

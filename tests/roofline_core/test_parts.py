@@ -247,6 +247,7 @@ TIMED_CALCULATORS = {
     "prefill-ttft": "ttft",
     "speculative-decoding": "tokens_per_s",
     "operations-table": "time",
+    "reconcile": "bound",
 }
 
 
