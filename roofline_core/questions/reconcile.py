@@ -4,7 +4,8 @@ A reader measures a decode step (time per output token, tokens/s per sequence, o
 tokens/s at a concurrency) or a prefill (time to first token for a prompt). This module puts the
 measurement beside the speed-of-light estimate of the same scenario
 (:func:`roofline_core.estimates.inference.estimate_decode` and :func:`~roofline_core.estimates.inference.estimate_prefill`
-at full peak bandwidth) and splits the measured time into parts:
+at full peak bandwidth) and splits the measured time into the estimate's own parts
+(:mod:`roofline_core.estimates.parts`), grouped into these rows:
 
 - **weights read**: the step's weight bytes at the devices' peak bandwidth;
 - **KV cache read**: the rest of the step's bytes (the cache, and attention's own traffic) at
@@ -15,7 +16,8 @@ at full peak bandwidth) and splits the measured time into parts:
   exceeds the memory time adds to the step;
 - **communication**: the collectives the estimate adds on the critical path
   (:mod:`roofline_core.estimates.communication`);
-- **pipeline idle**: for pipeline parallelism, the stages' idle time the estimate adds;
+- **pipeline idle**: for pipeline parallelism, the stages' idle time the estimate adds (a stage
+  reads its weights once per micro-batch, and those reads count as weights, not idle time);
 - **unexplained remainder**: measured minus modelled (launch overhead, scheduling, kernels
   below peak).
 
@@ -24,7 +26,7 @@ measured time. A measurement faster than the bound has a negative remainder; it 
 hidden: :attr:`Reconciliation.faster_than_bound` is set and the part says what to check.
 
 Utilisations follow the usual definitions: MBU (model bandwidth utilisation) is the bytes the
-step must move over the measured time, as a share of the devices' peak bandwidth; MFU is the
+step moves (as its parts count them) over the measured time, as a share of the devices' peak bandwidth; MFU is the
 step's FLOPs over the measured time, as a share of the devices' peak at the math format.
 
 Standard library only.
@@ -35,12 +37,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roofline_core.estimates.inference import TENSOR, StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.estimates.parts import (
+    ACTIVATIONS,
+    ATTENTION,
+    COMMUNICATION_LATENCY,
+    COMMUNICATION_TRANSFER,
+    COMPUTE,
+    KV_CACHE,
+    MEMORY_LABELS,
+    PIPELINE_IDLE,
+    WEIGHTS,
+    Working,
+)
 from roofline_core.estimates.parts import Part as TimePart
-from roofline_core.estimates.parts import Working
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.models import AnyModel
-from roofline_core.models.attention import prefill_attention_cost
 
 #: Ways a decode measurement is stated.
 MS_PER_TOKEN = "ms_per_token"
@@ -172,6 +184,21 @@ def measured_step_time_s(*, kind: str, value: float, batch: int = 1) -> float:
 
 
 # What typically closes each part, and the glossary entry that explains it.
+#: The row of the table each of the estimates' parts (:mod:`roofline_core.estimates.parts`) lands
+#: in: what a step reads beyond its weights (the KV cache in decode, attention's own traffic in
+#: prefill) is one row, and so are the math beyond the memory time and the two costs of
+#: communication. A reconciliation is at peak bandwidth, so it has no efficiency part.
+_ROW_OF_PART = {
+    WEIGHTS: "weights",
+    KV_CACHE: "kv_cache",
+    ACTIVATIONS: "kv_cache",
+    COMPUTE: "arithmetic",
+    ATTENTION: "arithmetic",
+    COMMUNICATION_LATENCY: "communication",
+    COMMUNICATION_TRANSFER: "communication",
+    PIPELINE_IDLE: "pipeline_idle",
+}
+
 _DECODE_PARTS = {
     "weights": (
         "Weights read",
@@ -255,30 +282,28 @@ def _reconciliation(
     *,
     measured_time_s: float,
     tokens: int,
-    weights_s: float,
-    communication_s: float,
-    idle_s: float = 0.0,
     compute_dtype: str,
     table: dict[str, tuple[str, str, str]],
 ) -> Reconciliation:
-    """The modelled parts of ``step`` (memory is the base; math adds only its time beyond the
-    memory time; communication and idle time add on top) beside the measurement."""
-    memory_s, compute_s = step.memory_time_s, step.compute_time_s
-    times = {
-        "weights": weights_s,
-        "kv_cache": memory_s - weights_s,
-        "arithmetic": max(0.0, compute_s - memory_s),
-        "communication": communication_s,
-    }
-    if idle_s > 0:
-        times["pipeline_idle"] = idle_s
+    """The table's rows from the estimate's own parts of ``step`` (memory is the base; math adds
+    only its time beyond the memory time; communication and idle time add on top: the parts'
+    rule), beside the measurement."""
+    times = dict.fromkeys(("weights", "kv_cache", "arithmetic", "communication"), 0.0)
+    for part in step.parts:
+        row = _ROW_OF_PART[part.label]
+        times[row] = times.get(row, 0.0) + part.seconds
+    if not times.get("pipeline_idle", 0.0) > 0:
+        times.pop("pipeline_idle", None)
     bound_s = sum(times.values())
+    # The bytes the step reads, as its parts count them: a pipeline's stages read their weights
+    # once per micro-batch, more than the one read of an even split (``step.bytes_moved``).
+    bytes_moved = sum(p.seconds for p in step.parts if p.label in MEMORY_LABELS) * step.combined_bandwidth_bytes_per_s
     return Reconciliation(
         phase=phase,
         measured_time_s=measured_time_s,
         bound_time_s=bound_s,
         tokens=tokens,
-        bytes_moved=step.bytes_moved,
+        bytes_moved=bytes_moved,
         flops=step.flops,
         bandwidth_bytes_per_s=step.combined_bandwidth_bytes_per_s,
         peak_flop_per_s=step.combined_peak_flop_per_s,
@@ -328,19 +353,11 @@ def reconcile_decode(
         devices=devices,
         parallelism=parallelism,
     )
-    step = estimate.step
-    communication_s = estimate.communication.time_s
-    # Pipeline parallelism's step is the stages in turn, not the even split the roof assumes:
-    # the difference is the stages' idle time (never negative; see estimate_decode).
-    idle_s = max(0.0, step.step_time_s - max(step.memory_time_s, step.compute_time_s) - communication_s)
     return _reconciliation(
         DECODE,
-        step,
+        estimate.step,
         measured_time_s=measured_time_s,
         tokens=batch,
-        weights_s=estimate.weight_bytes_streamed / step.combined_bandwidth_bytes_per_s,
-        communication_s=communication_s,
-        idle_s=idle_s,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_DECODE_PARTS,
     )
@@ -378,21 +395,11 @@ def reconcile_prefill(
         devices=devices,
         parallelism=parallelism,
     )
-    memory_s = step.memory_time_s
-    # The step's bytes are the weights plus attention's own traffic (the fused kernel's, as
-    # estimate_prefill counts it); what attention moves is the "KV cache" part here.
-    attention_s = (
-        prefill_attention_cost(model, prompt_tokens=prompt_tokens).bytes_moved / step.combined_bandwidth_bytes_per_s
-    )
     return _reconciliation(
         PREFILL,
         step,
         measured_time_s=ttft_s,
         tokens=prompt_tokens,
-        weights_s=max(0.0, memory_s - attention_s),
-        # estimate_prefill adds the all-reduces (or expert parallelism's all-to-alls) after the
-        # roof: the difference.
-        communication_s=max(0.0, step.step_time_s - max(memory_s, step.compute_time_s)),
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_PREFILL_PARTS,
     )

@@ -197,6 +197,26 @@ def test_a_measurement_at_the_bound_leaves_nothing_unexplained(scenario) -> None
     assert result.share_of_bound == pytest.approx(1)
 
 
+def test_the_rows_are_the_estimates_parts_and_a_pipelines_weight_rereads_are_not_idle() -> None:
+    # Two stages, two sequences: each stage reads its half of the weights once per micro-batch
+    # and is never idle. The table once called half the step "pipeline idle" and halved the MBU.
+    scenario = {
+        "model": MODELS["llama-3.1-8b"],
+        "accelerator": ACCELERATORS["a10"],
+        "batch": 2,
+        "devices": 2,
+        "parallelism": "pipeline",
+    }
+    estimate = estimate_decode(**scenario)
+    result = reconcile_decode(measured_time_s=estimate.step_time_s, **scenario)
+    rows = _parts(result)
+    assert "pipeline_idle" not in rows
+    assert rows["weights"] == pytest.approx(sum(p.seconds for p in estimate.parts if p.label == "weights"))
+    assert result.bound_time_s == pytest.approx(estimate.step_time_s)
+    assert result.mbu == pytest.approx(rows["weights"] / estimate.step_time_s)
+    assert result.mbu > 0.99
+
+
 @settings(max_examples=80, deadline=None)
 @given(scenario=scenarios, first=st.floats(1e-4, 10), more=st.floats(1e-6, 10))
 def test_a_slower_measurement_never_raises_mbu_or_mfu(scenario, first, more) -> None:
