@@ -30,8 +30,8 @@ const UNAVAILABLE = "The Python for this number could not be loaded. The link un
 
 let popover = null; // { el, parts, code, status, box, link, snippet }
 let current = null; // the number the popover is shown for
-let loaded = null; // { href, promise }: the current page's script, fetched once
-let loadedParts = null; // { href, promise }: the current page's parts, fetched once
+const scriptFile = { entry: null }; // { href, promise }: the current page's script, fetched once
+const partsFile = { entry: null }; // { href, promise }: the current page's parts, fetched once
 
 /**
  * The numbers of a page's script, by index: { text, python }, where python is the import and
@@ -50,25 +50,31 @@ export function parseNumbersScript(text) {
   return numbers;
 }
 
+/**
+ * ``read(response)`` of the file at ``url``, fetched once while ``cache`` holds it (the page's
+ * script and its parts each have one), or null if it cannot be fetched. A failed fetch is tried
+ * again next time (the reader may be back online).
+ */
+function fetchOnce(cache, url, read) {
+  if (!cache.entry || cache.entry.href !== url) {
+    const promise = fetch(url).then((response) => {
+      if (!response.ok) throw new Error(`${response.status} for ${url}`);
+      return read(response);
+    });
+    const entry = { href: url, promise };
+    cache.entry = entry;
+    promise.catch(() => {
+      if (cache.entry === entry) cache.entry = null;
+    });
+  }
+  return cache.entry.promise.catch(() => null);
+}
+
 /** This page's numbers (see parseNumbersScript), or null without a script or if it cannot be fetched. */
 function pageNumbers() {
   const link = document.querySelector(SCRIPT_LINK);
   if (!link) return Promise.resolve(null);
-  if (!loaded || loaded.href !== link.href) {
-    const href = link.href;
-    const promise = fetch(href)
-      .then((response) => {
-        if (!response.ok) throw new Error(`${response.status} for ${href}`);
-        return response.text();
-      })
-      .then(parseNumbersScript);
-    loaded = { href, promise };
-    // A failed fetch is tried again next time (the reader may be back online).
-    promise.catch(() => {
-      if (loaded && loaded.promise === promise) loaded = null;
-    });
-  }
-  return loaded.promise.catch(() => null);
+  return fetchOnce(scriptFile, link.href, async (response) => parseNumbersScript(await response.text()));
 }
 
 /**
@@ -78,20 +84,7 @@ function pageNumbers() {
 function pageParts() {
   const href = document.querySelector(SCRIPT_LINK)?.dataset.parts;
   if (!href) return Promise.resolve({});
-  const url = new URL(href, document.baseURI).href;
-  if (!loadedParts || loadedParts.href !== url) {
-    const promise = fetch(url)
-      .then((response) => {
-        if (!response.ok) throw new Error(`${response.status} for ${url}`);
-        return response.json();
-      })
-      .then((data) => data.parts);
-    loadedParts = { href: url, promise };
-    promise.catch(() => {
-      if (loadedParts && loadedParts.promise === promise) loadedParts = null;
-    });
-  }
-  return loadedParts.promise.catch(() => null);
+  return fetchOnce(partsFile, new URL(href, document.baseURI).href, async (response) => (await response.json()).parts);
 }
 
 /** List every number with its snippet in the section, once (items #roofline-numbers-N). */
