@@ -12,24 +12,13 @@ from roofline_core.quantities import evaluate_reference
 from roofline_core.view import calculator_view
 from roofline_site.glossary.number_parts import value_parts
 from tests.browser.test_calculators_browser import BOOT_TIMEOUT_MS, ROOT, form_inputs
+from tests.support.view_tree import nodes_with_class, tree_text
 
 pytestmark = pytest.mark.browser
 
 POPOVER = "#roofline-quantity-popover"
 STEP = "decode_step_time model=llama-3-8b accelerator=h100-sxm batch=16"
 PLAIN = "ridge_point accelerator=h100-sxm"
-
-
-def _text(tree) -> str:
-    return tree if isinstance(tree, str) else "".join(_text(child) for child in tree["children"])
-
-
-def _classed(tree, name):
-    if isinstance(tree, str):
-        return None
-    if name in tree["attrs"].get("class", "").split():
-        return tree
-    return next((found for child in tree["children"] if (found := _classed(child, name))), None)
 
 
 def _open(page, text: str):
@@ -64,7 +53,7 @@ def test_a_times_popover_shows_its_parts_as_a_bar_and_an_equation(page_factory, 
 
     # The equation is the one roofline_core wrote: the number as the page shows it, then each part.
     equation = parts.locator(".roofline-parts__equation").text_content()
-    assert equation == _text(_classed(expected, "roofline-parts__equation"))
+    assert equation == tree_text(nodes_with_class(expected, "roofline-parts__equation")[0])
     assert equation.startswith(f"{value.text} = ")
     # One segment per part, in order, filling the bar by their shares.
     bar = _bar(parts)
@@ -113,7 +102,7 @@ def test_a_calculators_main_time_shows_its_parts_and_they_follow_the_number(brow
         before = _shown_parts(page)
         view = calculator_view(calculator, compute(calculator, {}), dom_id="x")
         output = page.get_attribute(f"{ROOT} [data-parts-for]", "data-parts-for")
-        assert before[1] == _text(_classed(view["outputs"][output]["parts"], "roofline-parts__equation"))
+        assert before[1] == tree_text(nodes_with_class(view["outputs"][output]["parts"], "roofline-parts__equation")[0])
         assert before[1].startswith(f"{before[0]} = ")
         static.close()
 
@@ -134,6 +123,6 @@ def test_a_calculators_main_time_shows_its_parts_and_they_follow_the_number(brow
         # The parts belong to the number shown: the equation starts with it, as CPython lays it out.
         assert after[1].startswith(f"{after[0]} = ")
         view = calculator_view(calculator, compute(calculator, form_inputs(page)), dom_id="x")
-        assert after[1] == _text(_classed(view["outputs"][output]["parts"], "roofline-parts__equation"))
+        assert after[1] == tree_text(nodes_with_class(view["outputs"][output]["parts"], "roofline-parts__equation")[0])
     finally:
         context.close()

@@ -20,6 +20,7 @@ from roofline_core.view import (
 )
 from roofline_core.view import chart as chart_layout
 from tests.support.hf_configs import config_text
+from tests.support.view_tree import tree_text
 
 
 def _elements(tree, tag=None):
@@ -31,10 +32,6 @@ def _elements(tree, tag=None):
         for child in tree["children"]:
             found.extend(_elements(child, tag))
     return found
-
-
-def _text(tree) -> str:
-    return tree if isinstance(tree, str) else "".join(_text(child) for child in tree["children"])
 
 
 def test_node_turns_attribute_values_into_text():
@@ -68,7 +65,7 @@ def test_table_rows_choose_their_input_mark_the_current_one_and_put_sentences_un
     result = compute("operations-table", {"operation": "prefill-gemm"})
     table = calculator_view("operations-table", result, dom_id="c")["table"]
     assert table["attrs"]["data-prose-columns"] == "why"
-    headers = [_text(th) for th in _elements(table, "th")]
+    headers = [tree_text(th) for th in _elements(table, "th")]
     assert headers == [c.label for c in CALCULATORS["operations-table"].table_columns if c.id != "why"]
     buttons = _elements(table, "button")
     assert [b["attrs"]["data-value"] for b in buttons] == [row["operation"]["value"] for row in result["table"]]
@@ -76,7 +73,7 @@ def test_table_rows_choose_their_input_mark_the_current_one_and_put_sentences_un
     rows = _elements(table, "tr")[1:]  # after the head
     current = [r for r in rows if "data-current" in r["attrs"]]
     assert len(current) == 2  # the chosen row and its sentence line
-    prose = [_text(r) for r in rows if r["attrs"].get("class") == "roofline-calc__prose-row"]
+    prose = [tree_text(r) for r in rows if r["attrs"].get("class") == "roofline-calc__prose-row"]
     assert prose == [f"Why: {row['why']['text']}" for row in result["table"]]
 
 
@@ -93,7 +90,7 @@ def test_chart_title_names_each_point_and_is_the_svgs_label():
     assert svg["tag"] == "svg" and svg["attrs"]["aria-labelledby"] == "calc-chart-title"
     (title,) = [e for e in svg["children"] if isinstance(e, dict) and e["tag"] == "title"]
     assert title["attrs"]["id"] == "calc-chart-title"
-    assert _text(title).startswith("Roofline chart. ") and "memory-bound" in _text(title)
+    assert tree_text(title).startswith("Roofline chart. ") and "memory-bound" in tree_text(title)
 
 
 def test_chart_ticks_cover_every_decade_of_both_axes():
@@ -105,7 +102,7 @@ def test_chart_ticks_cover_every_decade_of_both_axes():
         x_max_flop_per_byte=1e4,
     )
     svg = roofline_drawing(chart, element_id="c")
-    ticks = [_text(t) for t in _elements(svg, "text") if t["attrs"].get("class") == "roofline-chart__tick"]
+    ticks = [tree_text(t) for t in _elements(svg, "text") if t["attrs"].get("class") == "roofline-chart__tick"]
     # x from 0.1 to 10k FLOP/byte: six decades; then y, a decade per tick in FLOP/s, but for
     # the lowest one, which sits on the x axis beside the "0.1" and gives way to it.
     assert ticks[:6] == ["0.1", "1", "10", "100", "1k", "10k"]
@@ -137,10 +134,10 @@ def test_no_two_tick_labels_overlap_even_at_the_corner(peak_flop_per_s, x_min_fl
     boxes = [chart_layout.text_box(t) for t in ticks]
     for i, a in enumerate(boxes):
         for j, b in enumerate(boxes[:i]):
-            assert not chart_layout.boxes_overlap(a, b), (_text(ticks[i]), _text(ticks[j]))
+            assert not chart_layout.boxes_overlap(a, b), (tree_text(ticks[i]), tree_text(ticks[j]))
     # Only a colliding label gives way: every x decade keeps its label, and every y decade
     # whose grid line is clear of the x labels keeps its own.
-    x_labels = [_text(t) for t in ticks if t["attrs"]["text-anchor"] == "middle"]
+    x_labels = [tree_text(t) for t in ticks if t["attrs"]["text-anchor"] == "middle"]
     assert x_labels[0] == tick_label(round(math.log10(x_min_flop_per_byte)))
     y_lines = [g for g in _elements(svg, "line") if g["attrs"].get("x1") == str(chart_layout.LEFT_PX)]
     y_labels = [t for t in ticks if t["attrs"]["text-anchor"] == "end"]
@@ -149,7 +146,9 @@ def test_no_two_tick_labels_overlap_even_at_the_corner(peak_flop_per_s, x_min_fl
 
 def test_the_decode_calculators_corner_label_gives_way():
     view = calculator_view("decode-speed-of-light", compute("decode-speed-of-light", {}), dom_id="c")
-    ticks = [_text(t) for t in _elements(view["chart"], "text") if t["attrs"].get("class") == "roofline-chart__tick"]
+    ticks = [
+        tree_text(t) for t in _elements(view["chart"], "text") if t["attrs"].get("class") == "roofline-chart__tick"
+    ]
     assert "0.1" in ticks and "100G" not in ticks and "1T" in ticks
 
 

@@ -9,28 +9,7 @@ import pytest
 
 from roofline_core.estimates.parts import LABEL_TEXT, LABELS, Part
 from roofline_core.view.parts import BAR_WIDTH, parts_tree
-
-
-def _find(tree, predicate):
-    """Every node of ``tree`` (depth first) for which ``predicate`` holds."""
-    found = []
-    if isinstance(tree, dict):
-        if predicate(tree):
-            found.append(tree)
-        for child in tree["children"]:
-            found += _find(child, predicate)
-    return found
-
-
-def _classed(tree, name):
-    return _find(tree, lambda n: name in n["attrs"].get("class", "").split())
-
-
-def _text(tree) -> str:
-    if isinstance(tree, str):
-        return tree
-    return "".join(_text(child) for child in tree["children"])
-
+from tests.support.view_tree import nodes_where, nodes_with_class, tree_text
 
 STEP = (
     (Part("weights", 5.19e-3), Part("communication_latency", 1.6e-3), Part("communication_transfer", 0.65e-3)),
@@ -45,7 +24,7 @@ STEP = (
 def test_segments_fill_the_bar_in_order_with_widths_by_share():
     parts, working = STEP
     tree = parts_tree(7.44e-3, parts, working)
-    rects = _find(tree, lambda n: n["tag"] == "rect")
+    rects = nodes_where(tree, lambda n: n["tag"] == "rect")
     assert [r["attrs"]["class"].split()[1] for r in rects] == [
         "roofline-parts--weights",
         "roofline-parts--communication_latency",
@@ -61,17 +40,17 @@ def test_segments_fill_the_bar_in_order_with_widths_by_share():
     for x, previous, width in zip(xs[1:], xs, widths, strict=False):
         assert x == pytest.approx(previous + width, abs=2e-3)
     assert xs[-1] + widths[-1] == pytest.approx(BAR_WIDTH, abs=1e-9)
-    svg = _find(tree, lambda n: n["tag"] == "svg")[0]
+    svg = nodes_where(tree, lambda n: n["tag"] == "svg")[0]
     assert svg["attrs"]["viewBox"] == f"0 0 {BAR_WIDTH} 10"
     assert svg["attrs"]["preserveAspectRatio"] == "none"
     # No inline style anywhere: the page's CSP forbids them.
-    assert not _find(tree, lambda n: "style" in n["attrs"])
+    assert not nodes_where(tree, lambda n: "style" in n["attrs"])
 
 
 def test_equation_reads_total_equals_each_part_with_its_working():
     parts, working = STEP
-    equation = _classed(parts_tree(7.44e-3, parts, working), "roofline-parts__equation")[0]
-    assert _text(equation) == (
+    equation = nodes_with_class(parts_tree(7.44e-3, parts, working), "roofline-parts__equation")[0]
+    assert tree_text(equation) == (
         "7.44 ms = 5.19 ms weights read (69.5 GB ÷ 8 devices ÷ 3.35 TB/s)"
         " + 1.60 ms communication latency (160 all-reduces × 10 µs)"
         " + 650 µs communication transfer (160 × 8.19 MB ÷ 450 GB/s)"
@@ -81,12 +60,12 @@ def test_equation_reads_total_equals_each_part_with_its_working():
 def test_every_part_is_named_in_text_not_by_colour_alone():
     parts, working = STEP
     tree = parts_tree(7.44e-3, parts, working)
-    svg = _find(tree, lambda n: n["tag"] == "svg")[0]
+    svg = nodes_where(tree, lambda n: n["tag"] == "svg")[0]
     assert svg["attrs"]["role"] == "img"
     assert svg["attrs"]["aria-label"] == (
         "What 7.44 ms is made of: weights read 69.8%, communication latency 21.5%, communication transfer 8.74%"
     )
-    titles = [_text(t) for t in _find(tree, lambda n: n["tag"] == "title")]
+    titles = [tree_text(t) for t in nodes_where(tree, lambda n: n["tag"] == "title")]
     assert titles == [
         "weights read: 5.19 ms, 69.8%",
         "communication latency: 1.60 ms, 21.5%",
@@ -94,9 +73,9 @@ def test_every_part_is_named_in_text_not_by_colour_alone():
     ]
     # Each term's swatch carries its segment's colour class, and is hidden from screen readers
     # (the term's words say the same).
-    keys = _classed(tree, "roofline-parts__key")
+    keys = nodes_with_class(tree, "roofline-parts__key")
     assert [k["attrs"]["class"].split()[1] for k in keys] == [
-        r["attrs"]["class"].split()[1] for r in _find(tree, lambda n: n["tag"] == "rect")
+        r["attrs"]["class"].split()[1] for r in nodes_where(tree, lambda n: n["tag"] == "rect")
     ]
     assert all(k["attrs"]["aria-hidden"] == "true" for k in keys)
 
@@ -104,7 +83,8 @@ def test_every_part_is_named_in_text_not_by_colour_alone():
 def test_shares_add_up_to_the_whole():
     parts, working = STEP
     shares = re.findall(
-        r"([0-9.]+)%", _find(parts_tree(7.44e-3, parts, working), lambda n: n["tag"] == "svg")[0]["attrs"]["aria-label"]
+        r"([0-9.]+)%",
+        nodes_where(parts_tree(7.44e-3, parts, working), lambda n: n["tag"] == "svg")[0]["attrs"]["aria-label"],
     )
     assert sum(float(s) for s in shares) == pytest.approx(100, abs=0.05)
 
@@ -112,21 +92,21 @@ def test_shares_add_up_to_the_whole():
 def test_a_rate_says_which_time_it_inverts():
     parts, working = STEP
     tree = parts_tree(7.44e-3, parts, working, inverts="decode step time")
-    assert _text(_classed(tree, "roofline-parts__inverts")[0]) == "The time it inverts: decode step time."
-    assert not _classed(parts_tree(7.44e-3, parts, working), "roofline-parts__inverts")
+    assert tree_text(nodes_with_class(tree, "roofline-parts__inverts")[0]) == "The time it inverts: decode step time."
+    assert not nodes_with_class(parts_tree(7.44e-3, parts, working), "roofline-parts__inverts")
 
 
 def test_zero_parts_are_left_out_and_no_parts_draw_nothing():
     tree = parts_tree(4e-3, [("weights", 4e-3), ("efficiency", 0.0)])
-    assert len(_find(tree, lambda n: n["tag"] == "rect")) == 1
-    assert "below peak" not in _text(tree)
+    assert len(nodes_where(tree, lambda n: n["tag"] == "rect")) == 1
+    assert "below peak" not in tree_text(tree)
     assert parts_tree(4e-3, []) is None
     assert parts_tree(0.0, [("weights", 0.0)]) is None
 
 
 def test_a_part_without_working_shows_no_brackets():
     tree = parts_tree(5e-3, [("weights", 4e-3), ("kv_cache", 1e-3)], [("weights", "16 GB ÷ 4 TB/s")])
-    assert _text(_classed(tree, "roofline-parts__equation")[0]) == (
+    assert tree_text(nodes_with_class(tree, "roofline-parts__equation")[0]) == (
         "5 ms = 4 ms weights read (16 GB ÷ 4 TB/s) + 1 ms KV cache read"
     )
 
@@ -150,7 +130,7 @@ def test_every_label_has_a_colour_in_both_palettes():
 
 def test_tiny_parts_still_sum_exactly():
     parts = [("weights", 1.0), ("kv_cache", 1e-9), ("compute", 1e-12)]
-    rects = _find(parts_tree(1.0, parts), lambda n: n["tag"] == "rect")
+    rects = nodes_where(parts_tree(1.0, parts), lambda n: n["tag"] == "rect")
     end = float(rects[-1]["attrs"]["x"]) + float(rects[-1]["attrs"]["width"])
     assert math.isclose(end, BAR_WIDTH)
 
@@ -177,11 +157,11 @@ def test_a_calculators_main_time_shows_its_parts_under_it(calculator, inputs, ou
     tree = view["outputs"][output]["parts"]
     # Shown under the headline and chart, it opens with the label of the number it breaks down.
     label = next(o.label for o in CALCULATORS[calculator].outputs if o.id == output)
-    assert _text(_classed(tree, "roofline-calc__parts-title")[0]) == f"{label}, part by part"
-    equation = _text(_classed(tree, "roofline-parts__equation")[0])
+    assert tree_text(nodes_with_class(tree, "roofline-calc__parts-title")[0]) == f"{label}, part by part"
+    equation = tree_text(nodes_with_class(tree, "roofline-parts__equation")[0])
     assert equation.startswith(f"{result['outputs'][output]['text']} = ")
     items = result["parts"]["items"]
-    assert len(_find(tree, lambda n: n["tag"] == "rect")) == len([i for i in items if i["seconds"] > 0])
+    assert len(nodes_where(tree, lambda n: n["tag"] == "rect")) == len([i for i in items if i["seconds"] > 0])
     for item in items:
         assert f"{item['phrase']}" in equation
 
@@ -193,10 +173,10 @@ def test_a_calculators_rate_names_the_time_it_inverts():
     result = compute("speculative-decoding", {})
     view = calculator_view("speculative-decoding", result, dom_id="c")
     tree = view["outputs"]["tokens_per_s"]["parts"]
-    assert _text(_classed(tree, "roofline-parts__inverts")[0]).startswith(
+    assert tree_text(nodes_with_class(tree, "roofline-parts__inverts")[0]).startswith(
         "The time it inverts: a draft-and-verify cycle"
     )
-    assert "draft steps" in _text(_classed(tree, "roofline-parts__equation")[0])
+    assert "draft steps" in tree_text(nodes_with_class(tree, "roofline-parts__equation")[0])
 
 
 def test_a_calculator_without_a_main_time_draws_no_parts():

@@ -10,23 +10,11 @@ import pytest
 from roofline_core.quantities import evaluate_reference
 from roofline_site.glossary import number_parts, reproduce
 from roofline_site.glossary.reproduce import Shown
+from tests.support.view_tree import nodes_with_class, tree_text
 
 TIME = "decode_step_time model=llama-3-70b accelerator=h100-sxm devices=8"
 RATE = "decode_tokens_per_s model=llama-3-70b accelerator=h100-sxm devices=8"
 PLAIN = "ridge_point accelerator=h100-sxm"
-
-
-def _text(tree) -> str:
-    return tree if isinstance(tree, str) else "".join(_text(child) for child in tree["children"])
-
-
-def _classed(tree, name):
-    """The first node of ``tree`` with class ``name`` (depth first), or None."""
-    if isinstance(tree, str):
-        return None
-    if name in tree["attrs"].get("class", "").split():
-        return tree
-    return next((found for child in tree["children"] if (found := _classed(child, name))), None)
 
 
 def _shown(reference: str) -> Shown:
@@ -39,7 +27,7 @@ def test_the_file_holds_a_drawing_for_each_number_with_parts_by_its_index():
     trees = json.loads(made.text)["parts"]
     assert sorted(trees) == ["1", "2"]  # the ridge point is not a time
     time = evaluate_reference(TIME)
-    equation = _text(_classed(trees["1"], "roofline-parts__equation"))
+    equation = tree_text(nodes_with_class(trees["1"], "roofline-parts__equation")[0])
     # The equation starts with the number as the page shows it, then each part in order.
     assert equation.startswith(f"{time.text} = ")
     for part, (label, working) in zip(time.parts, time.working, strict=True):
@@ -51,7 +39,7 @@ def test_the_file_holds_a_drawing_for_each_number_with_parts_by_its_index():
 def test_a_rate_shows_the_parts_of_the_time_it_inverts_and_names_it():
     rate = evaluate_reference(RATE)
     tree = number_parts.value_parts(rate)
-    assert _text(_classed(tree, "roofline-parts__inverts")) == f"The time it inverts: {rate.inverts}."
+    assert tree_text(nodes_with_class(tree, "roofline-parts__inverts")[0]) == f"The time it inverts: {rate.inverts}."
 
 
 def test_no_file_for_a_page_whose_numbers_have_no_parts():
