@@ -15,7 +15,8 @@ from roofline_core.calculators import CALCULATORS, compute
 from roofline_core.figures import FIGURES, figure_data
 from roofline_core.view.axes import boxes_overlap, text_box
 from roofline_core.view.calculator import chart_drawing
-from tests.roofline_core.test_view import _elements, _text
+from tests.roofline_core.test_view import _elements
+from tests.support.view_tree import tree_text
 
 #: The units an axis may be read in: SI quantities as the site writes them, counts, or none.
 UNITS = {
@@ -96,7 +97,7 @@ def test_every_calculator_with_a_chart_is_covered():
 
 @pytest.mark.parametrize(("calculator_id", "inputs", "svg"), _DRAWN, ids=[f"{c}-{i}" for c, i, _ in _DRAWN])
 def test_every_calculator_chart_axis_names_its_unit(calculator_id, inputs, svg):
-    titles = [_text(t) for t in _elements(svg, "text") if "axis-title" in t["attrs"]["class"]]
+    titles = [tree_text(t) for t in _elements(svg, "text") if "axis-title" in t["attrs"]["class"]]
     assert len(titles) == 2
     for title in titles:
         assert _unit(title) in UNITS, title
@@ -108,11 +109,11 @@ def test_a_narrow_chart_keeps_the_vertical_unit_clear_of_the_ticks(calculator_id
     # unit alone stands above the tick labels instead (calculators.css), boxes at that size.
     (turned,) = [t for t in _elements(svg, "text") if "transform" in t["attrs"]]
     (unit,) = [t for t in _elements(svg, "text") if t["attrs"]["class"] == "roofline-chart__axis-unit"]
-    assert _text(unit) == _unit(_text(turned)) and _text(unit) in UNITS
+    assert tree_text(unit) == _unit(tree_text(turned)) and tree_text(unit) in UNITS
     box = text_box(unit)
     assert box[1] >= 0
     for tick in [t for t in _elements(svg, "text") if t["attrs"]["class"] == "roofline-chart__tick"]:
-        assert not boxes_overlap(box, text_box(tick)), _text(tick)
+        assert not boxes_overlap(box, text_box(tick)), tree_text(tick)
 
 
 @pytest.mark.parametrize(("calculator_id", "inputs", "svg"), _DRAWN, ids=[f"{c}-{i}" for c, i, _ in _DRAWN])
@@ -130,6 +131,6 @@ def test_no_chart_label_is_under_a_marker_or_another_label(calculator_id, inputs
     boxes = [text_box(t) for t in labels]
     for label, box in zip(labels, boxes):
         for marker in markers:
-            assert not boxes_overlap(box, marker), (_text(label), marker)
+            assert not boxes_overlap(box, marker), (tree_text(label), marker)
     for i, j in itertools.combinations(range(len(boxes)), 2):
-        assert not boxes_overlap(boxes[i], boxes[j]), (_text(labels[i]), _text(labels[j]))
+        assert not boxes_overlap(boxes[i], boxes[j]), (tree_text(labels[i]), tree_text(labels[j]))

@@ -11,7 +11,8 @@ from roofline_core.view import calculator_view
 from roofline_core.view.axes import boxes_overlap, text_box
 from roofline_core.view.calculator import chart_drawing
 from roofline_core.view.kv_chart import WIDTH_PX, kv_cache_drawing
-from tests.roofline_core.test_view import _elements, _text
+from tests.roofline_core.test_view import _elements
+from tests.support.view_tree import tree_text
 
 SCENARIOS = [
     {"model": model, "devices": devices, "context_tokens": context, "batch": batch}
@@ -30,7 +31,7 @@ def _drawing(inputs):
 def test_every_line_and_point_is_labelled_and_no_two_labels_overlap(inputs):
     chart, svg = _drawing(inputs)
     texts = [t for t in _elements(svg, "text") if "axis-title" not in t["attrs"]["class"]]
-    shown = [_text(t) for t in texts]
+    shown = [tree_text(t) for t in texts]
     for marked in [*chart["lines"], *chart["points"]]:
         assert marked["label"] in shown
     if chart["note"]:
@@ -44,12 +45,12 @@ def test_every_line_and_point_is_labelled_and_no_two_labels_overlap(inputs):
 
 def test_axes_read_in_tokens_and_bytes_and_the_title_is_the_svgs_label():
     chart, svg = _drawing({"model": "llama-3-8b"})
-    ticks = [_text(t) for t in _elements(svg, "text") if t["attrs"]["class"] == "roofline-chart__tick"]
+    ticks = [tree_text(t) for t in _elements(svg, "text") if t["attrs"]["class"] == "roofline-chart__tick"]
     assert ticks[:4] == ["1k", "10k", "100k", "1M"]
     assert all(tick.endswith("B") for tick in ticks[4:]) and "1 GB" in ticks
     assert svg["attrs"]["data-chart"] == "kv-cache" and "roofline-chart" in svg["attrs"]["class"].split()
     (title,) = _elements(svg, "title")
-    assert _text(title) == chart["title"] and title["attrs"]["id"] == svg["attrs"]["aria-labelledby"]
+    assert tree_text(title) == chart["title"] and title["attrs"]["id"] == svg["attrs"]["aria-labelledby"]
 
 
 def test_the_calculators_view_draws_its_chart():
