@@ -1,8 +1,10 @@
 // Loaded on every page: registers the site's service worker (sw.js at the site's root, made from
 // site_assets/offline/sw.js), so the page a reader lands on, and every page opened after it, works
-// offline. After the page has loaded, so it never competes with the first paint. The root is found
-// from this file's own address (assets/roofline/offline/register.mjs), so a site under a sub-path
-// registers a worker for that sub-path only.
+// offline. Only once the page has settled (see whenSettled): a first visit with the worker must
+// cost what one without it costs, so nothing of the worker's (its install, its checks of what it
+// keeps, its handling of requests) may run while the page paints or its calculators boot. The root
+// is found from this file's own address (assets/roofline/offline/register.mjs), so a site under a
+// sub-path registers a worker for that sub-path only.
 //
 // On a first visit the page loads before any worker can see its requests, so the page tells the
 // worker what it used (its own address, and every file Resource Timing reports, the calculators'
@@ -61,10 +63,43 @@ function register() {
     });
 }
 
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  if (document.readyState === "complete") {
-    register();
+// A calculator whose Python is starting (data-engine="loading") or may start by itself soon
+// (data-engine="idle": calculators start Python when the page goes idle, engine.mjs) holds the
+// registration back; past SETTLE_LIMIT_MS after load only a starting one does, so a page whose
+// calculators never start (Save-Data) still registers.
+const SETTLE_LIMIT_MS = 10_000;
+const CHECK_AGAIN_MS = 500;
+
+function idle(callback) {
+  if ("requestIdleCallback" in window) {
+    window.requestIdleCallback(callback, { timeout: 2_000 });
   } else {
-    window.addEventListener("load", register, { once: true });
+    setTimeout(callback, CHECK_AGAIN_MS);
+  }
+}
+
+/** Call `callback` once the page has loaded, its main thread is idle and no calculator on it is
+ * starting Python or about to. */
+function whenSettled(callback) {
+  const loadedAt = performance.now();
+  const check = () => {
+    const engines = [...document.querySelectorAll("[data-calculator]")].map((root) => root.dataset.engine);
+    const starting = engines.includes("loading");
+    const mayStart = engines.some((state) => !state || state === "idle");
+    if (starting || (mayStart && performance.now() - loadedAt < SETTLE_LIMIT_MS)) {
+      setTimeout(() => idle(check), CHECK_AGAIN_MS);
+    } else {
+      callback();
+    }
+  };
+  idle(check);
+}
+
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  const settle = () => whenSettled(register);
+  if (document.readyState === "complete") {
+    settle();
+  } else {
+    window.addEventListener("load", settle, { once: true });
   }
 }

@@ -4,8 +4,10 @@
 //
 // What it keeps: on install, the offline page (503.html) and what it loads, and the pages that
 // registered it (opened before it could see their requests); then every file that a page tells
-// it it used (register.mjs: the page's assets and the calculators' runtime), and whatever it
-// fetches for the pages it controls. An address it has not kept, offline, gets the offline page,
+// it it used (register.mjs: the page's assets and the calculators' runtime, sent once the page
+// has settled), and the pages it fetches for the pages it controls. It never holds back a
+// response the page is waiting for to copy or check it: a hashed file not kept yet goes straight
+// from the network to the page. An address it has not kept, offline, gets the offline page,
 // which lists the pages it has (the "kept-pages" message).
 //
 // It trusts nothing it did not check (roofline_site/offline_manifest.py writes MANIFEST below):
@@ -232,17 +234,11 @@ async function cacheFirst(request, digest) {
     // Not what the build made: never served, and gone from the cache.
     await cache.delete(request);
   }
-  const response = await fetch(request);
-  if (!response.ok || response.type !== "basic") {
-    return response;
-  }
-  const checked = await verified(response, digest);
-  if (!checked) {
-    // A host serving other bytes under this name (a newer build, say): pass them on unkept.
-    return response;
-  }
-  cache.put(request, checked.clone()).catch(() => {});
-  return checked;
+  // Not kept yet: the network's answer, passed on as it streams. Checking it here would hold
+  // the page's request until the whole file had arrived and been hashed (the runtime's
+  // WebAssembly compiles while it downloads); the page tells the worker what it used once it has
+  // settled (register.mjs), and the file is kept, checked, then.
+  return fetch(request);
 }
 
 /** A fresh response with `response`'s bytes if they match `digest` (`sha256-<base64>`), else null. */

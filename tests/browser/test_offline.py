@@ -68,6 +68,8 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         page.focus(f"{ROOT} [data-slider-for=intensity]")
         page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
         used = [url for url in page.evaluate(USED_FILES) if url.startswith(site_server)]
+        # The worker registers once the page has settled (its calculator live, the page idle).
+        wait_until_controlled(page)
         page.goto(site_server + TERM_PAGE, wait_until="load")
         wait_until_controlled(page)
         wanted = [site_server + CALCULATOR_PAGE, site_server + TERM_PAGE, _standard_library(built_site, site_server)]
@@ -101,6 +103,49 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         assert all(href.startswith(site_server) for _title, href in listed)
         assert page.inner_text("#roofline-offline-status") == f"{len(listed)} pages are kept on this device:"
         assert errors == []
+    finally:
+        context.close()
+
+
+# In the page, before its own scripts: a log of the calculator's engine states and of the
+# service worker's registration, in the page's own clock, so the test reads their order rather
+# than racing them.
+TIMELINE = """
+window.__timeline = [];
+document.addEventListener("DOMContentLoaded", () => {
+  const root = document.querySelector("[data-calculator]");
+  new MutationObserver(() => window.__timeline.push("engine " + root.dataset.engine)).observe(root, {
+    attributes: true,
+    attributeFilter: ["data-engine"],
+  });
+});
+const register = navigator.serviceWorker.register.bind(navigator.serviceWorker);
+navigator.serviceWorker.register = (...args) => {
+  window.__timeline.push("register");
+  return register(...args);
+};
+"""
+
+
+def test_a_first_visit_boots_the_calculator_before_any_service_worker_exists(browser, built_site, site_server):
+    """While a first visit's calculator boots, no worker is registered, so none controls the page
+    or fetches a file: it neither competes with the boot nor holds a response back to copy it.
+    Once the page has settled, the worker registers and keeps the runtime the page used."""
+    context = browser.new_context(service_workers="allow")
+    try:
+        page = context.new_page()
+        page.add_init_script(TIMELINE)
+        page.goto(site_server + CALCULATOR_PAGE, wait_until="load")
+        # Typed at once, before Python is up: the calculator starts it.
+        page.fill(f"{ROOT} [name=intensity]", "64")
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        wait_until_controlled(page)
+        timeline = [event for event in page.evaluate("() => window.__timeline") if event != "engine idle"]
+        assert timeline == ["engine loading", "engine live", "register"], timeline
+
+        runtime = [url for url in page.evaluate(USED_FILES) if "/assets/pyodide/" in url]
+        assert runtime, "the calculator's runtime was loaded by the page"
+        wait_for_async(page, ALL_KEPT, runtime, timeout_s=30, what="the runtime to be kept once the page settled")
     finally:
         context.close()
 
