@@ -1,7 +1,17 @@
 """First touch to live result, and bytes before the first interaction, as readers get them.
 
 Everything is served like a static host (benchmarks/host_server.py: gzip, immutable caching for
-hashed names). In one run, interleaved so that all see the same machine conditions:
+hashed names). The machine's load average is printed at the start and the end of the run.
+
+**Headline: as readers get it.** A fresh profile with the service worker allowed and the idle
+start as shipped, on the roofline explorer, the decode calculator and a term page whose
+calculator loads when scrolled to (``READER_PAGES``): the reader types a new value into the
+calculator's first number field as soon as that field exists (before the calculator has
+mounted), timed from that keystroke to the outputs showing Python's answer for it; the same with
+the service worker blocked, and the bare Pyodide page, each profile in the same run.
+
+Diagnostics, in one run, interleaved so that all see the same machine conditions (service worker
+blocked, idle start held back, typing once the calculator has mounted):
 
 - **first touch -> live result** on a calculator page: the reader types into the calculator as
   soon as it is mounted (before the idle start), timed to the outputs showing Python's answer.
@@ -22,12 +32,13 @@ hashed names). In one run, interleaved so that all see the same machine conditio
 
 Bytes are as transferred (gzip where the host compresses). A measurement, not a test.
 
-Run: ``.venv/bin/python -m benchmarks.bench_first_touch [--runs 3] [--site-dir DIR]``
+Run: ``.venv/bin/python -m benchmarks.bench_first_touch [--runs 3] [--site-dir DIR] [--headline-only]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
@@ -61,6 +72,52 @@ SNAPSHOT_CACHED = """async () => {
   }
   return false;
 }"""
+# The pages readers meet calculators on: a calculator page of each kind, and a term page whose
+# calculator is loaded when it comes near the viewport.
+READER_PAGES = {
+    "roofline explorer": "calculators/roofline-explorer/",
+    "decode calculator": "calculators/decode-speed-of-light/",
+    "term page (kv-cache)": "glossary/kv-cache/",
+}
+
+# Runs in the page as soon as it has committed: once the first calculator's first number field
+# exists, type a new value into it (doubling what is there) and note when; then note when the
+# calculator shows Python's answer for exactly that value.
+TYPE_AT_ONCE = """
+(() => {
+  window.__typed = null;
+  window.__liveMs = null;
+  const FIELD = "[data-calculator] input[type=text][inputmode=decimal]";
+  const later = () => document.querySelector("[data-calculator-later]");
+  const type = () => {
+    const box = document.querySelector(FIELD);
+    if (!box) {
+      later()?.scrollIntoView();
+      return requestAnimationFrame(type);
+    }
+    const root = box.closest("[data-calculator]");
+    const value = String(Number(box.value || "1") * 2);
+    window.__typed = performance.now();
+    box.focus();
+    box.value = value;
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+    const check = () => {
+      if (root.dataset.state === "live" && box.value === value) {
+        window.__liveMs = performance.now() - window.__typed;
+      } else {
+        requestAnimationFrame(check);
+      }
+    };
+    check();
+  };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", type, { once: true });
+  } else {
+    type();
+  }
+})();
+"""
+
 PROFILES = {
     "desktop": {},
     "cpu 4x slower": {"cpu": 4},
@@ -171,6 +228,20 @@ def first_touch(context, base: str, profile: dict, *, boot: str | None, keep: bo
     return elapsed, used
 
 
+def reader_touch(browser, url: str, profile: dict, *, service_workers: str) -> float:
+    """Milliseconds from typing into a calculator field as soon as it exists to Python's answer
+    for it, in a fresh profile, as a reader who types at once gets it."""
+    context = browser.new_context(service_workers=service_workers)
+    page = context.new_page()
+    apply_profile(context, page, profile)
+    page.add_init_script(TYPE_AT_ONCE)
+    page.goto(url, wait_until="commit")
+    page.wait_for_function("() => window.__liveMs !== null", timeout=180_000)
+    elapsed = page.evaluate("() => window.__liveMs")
+    context.close()
+    return elapsed
+
+
 def scenario_link(context, base: str, profile: dict) -> tuple[float, float]:
     """Milliseconds from opening ``SCENARIO`` on the calculator page to its live numbers, and
     from the page's first contentful paint (when the reader first sees it) to them."""
@@ -220,7 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--site-dir", type=Path, help="an already built site (default: build one)")
+    parser.add_argument("--headline-only", action="store_true", help="only the as-readers-get-it rows")
     args = parser.parse_args(argv)
+    load_at_start = os.getloadavg()
 
     from playwright.sync_api import sync_playwright
 
@@ -270,6 +343,18 @@ def main(argv: list[str] | None = None) -> int:
                 "trimmed library": (without.url, "plain", False),
             }
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            headline: dict[tuple[str, str], list[float]] = {}
+            for _ in range(args.runs):
+                for name, profile in PROFILES.items():
+                    for page_name, path in READER_PAGES.items():
+                        for workers in ("allow", "block"):
+                            elapsed = reader_touch(browser, server.url + path, profile, service_workers=workers)
+                            headline.setdefault((name, f"{page_name}, worker {workers}"), []).append(elapsed)
+                    headline.setdefault((name, "bare Pyodide page"), []).append(bare(browser, without.url, profile))
+            print_headline(headline, args.runs, load_at_start)
+            if args.headline_only:
+                browser.close()
+                return 0
             for _ in range(args.runs):
                 for name, profile in PROFILES.items():
                     for label, (base, boot, keep) in boots.items():
@@ -327,7 +412,39 @@ def main(argv: list[str] | None = None) -> int:
     print("\nRuntime bytes to the first answer (MB, as transferred)")
     for boot, size in runtime.items():
         print(f"  {boot:20}{size / 1e6:8.2f}")
+    print(
+        f"\nLoad average (1, 5, 15 min): {load_text(load_at_start)} at the start, {load_text(os.getloadavg())} at the end"
+    )
     return 0
+
+
+def load_text(load: tuple[float, float, float]) -> str:
+    return ", ".join(f"{value:.2f}" for value in load)
+
+
+def print_headline(rows: dict[tuple[str, str], list[float]], runs: int, load_at_start) -> None:
+    """The as-readers-get-it table: medians, and each page's ratio to the bare Pyodide page."""
+    names = list(PROFILES)
+    print(
+        f"As readers get it: typing at once -> live result (ms), cold, fresh profile, median of {runs}; "
+        "served with gzip and caching"
+    )
+    print(f"{'page':42}" + "".join(f"{n:>20}" for n in names))
+    labels = [f"{page}, worker {w}" for page in READER_PAGES for w in ("allow", "block")]
+    bare_ms = {n: statistics.median(rows[(n, "bare Pyodide page")]) for n in names}
+    for label in [*labels, "bare Pyodide page"]:
+        print(f"{label:42}" + "".join(f"{statistics.median(rows[(n, label)]):>20.0f}" for n in names))
+    for label in labels:
+        cells = [statistics.median(rows[(n, label)]) / bare_ms[n] for n in names]
+        print(f"{label + ' / bare':42}" + "".join(f"{c:>19.2f}x" for c in cells))
+    for page in READER_PAGES:
+        cells = [
+            statistics.median(rows[(n, f"{page}, worker allow")])
+            / statistics.median(rows[(n, f"{page}, worker block")])
+            for n in names
+        ]
+        print(f"{page + ': allowed / blocked':42}" + "".join(f"{c:>19.2f}x" for c in cells))
+    print(f"Load average (1, 5, 15 min): {load_text(load_at_start)} at the start, {load_text(os.getloadavg())} now\n")
 
 
 if __name__ == "__main__":

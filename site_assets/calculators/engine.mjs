@@ -50,13 +50,28 @@ export function currentEngine() {
   return engine;
 }
 
+// Links on which a few megabytes of runtime that the reader may never use cost too much to
+// fetch unasked (the Network Information API's effectiveType).
+const SLOW_LINKS = ["slow-2g", "2g", "3g"];
+
+/** Whether the reader's browser asks pages to save data or reports a slow link: then Python
+ * starts only when the reader shows interest, never by itself. */
+export function linkAsksToWait() {
+  const connection = navigator.connection;
+  return Boolean(connection && (connection.saveData || SLOW_LINKS.includes(connection.effectiveType)));
+}
+
 /**
  * Call `callback` once the page has loaded, painted, and the main thread is idle (or
  * `IDLE_TIMEOUT_MS` after that at the latest). Calculators start Python then, or on the reader's first
- * interaction if that comes sooner; never merely because a calculator scrolled into view.
+ * interaction if that comes sooner; never merely because a calculator scrolled into view, and
+ * never by itself where the reader saves data or the link is slow (`linkAsksToWait`).
  * @param {() => void} callback
  */
 export function whenIdleAfterLoad(callback) {
+  if (linkAsksToWait()) {
+    return;
+  }
   const idle = () => {
     if ("requestIdleCallback" in window) {
       window.requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });

@@ -63,10 +63,11 @@ function register() {
     });
 }
 
-// A calculator whose Python is starting (data-engine="loading") or may start by itself soon
-// (data-engine="idle": calculators start Python when the page goes idle, engine.mjs) holds the
+// A calculator whose Python is starting (data-engine="loading") or may start soon (data-engine
+// "idle": calculators start Python when the page goes idle, engine.mjs; or one not placed yet, a
+// term page's summary that becomes a calculator when scrolled to, later.mjs) holds the
 // registration back; past SETTLE_LIMIT_MS after load only a starting one does, so a page whose
-// calculators never start (Save-Data) still registers.
+// calculators never start (Save-Data, a reader who never scrolls to one) still registers.
 const SETTLE_LIMIT_MS = 10_000;
 const CHECK_AGAIN_MS = 500;
 
@@ -85,7 +86,8 @@ function whenSettled(callback) {
   const check = () => {
     const engines = [...document.querySelectorAll("[data-calculator]")].map((root) => root.dataset.engine);
     const starting = engines.includes("loading");
-    const mayStart = engines.some((state) => !state || state === "idle");
+    const mayStart =
+      engines.some((state) => !state || state === "idle") || document.querySelector("[data-calculator-later]") !== null;
     if (starting || (mayStart && performance.now() - loadedAt < SETTLE_LIMIT_MS)) {
       setTimeout(() => idle(check), CHECK_AGAIN_MS);
     } else {

@@ -80,6 +80,28 @@ def test_an_idle_page_starts_the_runtime_without_an_interaction(page_factory, si
     assert watch.page_errors == [] and watch.console_errors == []
 
 
+# Runs before the page's scripts: the Network Information API as a browser reports it for a
+# reader who saves data, or on a slow link.
+LINK = "Object.defineProperty(Navigator.prototype, 'connection', {{ get: () => ({{ saveData: {save}, effectiveType: '{kind}' }}) }});"
+
+
+@pytest.mark.parametrize(("save", "kind"), [("true", "4g"), ("false", "3g")], ids=["save-data", "slow link"])
+def test_a_reader_saving_data_or_on_a_slow_link_gets_no_runtime_until_they_ask(page_factory, site_server, save, kind):
+    page, watch = page_factory()
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.add_init_script(LINK.format(save=save, kind=kind))
+    page.goto(site_server + "calculators/kv-cache/", wait_until="load")
+    page.wait_for_selector(f"{ROOT}[data-engine]")
+    # Past the idle callback's timeout: an idle start would have begun by now.
+    page.wait_for_timeout(4_000)
+    assert runtime_requests(requests) == []
+    assert page.get_attribute(ROOT, "data-engine") == "idle"
+    page.locator(f"{ROOT} input[type=text]:visible").first.focus()
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    assert watch.page_errors == [] and watch.console_errors == []
+
+
 # The home page leads with a calculator now; "Vendor vocabulary" is a docs page without one.
 @pytest.mark.parametrize("path", ["vendor-vocabulary/", "glossary/batching/"])
 def test_pages_without_a_calculator_load_nothing_of_the_runtime(page_factory, site_server, path):
