@@ -1,0 +1,351 @@
+"""The GGUF header reader against files written by llama.cpp's own writer (the pinned ``gguf``
+package): tensor by tensor, key by key, and the exact weight bytes a model built from it uses."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import gguf
+import pytest
+from gguf import GGML_QUANT_SIZES, GGMLQuantizationType, LlamaFileType
+
+from roofline_core.estimates.inference import estimate_decode, memory_fit
+from roofline_core.hardware.accelerators import ACCELERATORS
+from roofline_core.models.config_code import encode, model_from_code
+from roofline_core.models.gguf import (
+    FILE_TYPES,
+    GGML_TYPES,
+    MAX_ARRAY_DEPTH,
+    MAX_HEADER_BYTES,
+    GGUFError,
+    GGUFNeedMoreBytes,
+    SkippedArray,
+    gguf_model_config,
+    model_from_gguf,
+    read_gguf,
+    read_gguf_file,
+    stored_part_bytes,
+)
+from tests.support import gguf_files
+from tests.support.gguf_files import T
+
+
+def test_the_type_table_equals_gguf_py_for_every_type() -> None:
+    reference = {t.value: (t.name, *GGML_QUANT_SIZES[t]) for t in GGMLQuantizationType}
+    ours = {i: (t.name, t.block_elements, t.block_bytes) for i, t in GGML_TYPES.items()}
+    assert ours == reference
+
+
+def test_the_file_type_names_equal_gguf_py() -> None:
+    reference = {
+        f.value: f.name.removeprefix("MOSTLY_").removeprefix("ALL_") for f in LlamaFileType if f.name != "GUESSED"
+    }
+    assert FILE_TYPES == reference
+
+
+def _every_type_file(path: Path) -> Path:
+    metadata = {
+        "general.alignment": ("custom_alignment", None),
+        "u8": ("uint8", 200),
+        "i8": ("int8", -5),
+        "u16": ("uint16", 60000),
+        "i16": ("int16", -30000),
+        "u32": ("uint32", 4_000_000_000),
+        "i32": ("int32", -2_000_000_000),
+        "f32": ("float32", 0.1),
+        "yes": ("bool", True),
+        "no": ("bool", False),
+        "text": ("string", "Grüße, 世界"),
+        "u64": ("uint64", 2**63 + 5),
+        "i64": ("int64", -(2**62)),
+        "f64": ("float64", 1e300),
+        "ints": ("array", [1, 2, 3]),
+        "floats": ("array", [0.5, 1.5]),
+        "words": ("array", ["a", "bc", ""]),
+        "nested": ("array", [[1, 2], [3]]),
+        "nested_words": ("array", [["x"], ["y", "z"]]),
+    }
+    writer = gguf.GGUFWriter(str(path), "llama")
+    writer.add_custom_alignment(64)
+    for key, (adder, value) in metadata.items():
+        if adder != "custom_alignment":
+            getattr(writer, f"add_{adder}")(key, value)
+    # Two rows of 256 weights (every block size divides 256) in every type, then an odd shape.
+    for ggml_type in GGMLQuantizationType:
+        gguf_files.add(writer, f"t.{ggml_type.name}", ggml_type, (256, 2))
+    gguf_files.add(writer, "four.dims", T.Q8_0, (64, 3, 2, 2))
+    gguf_files.add(writer, "vector", T.F32, (7,))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
+def test_every_tensor_agrees_with_the_reference_reader(tmp_path: Path) -> None:
+    path = _every_type_file(tmp_path / "all.gguf")
+    header = read_gguf_file(path)
+    reference = gguf.GGUFReader(str(path))
+    assert len(header.tensors) == len(reference.tensors) == len(GGMLQuantizationType) + 2
+    assert header.alignment == 64
+    for ours, theirs in zip(header.tensors, reference.tensors, strict=True):
+        assert ours.name == theirs.name
+        assert list(ours.shape) == [int(d) for d in theirs.shape]
+        assert ours.ggml_type.type_id == theirs.tensor_type.value
+        assert ours.elements == theirs.n_elements
+        assert ours.bytes == theirs.n_bytes
+        assert header.data_offset + ours.offset == theirs.data_offset
+    assert header.tensor_bytes == sum(t.n_bytes for t in reference.tensors)
+    assert header.data_offset + header.data_bytes == path.stat().st_size
+
+
+def test_every_metadata_type_reads_as_written(tmp_path: Path) -> None:
+    path = _every_type_file(tmp_path / "all.gguf")
+    header = read_gguf_file(path)
+    reference = gguf.GGUFReader(str(path))
+    for key, field in reference.fields.items():
+        if key.startswith("GGUF."):
+            continue  # the reference reader's own entries for the fixed header
+        if key in ("nested", "nested_words"):
+            continue  # gguf-py's contents() does not unpack nested arrays; checked below
+        theirs = field.contents()
+        ours = header.metadata[key]
+        if isinstance(theirs, float):
+            assert ours == pytest.approx(theirs, rel=1e-7)
+        elif isinstance(theirs, list) and theirs and isinstance(theirs[0], float):
+            assert ours == pytest.approx(theirs)
+        else:
+            assert ours == theirs, key
+    assert header.metadata["nested"] == [[1, 2], [3]]
+    assert header.metadata["nested_words"] == [["x"], ["y", "z"]]
+    assert header.metadata_types["nested_words"] == "array[array[string]]"
+    assert header.metadata_types["u64"] == "uint64" and header.metadata["u64"] == 2**63 + 5
+    assert header.metadata_types["yes"] == "bool" and header.metadata["yes"] is True
+    assert header.version == 3
+
+
+def test_a_long_array_is_checked_and_its_length_kept(tmp_path: Path) -> None:
+    path = gguf_files.llama_q4_k_m(tmp_path / "m.gguf")
+    header = read_gguf_file(path, keep_array_values=100)
+    assert header.metadata["tokenizer.ggml.tokens"] == SkippedArray("string", gguf_files.VOCAB)
+    assert header.metadata["tokenizer.ggml.scores"] == SkippedArray("float32", gguf_files.VOCAB)
+    assert read_gguf_file(path).metadata["tokenizer.ggml.tokens"][:2] == ["t0", "t1"]
+
+
+def test_a_q4_k_m_mix_is_exact_part_by_part(tmp_path: Path) -> None:
+    path = gguf_files.llama_q4_k_m(tmp_path / "m.gguf")
+    header = read_gguf_file(path)
+    assert header.file_type == "Q4_K_M"
+    assert header.architecture_fields()["block_count"] == gguf_files.LAYERS
+    by_type = header.bytes_by_type()
+    assert set(by_type) == {"Q4_K", "Q6_K", "F32"}
+    model = model_from_gguf(header)
+    assert model.name == "Tiny Llama"
+    assert model.total_params == header.elements  # a Llama's tensors are exactly its parameters
+    fmt = model.quantisation.weight_dtype
+    assert fmt == "q4_k"
+    # Every stored byte, once; a decode step reads all but the embedding table.
+    assert model.weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+    embedding = header.tensor("token_embd.weight").bytes
+    assert model.streamed_weight_bytes(fmt) == pytest.approx(header.tensor_bytes - embedding, rel=1e-12)
+    # Not one format's average: Q4_K alone would miss the Q6_K and F32 tensors.
+    assert header.tensor_bytes > header.elements * GGML_TYPES[12].bits_per_weight / 8
+
+
+def test_a_tied_head_is_the_embedding_read_again(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.llama_q4_k_m(tmp_path / "m.gguf", tied=True))
+    model = model_from_gguf(header)
+    assert model.tied_embeddings
+    fmt = model.quantisation.weight_dtype
+    assert model.weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+    # The head multiplies the whole embedding matrix, so the step reads every tensor.
+    assert model.streamed_weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+
+
+def test_a_moe_reads_its_routed_share_of_the_expert_bytes(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.qwen3_moe(tmp_path / "moe.gguf"))
+    model = model_from_gguf(header)
+    assert (model.experts, model.experts_per_token, model.moe_ffn_size) == (8, 2, gguf_files.MOE_FFN)
+    assert model.head_dim == 128 and model.dense_layers == 0
+    fmt = model.quantisation.weight_dtype
+    assert fmt == "q4_k"  # the experts hold most of the linear layers' bytes
+    parts = stored_part_bytes(header)
+    experts = parts["experts"]
+    assert experts == sum(t.bytes for t in header.tensors if "_exps" in t.name)
+    assert model.weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+    one_token = header.tensor_bytes - parts["embedding"] - experts * (1 - 2 / 8)
+    assert model.streamed_weight_bytes(fmt) == pytest.approx(one_token, rel=1e-12)
+
+
+def test_the_estimates_use_the_exact_bytes(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.llama_q4_k_m(tmp_path / "m.gguf"))
+    model = model_from_gguf(header)
+    fmt = model.quantisation.weight_dtype
+    h100 = ACCELERATORS["h100-sxm"]
+    fit = memory_fit(model=model, accelerator=h100, context_tokens=0, weight_dtype=fmt)
+    assert fit.weight_bytes == pytest.approx(header.tensor_bytes, rel=1e-12)
+    step = estimate_decode(model=model, accelerator=h100, context_tokens=0, weight_dtype=fmt)
+    streamed = header.tensor_bytes - header.tensor("token_embd.weight").bytes
+    assert step.weight_bytes_streamed == pytest.approx(streamed, rel=1e-12)
+
+
+def test_a_link_code_carries_the_exact_bytes(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.qwen3_moe(tmp_path / "moe.gguf"))
+    config = gguf_model_config(header)
+    from roofline_core.models.config_code import architecture_of
+
+    code = encode(architecture_of(config))
+    model = model_from_code(code)
+    fmt = model.quantisation.weight_dtype
+    assert model.weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+    assert model.quantisation.part_bytes == model_from_gguf(header).quantisation.part_bytes
+
+
+def test_an_architecture_not_read_into_a_model_says_so(tmp_path: Path) -> None:
+    path = gguf_files.write(tmp_path / "m.gguf", "mamba", {}, [("token_embd.weight", T.F16, (64, 10))])
+    header = read_gguf_file(path)
+    assert header.tensor_bytes == 64 * 10 * 2
+    with pytest.raises(GGUFError, match="architecture 'mamba' is not read into a model here"):
+        model_from_gguf(header)
+
+
+# A prefix of the file, as the browser passes File.slice(0, n) ------------------------------
+
+
+def test_a_prefix_too_short_says_how_many_bytes_to_read(tmp_path: Path) -> None:
+    data = gguf_files.llama_q4_k_m(tmp_path / "m.gguf").read_bytes()
+    whole = read_gguf(data, file_size=len(data))
+    given = 100
+    while True:
+        try:
+            header = read_gguf(data[:given], file_size=len(data))
+            break
+        except GGUFNeedMoreBytes as more:
+            assert more.bytes_needed > given and "expected at least" in str(more)
+            given = more.suggested_bytes
+    assert header == whole
+    assert header.data_offset <= given <= len(data)
+
+
+def test_a_short_header_needs_exactly_the_missing_bytes() -> None:
+    with pytest.raises(GGUFNeedMoreBytes) as more:
+        read_gguf(b"GGUF\x03\x00\x00\x00")
+    assert more.value.bytes_needed == 16  # the tensor count is the next 8 bytes
+
+
+def test_a_truncated_file_is_an_error_not_a_request(tmp_path: Path) -> None:
+    data = gguf_files.llama_q4_k_m(tmp_path / "m.gguf").read_bytes()
+    with pytest.raises(GGUFError, match="the file ends") as error:
+        read_gguf(data[:500], file_size=500)
+    assert not isinstance(error.value, GGUFNeedMoreBytes)
+
+
+def test_tensor_data_past_the_end_of_the_file_is_refused(tmp_path: Path) -> None:
+    data = gguf_files.llama_q4_k_m(tmp_path / "m.gguf").read_bytes()
+    with pytest.raises(GGUFError, match="past the end of the file"):
+        read_gguf(data[:-100], file_size=len(data) - 100)
+
+
+# Malformed and hostile headers: one sentence each, with the byte offset ---------------------
+
+
+def _header(version: int = 3, tensors: int = 0, pairs: int = 0) -> bytes:
+    return b"GGUF" + struct.pack("<IQQ", version, tensors, pairs)
+
+
+def _string(text: bytes) -> bytes:
+    return struct.pack("<Q", len(text)) + text
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"GGML" + bytes(20), r"byte 0: the file starts with b'GGML'; expected b'GGUF' \(not a GGUF file\)"),
+        (_header(version=1), "byte 4: the file is GGUF version 1 .*; expected version 2 or 3"),
+        (_header(version=4), "byte 4: the file is GGUF version 4; expected version 2 or 3"),
+        (b"GGUF" + struct.pack(">I", 3) + bytes(16), "byte 4: the version reads as 50,331,648: a big-endian file"),
+        (_header(tensors=2**64 - 1), "byte 8: the header lists 18,446,744,073,709,551,615 tensors; expected at most"),
+        (_header(pairs=10**9), "byte 16: the header lists 1,000,000,000 metadata pairs; expected at most"),
+        (
+            _header(pairs=1) + struct.pack("<Q", 2**62),
+            "byte 24: the key of metadata pair 0 is 4,611,686,018,427,387,904 bytes long; expected at most",
+        ),
+        (
+            _header(pairs=1) + _string(b"k") + struct.pack("<I", 13),
+            r"byte 33: 'k' has value type 13; expected one of 0 to 12",
+        ),
+        (
+            _header(pairs=1) + _string(b"k") + struct.pack("<IB", 7, 2),
+            "byte 37: 'k' is a bool stored as 2; expected 0 or 1",
+        ),
+        (
+            _header(pairs=1) + _string(b"k") + struct.pack("<IIQ", 9, 8, 2**40),
+            r"byte 41: 'k' holds 1,099,511,627,776 elements; expected at most 16,777,216",
+        ),
+        (
+            _header(pairs=1) + _string(b"k") + struct.pack("<IIQ", 9, 8, 2**24),
+            r"byte 49: the 16,777,216 elements of 'k' would end at byte 134,217,777; expected a header of at most",
+        ),
+        (
+            _header(pairs=2) + (_string(b"k") + struct.pack("<IB", 0, 1)) * 2,
+            "byte 38: the key 'k' appears twice; expected each key once",
+        ),
+        (
+            _header(pairs=1) + _string(b"\xff") + struct.pack("<IB", 0, 1),
+            "byte 24: the key of metadata pair 0 is not valid UTF-8",
+        ),
+        (
+            _header(pairs=1) + _string(b"general.alignment") + struct.pack("<II", 4, 48),
+            r"general.alignment is 48 \(uint32\); expected a uint32 power of two",
+        ),
+    ],
+)
+def test_each_malformed_header_gets_one_sentence(data: bytes, message: str) -> None:
+    with pytest.raises(GGUFError, match=message) as error:
+        read_gguf(data, file_size=len(data) if b"appears" not in data else None)
+    assert not isinstance(error.value, GGUFNeedMoreBytes) or "continues" in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def _tensor(name: bytes, dims: tuple[int, ...], type_id: int, offset: int) -> bytes:
+    return _string(name) + struct.pack(f"<I{len(dims)}QIQ", len(dims), *dims, type_id, offset)
+
+
+@pytest.mark.parametrize(
+    ("records", "message"),
+    [
+        ([_tensor(b"x" * 64, (32,), 0, 0)], "tensor 0's name is 64 bytes long; expected at most 63"),
+        ([_tensor(b"a", (32,), 0, 0), _tensor(b"a", (32,), 0, 128)], "tensor 'a' appears twice"),
+        ([_tensor(b"a", (1,) * 5, 0, 0)], "tensor 'a' has 5 dimensions; expected at most 4"),
+        ([_tensor(b"a", (2**62, 4), 0, 0)], "tensor 'a' has 18,446,744,073,709,551,616 elements so far"),
+        ([_tensor(b"a", (32,), 4, 0)], r"tensor 'a' has type 4 \(Q4_2, a type llama.cpp has removed\)"),
+        ([_tensor(b"a", (32,), 99, 0)], r"tensor 'a' has type 99 \(not a ggml type\); expected one of F32, F16"),
+        ([_tensor(b"a", (100,), 12, 0)], "tensor 'a' of type Q4_K has rows of 100 weights; expected a multiple of"),
+        ([_tensor(b"a", (32,), 0, 64)], "tensor 'a' starts at data byte 64; expected 0"),
+        (
+            [_tensor(b"a", (32,), 0, 0), _tensor(b"b", (32,), 0, 100)],
+            r"tensor 'b' starts at data byte 100; expected 128 \(where the tensor before it ends, padded to 32",
+        ),
+    ],
+)
+def test_each_malformed_tensor_record_gets_one_sentence(records: list[bytes], message: str) -> None:
+    data = _header(tensors=len(records)) + b"".join(records)
+    data += bytes(-len(data) % 32) + bytes(1024)
+    with pytest.raises(GGUFError, match=message):
+        read_gguf(data)
+
+
+def test_arrays_nested_too_deep_are_refused() -> None:
+    nested = struct.pack("<IQ", 9, 1) * (MAX_ARRAY_DEPTH + 1) + struct.pack("<IQB", 0, 1, 0)
+    data = _header(pairs=1) + _string(b"k") + struct.pack("<I", 9) + nested
+    with pytest.raises(GGUFError, match=f"'k' nests arrays {MAX_ARRAY_DEPTH + 1} deep; expected at most"):
+        read_gguf(data, file_size=len(data))
+
+
+def test_a_forged_string_length_asks_for_no_more_than_the_header_limit() -> None:
+    data = _header(pairs=1) + _string(b"k") + struct.pack("<IQ", 8, 10 * 1024 * 1024) + b"abc"
+    with pytest.raises(GGUFNeedMoreBytes) as more:
+        read_gguf(data)
+    assert more.value.bytes_needed == len(data) - 3 + 10 * 1024 * 1024
+    assert more.value.suggested_bytes <= MAX_HEADER_BYTES
