@@ -4,15 +4,19 @@ package): tensor by tensor, key by key, and the exact weight bytes a model built
 from __future__ import annotations
 
 import struct
+import tempfile
+from functools import cache
 from pathlib import Path
 
 import gguf
 import pytest
 from gguf import GGML_QUANT_SIZES, GGMLQuantizationType, LlamaFileType
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from roofline_core.estimates.inference import estimate_decode, memory_fit
 from roofline_core.hardware.accelerators import ACCELERATORS
-from roofline_core.models.config_code import encode, model_from_code
+from roofline_core.models.config_code import architecture_of, encode, model_from_code
 from roofline_core.models.gguf import (
     FILE_TYPES,
     GGML_TYPES,
@@ -193,8 +197,6 @@ def test_the_estimates_use_the_exact_bytes(tmp_path: Path) -> None:
 def test_a_link_code_carries_the_exact_bytes(tmp_path: Path) -> None:
     header = read_gguf_file(gguf_files.qwen3_moe(tmp_path / "moe.gguf"))
     config = gguf_model_config(header)
-    from roofline_core.models.config_code import architecture_of
-
     code = encode(architecture_of(config))
     model = model_from_code(code)
     fmt = model.quantisation.weight_dtype
@@ -349,3 +351,56 @@ def test_a_forged_string_length_asks_for_no_more_than_the_header_limit() -> None
         read_gguf(data)
     assert more.value.bytes_needed == len(data) - 3 + 10 * 1024 * 1024
     assert more.value.suggested_bytes <= MAX_HEADER_BYTES
+
+
+# Property tests: any prefix or mutation of real headers reads or fails with one GGUFError ---
+
+
+@cache
+def _real_files() -> tuple[bytes, ...]:
+    with tempfile.TemporaryDirectory() as folder:
+        return (
+            gguf_files.llama_q4_k_m(Path(folder) / "a.gguf", vocab=40).read_bytes(),
+            gguf_files.qwen3_moe(Path(folder) / "b.gguf").read_bytes(),
+            _every_type_file(Path(folder) / "c.gguf").read_bytes(),
+        )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2), st.floats(0, 1))
+def test_any_prefix_reads_or_asks_for_more(which: int, share: float) -> None:
+    data = _real_files()[which]
+    whole = read_gguf(data)
+    cut = int(share * len(data))
+    try:
+        header = read_gguf(data[:cut])
+    except GGUFNeedMoreBytes as more:
+        assert cut < whole.data_offset and cut < more.bytes_needed <= whole.data_offset
+    else:
+        assert cut >= whole.data_offset - whole.alignment and header.tensors == whole.tensors
+    # Told the file is that short, the reader says it is truncated instead.
+    try:
+        read_gguf(data[:cut], file_size=cut)
+    except GGUFNeedMoreBytes:
+        pytest.fail("a prefix as long as the file asked for more bytes")
+    except GGUFError:
+        pass
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 255)), min_size=1, max_size=8))
+def test_any_mutated_header_reads_or_fails_with_one_gguf_error(which: int, edits: list[tuple[float, int]]) -> None:
+    data = bytearray(_real_files()[which])
+    header_end = read_gguf(bytes(data)).data_offset
+    for share, value in edits:
+        data[int(share * (header_end - 1))] = value
+    try:
+        header = read_gguf(bytes(data), file_size=len(data))
+    except GGUFError as error:
+        assert "\n" not in str(error)
+        return
+    assert header.data_offset + header.tensor_bytes <= len(data)
+    try:
+        model_from_gguf(header)
+    except (GGUFError, ValueError):
+        pass  # a model that does not add up is refused with a sentence too (ConfigError is a ValueError)
