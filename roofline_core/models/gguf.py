@@ -846,7 +846,13 @@ def gguf_config(header: GGUFHeader) -> dict[str, Any]:
     window = _whole(header, "attention.sliding_window", default=0)
     if window and model_type in ("gemma2", "gemma3_text", "phi3", "gpt_oss"):
         config["sliding_window"] = window
-        if model_type == "gpt_oss":
+        pattern = header.arch_value("attention.sliding_window_pattern")
+        if isinstance(pattern, list) and len(pattern) == layers and all(isinstance(p, bool) for p in pattern):
+            # Newer converters write which layers slide, one bool per layer (llama.cpp's swa_layers).
+            config["layer_types"] = ["sliding_attention" if p else "full_attention" for p in pattern]
+        elif model_type == "gemma3_text" and pattern is not None:
+            config["sliding_window_pattern"] = _whole(header, "attention.sliding_window_pattern")
+        elif model_type == "gpt_oss":
             # gpt-oss alternates: even layers slide over 128 tokens, odd ones attend fully
             # (its config.json's layer_types), which llama.cpp applies without writing a list.
             config["layer_types"] = ["sliding_attention" if i % 2 == 0 else "full_attention" for i in range(layers)]

@@ -404,3 +404,82 @@ def test_any_mutated_header_reads_or_fails_with_one_gguf_error(which: int, edits
         model_from_gguf(header)
     except (GGUFError, ValueError):
         pass  # a model that does not add up is refused with a sentence too (ConfigError is a ValueError)
+
+
+def _exact(model, header) -> None:
+    fmt = model.quantisation.weight_dtype
+    assert model.weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+
+
+def test_gemma_3_ties_its_head_and_slides_five_layers_in_six(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.gemma3(tmp_path / "g.gguf"))
+    model = model_from_gguf(header)
+    assert model.tied_embeddings and model.head_dim == 128 and model.kv_heads == 1
+    assert (model.sliding_window, model.sliding_layers) == (512, 5)
+    _exact(model, header)
+    fmt = model.quantisation.weight_dtype
+    assert fmt == "q4_0"
+    assert model.streamed_weight_bytes(fmt) == pytest.approx(header.tensor_bytes, rel=1e-12)
+
+
+@pytest.mark.parametrize(("pattern", "sliding"), [(3, 4), ([True, False, False, True, True, False], 3)])
+def test_a_stated_sliding_pattern_is_followed(tmp_path: Path, pattern: int | list[bool], sliding: int) -> None:
+    model = model_from_gguf(read_gguf_file(gguf_files.gemma3(tmp_path / "g.gguf", pattern=pattern)))
+    assert model.sliding_layers == sliding
+
+
+def test_deepseek_mla_with_a_dense_layer_and_a_shared_expert(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.deepseek2(tmp_path / "d.gguf"))
+    model = model_from_gguf(header)
+    assert model.attention == "mla"
+    assert (model.mla_latent_dim, model.mla_rope_dim, model.mla_q_latent_dim) == (128, 32, 128)
+    assert (model.head_dim, model.mla_v_head_dim) == (64, 64)
+    assert (model.dense_layers, model.shared_experts, model.experts, model.moe_ffn_size) == (1, 1, 8, 256)
+    # The model's own count of parameters is the tensors' (norms and router aside, which it counts its way).
+    parts = stored_part_bytes(header)
+    assert set(parts) == {"embedding", "lm_head", "attention", "mlp", "experts", "sixteen_bit"}
+    _exact(model, header)
+    fmt = model.quantisation.weight_dtype
+    # Most linear bytes are the experts' I-quants, which have no format of their own here.
+    assert header.bytes_by_type().keys() >= {"IQ2_XXS", "IQ3_S"}
+    one_token = header.tensor_bytes - parts["embedding"] - parts["experts"] * (1 - 2 / 8)
+    assert model.streamed_weight_bytes(fmt) == pytest.approx(one_token, rel=1e-12)
+
+
+def test_gpt_oss_has_biases_sinks_and_alternate_sliding_layers(tmp_path: Path) -> None:
+    header = read_gguf_file(gguf_files.gpt_oss(tmp_path / "o.gguf"))
+    model = model_from_gguf(header)
+    assert model.qkv_bias and model.out_bias
+    assert (model.sliding_window, model.sliding_layers) == (128, 1)
+    assert (model.experts, model.experts_per_token, model.moe_ffn_size) == (8, 2, 256)
+    assert model.quantisation.weight_dtype == "mxfp4"
+    _exact(model, header)
+
+
+def test_a_llama_file_with_experts_is_a_mixtral(tmp_path: Path) -> None:
+    hidden = 256
+    metadata = {
+        "llama.block_count": ("uint32", 1),
+        "llama.embedding_length": ("uint32", hidden),
+        "llama.feed_forward_length": ("uint32", 512),
+        "llama.attention.head_count": ("uint32", 4),
+        "llama.attention.head_count_kv": ("uint32", 2),
+        "llama.expert_count": ("uint32", 4),
+        "llama.expert_used_count": ("uint32", 2),
+    }
+    tensors = [
+        ("token_embd.weight", T.Q4_K, (hidden, 320)),
+        ("blk.0.attn_q.weight", T.Q4_K, (hidden, hidden)),
+        ("blk.0.attn_k.weight", T.Q4_K, (hidden, 128)),
+        ("blk.0.attn_v.weight", T.Q6_K, (hidden, 128)),
+        ("blk.0.attn_output.weight", T.Q4_K, (hidden, hidden)),
+        ("blk.0.ffn_gate_inp.weight", T.F32, (hidden, 4)),
+        ("blk.0.ffn_gate_exps.weight", T.Q4_K, (hidden, 512, 4)),
+        ("blk.0.ffn_up_exps.weight", T.Q4_K, (hidden, 512, 4)),
+        ("blk.0.ffn_down_exps.weight", T.Q6_K, (512, hidden, 4)),
+        ("output.weight", T.Q6_K, (hidden, 320)),
+    ]
+    header = read_gguf_file(gguf_files.write(tmp_path / "x.gguf", "llama", metadata, tensors))
+    model = model_from_gguf(header)
+    assert (model.experts, model.experts_per_token, model.moe_ffn_size, model.family) == (4, 2, 512, "Mistral")
+    _exact(model, header)

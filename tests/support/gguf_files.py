@@ -120,3 +120,143 @@ def qwen3_moe(path: Path) -> Path:
         ]
     tensors += [("output_norm.weight", T.F32, (HIDDEN,)), ("output.weight", T.Q8_0, (HIDDEN, VOCAB))]
     return write(path, "qwen3moe", metadata, tensors)
+
+
+def _blocks(layers: int, per_layer: list[tuple[str, T, tuple[int, ...]]]) -> list[tuple[str, T, tuple[int, ...]]]:
+    return [(f"blk.{i}.{name}", ggml_type, shape) for i in range(layers) for name, ggml_type, shape in per_layer]
+
+
+def gemma3(path: Path, *, pattern: int | list[bool] | None = None) -> Path:
+    """A small Gemma 3: tied embeddings (no output.weight), q/k norms, 1 global layer in 6 (or
+    as ``pattern`` says: every n-th global, or one bool per layer, True for sliding)."""
+    layers, hidden, head_dim = 6, 256, 128
+    metadata: dict[str, Any] = {
+        "gemma3.block_count": ("uint32", layers),
+        "gemma3.embedding_length": ("uint32", hidden),
+        "gemma3.feed_forward_length": ("uint32", 512),
+        "gemma3.attention.head_count": ("uint32", 4),
+        "gemma3.attention.head_count_kv": ("uint32", 1),
+        "gemma3.attention.key_length": ("uint32", head_dim),
+        "gemma3.attention.value_length": ("uint32", head_dim),
+        "gemma3.attention.sliding_window": ("uint32", 512),
+    }
+    if isinstance(pattern, int):
+        metadata["gemma3.attention.sliding_window_pattern"] = ("uint32", pattern)
+    elif pattern is not None:
+        metadata["gemma3.attention.sliding_window_pattern"] = ("array", pattern)
+    per_layer = [
+        ("attn_norm.weight", T.F32, (hidden,)),
+        ("attn_q.weight", T.Q4_0, (hidden, 4 * head_dim)),
+        ("attn_q_norm.weight", T.F32, (head_dim,)),
+        ("attn_k.weight", T.Q4_0, (hidden, head_dim)),
+        ("attn_k_norm.weight", T.F32, (head_dim,)),
+        ("attn_v.weight", T.Q8_0, (hidden, head_dim)),
+        ("attn_output.weight", T.Q4_0, (4 * head_dim, hidden)),
+        ("post_attention_norm.weight", T.F32, (hidden,)),
+        ("ffn_norm.weight", T.F32, (hidden,)),
+        ("ffn_gate.weight", T.Q4_0, (hidden, 512)),
+        ("ffn_up.weight", T.Q4_0, (hidden, 512)),
+        ("ffn_down.weight", T.Q8_0, (512, hidden)),
+        ("post_ffw_norm.weight", T.F32, (hidden,)),
+    ]
+    tensors = [("token_embd.weight", T.Q8_0, (hidden, VOCAB)), *_blocks(layers, per_layer)]
+    tensors.append(("output_norm.weight", T.F32, (hidden,)))
+    return write(path, "gemma3", metadata, tensors)
+
+
+def deepseek2(path: Path) -> Path:
+    """A small DeepSeek-V3: MLA (q and kv latents), one leading dense layer, a shared expert."""
+    layers, hidden, heads, q_lora, kv_lora, rope, nope, v = 3, 256, 2, 128, 128, 32, 64, 64
+    metadata: dict[str, Any] = {
+        "deepseek2.block_count": ("uint32", layers),
+        "deepseek2.embedding_length": ("uint32", hidden),
+        "deepseek2.feed_forward_length": ("uint32", 512),
+        "deepseek2.attention.head_count": ("uint32", heads),
+        "deepseek2.attention.head_count_kv": ("uint32", 1),
+        "deepseek2.attention.q_lora_rank": ("uint32", q_lora),
+        "deepseek2.attention.kv_lora_rank": ("uint32", kv_lora),
+        # As recent llama.cpp writes MLA: the absorbed key (latent + rope) and the per-head widths.
+        "deepseek2.attention.key_length": ("uint32", kv_lora + rope),
+        "deepseek2.attention.value_length": ("uint32", kv_lora),
+        "deepseek2.attention.key_length_mla": ("uint32", nope + rope),
+        "deepseek2.attention.value_length_mla": ("uint32", v),
+        "deepseek2.rope.dimension_count": ("uint32", rope),
+        "deepseek2.leading_dense_block_count": ("uint32", 1),
+        "deepseek2.expert_count": ("uint32", EXPERTS),
+        "deepseek2.expert_used_count": ("uint32", EXPERTS_USED),
+        "deepseek2.expert_shared_count": ("uint32", 1),
+        "deepseek2.expert_feed_forward_length": ("uint32", MOE_FFN),
+    }
+    attention = [
+        ("attn_norm.weight", T.F32, (hidden,)),
+        ("attn_q_a.weight", T.Q8_0, (hidden, q_lora)),
+        ("attn_q_a_norm.weight", T.F32, (q_lora,)),
+        ("attn_q_b.weight", T.Q8_0, (q_lora, heads * (nope + rope))),
+        ("attn_kv_a_mqa.weight", T.Q8_0, (hidden, kv_lora + rope)),
+        ("attn_kv_a_norm.weight", T.F32, (kv_lora,)),
+        ("attn_kv_b.weight", T.Q8_0, (kv_lora, heads * (nope + v))),
+        ("attn_output.weight", T.Q8_0, (heads * v, hidden)),
+        ("ffn_norm.weight", T.F32, (hidden,)),
+    ]
+    dense = [
+        ("ffn_gate.weight", T.Q8_0, (hidden, 512)),
+        ("ffn_up.weight", T.Q8_0, (hidden, 512)),
+        ("ffn_down.weight", T.Q8_0, (512, hidden)),
+    ]
+    moe = [
+        ("ffn_gate_inp.weight", T.F32, (hidden, EXPERTS)),
+        ("exp_probs_b.bias", T.F32, (EXPERTS,)),
+        ("ffn_gate_exps.weight", T.IQ2_XXS, (hidden, MOE_FFN, EXPERTS)),
+        ("ffn_up_exps.weight", T.IQ2_XXS, (hidden, MOE_FFN, EXPERTS)),
+        ("ffn_down_exps.weight", T.IQ3_S, (MOE_FFN, hidden, EXPERTS)),
+        ("ffn_gate_shexp.weight", T.Q8_0, (hidden, MOE_FFN)),
+        ("ffn_up_shexp.weight", T.Q8_0, (hidden, MOE_FFN)),
+        ("ffn_down_shexp.weight", T.Q8_0, (MOE_FFN, hidden)),
+    ]
+    tensors = [("token_embd.weight", T.Q8_0, (hidden, VOCAB))]
+    for i in range(layers):
+        tensors += [(f"blk.{i}.{n}", t, s) for n, t, s in attention + (dense if i == 0 else moe)]
+    tensors += [("output_norm.weight", T.F32, (hidden,)), ("output.weight", T.Q8_0, (hidden, VOCAB))]
+    return write(path, "deepseek2", metadata, tensors)
+
+
+def gpt_oss(path: Path) -> Path:
+    """A small gpt-oss: MXFP4 experts with biases, attention biases and sinks, alternate sliding layers."""
+    layers, hidden, heads, head_dim = 2, 256, 4, 64
+    metadata: dict[str, Any] = {
+        "gpt-oss.block_count": ("uint32", layers),
+        "gpt-oss.embedding_length": ("uint32", hidden),
+        "gpt-oss.feed_forward_length": ("uint32", MOE_FFN),
+        "gpt-oss.attention.head_count": ("uint32", heads),
+        "gpt-oss.attention.head_count_kv": ("uint32", 2),
+        "gpt-oss.attention.key_length": ("uint32", head_dim),
+        "gpt-oss.attention.value_length": ("uint32", head_dim),
+        "gpt-oss.attention.sliding_window": ("uint32", 128),
+        "gpt-oss.expert_count": ("uint32", EXPERTS),
+        "gpt-oss.expert_used_count": ("uint32", EXPERTS_USED),
+        "gpt-oss.expert_feed_forward_length": ("uint32", MOE_FFN),
+    }
+    per_layer = [
+        ("attn_norm.weight", T.F32, (hidden,)),
+        ("attn_q.weight", T.BF16, (hidden, heads * head_dim)),
+        ("attn_q.bias", T.F32, (heads * head_dim,)),
+        ("attn_k.weight", T.BF16, (hidden, 2 * head_dim)),
+        ("attn_k.bias", T.F32, (2 * head_dim,)),
+        ("attn_v.weight", T.BF16, (hidden, 2 * head_dim)),
+        ("attn_v.bias", T.F32, (2 * head_dim,)),
+        ("attn_output.weight", T.BF16, (heads * head_dim, hidden)),
+        ("attn_output.bias", T.F32, (hidden,)),
+        ("attn_sinks.weight", T.F32, (heads,)),
+        ("post_attention_norm.weight", T.F32, (hidden,)),
+        ("ffn_gate_inp.weight", T.F32, (hidden, EXPERTS)),
+        ("ffn_gate_inp.bias", T.F32, (EXPERTS,)),
+        ("ffn_gate_exps.weight", T.MXFP4, (hidden, MOE_FFN, EXPERTS)),
+        ("ffn_gate_exps.bias", T.F32, (MOE_FFN, EXPERTS)),
+        ("ffn_up_exps.weight", T.MXFP4, (hidden, MOE_FFN, EXPERTS)),
+        ("ffn_up_exps.bias", T.F32, (MOE_FFN, EXPERTS)),
+        ("ffn_down_exps.weight", T.MXFP4, (MOE_FFN, hidden, EXPERTS)),
+        ("ffn_down_exps.bias", T.F32, (hidden, EXPERTS)),
+    ]
+    tensors = [("token_embd.weight", T.BF16, (hidden, VOCAB)), *_blocks(layers, per_layer)]
+    tensors += [("output_norm.weight", T.F32, (hidden,)), ("output.weight", T.BF16, (hidden, VOCAB))]
+    return write(path, "gpt-oss", metadata, tensors)
