@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roofline_core.hardware.block_formats import BLOCK_FORMATS
+from roofline_core.models.config_code import architecture_of, encode
 from roofline_core.models.hf_config import from_hf_config
 from roofline_core.models.model import Model
 from roofline_core.models.quantisation import (
@@ -1015,3 +1016,43 @@ def _model(config: dict[str, Any], header: GGUFHeader, *, slug: str | None, name
         states=f"{kind}: {len(header.tensors):,} tensors, {header.tensor_bytes:,} bytes stored",
     )
     return from_hf_config(config, slug=slug or "gguf", name=name, source=source)
+
+
+def gguf_summary(data: bytes | bytearray | memoryview, *, file_size: int | None = None) -> dict[str, Any]:
+    """What a page shows for a dropped GGUF file, as JSON-ready values, from its first bytes.
+
+    One of three answers, by ``status``:
+
+    * ``"need_more"``: ``read_bytes`` says how many bytes from the file's start to pass next
+      (``File.slice(0, read_bytes)``), with ``message``;
+    * ``"error"``: ``message`` is the one sentence to show;
+    * ``"read"``: the header's figures (``tensor_bytes`` exact, ``bytes_by_type`` as
+      ``[type, bytes]`` pairs, most first) and ``model_code``, the code a calculator's config
+      field takes (:mod:`roofline_core.models.config_code`), or ``model_error`` saying why the
+      file does not make a model here (its bytes are still exact).
+    """
+    try:
+        header = read_gguf(data, file_size=file_size)
+    except GGUFNeedMoreBytes as more:
+        return {"status": "need_more", "read_bytes": more.suggested_bytes, "message": str(more)}
+    except GGUFError as error:
+        return {"status": "error", "message": str(error)}
+    code: str | None = None
+    problem: str | None = None
+    try:
+        code = encode(architecture_of(gguf_model_config(header)))
+    except (GGUFError, ValueError) as error:  # ConfigError is a ValueError
+        problem = str(error)
+    return {
+        "status": "read",
+        "version": header.version,
+        "architecture": header.architecture,
+        "file_type": header.file_type,
+        "tensors": len(header.tensors),
+        "header_bytes": header.data_offset,
+        "tensor_bytes": header.tensor_bytes,
+        "bits_per_weight": header.bits_per_weight,
+        "bytes_by_type": [[name, size] for name, size in header.bytes_by_type().items()],
+        "model_code": code,
+        "model_error": problem,
+    }

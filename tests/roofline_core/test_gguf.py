@@ -3,6 +3,7 @@ package): tensor by tensor, key by key, and the exact weight bytes a model built
 
 from __future__ import annotations
 
+import json
 import struct
 import tempfile
 from functools import cache
@@ -26,6 +27,7 @@ from roofline_core.models.gguf import (
     GGUFNeedMoreBytes,
     SkippedArray,
     gguf_model_config,
+    gguf_summary,
     model_from_gguf,
     read_gguf,
     read_gguf_file,
@@ -483,3 +485,25 @@ def test_a_llama_file_with_experts_is_a_mixtral(tmp_path: Path) -> None:
     model = model_from_gguf(header)
     assert (model.experts, model.experts_per_token, model.moe_ffn_size, model.family) == (4, 2, 512, "Mistral")
     _exact(model, header)
+
+
+def test_the_pages_summary_asks_for_bytes_then_reads(tmp_path: Path) -> None:
+    data = gguf_files.llama_q4_k_m(tmp_path / "m.gguf").read_bytes()
+    first = gguf_summary(data[:64], file_size=len(data))
+    assert first["status"] == "need_more" and first["read_bytes"] == len(data)  # the file is under 1 MiB
+    read = gguf_summary(data[: first["read_bytes"]], file_size=len(data))
+    header = read_gguf(data)
+    assert read["status"] == "read" and read["tensor_bytes"] == header.tensor_bytes
+    assert read["bytes_by_type"][0][0] == "Q4_K" and read["file_type"] == "Q4_K_M"
+    model = model_from_code(read["model_code"])
+    assert model.weight_bytes(model.quantisation.weight_dtype) == pytest.approx(header.tensor_bytes, rel=1e-12)
+    assert model.name == "Tiny-Llama"  # as a link's code writes a name
+    json.dumps(read)  # JSON-ready as it is
+    assert gguf_summary(b"nope" + bytes(30), file_size=34) == {
+        "status": "error",
+        "message": "byte 0: the file starts with b'nope'; expected b'GGUF' (not a GGUF file)",
+    }
+    mamba = gguf_files.write(tmp_path / "x.gguf", "mamba", {}, [("token_embd.weight", T.F16, (64, 2))]).read_bytes()
+    other = gguf_summary(mamba)
+    assert other["status"] == "read" and other["model_code"] is None
+    assert other["model_error"].startswith("architecture 'mamba' is not read into a model here")
