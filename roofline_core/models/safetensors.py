@@ -336,3 +336,39 @@ def read_safetensors_index(text: str) -> SafetensorsIndex:
                 f"field 'weight_map' gives tensor {name[:60]!r} the shard {str(shard)[:40]}; expected a file name"
             )
     return SafetensorsIndex(total_size=total, weight_map=dict(weight_map), metadata=metadata)
+
+
+def safetensors_summary(data: bytes | bytearray | memoryview, *, file_size: int | None = None) -> dict[str, Any]:
+    """What a page shows for a dropped shard, as JSON-ready values, from its first bytes:
+    ``status`` ``"need_more"`` (with ``read_bytes``), ``"error"`` (with ``message``) or ``"read"``
+    (``tensor_bytes`` exact, ``bytes_by_dtype`` as ``[dtype, bytes]`` pairs, most first)."""
+    try:
+        header = read_safetensors_header(data, file_size=file_size)
+    except SafetensorsNeedMoreBytes as more:
+        return {"status": "need_more", "read_bytes": more.bytes_needed, "message": str(more)}
+    except SafetensorsError as error:
+        return {"status": "error", "message": str(error)}
+    return {
+        "status": "read",
+        "tensors": len(header.tensors),
+        "header_bytes": header.data_offset,
+        "tensor_bytes": header.tensor_bytes,
+        "parameters": header.elements,
+        "bytes_by_dtype": [[dtype, size] for dtype, size in header.bytes_by_dtype().items()],
+        "metadata": header.metadata,
+    }
+
+
+def safetensors_index_summary(text: str) -> dict[str, Any]:
+    """What a page shows for a pasted ``model.safetensors.index.json``: ``status`` ``"error"``
+    (with ``message``) or ``"read"`` (``total_size``, the tensor and shard counts)."""
+    try:
+        index = read_safetensors_index(text)
+    except SafetensorsError as error:
+        return {"status": "error", "message": str(error)}
+    return {
+        "status": "read",
+        "total_size": index.total_size,
+        "tensors": len(index.weight_map),
+        "shards": [[name, count] for name, count in index.tensors_per_shard().items()],
+    }

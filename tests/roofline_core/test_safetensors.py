@@ -24,6 +24,8 @@ from roofline_core.models.safetensors import (
     read_safetensors_file,
     read_safetensors_header,
     read_safetensors_index,
+    safetensors_index_summary,
+    safetensors_summary,
 )
 
 NUMPY_TENSORS = {
@@ -240,3 +242,20 @@ def test_any_cut_or_mutated_shard_reads_or_fails_with_one_error(share: float, ed
             # Whatever this reader accepts as a whole file, the reference reads the same way.
             reference = dict(safetensors.deserialize(cut))
             assert sorted(reference) == sorted(t.name for t in header.tensors)
+
+
+def test_the_pages_summaries(tmp_path: Path) -> None:
+    data = _numpy_file(tmp_path / "m.safetensors").read_bytes()
+    first = safetensors_summary(data[:8], file_size=len(data))
+    assert first["status"] == "need_more"
+    read = safetensors_summary(data[: first["read_bytes"]], file_size=len(data))
+    assert read["status"] == "read" and read["tensor_bytes"] == sum(a.nbytes for a in NUMPY_TENSORS.values())
+    assert read["bytes_by_dtype"][0] == ["F16", 160] and read["metadata"]["format"] == "pt"
+    json.dumps(read)
+    assert safetensors_summary(data[:20], file_size=20)["status"] == "error"
+    index = safetensors_index_summary(json.dumps({"metadata": {"total_size": 9}, "weight_map": {"a": "x", "b": "x"}}))
+    assert index == {"status": "read", "total_size": 9, "tensors": 2, "shards": [["x", 2]]}
+    assert safetensors_index_summary("[]") == {
+        "status": "error",
+        "message": "the index is a list; expected a JSON object",
+    }
