@@ -69,6 +69,8 @@ MAX_ARRAY_DEPTH = 8
 #: shorter than 64 bytes (gguf.cpp refuses ``name.length() >= GGML_MAX_NAME``).
 MAX_DIMS = 4
 MAX_TENSOR_NAME_BYTES = 63
+#: Longest metadata key, in bytes (the spec: "at most 2^16-1 bytes long").
+MAX_KEY_BYTES = (1 << 16) - 1
 #: The first read a caller should make; most headers fit.
 FIRST_READ_BYTES = 1 << 20
 
@@ -579,7 +581,7 @@ def _alignment(metadata: dict[str, Any], types: dict[str, str]) -> int:
 
 def _tensor(reader: _Reader, index: int, seen: set[str]) -> GGUFTensor:
     start = reader.pos
-    name = reader.name(f"the name of tensor {index}", limit=1 << 16)
+    name = reader.name(f"the name of tensor {index}", limit=MAX_KEY_BYTES)
     if len(name.encode("utf-8")) > MAX_TENSOR_NAME_BYTES:
         raise GGUFError(
             f"tensor {index}'s name is {len(name.encode('utf-8'))} bytes long; "
@@ -667,7 +669,7 @@ def read_gguf(
     types: dict[str, str] = {}
     for index in range(metadata_count):
         start = reader.pos
-        key = reader.name(f"the key of metadata pair {index}", limit=1 << 16)
+        key = reader.name(f"the key of metadata pair {index}", limit=MAX_KEY_BYTES)
         if key in metadata:
             raise GGUFError(f"the key {key!r} appears twice; expected each key once", offset=start)
         kind = reader.u32(f"the value type of {key!r}")

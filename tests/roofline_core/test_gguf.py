@@ -276,6 +276,10 @@ def _string(text: bytes) -> bytes:
             "byte 24: the key of metadata pair 0 is 4,611,686,018,427,387,904 bytes long; expected at most",
         ),
         (
+            _header(pairs=1) + struct.pack("<Q", 65_536) + b"k" * 65_536,
+            "byte 24: the key of metadata pair 0 is 65,536 bytes long; expected at most 65,535",
+        ),
+        (
             _header(pairs=1) + _string(b"k") + struct.pack("<I", 13),
             r"byte 33: 'k' has value type 13; expected one of 0 to 12",
         ),
