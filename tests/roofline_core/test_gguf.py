@@ -406,6 +406,13 @@ def test_any_mutated_header_reads_or_fails_with_one_gguf_error(which: int, edits
         assert "\n" not in str(error)
         return
     assert header.data_offset + header.tensor_bytes <= len(data)
+    # Whatever this reader accepts, llama.cpp's Python reader reads the same tensors from.
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.gguf"
+        path.write_bytes(bytes(data))
+        theirs = gguf.GGUFReader(str(path)).tensors
+        got = [(t.name, t.ggml_type.type_id, t.bytes, header.data_offset + t.offset) for t in header.tensors]
+        assert got == [(t.name, t.tensor_type.value, t.n_bytes, t.data_offset) for t in theirs]
     try:
         model_from_gguf(header)
     except (GGUFError, ValueError):
@@ -511,3 +518,12 @@ def test_the_pages_summary_asks_for_bytes_then_reads(tmp_path: Path) -> None:
     other = gguf_summary(mamba)
     assert other["status"] == "read" and other["model_code"] is None
     assert other["model_error"].startswith("architecture 'mamba' is not read into a model here")
+
+
+def test_version_2_reads_as_version_3(tmp_path: Path) -> None:
+    # Version 3 only added big-endian files; a little-endian version 2 header is laid out the same.
+    data = bytearray(gguf_files.llama_q4_k_m(tmp_path / "m.gguf").read_bytes())
+    three = read_gguf(bytes(data))
+    data[4:8] = struct.pack("<I", 2)
+    two = read_gguf(bytes(data))
+    assert two.version == 2 and two.tensors == three.tensors and two.metadata == three.metadata
