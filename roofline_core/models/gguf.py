@@ -980,6 +980,15 @@ def gguf_model_config(header: GGUFHeader) -> dict[str, Any]:
     """:func:`gguf_config` with a ``quantization_config`` carrying the exact stored bytes of each
     part (``quant_method: gguf``), ready for :func:`~roofline_core.models.hf_config.from_hf_config`
     or a link's code (:mod:`roofline_core.models.config_code`)."""
+    split = header.metadata.get("split.count")
+    if isinstance(split, int) and not isinstance(split, bool) and split > 1:
+        # llama-gguf-split spreads the tensors over files; one holds only its share of the bytes.
+        part = header.metadata.get("split.no", 0)
+        raise GGUFError(
+            f"this is part {part + 1 if isinstance(part, int) else '?'} of {split} of a split GGUF, holding "
+            f"{len(header.tensors):,} of its {header.metadata.get('split.tensors.count', '?')} tensors; "
+            "expected the whole model (merge the parts with llama-gguf-split --merge, or read each part's bytes)"
+        )
     if not header.tensors or not header.elements:
         raise GGUFError("the file lists no weights; expected a model's tensors")
     config = gguf_config(header)

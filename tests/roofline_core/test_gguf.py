@@ -527,3 +527,19 @@ def test_version_2_reads_as_version_3(tmp_path: Path) -> None:
     data[4:8] = struct.pack("<I", 2)
     two = read_gguf(bytes(data))
     assert two.version == 2 and two.tensors == three.tensors and two.metadata == three.metadata
+
+
+def test_one_part_of_a_split_file_is_not_taken_for_the_model(tmp_path: Path) -> None:
+    writer = gguf.GGUFWriter(str(tmp_path / "m.gguf"), "llama", split_max_tensors=2)
+    writer.add_uint32("llama.block_count", 1)
+    for name in ("token_embd.weight", "blk.0.attn_q.weight", "output.weight"):
+        gguf_files.add(writer, name, T.F16, (64, 64))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    first = read_gguf_file(tmp_path / "m-00001-of-00002.gguf")
+    assert first.metadata["split.count"] == 2 and len(first.tensors) == 2
+    assert first.tensor_bytes == 2 * 64 * 64 * 2  # its own bytes stay exact
+    with pytest.raises(GGUFError, match="this is part 1 of 2 of a split GGUF, holding 2 of its 3 tensors"):
+        model_from_gguf(first)
