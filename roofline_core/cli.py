@@ -42,7 +42,15 @@ from roofline_core.formatting import (
 from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator, accelerators_by_vendor
 from roofline_core.models import MLA, MODELS, models_by_family
 from roofline_core.models.config_code import model_from_code
+from roofline_core.models.config_error import ConfigError
+from roofline_core.models.gguf import GGUFError, GGUFHeader, gguf_model_config, model_from_gguf, read_gguf_file
 from roofline_core.models.hf_config import MAX_CONFIG_CHARS
+from roofline_core.models.safetensors import (
+    MAX_INDEX_CHARS,
+    SafetensorsError,
+    read_safetensors_file,
+    read_safetensors_index,
+)
 from roofline_core.view.prose import is_prose
 from roofline_core.vocabulary import MAX_PASTED_CHARS, PARAMS, Declaration, ModelConfig, Number, OneOf
 
@@ -67,6 +75,7 @@ class _Parser(argparse.ArgumentParser):
 FIELD_OF_OPTION: dict[str, str] = {
     "--model": "model",
     "--config": "model_config",
+    "--gguf": "model_config",
     "--params": "params_billion",
     "--attention": "attention",
     "--layers": "layers",
@@ -142,6 +151,8 @@ def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, A
     """The calculator inputs the options give, and the option that set each field."""
     raw: dict[str, Any] = {}
     option_of: dict[str, str] = {}
+    if _given(args, "--config") and _given(args, "--gguf"):
+        raise CliError("give --config or --gguf, not both (each describes the whole model)")
     for option in command.options:
         if option not in FIELD_OF_OPTION or not _given(args, option):
             continue
@@ -157,6 +168,8 @@ def _raw_inputs(command: Command, args: argparse.Namespace) -> tuple[dict[str, A
             typed = count / GIGA
         if option == "--config":
             typed = _read_text_file(typed, option="--config", max_chars=MAX_CONFIG_CHARS, expected="a config.json")
+        if option == "--gguf":
+            typed = json.dumps(_gguf_config(typed))
         if option == "--paste-file":
             typed = _read_text_file(
                 typed,
@@ -185,13 +198,32 @@ def _read_text_file(path: str, *, option: str, max_chars: int, expected: str, st
         raise CliError(f"{option}: cannot read {path}: {error.strerror or error}") from None
 
 
+def _read_gguf(path: str, option: str = "--gguf") -> GGUFHeader:
+    """The header of a GGUF file, reading only as much of it as the header takes."""
+    try:
+        return read_gguf_file(path)
+    except GGUFError as error:
+        raise CliError(f"{option}: {path}: {error}") from None
+    except OSError as error:
+        raise CliError(f"{option}: cannot read {path}: {error.strerror or error}") from None
+
+
+def _gguf_config(path: str) -> dict[str, Any]:
+    """The config a GGUF file's header describes, its exact weight bytes included."""
+    try:
+        return gguf_model_config(_read_gguf(path))
+    except (GGUFError, ConfigError) as error:
+        raise CliError(f"--gguf: {path}: {error}") from None
+
+
 def _choose_config_model(args: argparse.Namespace, raw: dict[str, Any], others: Sequence[str]) -> bool:
-    """``--config``: the model of a config.json file; returns whether it was given."""
-    if not _given(args, "--config"):
+    """``--config`` or ``--gguf``: the model a file describes; returns whether one was given."""
+    given = next((option for option in ("--config", "--gguf") if _given(args, option)), None)
+    if given is None:
         return False
     clash = next((option for option in others if _given(args, option)), None)
     if clash:
-        raise CliError(f"give --config or {clash}, not both (the config.json describes the whole model)")
+        raise CliError(f"give {given} or {clash}, not both (the file describes the whole model)")
     raw["model"] = FROM_CONFIG
     return True
 
@@ -286,7 +318,9 @@ def _entry(label: str, item: dict[str, Any]) -> dict[str, Any]:
 
 def _input_text(field: Declaration, parsed: Any, values: dict[str, Any]) -> str:
     if field.id == "model" and parsed == FROM_CONFIG:
-        return f"{model_from_code(values['model_config']).name} (from --config)"
+        model = model_from_code(values["model_config"])
+        origin = "--gguf" if model.quantisation is not None and model.quantisation.part_bytes else "--config"
+        return f"{model.name} (from {origin})"
     if isinstance(field, ModelConfig):
         return f"{parsed} (the code a site link carries)"
     if isinstance(field, OneOf):
@@ -576,7 +610,124 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
     return {"command": command.name, "title": "Accelerator presets", "columns": columns, "rows": rows}
 
 
-_STEP_MODEL = ("--model", "--config", "--params")
+def _bytes_value(size: float) -> dict[str, Any]:
+    return value(size, "B", f"{format_bytes(size)} ({size:,.0f} bytes)")
+
+
+def _share_rows(totals: dict[str, int], counts: dict[str, int], kind: str) -> list[dict[str, Any]]:
+    whole = sum(totals.values()) or 1
+    return [
+        {
+            kind: _text(name),
+            "tensors": value(counts[name], "", f"{counts[name]:,}"),
+            "bytes": _bytes_value(size),
+            "share": value(size / whole, "", f"{100 * size / whole:.1f}%"),
+        }
+        for name, size in totals.items()
+    ]
+
+
+def _weights_gguf(path: str) -> dict[str, Any]:
+    header = _read_gguf(path)
+    outputs: dict[str, Any] = {
+        "file_type": _entry("File type (general.file_type)", _text(header.file_type or "not stated")),
+        "architecture": _entry("Architecture", _text(header.architecture or "not stated")),
+        "tensors": _entry("Tensors", value(len(header.tensors), "", f"{len(header.tensors):,}")),
+        "header_bytes": _entry("Header read (up to the tensor data)", _bytes_value(header.data_offset)),
+        "weight_bytes_stored": _entry("Weights stored, every tensor at its type", _bytes_value(header.tensor_bytes)),
+        "bits_per_weight": _entry(
+            "Bits per weight (average)", value(header.bits_per_weight, "bit", f"{header.bits_per_weight:.3f}")
+        ),
+    }
+    try:
+        model = model_from_gguf(header)
+    except (GGUFError, ConfigError) as error:
+        outputs["model"] = _entry("Model", _text(f"not built: {error}"))
+    else:
+        fmt = model.quantisation.weight_dtype if model.quantisation else "bf16"
+        streamed = model.streamed_weight_bytes(fmt)
+        outputs |= {
+            "model": _entry(
+                "Model", _text(f"{model.name} ({model.layers} layers, {model.total_params / 1e9:.3g}B parameters)")
+            ),
+            "weight_dtype": _entry("Weight format the estimates name", _text(fmt)),
+            "weight_bytes": _entry("Weights in memory (what the estimates use)", _bytes_value(model.weight_bytes(fmt))),
+            "streamed_weight_bytes": _entry("Weights one decode token reads (batch 1)", _bytes_value(streamed)),
+        }
+    counts: dict[str, int] = {}
+    for tensor in header.tensors:
+        counts[tensor.ggml_type.name] = counts.get(tensor.ggml_type.name, 0) + 1
+    return {
+        "title": f"GGUF header of {path}",
+        "outputs": outputs,
+        "columns": {"type": "Type", "tensors": "Tensors", "bytes": "Bytes", "share": "Share"},
+        "rows": _share_rows(header.bytes_by_type(), counts, "type"),
+    }
+
+
+def _weights_safetensors(path: str) -> dict[str, Any]:
+    try:
+        header = read_safetensors_file(path)
+    except SafetensorsError as error:
+        raise CliError(f"--safetensors: {path}: {error}") from None
+    except OSError as error:
+        raise CliError(f"--safetensors: cannot read {path}: {error.strerror or error}") from None
+    counts: dict[str, int] = {}
+    for tensor in header.tensors:
+        counts[tensor.dtype] = counts.get(tensor.dtype, 0) + 1
+    bits = 8 * header.tensor_bytes / header.elements if header.elements else 0.0
+    return {
+        "title": f"safetensors header of {path}",
+        "outputs": {
+            "tensors": _entry("Tensors", value(len(header.tensors), "", f"{len(header.tensors):,}")),
+            "header_bytes": _entry("Header read (length and JSON)", _bytes_value(header.data_offset)),
+            "weight_bytes": _entry("Weights stored in this shard", _bytes_value(header.tensor_bytes)),
+            "parameters": _entry("Parameters", value(header.elements, "", f"{header.elements:,}")),
+            "bits_per_weight": _entry("Bits per parameter (average)", value(bits, "bit", f"{bits:.3f}")),
+        },
+        "columns": {"dtype": "Dtype", "tensors": "Tensors", "bytes": "Bytes", "share": "Share"},
+        "rows": _share_rows(header.bytes_by_dtype(), counts, "dtype"),
+    }
+
+
+def _weights_index(path: str) -> dict[str, Any]:
+    text = _read_text_file(
+        path, option="--safetensors-index", max_chars=MAX_INDEX_CHARS, expected="a model.safetensors.index.json"
+    )
+    try:
+        index = read_safetensors_index(text)
+    except SafetensorsError as error:
+        raise CliError(f"--safetensors-index: {path}: {error}") from None
+    total = index.total_size
+    per_shard = index.tensors_per_shard()
+    return {
+        "title": f"safetensors index {path}",
+        "outputs": {
+            "weight_bytes": _entry(
+                "Weights stored, all shards (metadata.total_size)",
+                _bytes_value(total) if total is not None else _text("not stated"),
+            ),
+            "tensors": _entry("Tensors", value(len(index.weight_map), "", f"{len(index.weight_map):,}")),
+            "shards": _entry("Shards", value(len(per_shard), "", f"{len(per_shard):,}")),
+        },
+        "columns": {"shard": "Shard", "tensors": "Tensors"},
+        "rows": [{"shard": _text(name), "tensors": value(n, "", f"{n:,}")} for name, n in per_shard.items()],
+    }
+
+
+_WEIGHT_FILES = {"--gguf": _weights_gguf, "--safetensors": _weights_safetensors, "--safetensors-index": _weights_index}
+
+
+def cmd_weights(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """A weight file's header: its exact stored bytes by type, and for GGUF what the estimates use."""
+    given = [option for option in _WEIGHT_FILES if _given(args, option)]
+    if len(given) != 1:
+        raise CliError("give one of --gguf, --safetensors or --safetensors-index")
+    option = given[0]
+    return {"command": command.name, **_WEIGHT_FILES[option](getattr(args, _dest(option)))}
+
+
+_STEP_MODEL = ("--model", "--config", "--gguf", "--params")
 _DECODE_REST = ("--weight-dtype", "--kv-dtype", "--context", "--devices", "--efficiency")
 
 COMMANDS: dict[str, Command] = {
@@ -614,7 +765,7 @@ COMMANDS: dict[str, Command] = {
             "kv-cache",
             "KV cache size; with hardware, its share of memory and the largest batch",
             "kv-cache",
-            ("--model", "--config", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
+            ("--model", "--config", "--gguf", *_ARCHITECTURE, "--params", "--accelerator", "--memory-gb")
             + ("--context", "--batch", "--kv-dtype", "--weight-dtype", "--devices"),
             cmd_kv_cache,
         ),
@@ -623,7 +774,7 @@ COMMANDS: dict[str, Command] = {
             "longest context, largest batch, fewest devices, least quantised format and best batch"
             " under a latency target, each with what binds it",
             "what-fits",
-            ("--model", "--config", "--accelerator", "--devices", "--weight-dtype", "--kv-dtype")
+            ("--model", "--config", "--gguf", "--accelerator", "--devices", "--weight-dtype", "--kv-dtype")
             + ("--batch", "--context", "--max-ms-per-token"),
             cmd_limits,
         ),
@@ -637,6 +788,14 @@ COMMANDS: dict[str, Command] = {
             cmd_reconcile,
         ),
         Command("models", "list the model presets with their sources", "kv-cache", (), cmd_models),
+        Command(
+            "weights",
+            "a weight file's header (GGUF, safetensors shard or index): exact stored bytes by type,"
+            " read without reading the weights, and for GGUF what the estimates use",
+            "kv-cache",
+            tuple(_WEIGHT_FILES),
+            cmd_weights,
+        ),
         Command(
             "accelerators", "list the accelerator presets with their sources", "roofline-explorer", (), cmd_accelerators
         ),
@@ -656,6 +815,15 @@ def _help(command: Command, option: str) -> str:
         return f"custom model: parameters read per token, e.g. 8e9; {field.expected()}"
     if option == "--config":
         return "path to a model's config.json (as on its Hugging Face page), instead of --model"
+    if option == "--gguf":
+        return (
+            "path to a .gguf file, instead of --model: its header (only) gives the architecture and"
+            " every tensor's exact bytes"
+        )
+    if option == "--safetensors":
+        return "path to a .safetensors file (one shard): its header gives every tensor's exact bytes"
+    if option == "--safetensors-index":
+        return "path to a model.safetensors.index.json: its metadata.total_size and shards"
     if option == "--paste-file":
         return (
             "path to a saved vLLM 'Serving Benchmark Result' block or llama-bench table (- for stdin);"

@@ -4,7 +4,10 @@ Holds the model type and its parameter counts (``model``), the presets by slug (
 their stored configs (``preset_records``), the Hugging Face ``config.json`` importer
 (``hf_config``, raising ``config_error.ConfigError``), quantisation read from a config
 (``quantisation``), the short config code a link carries (``config_code``), attention shapes
-(``attention``) and the tensor-parallel degrees a model splits over (``tensor_split``). ``roofline_core.models`` re-exports the public model names.
+(``attention``), the tensor-parallel degrees a model splits over (``tensor_split``), and the
+readers of weight files' headers: GGUF (``gguf``: every tensor's type, and a model with the
+file's exact weight bytes) and safetensors (``safetensors``: a shard's header, the index).
+``roofline_core.models`` re-exports the public model names.
 It may import: ``roofline_core.hardware``, ``roofline_core.roofline``, ``roofline_core.sources``.
 """
 

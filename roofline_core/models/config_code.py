@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from roofline_core.models.hf_config import ConfigError, from_hf_config, parse_config_text
-from roofline_core.models.quantisation import NOTE_TEXTS, PARTS, read_quantisation
+from roofline_core.models.quantisation import NOTE_TEXTS, PARTS, SIXTEEN_BIT, STORED_PARTS, read_quantisation
 
 #: config.json key -> (short name, kind). Kinds: ``int``, ``bool``, ``word`` (a model type),
 #: ``kinds`` (a list of layer kinds), ``ints`` (a list of whole numbers). The keys are every
@@ -79,12 +79,16 @@ QUANT_FIELDS: dict[str, str] = {
     "unquantised": "qk",
     "unquantised_dtype": "qd",
     "not_understood": "qu",
+    "part_bytes": "qp",
 }
 _QUANT_METHOD = "qm"
 _QUANT_OF_SHORT = {short: key for key, short in QUANT_FIELDS.items()}
 #: Parts kept 16-bit, one letter each.
 _PART_CODES = {"embedding": "e", "lm_head": "h", "attention": "a", "mlp": "m", "experts": "x"}
 _PART_OF_CODE = {code: part for part, code in _PART_CODES.items()}
+#: Parts whose exact stored bytes a code carries (``qp-e~1234_a~5678``): those above and the norms.
+_STORED_CODES = {**_PART_CODES, SIXTEEN_BIT: "n"}
+_STORED_OF_CODE = {code: part for part, code in _STORED_CODES.items()}
 _QUANT_WORD = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 _NOTE_ARG = re.compile(r"[a-z0-9-]{0,40}")
 _BYTES = re.compile(r"\d{1,2}p\d{1,20}")
@@ -165,6 +169,11 @@ def _encode_quantisation(block: Any) -> list[str]:
     pairs.append(f"qd-{read['unquantised_dtype']}")
     if read["not_understood"]:
         pairs.append("qu-" + "_".join(f"{kind}~{arg}" for kind, arg in read["not_understood"]))
+    if read.get("part_bytes"):
+        stored = read["part_bytes"]
+        pairs.append(
+            "qp-" + "_".join(f"{_STORED_CODES[part]}~{stored[part]}" for part in STORED_PARTS if part in stored)
+        )
     return pairs
 
 
@@ -278,6 +287,16 @@ def _decode_quantisation(fields: dict[str, Any], short: str, text: str) -> None:
         read[key] = [part for part in PARTS if _PART_CODES[part] in codes]
     elif key == "unquantised_dtype":
         read[key] = text  # checked by read_quantisation
+    elif key == "part_bytes":
+        stored = {}
+        for item in text.split("_"):
+            code, _, size = item.partition("~")
+            if code not in _STORED_OF_CODE or _STORED_OF_CODE[code] in stored:
+                raise ConfigError(
+                    f"the model code's {short!r} holds {item[:20]!r}; expected part~bytes, parts e h a m x n"
+                )
+            stored[_STORED_OF_CODE[code]] = _whole(short, size)
+        read[key] = stored
     else:
         notes = []
         for item in text.split("_"):

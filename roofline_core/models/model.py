@@ -30,6 +30,7 @@ from roofline_core.models.quantisation import (
     LINEAR_PARTS,
     LM_HEAD,
     MLP,
+    SIXTEEN_BIT,
     WeightQuantisation,
 )
 from roofline_core.roofline import _require_positive
@@ -293,8 +294,7 @@ class Model:
             ATTENTION: self.layers * self.attention_params_per_layer,
             MLP: dense + self.moe_layers * shared,
             EXPERTS: self.moe_layers * used * self.expert_params,
-            "sixteen_bit": self._norm_params
-            + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
+            SIXTEEN_BIT: self._norm_params + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
         }
 
     def part_format(self, part: str, weight_dtype: str) -> tuple[str, float]:
@@ -310,10 +310,14 @@ class Model:
         ``ignore=["lm_head"]`` (https://github.com/vllm-project/llm-compressor/tree/main/examples).
         So a W4A16 Llama 3.1 8B is about 5.7 GB, not the 4 GB that four bits of every weight give.
         GGUF formats are the exception: llama.cpp quantises every tensor
-        (:attr:`~roofline_core.hardware.block_formats.BlockFormat.whole_file`).
+        (:attr:`~roofline_core.hardware.block_formats.BlockFormat.whole_file`). A file that lists
+        every tensor's type (a GGUF header, :mod:`roofline_core.models.gguf`) gives each part's
+        exact stored bytes instead (:attr:`WeightQuantisation.part_bytes`).
         """
         q = self.quantisation
         if q is not None and q.weight_dtype == weight_dtype:
+            if q.part_bytes:
+                return weight_dtype, self._stored_bytes_per_weight(part, dict(q.part_bytes))
             if part in q.quantised_parts:
                 return weight_dtype, q.bytes_per_weight
             return q.unquantised_dtype, bytes_per_element(q.unquantised_dtype)
@@ -323,6 +327,16 @@ class Model:
             sixteen = q.unquantised_dtype if q is not None else "bf16"
             return sixteen, bytes_per_element(sixteen)
         return weight_dtype, size
+
+    def _stored_bytes_per_weight(self, part: str, stored: dict[str, int]) -> float:
+        """Bytes per weight of ``part`` from the exact stored bytes the quantisation carries: the
+        part's bytes over the part's parameters, so counting the part's parameters (all experts
+        or some, the head streamed or not) gives the file's own bytes for it. A tied output head
+        is the embedding matrix, read at the embedding's bytes."""
+        if part == LM_HEAD and self.tied_embeddings:
+            part = EMBEDDING
+        params = self.weight_parts()[part]
+        return stored.get(part, 0) / params if params else 0.0
 
     def _bytes(self, parts: dict[str, float], weight_dtype: str) -> float:
         return sum(n * self.part_format(part, weight_dtype)[1] for part, n in parts.items())

@@ -26,6 +26,13 @@ from roofline_core.models.config_error import ConfigError
 # The model's parts a quantisation can leave 16-bit (roofline_core.models.model.Model.weight_parts).
 EMBEDDING, LM_HEAD, ATTENTION, MLP, EXPERTS = "embedding", "lm_head", "attention", "mlp", "experts"
 PARTS = (EMBEDDING, LM_HEAD, ATTENTION, MLP, EXPERTS)
+#: The part holding the norms and MoE routers (:meth:`roofline_core.models.model.Model.weight_parts`),
+#: which a format only changes when the file says exactly what they take (a GGUF's F32 norms).
+SIXTEEN_BIT = "sixteen_bit"
+#: Every part a file's exact stored bytes are given for (:attr:`WeightQuantisation.part_bytes`).
+STORED_PARTS = (*PARTS, SIXTEEN_BIT)
+#: Largest stored bytes of one part accepted from a link or file (10^15 bytes, a petabyte).
+MAX_PART_BYTES = 10**15
 #: What a library quantises when its config names nothing: the linear layers of the decoder
 #: blocks. The MoE router and the norms are always counted 16-bit (the router is under 0.1 % of
 #: an MoE's weights, and every method here keeps norms in the model's dtype).
@@ -77,6 +84,11 @@ class WeightQuantisation:
         unquantised: Parts of the model kept in ``unquantised_dtype`` (of :data:`PARTS`).
         unquantised_dtype: The model's 16-bit format (``"bf16"`` or ``"fp16"``, from ``torch_dtype``).
         not_understood: ``(kind, argument)`` pairs; :attr:`notes` says them in words.
+        part_bytes: ``(part, bytes)`` pairs of :data:`STORED_PARTS`: the exact stored bytes of
+            each part, when a file lists every tensor's type (a GGUF header). Given, they replace
+            ``bytes_per_weight`` and the 16-bit parts: each part costs its own bytes, so a mix of
+            types (Q4_K_M's Q4_K, Q6_K and F32 tensors) is counted exactly
+            (:meth:`roofline_core.models.model.Model.part_format`).
     """
 
     method: str
@@ -88,6 +100,7 @@ class WeightQuantisation:
     unquantised: tuple[str, ...] = ()
     unquantised_dtype: str = "bf16"
     not_understood: tuple[tuple[str, str], ...] = field(default=())
+    part_bytes: tuple[tuple[str, int], ...] = field(default=())
 
     @property
     def quantised_parts(self) -> tuple[str, ...]:
@@ -115,6 +128,12 @@ class WeightQuantisation:
         FP16"``, then anything not understood; or, for a format not understood, the notes alone."""
         if self.weight_dtype is None:
             return "; ".join(self.notes) or f"weights read as 16-bit ({self.unquantised_dtype.upper()})"
+        if self.part_bytes:
+            total = sum(size for _, size in self.part_bytes)
+            return (
+                f"Weights as the {self.method_label} file stores them: {total:,} bytes, every tensor in its "
+                f"own type ({self.bytes_per_weight * 8:.3g} bits per weight on average, scales included)"
+            )
         details = [] if self.method_label == self.weight_dtype.upper() else [self.method_label]
         side = math.isqrt(self.group_size)
         if self.group_size >= 1024 and side * side == self.group_size:
@@ -150,6 +169,8 @@ class WeightQuantisation:
                 "unquantised": list(self.unquantised),
                 "unquantised_dtype": self.unquantised_dtype,
                 "not_understood": [list(pair) for pair in self.not_understood],
+                # Only when given, so every other reading's link stays as it was.
+                **({"part_bytes": dict(self.part_bytes)} if self.part_bytes else {}),
             },
         }
 
@@ -162,6 +183,7 @@ _METHOD_LABELS = {
     "fbgemm_fp8": "FBGEMM FP8",
     "bitsandbytes": "bitsandbytes",
     "mxfp4": "MXFP4",
+    "gguf": "GGUF",
 }
 _PART_WORDS = {
     EMBEDDING: "the embedding",
@@ -569,6 +591,16 @@ def _read_canonical(config: dict) -> WeightQuantisation:
         isinstance(p, list) and len(p) == 2 and p[0] in NOTE_TEXTS and isinstance(p[1], str) for p in pairs
     ):
         raise _error("read_as.not_understood", pairs, f"[kind, text] pairs, kinds among {', '.join(NOTE_TEXTS)}")
+    stored = _object(read, "part_bytes", "read_as.part_bytes")
+    for part, stored_bytes in stored.items():
+        if part not in STORED_PARTS:
+            raise _error("read_as.part_bytes", part, f"parts among {', '.join(STORED_PARTS)}")
+        if (
+            isinstance(stored_bytes, bool)
+            or not isinstance(stored_bytes, int)
+            or not 0 <= stored_bytes <= MAX_PART_BYTES
+        ):
+            raise _error(f"read_as.part_bytes.{part}", stored_bytes, "a whole number of bytes, at most 10^15")
     return WeightQuantisation(
         method_word(method),
         slug,
@@ -579,4 +611,5 @@ def _read_canonical(config: dict) -> WeightQuantisation:
         unquantised=tuple(part for part in PARTS if part in kept),
         unquantised_dtype=sixteen,
         not_understood=tuple((kind, note_arg(arg)) for kind, arg in pairs),
+        part_bytes=tuple((part, stored[part]) for part in STORED_PARTS if part in stored),
     )

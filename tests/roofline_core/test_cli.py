@@ -142,8 +142,8 @@ def test_help_of_every_command(capsys, command: str) -> None:
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "--json" in out
-    # Every scenario command takes hardware; the listing commands take nothing else.
-    assert ("--accelerator" in out) == (command not in ("models", "accelerators"))
+    # Every scenario command takes hardware; the listing commands and the weight-file reader do not.
+    assert ("--accelerator" in out) == (command not in ("models", "accelerators", "weights"))
 
 
 # --- The commands run the site's calculators ---------------------------------------------------

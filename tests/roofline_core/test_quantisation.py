@@ -5,6 +5,7 @@ code and the command line."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -150,6 +151,18 @@ def test_what_is_not_understood_is_a_note(block, note):
         ({"quant_method": "fp8", "weight_block_size": [128]}, "quantization_config.weight_block_size"),
         ({"quant_method": "bitsandbytes", "load_in_4bit": "yes"}, "quantization_config.load_in_4bit"),
         ("awq", "quantization_config"),
+        (
+            {"quant_method": "gguf", "read_as": {"format": "q4_k", "part_bytes": {"wings": 1}}},
+            "quantization_config.read_as.part_bytes",
+        ),
+        (
+            {"quant_method": "gguf", "read_as": {"format": "q4_k", "part_bytes": {"attention": 1.5}}},
+            "quantization_config.read_as.part_bytes.attention",
+        ),
+        (
+            {"quant_method": "gguf", "read_as": {"format": "q4_k", "part_bytes": {"attention": 10**16}}},
+            "quantization_config.read_as.part_bytes.attention",
+        ),
     ],
 )
 def test_a_malformed_quantization_config_is_a_located_config_error(block, field):
@@ -228,11 +241,51 @@ def test_notes_travel_in_the_code_too():
     assert model_from_code(code).quantisation.notes == from_hf_config(config).quantisation.notes
 
 
-@pytest.mark.parametrize("bad", ["qm-awq.qf-int9", "qm-awq.qf-int4.qw-9p0", "qm-awq.qf-int4.qk-z", "qm-awq.qu-foo~1"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "qm-awq.qf-int9",
+        "qm-awq.qf-int4.qw-9p0",
+        "qm-awq.qf-int4.qk-z",
+        "qm-awq.qu-foo~1",
+    ],
+)
 def test_a_bad_quantisation_in_a_code_is_a_config_error(bad):
     code, _ = read_model_config(json.dumps(stored_config("llama-3.1-8b")))
     with pytest.raises(ConfigError):
         decode(code.replace(".te-0", f".te-0.{bad}"))
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("qp-z~1", "'qp' holds 'z~1'; expected part~bytes"),
+        ("qp-a~1_a~2", "'qp' holds 'a~2'; expected part~bytes"),
+        ("qp-a~x", "'qp' is 'x'; expected a whole number"),
+    ],
+)
+def test_bad_exact_part_bytes_in_a_code_are_named(bad, message):
+    code, _ = read_model_config(json.dumps(stored_config("llama-3.1-8b")))
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        decode(code.replace(".te-0", f".te-0.qm-gguf.qf-q4_k.{bad}"))
+
+
+def test_exact_part_bytes_replace_the_formats_average():
+    config = {
+        **stored_config("llama-3.1-8b"),
+        "quantization_config": {
+            "quant_method": "gguf",
+            "read_as": {"format": "q4_k", "part_bytes": {"embedding": 1000, "lm_head": 3000, "attention": 7000}},
+        },
+    }
+    model = from_hf_config(config)
+    assert model.weight_bytes("q4_k") == pytest.approx(11_000)
+    # A decode step reads the head and the attention, not the embedding table.
+    assert model.streamed_weight_bytes("q4_k") == pytest.approx(10_000)
+    assert "11,000 bytes, every tensor in its own type" in model.quantisation.summary
+    code, _ = read_model_config(json.dumps(config))
+    assert ".qp-e~1000_h~3000_a~7000" in code
+    assert model_from_code(code).weight_bytes("q4_k") == pytest.approx(11_000)
 
 
 def test_the_command_line_reads_the_quantisation_of_a_config_file(capsys):
