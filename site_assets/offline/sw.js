@@ -77,8 +77,16 @@ self.addEventListener("message", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  event.waitUntil(dropOldCaches().then(() => self.clients.claim()));
+  event.waitUntil(Promise.all([enableNavigationPreload(), dropOldCaches()]).then(() => self.clients.claim()));
 });
+
+/** With navigation preload the browser asks for a page while this worker is still starting,
+ * instead of after: pages come from the network first, so a start-up never delays one. */
+async function enableNavigationPreload() {
+  if (self.registration.navigationPreload) {
+    await self.registration.navigationPreload.enable().catch(() => {});
+  }
+}
 
 /**
  * Delete the caches of other builds (and of the unscoped names used before). Only on activating:
@@ -103,12 +111,14 @@ self.addEventListener("fetch", (event) => {
   if (!Object.hasOwn(MANIFEST.files, path)) {
     if (request.mode === "navigate" && OFFLINE) {
       // An address the build did not make: the network's answer, or the offline page.
-      event.respondWith(fetch(request).catch((error) => offlinePageOr(error)));
+      event.respondWith(
+        preloadedOrFetched(request, event.preloadResponse).catch((error) => offlinePageOr(error)),
+      );
     }
     return;
   }
   const digest = MANIFEST.files[path];
-  event.respondWith(digest ? cacheFirst(request, digest) : networkFirst(request));
+  event.respondWith(digest ? cacheFirst(request, digest) : networkFirst(request, event.preloadResponse));
 });
 
 /**
@@ -260,15 +270,21 @@ function base64(buffer) {
   return btoa(text);
 }
 
-async function networkFirst(request) {
+/** The navigation preload's response when the browser made one, else the network's. */
+async function preloadedOrFetched(request, preload) {
+  const preloaded = preload ? await preload : undefined;
+  return preloaded || fetch(request);
+}
+
+async function networkFirst(request, preload) {
   const cache = await ownCache(PAGES);
   if (!cache) {
-    return fetch(request);
+    return preloadedOrFetched(request, preload);
   }
   // A page's query string is a calculator scenario; the page itself is the same file.
   const key = request.mode === "navigate" ? withoutQuery(request.url) : request;
   try {
-    const response = await fetch(request);
+    const response = await preloadedOrFetched(request, preload);
     if (response.ok && response.type === "basic") {
       const kept = response.clone();
       cache.put(key, kept).catch(() => {});

@@ -146,6 +146,9 @@ def test_a_first_visit_boots_the_calculator_before_any_service_worker_exists(bro
         # The state is written again when it has not changed: keep each change once.
         timeline = [event for index, event in enumerate(events) if index == 0 or event != events[index - 1]]
         assert timeline == ["engine loading", "engine live", "register"], events
+        # Later pages are asked for while the worker starts, not after (navigation preload).
+        preload = page.evaluate("() => navigator.serviceWorker.ready.then((r) => r.navigationPreload.getState())")
+        assert preload["enabled"] is True, preload
 
         runtime = [url for url in page.evaluate(USED_FILES) if "/assets/pyodide/" in url]
         assert runtime, "the calculator's runtime was loaded by the page"
