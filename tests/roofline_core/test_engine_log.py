@@ -8,10 +8,14 @@ not at a pinned upstream commit, the comment says so.
 
 from __future__ import annotations
 
+import io
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from roofline_core.cli import main
 from roofline_core.engine_log import _ANSI as ANSI_CODES
 from roofline_core.engine_log import (
     LLAMA_CPP,
@@ -515,3 +519,53 @@ def test_any_text_is_read_or_refused_and_every_line_is_used_or_named(pieces: lis
         assert (number.name, number.scope) not in seen
         seen.add((number.name, number.scope))
         assert isinstance(number.value, str) or number.value == number.value  # never NaN
+
+
+# --- Command line -------------------------------------------------------------------------------
+
+
+def test_cli_prints_each_number_with_its_line_and_counts_the_unused(tmp_path, capsys) -> None:
+    path = tmp_path / "vllm.log"
+    path.write_text("\n".join([VLLM_AVAILABLE, "INFO:     Application startup complete.", VLLM_TOKENS]), "utf-8")
+    assert main(["engine-log", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert "Engine          vllm" in out and "Lines not used  1 (--json lists each, with why)" in out
+    assert "kv_cache_memory_bytes          DP0  57.4 GB (printed 53.47 GiB)     1" in out
+    assert "kv_cache_tokens                DP0               437,968 tokens     3" in out
+
+    assert main(["engine-log", str(path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["outputs"]["engine"]["value"] == "vllm"
+    assert result["rows"][0]["value"]["value"] == pytest.approx(53.47 * GIB)
+    assert result["rows"][1]["line"]["value"] == 3
+    assert result["unused"] == [
+        {"line": 2, "text": "INFO:     Application startup complete.", "reason": "not a line this reader knows"}
+    ]
+
+
+def test_cli_reads_standard_input(monkeypatch, capsys) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(LLAMA_ISWA.encode("utf-8"))))
+    assert main(["engine-log", "-", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["outputs"]["engine"]["value"] == LLAMA_CPP and result["unused"] == []
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (b"x" * (MAX_INPUT_BYTES + 1), "The log is 1,000,001 bytes; at most 1,000,000 bytes (1 MB) of UTF-8 is read."),
+        (b"\xff\xfe", "The log is not UTF-8 text; paste the engine's printed start-up log."),
+    ],
+)
+def test_cli_errors_are_one_line_with_exit_2(tmp_path, capsys, content: bytes, expected: str) -> None:
+    path = tmp_path / "log.txt"
+    path.write_bytes(content)
+    assert main(["engine-log", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"roofline: error: {path}: {expected}\n"
+
+
+def test_cli_names_a_missing_file(tmp_path, capsys) -> None:
+    assert main(["engine-log", str(tmp_path / "absent.log")]) == 2
+    assert capsys.readouterr().err.startswith(f"roofline: error: cannot read {tmp_path / 'absent.log'}:")
