@@ -20,6 +20,9 @@ older ``INFO 01-13 11:35:23 file.py:76]``) and a worker's (``(EngineCore_DP0 pid
   config printed as ``key=value`` pairs: ``model``, ``dtype``, ``max_seq_len``,
   ``tensor_parallel_size``, ``pipeline_parallel_size``, ``data_parallel_size``,
   ``quantization``, ``kv_cache_dtype`` are read (older: ``Initializing an LLM engine``).
+- ``"Using max model len %s"`` (``vllm/config/model.py``), ``"Chunked prefill is enabled with
+  max_num_batched_tokens=%d."`` (``vllm/config/scheduler.py``) and ``"Auto-fit max_model_len:
+  reduced from %d to %d to fit in available GPU memory (%s GiB available for KV cache)"``.
 
 **SGLang** (``sgl-project/sglang``), after ``[2025-01-01 12:00:00 TP0]`` (ranks optional, also
 ``DP0 TP0 EP0``) and an optional ``INFO file.py:123:``. Its "GB" is a GiB:
@@ -60,7 +63,8 @@ after ``--log-timestamps``' ``0.19.914.514 I``. Every size is ``"%8.2f MiB"`` (b
 
 Tensor-parallel engines print a line once per rank: a value is kept once per (name, scope), the
 scope being the rank or device the line names; a repeat, or a second different value for the same
-name and scope, is listed as unused with the line it repeats. Input is limited to
+name and scope, is listed as unused with the line it repeats (and a different value on a line
+that gives other numbers too is named in :attr:`EngineLog.notes`). Input is limited to
 :data:`MAX_INPUT_BYTES` of UTF-8 and each line to :data:`MAX_LINE_CHARS` (longer lines are named
 unused, not read); every pattern is anchored and free of nested repetition, so the work is linear
 in the input. Standard library only (runs in Pyodide); nothing is evaluated.
@@ -100,6 +104,8 @@ PRINTED_UNITS: dict[str, int] = {
 }
 
 _REASON_UNKNOWN = "not a line this reader knows"
+#: Most notes about values not kept that one result lists (a hostile paste could make thousands).
+_MAX_CONFLICT_NOTES = 20
 
 
 class EngineLogError(ValueError):
@@ -389,6 +395,23 @@ def _vllm_loading(m: re.Match[str], state: _State) -> list[_Reading]:
     return readings
 
 
+def _vllm_max_model_len(m: re.Match[str], state: _State) -> list[_Reading]:
+    return [_count("max_model_len_tokens", m["len"], "tokens")]
+
+
+def _vllm_batched_tokens(m: re.Match[str], state: _State) -> list[_Reading]:
+    return [_count("max_num_batched_tokens", m["n"], "tokens")]
+
+
+def _vllm_auto_fit(m: re.Match[str], state: _State) -> list[_Reading]:
+    # Its own names: the length the engine settled on after "Using max model len" printed the
+    # one asked for, so neither hides the other.
+    return [
+        _count("auto_fit_from_max_model_len_tokens", m["before"], "tokens"),
+        _count("auto_fit_max_model_len_tokens", m["after"], "tokens"),
+    ]
+
+
 def _vllm_blocks(m: re.Match[str], state: _State) -> list[_Reading]:
     return [_count("gpu_kv_blocks", m["gpu"], "blocks"), _count("cpu_kv_blocks", m["cpu"], "blocks")]
 
@@ -533,6 +556,15 @@ _READERS: dict[str, tuple[tuple[re.Pattern[str], _Handler], ...]] = {
         ),
         (re.compile(rf"Loading model weights took (?P<mem>{_NUM}) (?P<unit>GB)"), _vllm_loading),
         (re.compile(r"# GPU blocks: (?P<gpu>\d{1,19}), # CPU blocks: (?P<cpu>\d{1,19})"), _vllm_blocks),
+        (re.compile(r"Using max model len (?P<len>\d{1,19})"), _vllm_max_model_len),
+        (re.compile(r"Chunked prefill is enabled with max_num_batched_tokens=(?P<n>\d{1,19})\."), _vllm_batched_tokens),
+        (
+            re.compile(
+                r"Auto-fit max_model_len: reduced from (?P<before>\d{1,19}) to (?P<after>\d{1,19}) to fit in "
+                rf"available GPU memory \({_NUM} GiB available for KV cache\)"
+            ),
+            _vllm_auto_fit,
+        ),
         (
             re.compile(
                 r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[\w.+-]{1,60})\) with config: (?P<config>.+)"
@@ -770,7 +802,8 @@ def _keep(
     """One number per (name, scope), first line first; lines that add none become unused."""
     numbers: list[Number] = []
     seen: dict[tuple[str, str], Number] = {}
-    repeats = 0
+    repeats = conflicts = 0
+    notes = []
     for c in candidates:
         if c.engine != engine:
             reason = f"reads as a {c.engine} line, but this is a {engine} log"
@@ -788,6 +821,17 @@ def _keep(
             kept.append(number)
         if kept:
             numbers += kept
+            for r in c.readings:
+                first = seen[(r.name, r.scope or c.scope)]
+                if first.line_number != c.number and first.value != r.value:
+                    conflicts += 1
+                    if conflicts > _MAX_CONFLICT_NOTES:
+                        continue
+                    where = f" for {first.scope}" if first.scope else ""
+                    notes.append(
+                        f"Line {c.number} gives {r.name}{where} as {r.printed}; line {first.line_number}'s"
+                        f" {first.printed} is kept."
+                    )
         elif earlier is not None:
             repeats += 1
             same = all(seen[(r.name, r.scope or c.scope)].value == r.value for r in c.readings)
@@ -798,10 +842,12 @@ def _keep(
                 else f"gives {earlier.name} again{where} with another value; line {earlier.line_number}'s is kept"
             )
             unused[c.number] = UnusedLine(c.number, _quote(c.line), reason)
-    notes = []
+    if conflicts > _MAX_CONFLICT_NOTES:
+        notes.append(f"{conflicts - _MAX_CONFLICT_NOTES:,} more values like these were read and not kept.")
     if repeats:
-        notes.append(
+        notes.insert(
+            0,
             f"{repeats} line{'s' if repeats != 1 else ''} repeated figures already read for the same rank or"
-            " device (tensor-parallel workers print theirs each): one value is kept per name and scope."
+            " device (tensor-parallel workers print theirs each): one value is kept per name and scope.",
         )
     return numbers, notes

@@ -145,6 +145,34 @@ def test_vllm_engine_config_line() -> None:
     assert log.get("backend") is None
 
 
+# Real lines from the same v0.15.1 log: vllm/config/model.py logger.info("Using max model len %s",
+# max_model_len) and vllm/config/scheduler.py "Chunked prefill is enabled with max_num_batched_tokens=%d.";
+# vllm-project/vllm@001cabc1be16a59a70d720ed61a13b678c060a18, vllm/v1/core/kv_cache_utils.py:
+#   "Auto-fit max_model_len: reduced from %d to %d to fit in available GPU memory (%s GiB available for KV cache)"
+VLLM_LENGTHS = """INFO 02-25 02:30:55 [model.py:1561] Using max model len 131072
+INFO 02-25 02:30:55 [scheduler.py:226] Chunked prefill is enabled with max_num_batched_tokens=2048.
+(EngineCore_DP0 pid=1) INFO 02-25 02:31:40 [kv_cache_utils.py:1170] Auto-fit max_model_len: reduced from 131072 to 40192 to fit in available GPU memory (4.91 GiB available for KV cache)
+(EngineCore_DP0 pid=1) INFO 02-25 02:31:40 [kv_cache_utils.py:1091] Maximum concurrency for 40,192 tokens per request: 1.00x"""
+
+
+def test_vllm_model_length_batched_tokens_and_auto_fit() -> None:
+    log = _one(VLLM_LENGTHS)
+    assert log.value("max_model_len_tokens", "") == 131_072
+    assert log.value("max_num_batched_tokens") == 2048
+    assert log.value("auto_fit_from_max_model_len_tokens") == 131_072
+    assert log.value("auto_fit_max_model_len_tokens") == 40_192
+    assert log.value("max_model_len_tokens", "DP0") == 40_192
+
+
+def test_a_different_value_on_a_line_that_gives_others_is_noted_not_hidden() -> None:
+    log = _one(
+        "INFO 02-25 02:30:55 [model.py:1561] Using max model len 4096\n"
+        "INFO 02-25 02:31:40 [kv_cache_utils.py:1091] Maximum concurrency for 8,192 tokens per request: 2.00x"
+    )
+    assert log.value("max_model_len_tokens") == 4096 and log.value("max_concurrency") == 2.0
+    assert log.notes == ("Line 2 gives max_model_len_tokens as 8,192 tokens; line 1's 4096 is kept.",)
+
+
 def test_vllm_worker_ranks_keep_one_value_each_and_name_repeats() -> None:
     lines = [
         "(VllmWorker rank=0 pid=11) INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: 30.10 GiB",
