@@ -60,7 +60,8 @@ VLLM_MERGED = (
     "Maximum concurrency for 131,072 tokens per request: 8.00x"
 )
 # vllm/v1/worker/gpu_model_runner.py: "Model loading took %.4f GiB and %.6f seconds" (with
-# m.consumed_memory / GiB_bytes); later "%s GiB" (format_gib) and "GiB memory and". The second
+# m.consumed_memory / GiB_bytes); later "%s GiB" (format_gib) and "GiB memory and" (these three
+# read in the search index's copies of vLLM's model runners, not at a pinned commit). The second
 # form is a real line: "(EngineCore pid=258) INFO gpu_model_runner.py:4879 Model loading took
 # 2.89 GiB memory and 60.297843 seconds" (no date in that logger's format).
 VLLM_LOADING_OLD = "INFO 03-01 10:00:00 [gpu_model_runner.py:1595] Model loading took 14.9889 GiB and 4.512345 seconds"
@@ -207,13 +208,14 @@ def test_ansi_colours_crlf_and_blank_lines() -> None:
 #   GB = 1024 * 1024 * 1024
 #   f"KV Cache is allocated. #tokens: {size}, K size: {k_size / GB:.2f} GB, V size: {v_size / GB:.2f} GB"
 #   f"KV Cache is allocated. #tokens: {size}, KV size: {kv_size / GB:.2f} GB"   (MLATokenToKVPool)
+# Read in the search index's copies (not at a pinned commit):
 # python/sglang/srt/model_executor/model_runner.py: f"Load weight end. elapsed={...:.2f} s,
 # type={...}, [dtype=..., ]avail mem={after_avail_memory:.2f} GB, mem usage={...:.2f} GB.", with
 # get_available_gpu_memory returning free_gpu_memory / (1 << 30); scheduler.py:
 # f"max_total_num_tokens={...}, chunked_prefill_size={...}, max_prefill_tokens={...},
 # max_running_requests={...}, context_len={...}" (newer: ", available_gpu_mem={...:.2f} GB").
-# The lines below are as SGLang's documentation notebooks print them (docs/, 2026-02-04 run),
-# the server_args line shortened.
+# Lines 3 to 8 below are a real SGLang run (2026-02-04) as quoted in the search index; the
+# others are rendered from the formats above with values of ours.
 SGLANG_LOG = """[2026-02-04 11:30:28] server_args=ServerArgs(model_path='qwen/qwen2.5-0.5b-instruct', tokenizer_path='qwen/qwen2.5-0.5b-instruct', tokenizer_mode='auto', load_format='auto', model_loader_extra_config='{}', trust_remote_code=False, context_length=None, is_embedding=False, dtype='auto', quantization=None, kv_cache_dtype='auto', mem_fraction_static=0.841, max_running_requests=None, chunked_prefill_size=8192, tp_size=1, pp_size=1, dp_size=1, ep_size=1, page_size=1)
 [2026-02-04 11:30:29] Load weight begin. avail mem=78.43 GB
 Loading safetensors checkpoint shards: 100% Completed | 1/1 [00:00<00:00,  5.76it/s]
@@ -249,6 +251,22 @@ def test_sglang_log_numbers_and_its_gb_is_a_gib() -> None:
     assert [u.line_number for u in log.unused] == [3, 4, 6]
 
 
+# SGLang's documentation notebooks print, in their executed output (shortened here):
+SGLANG_DOCS_ARGS = (
+    "[2026-03-21 03:31:56] INFO engine.py:177: server_args=ServerArgs(model_path='deepseek-ai/DeepSeek-R1-Distill-"
+    "Qwen-7B', tokenizer_path='deepseek-ai/DeepSeek-R1-Distill-Qwen-7B', tokenizer_mode='auto', tokenizer_worker_num=1, "
+    "skip_tokenizer_init=False, load_format='auto', model_loader_extra_config='{}', trust_remote_code=False, "
+    "context_length=None, is_embedding=False, enable_multimodal=None, revision=None, model_impl='auto', "
+    "host='127.0.0.1', port=30000)"
+)
+
+
+def test_sglang_server_args_after_a_logger_prefix() -> None:
+    log = _one(SGLANG_DOCS_ARGS)
+    assert log.engine == SGLANG and log.value("model") == "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"
+    assert log.get("context_length_tokens") is None and log.get("port") is None
+
+
 # Real lines of an 8-way tensor-parallel MLA model (the "KV size" pool), as SGLang prints them
 # (quoted in the search index from a user's log, version 2026-02): every rank prints its own.
 SGLANG_TP = """[2026-02-26 16:41:18 TP6] KV Cache is allocated. #tokens: 2454421, KV size: 160.63 GB
@@ -276,6 +294,7 @@ def test_sglang_mla_pool_and_rank_prefixes() -> None:
 #   "%s: freq_base     = %.1f", "%s: freq_scale    = %g", "%s: %10s  output buffer size = %8.2f MiB",
 #   "%s: %10s compute buffer size = %8.2f MiB"
 # src/llama-model.cpp (load_tensors): "%s: offloaded %d/%d layers to GPU", "%s: %12s model buffer size = %8.2f MiB"
+# (read in the search index's copies of that file, the same in every version found; not at a pinned commit).
 LLAMA_LOG = """load_tensors: offloading 32 repeating layers to GPU
 load_tensors: offloaded 33/33 layers to GPU
 load_tensors:        CUDA0 model buffer size =  4403.49 MiB
