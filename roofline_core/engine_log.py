@@ -113,7 +113,7 @@ class EngineLogError(ValueError):
 
 
 @dataclass(frozen=True)
-class Number:
+class LogNumber:
     """One figure read from a line.
 
     Attributes:
@@ -166,19 +166,19 @@ class EngineLog:
         engine: ``"vllm"``, ``"sglang"``, ``"llama.cpp"``, or None when no line was recognised.
         numbers: Every figure read, in line order.
         unused: Every other non-blank line, in line order.
-        notes: Sentences about the reading as a whole (repeats per rank dropped).
+        notes: Sentences about the reading as a whole: repeats per rank dropped, values not kept.
     """
 
     engine: str | None
-    numbers: tuple[Number, ...]
+    numbers: tuple[LogNumber, ...]
     unused: tuple[UnusedLine, ...]
     notes: tuple[str, ...] = ()
 
-    def get(self, name: str, scope: str | None = None) -> Number | None:
+    def get(self, name: str, scope: str | None = None) -> LogNumber | None:
         """The first number called ``name`` (in ``scope``, if given), or None."""
         return next((n for n in self.numbers if n.name == name and (scope is None or n.scope == scope)), None)
 
-    def all(self, name: str) -> tuple[Number, ...]:
+    def all(self, name: str) -> tuple[LogNumber, ...]:
         """Every number called ``name``, one per scope, in line order."""
         return tuple(n for n in self.numbers if n.name == name)
 
@@ -798,10 +798,10 @@ def _winner(candidates: list[_Candidate]) -> str | None:
 
 def _keep(
     candidates: list[_Candidate], engine: str | None, unused: dict[int, UnusedLine]
-) -> tuple[list[Number], list[str]]:
+) -> tuple[list[LogNumber], list[str]]:
     """One number per (name, scope), first line first; lines that add none become unused."""
-    numbers: list[Number] = []
-    seen: dict[tuple[str, str], Number] = {}
+    numbers: list[LogNumber] = []
+    seen: dict[tuple[str, str], LogNumber] = {}
     repeats = conflicts = 0
     notes = []
     for c in candidates:
@@ -816,7 +816,9 @@ def _keep(
             if first is not None:
                 earlier = earlier or first
                 continue
-            number = Number(r.name, r.value, r.unit, r.printed, r.printed_unit, r.resolution, c.number, c.line, scope)
+            number = LogNumber(
+                r.name, r.value, r.unit, r.printed, r.printed_unit, r.resolution, c.number, c.line, scope
+            )
             seen[(r.name, scope)] = number
             kept.append(number)
         if kept:
