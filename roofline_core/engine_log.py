@@ -20,6 +20,9 @@ older ``INFO 01-13 11:35:23 file.py:76]``) and a worker's (``(EngineCore_DP0 pid
   config printed as ``key=value`` pairs: ``model``, ``dtype``, ``max_seq_len``,
   ``tensor_parallel_size``, ``pipeline_parallel_size``, ``data_parallel_size``,
   ``quantization``, ``kv_cache_dtype`` are read (older: ``Initializing an LLM engine``).
+- ``"non-default args: %s"`` (``vllm/entrypoints/utils.py``), a dict of the options given:
+  ``model``, ``max_model_len``, ``gpu_memory_utilization``, ``tensor_parallel_size``,
+  ``max_num_seqs``, ``max_num_batched_tokens``, ``kv_cache_dtype`` ... are read.
 - ``"Using max model len %s"`` (``vllm/config/model.py``), ``"Chunked prefill is enabled with
   max_num_batched_tokens=%d."`` (``vllm/config/scheduler.py``) and ``"Auto-fit max_model_len:
   reduced from %d to %d to fit in available GPU memory (%s GiB available for KV cache)"``.
@@ -241,11 +244,12 @@ _IS_DECIMAL = re.compile(_NUM)
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_ ]{0,60}")
 
 
-def _key_values(text: str) -> dict[str, str]:
+def _key_values(text: str, separator: str = "=") -> dict[str, str]:
     """``key=value`` pairs separated by commas at the top level, as Python's reprs print them.
 
     Commas inside brackets or quotes belong to the value, so ``a=[1, 2], b='x, y'`` gives two
-    pairs. One pass over the text; a part that is not ``key=value`` is skipped.
+    pairs. With ``separator=":"`` it reads a dict's repr (``'a': 1, 'b': 'x'``, keys unquoted).
+    One pass over the text; a part that is not ``key=value`` is skipped.
     """
     pairs: dict[str, str] = {}
     depth, quote, start = 0, "", 0
@@ -268,8 +272,8 @@ def _key_values(text: str) -> dict[str, str]:
     else:
         parts.append(text[start:])
     for part in parts:
-        key, sep, value = part.partition("=")
-        key = key.strip()
+        key, sep, value = part.partition(separator)
+        key = _unquoted(key.strip())
         if sep and _KEY.fullmatch(key) and key not in pairs:
             pairs[key] = value.strip()
     return pairs
@@ -305,6 +309,17 @@ _VLLM_CONFIG_INTS = {
     "data_parallel_size": ("data_parallel_size", ""),
     "block_size": ("block_size_tokens", "tokens"),
     "gpu_memory_utilization": ("gpu_memory_utilization", ""),
+}
+#: ``non-default args: {...}``: the options given on the command line, as a dict.
+_VLLM_ARG_INTS = {
+    "max_model_len": ("max_model_len_tokens", "tokens"),
+    "tensor_parallel_size": ("tensor_parallel_size", ""),
+    "pipeline_parallel_size": ("pipeline_parallel_size", ""),
+    "data_parallel_size": ("data_parallel_size", ""),
+    "gpu_memory_utilization": ("gpu_memory_utilization", ""),
+    "max_num_seqs": ("max_num_seqs", "requests"),
+    "max_num_batched_tokens": ("max_num_batched_tokens", "tokens"),
+    "block_size": ("block_size_tokens", "tokens"),
 }
 _VLLM_CONFIG_TEXTS = {
     "model": "model",
@@ -419,6 +434,10 @@ def _vllm_blocks(m: re.Match[str], state: _State) -> list[_Reading]:
 def _vllm_config(m: re.Match[str], state: _State) -> list[_Reading]:
     readings = [_text("vllm_version", m["version"])]
     return readings + _config_readings(_key_values(m["config"]), _VLLM_CONFIG_INTS, _VLLM_CONFIG_TEXTS)
+
+
+def _vllm_args(m: re.Match[str], state: _State) -> list[_Reading]:
+    return _config_readings(_key_values(m["args"], ":"), _VLLM_ARG_INTS, _VLLM_CONFIG_TEXTS)
 
 
 def _sglang_weight_begin(m: re.Match[str], state: _State) -> list[_Reading]:
@@ -565,6 +584,7 @@ _READERS: dict[str, tuple[tuple[re.Pattern[str], _Handler], ...]] = {
             ),
             _vllm_auto_fit,
         ),
+        (re.compile(r"non-default args: \{(?P<args>.*)\}"), _vllm_args),
         (
             re.compile(
                 r"Initializing an? (?:V1 )?LLM engine \(v(?P<version>[\w.+-]{1,60})\) with config: (?P<config>.+)"

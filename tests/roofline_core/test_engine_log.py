@@ -174,6 +174,25 @@ def test_a_different_value_on_a_line_that_gives_others_is_noted_not_hidden() -> 
     assert log.notes == ("Line 2 gives max_model_len_tokens as 8,192 tokens; line 1's 4096 is kept.",)
 
 
+# vllm/entrypoints/utils.py, log_non_default_args: logger.info("non-default args: %s", non_default_args),
+# a dict of the options that differ from their defaults (read in the search index's copies, not at
+# a pinned commit); values ours.
+VLLM_ARGS = (
+    "(APIServer pid=1234) INFO 11-27 12:00:00 [utils.py:233] non-default args: {'model_tag': "
+    "'meta-llama/Llama-3.1-8B-Instruct', 'model': 'meta-llama/Llama-3.1-8B-Instruct', 'max_model_len': 32768, "
+    "'gpu_memory_utilization': 0.92, 'tensor_parallel_size': 2, 'max_num_seqs': 128, 'kv_cache_dtype': 'fp8', "
+    "'served_model_name': ['llama', 'llama-8b']}"
+)
+
+
+def test_vllm_non_default_args() -> None:
+    log = _one(VLLM_ARGS)
+    assert log.value("model") == "meta-llama/Llama-3.1-8B-Instruct"
+    assert log.value("max_model_len_tokens") == 32_768 and log.value("gpu_memory_utilization") == 0.92
+    assert (log.value("tensor_parallel_size"), log.value("max_num_seqs")) == (2, 128)
+    assert log.value("kv_cache_dtype") == "fp8" and log.get("max_model_len_tokens").scope == ""
+
+
 def test_vllm_worker_ranks_keep_one_value_each_and_name_repeats() -> None:
     lines = [
         "(VllmWorker rank=0 pid=11) INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: 30.10 GiB",
@@ -521,6 +540,7 @@ _PIECES = st.sampled_from(
         VLLM_TOKENS,
         VLLM_MERGED,
         VLLM_CONFIG,
+        VLLM_ARGS,
         "Maximum concurrency for 8192 tokens per request: 11.12x",
         *SGLANG_LOG.splitlines(),
         *SGLANG_TP.splitlines(),
