@@ -6,6 +6,9 @@ gets the same check, limits and message as on the site, and the output has the c
 labels. ``ridge`` lists ridge points, of one accelerator or of every preset. ``compare`` takes
 any calculator and two scenarios as ``FIELD=VALUE`` pairs (the ids a link uses) and shows how
 each result and each input's effect changed (:mod:`roofline_core.calculators.compare`).
+``engine-log FILE`` (``-`` for standard input) reads a vLLM, SGLang or llama.cpp start-up log
+(:mod:`roofline_core.engine_log`) and prints each number it found with its line, and how many
+lines it did not use (``--json`` lists them, each with why).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -29,6 +32,8 @@ from roofline_core.calculators._common import WEIGHT_FORMAT_READ
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.compare import compare, effect_text, ratio_text
 from roofline_core.calculators.decode_speed_of_light import batch_cell
+from roofline_core.engine_log import MAX_INPUT_BYTES, EngineLogError
+from roofline_core.engine_log import parse as parse_engine_log
 from roofline_core.estimates.inference import DEFAULT_SWEEP_BATCHES, critical_batch
 from roofline_core.formatting import (
     format_amount,
@@ -899,6 +904,76 @@ def cmd_compare(command: Command, args: argparse.Namespace) -> dict[str, Any]:
 COMPARE = Command("compare", "compare two scenarios of a calculator, A and B", "", (), cmd_compare)
 
 
+def _read_log(path: str) -> bytes:
+    """The bytes of the log at ``path`` (``-``: standard input), one past the reader's limit at
+    most, so an oversized file gets the reader's own message without being read whole."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        with open(path, "rb") as file:
+            return file.read(MAX_INPUT_BYTES + 1)
+    except OSError as error:
+        raise CliError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _engine_number_text(number: Any) -> str:
+    """A number as the reader reads it: sizes in SI bytes beside the figure the engine printed
+    (its GiB or MiB), counts and times as printed, with their unit."""
+    if number.unit == "text":
+        return str(number.value)
+    if number.unit == "B":
+        return f"{format_bytes(number.value)} (printed {number.printed})"
+    shown = f"{number.value:,}" if isinstance(number.value, int) else str(number.value)
+    return f"{shown} {number.unit}".rstrip()
+
+
+def cmd_engine_log(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """Each number an engine's start-up log holds, with its line; the unused lines counted."""
+    try:
+        log = parse_engine_log(_read_log(args.file))
+    except EngineLogError as error:
+        raise CliError(f"{args.file}: {error}") from None
+    rows = [
+        {
+            "name": value(n.name, "", n.name),
+            "scope": value(n.scope, "", n.scope or "-"),
+            "value": value(n.value, n.unit, _engine_number_text(n)),
+            "line": value(n.line_number, "", str(n.line_number)),
+        }
+        for n in log.numbers
+    ]
+    engine = log.engine or "none recognised"
+    outputs = {
+        "engine": value(log.engine or "", "", engine),
+        "numbers": value(len(log.numbers), "", f"{len(log.numbers)}"),
+        "unused": value(
+            len(log.unused), "", f"{len(log.unused)}" + (" (--json lists each, with why)" if log.unused else "")
+        ),
+    }
+    result: dict[str, Any] = {
+        "command": command.name,
+        "title": f"Engine start-up log: {args.file}",
+        "outputs": {key: _entry(label, outputs[key]) for key, label in _ENGINE_LOG_LABELS.items()},
+        "columns": {"name": "Number", "scope": "Rank/device", "value": "Value (SI)", "line": "Line"},
+        "rows": rows,
+        "unused": [{"line": u.line_number, "text": u.line, "reason": u.reason} for u in log.unused],
+        "notes": list(log.notes),
+    }
+    return result
+
+
+_ENGINE_LOG_LABELS = {"engine": "Engine", "numbers": "Numbers read", "unused": "Lines not used"}
+
+#: ``engine-log`` reads a file rather than setting calculator fields.
+ENGINE_LOG = Command(
+    "engine-log",
+    "read a vLLM, SGLang or llama.cpp start-up log: each number with its line, the lines not used",
+    "",
+    (),
+    cmd_engine_log,
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Roofline estimates for LLM inference (roofline_core).")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
@@ -920,6 +995,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--b", nargs="*", default=[], metavar="FIELD=VALUE", help="scenario B (defaults elsewhere)")
     sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
     sub.set_defaults(command_spec=COMPARE)
+    sub = subparsers.add_parser(ENGINE_LOG.name, help=ENGINE_LOG.help, description=ENGINE_LOG.help)
+    sub.add_argument("file", metavar="FILE", help="the saved log (- for standard input), at most 1 MB")
+    sub.add_argument("--json", action="store_true", help="print JSON (with every unused line and why)")
+    sub.set_defaults(command_spec=ENGINE_LOG)
     return parser
 
 
@@ -964,6 +1043,8 @@ def render_text(result: dict[str, Any]) -> str:
         lines += _pairs(result["outputs"])
     if result.get("parts"):
         lines += ["", *_parts_lines(result["parts"], result["outputs"])]
+    if result.get("notes"):
+        lines += ["", *result["notes"]]
     return "\n".join(lines)
 
 

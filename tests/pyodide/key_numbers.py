@@ -7,6 +7,7 @@ interpreters can be compared for exact equality. This file is run inside Pyodide
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -25,6 +26,7 @@ from roofline_core import (
     ridge_point,
 )
 from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.engine_log import parse as parse_engine_log
 from roofline_core.view import compute_view_json
 
 H100 = {"peak_flop_per_s": 989e12, "bandwidth_bytes_per_s": 3.35e12}
@@ -98,8 +100,27 @@ def _calculator_results() -> dict:
     return results
 
 
+#: One start-up log per engine (lines as tests/roofline_core/test_engine_log.py cites them), with
+#: colour codes, CRLF and a line no engine prints.
+ENGINE_LOGS = {
+    "vllm": "\x1b[1;36m(EngineCore_DP0 pid=7)\x1b[0;0m INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache"
+    " memory: 53.47 GiB\r\n(EngineCore_DP0 pid=7) INFO 11-27 12:00:05 [kv_cache_utils.py:1087] GPU KV cache size:"
+    " 437,968 tokens\r\nINFO:     Application startup complete.\r\n",
+    "sglang": "[2026-02-04 11:30:29] KV Cache is allocated. #tokens: 20480, K size: 0.12 GB, V size: 0.12 GB\n"
+    "[2026-02-26 16:41:18 TP2] KV Cache is allocated. #tokens: 2454421, KV size: 160.63 GB\n",
+    "llama.cpp": "llama_context: n_ctx         = 4096\nload_tensors:        CUDA0 model buffer size =  4403.49 MiB\n"
+    "llama_kv_cache: size =  512.00 MiB (  4096 cells,  32 layers,  1/1 seqs), K (f16):  256.00 MiB, V (f16):"
+    "  256.00 MiB\n",
+}
+
+
+def _engine_logs() -> dict:
+    return {name: dataclasses.asdict(parse_engine_log(text)) for name, text in ENGINE_LOGS.items()}
+
+
 def key_numbers_json() -> str:
-    return json.dumps({"seeds": _seed_numbers(), "calculators": _calculator_results()}, allow_nan=False, sort_keys=True)
+    numbers = {"seeds": _seed_numbers(), "calculators": _calculator_results(), "engine_logs": _engine_logs()}
+    return json.dumps(numbers, allow_nan=False, sort_keys=True)
 
 
 def bench_json(calls: int) -> str:

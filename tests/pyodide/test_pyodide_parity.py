@@ -93,3 +93,21 @@ def test_pyodide_reproduces_the_seeds(pyodide_key_numbers: str) -> None:
                 assert not any(field_id in e for e in errors), (calc_id, field_id)
                 continue
             assert any(field_id in e for e in errors), (calc_id, field_id)
+
+
+def test_pyodide_reads_engine_start_up_logs(pyodide_key_numbers: str) -> None:
+    # roofline_core.engine_log runs in the reader's browser: the same numbers, read there.
+    logs = json.loads(pyodide_key_numbers)["engine_logs"]
+    assert {name: log["engine"] for name, log in logs.items()} == {
+        "vllm": "vllm",
+        "sglang": "sglang",
+        "llama.cpp": "llama.cpp",
+    }
+    available = logs["vllm"]["numbers"][0]
+    assert (available["name"], available["value"], available["scope"]) == (
+        "kv_cache_memory_bytes",
+        53.47 * 2**30,
+        "DP0",
+    )
+    assert [u["line_number"] for u in logs["vllm"]["unused"]] == [3]
+    assert logs["sglang"]["numbers"][-1]["scope"] == "TP2"

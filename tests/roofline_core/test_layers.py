@@ -28,6 +28,8 @@ ALLOWED: dict[str, set[str]] = {
     "roofline": set(),
     "sources": set(),
     "version": set(),
+    # Reads pasted engine start-up logs; needs nothing else of the package.
+    "engine_log": set(),
     "formatting": {"roofline"},
     "hardware": {"roofline", "sources"},
     "models": {"hardware", "roofline", "sources"},
@@ -39,7 +41,8 @@ ALLOWED: dict[str, set[str]] = {
     "figures": BELOW_ESTIMATES | {"estimates", "vocabulary", "evidence"},
     "calculators": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures"},
     "view": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures", "calculators"},
-    "cli": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures", "calculators", "view", "quantities"},
+    "cli": BELOW_ESTIMATES
+    | {"estimates", "vocabulary", "questions", "figures", "calculators", "view", "quantities", "engine_log"},
     "__main__": {"cli"},
     # The package's own face: re-exports of the formula layer, presets and estimates.
     "__init__": {"hardware", "models", "estimates", "roofline", "sources"},
