@@ -65,8 +65,8 @@ def test_text_that_starts_a_formula_is_prefixed_but_numbers_are_not(hostile):
 def test_commas_quotes_and_line_breaks_stay_inside_their_cell():
     text = csv_text(["a", "b"], [['x, "quoted"\nnext', 1.5]], comments=['hostile, "comment"\n=1+1'])
     comments, rows = _parts(text)
-
-    assert "," not in comments[0] and '"' not in comments[0] and "\n" not in comments[0]
+    # A comment line is one spreadsheet cell beginning with "#": no comma, quote or line break.
+    assert comments == ["# hostile; comment =1+1"]
     assert rows == [["a", "b"], ['x, "quoted"\nnext', "1.5"]]
 
 
