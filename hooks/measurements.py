@@ -23,18 +23,24 @@ from mkdocs.utils import get_relative_url
 from roofline_core.evidence.measurements import MeasurementError, MeasurementTable, load_measurements
 from roofline_core.evidence.validation import RowError, validate
 from roofline_core.figures.measured import measured_vs_predicted_figure
+from roofline_core.version import data_version
+from roofline_core.view import figure_csv
 from roofline_site import measurements_page
 from roofline_site.atomic_write import write_atomic
+from roofline_site.downloads import data_file, download_bar, download_link
 from roofline_site.figures.cache import FigureCache
 from roofline_site.figures.html import FIGURES_DIR, figure_html, svg_file
 from roofline_site.figures.pages import cache_dir_for
 from roofline_site.measurements_page import (
+    DOWNLOADS_MARKER,
     MARKER,
     SUMMARY_MARKER,
+    TABLE_FILES,
     MarkerError,
     render_markdown,
     render_summary,
     replace_marker,
+    table_files,
 )
 
 MEASUREMENTS_FILE = Path("measurements") / "measurements.toml"
@@ -43,7 +49,7 @@ CACHE_DIR_NAME = ".cache/measurements-page"
 
 # Data file -> what is generated from it (the page's Markdown and the chart's data), once per build.
 _generated: dict[Path, dict] = {}
-# The chart's SVG file, by site path, written after the build.
+# The chart's SVG and CSV files and the table's CSV and JSON, by site path, written after the build.
 _files: dict[str, bytes] = {}
 # Stands for the chart in the cached summary: its HTML names the page-relative URL of the SVG.
 _FIGURE = "<!-- roofline:measurements-figure -->"
@@ -72,9 +78,10 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     generated = _generated_for(_data_path(config))
     where = f"docs/{page.file.src_uri}"
     summary = generated["summary"].replace(_FIGURE, _figure(generated["figure"], config, page), 1)
+    details = generated["details"].replace(DOWNLOADS_MARKER, _table_downloads(generated["files"], page), 1)
     try:
         markdown = replace_marker(markdown, summary, page=where, marker=SUMMARY_MARKER)
-        return replace_marker(markdown, generated["details"], page=where)
+        return replace_marker(markdown, details, page=where)
     except MarkerError as error:
         raise PluginError(str(error)) from None
 
@@ -111,6 +118,7 @@ def _generated_for(path: Path) -> dict:
             "summary": render_summary(report, _FIGURE),
             "details": render_markdown(report, table),
             "figure": measured_vs_predicted_figure(report),
+            "files": table_files(report, version=data_version()),
         }
         if cached is not None:
             _keep_only(cached, json.dumps(_generated[path], sort_keys=True))
@@ -122,7 +130,21 @@ def _figure(data: dict, config: MkDocsConfig, page: Page) -> str:
     svg = FigureCache(directory=cache_dir_for(_project_root(config))).svg(data)
     name, file_bytes = svg_file(svg)
     _files[FIGURES_DIR + name] = file_bytes
-    return figure_html(svg, data, number=1, src=get_relative_url(FIGURES_DIR + name, page.url))
+    csv_path, csv_bytes = data_file("measured-figure", figure_csv(data, data_version=data_version()))
+    _files[csv_path] = csv_bytes
+    src, csv_src = (get_relative_url(path, page.url) for path in (FIGURES_DIR + name, csv_path))
+    return figure_html(svg, data, number=1, src=src, csv_src=csv_src)
+
+
+def _table_downloads(files: dict[str, str], page: Page) -> str:
+    """The table's CSV and JSON files, written after the build, and the links to them."""
+    links = []
+    for kind, site_path in TABLE_FILES.items():
+        _files[site_path] = files[kind].encode("utf-8")
+        href, label = get_relative_url(site_path, page.url), f"Download {kind.upper()}"
+        name = f"{label} of every measurement"
+        links.append(download_link(href, filename=f"measurements.{kind}", label=label, name=name, kind=f"table-{kind}"))
+    return download_bar(links, name="Download the measurements")
 
 
 def _project_root(config: MkDocsConfig) -> Path:

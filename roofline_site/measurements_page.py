@@ -11,7 +11,9 @@ escaped: it is shown as written, never interpreted as Markdown or HTML.
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
+from typing import Any
 
 from roofline_core.evidence.measurements import METRICS, Measurement, MeasurementTable
 from roofline_core.evidence.validation import (
@@ -27,6 +29,7 @@ from roofline_core.evidence.validation import (
 )
 from roofline_core.formatting import format_number, format_percent
 from roofline_core.version import package_digest
+from roofline_core.view.downloads import csv_text
 from roofline_site.node_artifacts import input_key
 
 #: The line a page writes where the generated comparison goes.
@@ -35,6 +38,45 @@ MARKER = "<!-- roofline:measurements -->"
 SUMMARY_MARKER = "<!-- roofline:measurements-summary -->"
 #: Where the full table starts (its heading's id), for the summary's link to it.
 TABLE_ANCHOR = "every-row-beside-the-roofline"
+#: Stands for the table's download links in the generated Markdown; the hook writes them with
+#: URLs relative to the page that shows the table.
+DOWNLOADS_MARKER = "<!-- roofline:measurements-downloads -->"
+#: The table's files in the site: stable addresses, so a notebook can read them by URL.
+TABLE_FILES = {"csv": "assets/roofline/data/measurements.csv", "json": "assets/roofline/data/measurements.json"}
+
+#: The columns of the downloadable table: (name, what it holds), in order.
+TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "the row's id in measurements/measurements.toml"),
+    ("model", "model name"),
+    ("model_slug", "model as the row names it"),
+    ("accelerator", "accelerator name"),
+    ("accelerator_slug", "accelerator as the row names it"),
+    ("devices", "devices the model runs on"),
+    ("parallelism", "how the devices share it"),
+    ("weight_format", "storage format of the weights"),
+    ("bits_per_weight", "stored bits per weight, block scales included"),
+    ("kv_format", "number format of the KV cache"),
+    ("compute_format", "number format of the matrix math"),
+    ("batch", "sequences run together"),
+    ("input_tokens", "prompt tokens per sequence"),
+    ("output_tokens", "generated tokens per sequence"),
+    ("engine", "inference engine"),
+    ("engine_version", "its version"),
+    ("date", "date of the source"),
+    ("metric", "what was measured"),
+    ("unit", "unit of measured, speed_of_light and estimate (as the source gives it)"),
+    ("measured", "the published number"),
+    ("speed_of_light", "roofline_core's bound (empty when excluded)"),
+    ("estimate", "the realistic estimate at the fitted efficiencies (empty when excluded)"),
+    ("ratio", "measured speed as a fraction of the speed of light"),
+    ("error", "the estimate's error relative to the measurement (a fraction)"),
+    ("role", "fit, held-back or excluded"),
+    ("exclude", "why the row is not compared"),
+    ("source_kind", "kind of source"),
+    ("source_url", "address of the source"),
+    ("source_quote", "what the source states"),
+    ("conditions", "other conditions of the run"),
+)
 
 _METRIC_LABELS = {
     "decode_tokens_per_s_per_sequence": "decode, tok/s per sequence",
@@ -104,6 +146,73 @@ def render_summary(report: ValidationReport, figure_html: str) -> str:
         f"Every row is in [the full table](#{TABLE_ANCHOR}), which you can filter."
     )
     return "\n\n".join(["## At a glance", lede, figure_html, _regimes(report)])
+
+
+def table_records(report: ValidationReport) -> list[dict[str, Any]]:
+    """Every row of the comparison (excluded ones too) as ``{column: value}``, in file order,
+    with the columns of :data:`TABLE_COLUMNS`; numbers stay numbers, a missing one is None."""
+    records = []
+    for c in report.comparisons:
+        m = c.measurement
+        values = {
+            "id": m.id,
+            "model": m.model.name,
+            "model_slug": m.model_slug,
+            "accelerator": m.accelerator.name,
+            "accelerator_slug": m.accelerator_slug,
+            "devices": m.devices,
+            "parallelism": m.parallelism,
+            "weight_format": m.weight_format.slug,
+            "bits_per_weight": m.weight_format.bits_per_weight,
+            "kv_format": m.kv_format,
+            "compute_format": m.compute_format,
+            "batch": m.batch,
+            "input_tokens": m.input_tokens,
+            "output_tokens": m.output_tokens,
+            "engine": m.engine,
+            "engine_version": m.engine_version,
+            "date": m.date,
+            "metric": m.metric,
+            "unit": METRICS[m.metric][0],
+            "measured": m.value,
+            "speed_of_light": c.speed_of_light,
+            "estimate": c.estimate,
+            "ratio": c.ratio,
+            "error": c.error,
+            "role": c.role,
+            "exclude": m.exclude,
+            "source_kind": m.source_kind,
+            "source_url": m.source.url,
+            "source_quote": m.source.states,
+            "conditions": m.conditions,
+        }
+        records.append({name: values[name] for name, _ in TABLE_COLUMNS})
+    return records
+
+
+def table_files(report: ValidationReport, *, version: str) -> dict[str, str]:
+    """The table as downloads: ``{"csv": text, "json": text}`` (:data:`TABLE_FILES` says where).
+
+    Both hold the same records (:func:`table_records`); the CSV guards its text cells against
+    spreadsheet formulas (``roofline_core.view.downloads``), the JSON adds what each column holds.
+    """
+    records = table_records(report)
+    names = [name for name, _ in TABLE_COLUMNS]
+    comments = [
+        "Roofline Glossary: published LLM-inference measurements beside the roofline",
+        f"data version: {version}",
+        "measured and the estimates are in each row's unit (tok/s or ms); ratio and error are fractions",
+    ]
+    rows = [["" if record[name] is None else record[name] for name in names] for record in records]
+    document = {
+        "data_version": version,
+        "columns": [{"name": name, "description": about} for name, about in TABLE_COLUMNS],
+        "rows": records,
+    }
+    return {
+        "csv": csv_text(names, rows, comments=comments),
+        "json": json.dumps(document, ensure_ascii=False, indent=1, allow_nan=False) + "\n",
+    }
 
 
 # Helper functions ----------------------------------------------------------------------
@@ -230,7 +339,7 @@ def _comparison_table(report: ValidationReport) -> str:
         "bound's time over the measured time), so 100% would be a perfect run. *Error* is the "
         "estimate's difference from the measurement, relative to the measurement. The speed of light and "
         "the estimate are in the unit of the measured column. Each row's name links to its source.\n\n"
-        + _unsearched(_filterable("\n".join(header + body), rows=len(body)))
+        f"{DOWNLOADS_MARKER}\n\n" + _unsearched(_filterable("\n".join(header + body), rows=len(body)))
     )
 
 

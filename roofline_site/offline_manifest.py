@@ -38,7 +38,8 @@ from urllib.parse import urlsplit
 SLOT = "/*roofline:offline-manifest*/ null"
 #: Files whose name changes whenever their bytes do: the Pyodide runtime (a folder per version),
 #: content-hashed zips and snapshots, Material's hashed bundle, search worker and sheets, the
-#: site's one sheet, figures, term pages' calculators and the pages' numbers scripts and parts.
+#: site's one sheet, figures, the CSV files of figures and calculators, term pages' calculators and
+#: the pages' numbers scripts and parts.
 IMMUTABLE: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern)
     for pattern in (
@@ -48,6 +49,7 @@ IMMUTABLE: tuple[re.Pattern[str], ...] = tuple(
         r"assets/stylesheets/[a-z]+\.[0-9a-f]{8}\.min\.css",
         r"assets/roofline/site\.[0-9a-f]{16}\.css",
         r"assets/roofline/figures/svg/figure\.[0-9a-f]{16}\.svg",
+        r"assets/roofline/data/[a-z0-9-]+\.[0-9a-f]{16}\.csv",
         r"assets/roofline/calculators/part/calculator\.[0-9a-f]{16}\.json",
         r"assets/roofline/numbers/numbers\.[0-9a-f]{16}\.py",
         r"assets/roofline/numbers/numbers\.[0-9a-f]{16}\.json",

@@ -116,6 +116,8 @@ DATA_ATTRIBUTES: frozenset[str] = frozenset(
         "data-thresholds",
         "data-current",
         "data-slot",
+        # downloads of tables, charts and figures (roofline_site/downloads.py, site_assets/downloads.mjs)
+        "data-download",
     }
 )
 _FORM = {"name", "value", "type", "disabled", "required", "readonly", "placeholder", "autocomplete", "spellcheck"}

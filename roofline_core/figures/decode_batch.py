@@ -108,6 +108,8 @@ def decode_batch_figure(
             # Each panel names its axes: the top one's ticks are read on their own too.
             "x_label": "Batch size (sequences)",
             "y_label": "Throughput (tok/s)",
+            "x_unit": "sequences",
+            "y_unit": "tokens/s",
             "x_scale": "log",
             "y_scale": "log",
             "x_range": [x_lo, x_hi],
@@ -123,6 +125,8 @@ def decode_batch_figure(
             "x_label": "Batch size (sequences)",
             # Seconds, the ticks written with a prefix ("10 ms").
             "y_label": "Step time (s)",
+            "x_unit": "sequences",
+            "y_unit": "s",
             "x_scale": "log",
             "y_scale": "log",
             "x_range": [x_lo, x_hi],

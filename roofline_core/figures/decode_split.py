@@ -103,6 +103,8 @@ def decode_split_figure(
     panel = {
         "x_label": "Context length (tokens)",
         "y_label": "Step time (ms)",
+        "x_unit": "",
+        "y_unit": "s",
         "x_scale": "category",
         "y_scale": "linear",
         "x_range": [-0.6, len(sweep) - 0.4],

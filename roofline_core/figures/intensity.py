@@ -127,6 +127,8 @@ def intensity_figure(
     panel = {
         "x_label": "Arithmetic intensity (FLOP/byte)",
         "y_label": "",
+        "x_unit": "FLOP/byte",
+        "y_unit": "",
         "x_scale": "log",
         "y_scale": "none",
         "x_range": [x_lo, x_hi],

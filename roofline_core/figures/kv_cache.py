@@ -83,6 +83,8 @@ def kv_cache_figure(
     panel = {
         "x_label": "Context length (tokens)",
         "y_label": "KV cache (bytes)",
+        "x_unit": "tokens",
+        "y_unit": "B",
         "x_scale": "log",
         "y_scale": "log",
         "x_range": [x_lo, x_hi],

@@ -61,6 +61,8 @@ def measured_vs_predicted_figure(report: ValidationReport) -> Figure:
             {
                 "x_label": "Estimated speed (tokens/s)",
                 "y_label": "Measured speed (tokens/s)",
+                "x_unit": "tokens/s",
+                "y_unit": "tokens/s",
                 "x_scale": "log",
                 "y_scale": "log",
                 "x_range": [low, high],

@@ -114,6 +114,8 @@ def prefill_decode_figure(
     panel = {
         "x_label": "Prompt length = context (tokens)",
         "y_label": "Time per token (s)",
+        "x_unit": "tokens",
+        "y_unit": "s",
         "x_scale": "log",
         "y_scale": "log",
         "x_range": [x_lo, x_hi],

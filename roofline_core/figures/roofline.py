@@ -291,6 +291,8 @@ def roofline_figure(
     panel = {
         "x_label": "Arithmetic intensity (FLOP/byte)",
         "y_label": "Attainable (TFLOP/s)",
+        "x_unit": "FLOP/byte",
+        "y_unit": "FLOP/s",
         "x_scale": "log",
         "y_scale": "log",
         "x_range": [x_lo, x_hi],

@@ -122,6 +122,10 @@ class _PanelRequired(TypedDict):
     y_range: list[float]
     x_ticks: list[Tick]
     y_ticks: list[Tick]
+    #: The SI unit of the coordinates (``"FLOP/byte"``, ``"s"``, ``"B"``; ``""`` for a category
+    #: or unscaled axis), whatever prefix the label and ticks show: a CSV of the data names it.
+    x_unit: str
+    y_unit: str
 
 
 class Panel(_PanelRequired, total=False):

@@ -9,13 +9,14 @@ Standard library only, like the rest of ``roofline_core``.
 It may import: ``roofline_core.calculators``, ``roofline_core.figures``, ``roofline_core.questions``,
 ``roofline_core.estimates``, ``roofline_core.vocabulary``, ``roofline_core.models``,
 ``roofline_core.hardware``, ``roofline_core.formatting``, ``roofline_core.roofline``,
-``roofline_core.sources``.
+``roofline_core.sources``, ``roofline_core.version``.
 """
 
 from __future__ import annotations
 
 from roofline_core.view.calculator import CalculatorView, calculator_view, compute_view_json
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing, tick_label
+from roofline_core.view.downloads import chart_csv, figure_csv, table_csv
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.prose import PROSE_CHARS, is_prose
@@ -25,6 +26,8 @@ __all__ = [
     "CalculatorView",
     "Node",
     "box_text",
+    "chart_csv",
+    "figure_csv",
     "calculator_view",
     "compute_view_json",
     "is_prose",
@@ -32,5 +35,6 @@ __all__ = [
     "kv_cache_drawing",
     "node",
     "roofline_drawing",
+    "table_csv",
     "tick_label",
 ]

@@ -15,8 +15,10 @@ from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.compare import compare
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
 from roofline_core.models.config_code import decode, pretty_json
+from roofline_core.version import data_version
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.compare import comparison_summary, comparison_tree
+from roofline_core.view.downloads import chart_csv, scenario_text, table_csv
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.parts import parts_tree
@@ -46,6 +48,11 @@ class CalculatorView(TypedDict):
         outputs: ``{output id: OutputView}``.
         table: The result table (a ``div[data-table]`` tree), or None.
         chart: The chart (an ``svg`` tree: the roofline, or the KV cache against context), or None.
+        table_csv: The table's values as CSV text in SI units, with the scenario and data
+            version in ``#`` lines (:func:`roofline_core.view.downloads.table_csv`), or None:
+            what the table's "Download CSV" gives.
+        chart_csv: The chart's numbers as CSV text (:func:`roofline_core.view.downloads.chart_csv`),
+            or None.
         configs: For each pasted config.json read: ``{"code": ..., "text": ...}``, the short
             code a link carries instead of the file, and the fields read, as JSON text (what
             the box shows when the code came from a link).
@@ -65,6 +72,8 @@ class CalculatorView(TypedDict):
     outputs: dict[str, OutputView]
     table: Node | None
     chart: Node | None
+    table_csv: str | None
+    chart_csv: str | None
     configs: dict[str, dict[str, str]]
     compare: Node | None
     compare_summary: Node | None
@@ -86,6 +95,7 @@ def calculator_view(
     """
     calc = CALCULATORS[calculator_id]
     chart = result.get("chart")
+    scenario = scenario_text(calc, result["inputs"]) if not result["errors"] else ""
     return {
         "errors": dict(result["errors"]),
         "outputs": {
@@ -103,6 +113,14 @@ def calculator_view(
             else None
         ),
         "chart": chart_drawing(calculator_id, chart, element_id=f"{dom_id}-chart") if chart else None,
+        "table_csv": (
+            table_csv(calc, result["table"], result["inputs"], data_version=data_version())
+            if result.get("table")
+            else None
+        ),
+        "chart_csv": (
+            chart_csv(chart, title=calc.title, scenario=scenario, data_version=data_version()) if chart else None
+        ),
         "configs": {
             field.id: {"code": result["inputs"][field.id], "text": pretty_json(decode(result["inputs"][field.id]))}
             for field in calc.applicable_fields(result["inputs"])

@@ -18,7 +18,7 @@ from roofline_site.calculators.embed import EMBED_DIR, FULL_PAGE_DIR
 from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, Placement, parse_placement
 from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summary_html
 from roofline_site.calculators.placement import resolve
-from roofline_site.calculators.render import AssetUrls, render_calculator, view_for
+from roofline_site.calculators.render import AssetUrls, csv_files, render_calculator, view_for
 from roofline_site.calculators.render_cache import RenderCache, Rendered
 from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import Fence, PageContext, Prepared
@@ -66,7 +66,8 @@ class CalculatorFences:
 
     Attributes:
         assets: Gives the build's Pyodide assets (their site paths go into each calculator).
-        files: Each term page calculator's own file, by site path (:mod:`.later`).
+        files: Each term page calculator's own file (:mod:`.later`) and each calculator's CSV
+            files (its table's and chart's at the page's scenario), by site path.
         cache: Renderings kept between builds (:mod:`.render_cache`); none by default.
     """
 
@@ -103,6 +104,7 @@ class CalculatorFences:
             if rendered.fragment is not None:
                 name, data = rendered.fragment
                 self.files[FRAGMENTS_DIR + name] = data
+            self.files.update(rendered.files)
             # The cached rendering holds the token's slot; this build's token goes in here.
             html = stamp(rendered.html, self.assets().build_token)
             prepared.append(Prepared(html=html, marker=SLOT.format(number=number), deferred=True))
@@ -147,9 +149,12 @@ def _render(placement: Placement, page: PageContext, *, dom_id: str, urls: Asset
     """
     resolved = resolve(placement, path=page.path)
     view = view_for(resolved, dom_id=dom_id, assets=urls)
-    html = render_calculator(resolved, dom_id=dom_id, assets=urls, view=view)
+    files = csv_files(placement.calculator_id, view)
+    downloads = {kind: page.url_to(path) for kind, (path, _data) in files.items()}
+    html = render_calculator(resolved, dom_id=dom_id, assets=urls, view=view, downloads=downloads)
+    written = tuple(files.values())
     if not _term_of_page(page.page_path):
-        return Rendered(html)
+        return Rendered(html, files=written)
     name, data = fragment_file(html, dom_id=dom_id)
     summary = summary_html(
         resolved,
@@ -159,7 +164,7 @@ def _render(placement: Placement, page: PageContext, *, dom_id: str, urls: Asset
         src=page.url_to(FRAGMENTS_DIR + name),
         full_page=page.url_to(f"{FULL_PAGE_DIR}/{placement.calculator_id}/"),
     )
-    return Rendered(summary, fragment=(name, data))
+    return Rendered(summary, fragment=(name, data), files=written)
 
 
 def _term_of_page(page_path: str) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -36,6 +36,7 @@ from roofline_site.calculators.embed import embed_code
 from roofline_site.calculators.markup import markup
 from roofline_site.calculators.placement import Resolved
 from roofline_site.calculators.runtime_manifest import TOKEN_SLOT
+from roofline_site.downloads import data_file, download_bar, download_button, download_link
 
 __all__ = [
     "PRECOMPUTED_STATUS",
@@ -156,7 +157,14 @@ def view_for(resolved: Resolved, *, dom_id: str, assets: AssetUrls) -> Calculato
     return calculator_view(resolved.definition["id"], resolved.result, dom_id=dom_id, glossary_url=assets.glossary)
 
 
-def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, view: CalculatorView | None = None) -> str:
+def render_calculator(
+    resolved: Resolved,
+    *,
+    dom_id: str,
+    assets: AssetUrls,
+    view: CalculatorView | None = None,
+    downloads: Mapping[str, str] | None = None,
+) -> str:
     """The calculator's HTML.
 
     Args:
@@ -164,7 +172,10 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
         dom_id: Unique id of the root on its page; ids inside derive from it.
         assets: URLs relative to the page.
         view: :func:`view_for` these, when the caller has it already.
+        downloads: URLs (relative to the page) of the files of this scenario's ``"table"`` and
+            ``"chart"`` CSV (:func:`csv_files`); a table or chart without one gets no CSV link.
     """
+    downloads = downloads or {}
     spec = resolved.definition
     parts = [
         # data-search-exclude: a search excerpt is the page's prose, not option lists and result
@@ -207,7 +218,11 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
     parts.extend(fields[name] for name in key)
     parts.append("</div>")
     view = view or view_for(resolved, dom_id=dom_id, assets=assets)
-    parts.append(_answer_html(spec, view, assets, scenario=_scenario_html(spec, inputs, key, dom_id)))
+    parts.append(
+        _answer_html(
+            spec, view, assets, scenario=_scenario_html(spec, inputs, key, dom_id), csv_url=downloads.get("chart")
+        )
+    )
     if more:
         # Open in the markup (a page without JavaScript shows every input); the browser folds it
         # on a narrow screen so the answer stays in the first screen.
@@ -231,6 +246,15 @@ def render_calculator(resolved: Resolved, *, dom_id: str, assets: AssetUrls, vie
     parts.append('<div class="roofline-calc__compare-box" data-compare-box hidden></div>')
     if view["table"] is not None:
         parts.append(markup(view["table"]))
+        if "table" in downloads:
+            link = download_link(
+                downloads["table"],
+                filename=f"{spec['id']}-table.csv",
+                label="Download CSV",
+                name="Download CSV of the table",
+                kind="table-csv",
+            )
+            parts.append(download_bar([link], name=f"{spec['title']}: download the table"))
     parts.append(
         '<div class="roofline-calc__footer">'
         f'<p class="roofline-calc__status" data-status>{escape(PRECOMPUTED_STATUS)}</p>'
@@ -484,7 +508,9 @@ def _scenario_html(spec: dict[str, Any], inputs: dict[str, Any], key: list[str],
     )
 
 
-def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls, *, scenario: str = "") -> str:
+def _answer_html(
+    spec: dict[str, Any], view: CalculatorView, assets: AssetUrls, *, scenario: str = "", csv_url: str | None = None
+) -> str:
     """The results: which inputs they are for if not the fields', comparing, the headline
     outputs, the chart, the scenario line, then the other outputs, in one live region.
 
@@ -517,12 +543,41 @@ def _answer_html(spec: dict[str, Any], view: CalculatorView, assets: AssetUrls, 
         parts.append(
             f'<figure class="roofline-calc__chart" data-chart-box aria-live="off">{markup(view["chart"])}</figure>'
         )
+        parts.append(chart_downloads(spec, csv_url))
     parts.append(parts_html(spec["outputs"], view))
     parts.append(scenario)
     if others:
         parts.append(outputs_html(others, view, headline=False, terms=terms))
     parts.append("</div>")
     return "".join(parts)
+
+
+def csv_files(calculator_id: str, view: CalculatorView) -> dict[str, tuple[str, bytes]]:
+    """The CSV files of a view's table and chart, by what they are (``"table"``, ``"chart"``):
+    ``(site path, bytes)`` each, named by content (:func:`roofline_site.downloads.data_file`)."""
+    texts = {"table": view["table_csv"], "chart": view["chart_csv"]}
+    return {kind: data_file(f"{calculator_id}-{kind}", text) for kind, text in texts.items() if text}
+
+
+def chart_downloads(spec: dict[str, Any], csv_url: str | None) -> str:
+    """The chart's downloads: its SVG and PNG, which the browser makes from the chart on the
+    page (site_assets/downloads.mjs), and its numbers' CSV file, a plain link."""
+    stem = f"{spec['id']}-chart"
+    links = [
+        download_button(label="Download SVG", name="Download SVG of the chart", kind="chart-svg"),
+        download_button(label="Download PNG", name="Download PNG of the chart", kind="chart-png"),
+    ]
+    if csv_url:
+        links.append(
+            download_link(
+                csv_url,
+                filename=f"{stem}.csv",
+                label="Download CSV",
+                name="Download CSV of the chart",
+                kind="chart-csv",
+            )
+        )
+    return download_bar(links, name=f"{spec['title']}: download the chart")
 
 
 def _json(data: Any) -> str:

@@ -6,8 +6,8 @@ the code: :mod:`roofline_core` (formulas, presets, definitions, data version), t
 the fence parser. The key is a SHA-256 of all of them, so any change to one renders afresh.
 Resolving and rendering the site's 32 calculators took about a twentieth of a warm build.
 
-Each entry is a JSON file in ``.cache/calculators/``: the page's HTML for the fence and, on a term
-page, the calculator's own file (:mod:`.later`). Written atomically; a missing, unreadable or
+Each entry is a JSON file in ``.cache/calculators/``: the page's HTML for the fence, on a term
+page the calculator's own file (:mod:`.later`), and the CSV files its download links name. Written atomically; a missing, unreadable or
 foreign file is a miss.
 """
 
@@ -35,10 +35,12 @@ def rendering_code_digest() -> str:
 
 @dataclass(frozen=True)
 class Rendered:
-    """What a fence became: the page's HTML and, on a term page, its file ``(name, bytes)``."""
+    """What a fence became: the page's HTML, on a term page its file ``(name, bytes)``, and the
+    files its download links name (``(site path, bytes)`` pairs: the CSV of its table and chart)."""
 
     html: str
     fragment: tuple[str, bytes] | None = None
+    files: tuple[tuple[str, bytes], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,14 +61,15 @@ class RenderCache:
         try:
             record = json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
             html, fragment = record["html"], record["fragment"]
-            if not isinstance(html, str):
+            files = tuple((item["path"], item["data"].encode("utf-8")) for item in record["files"])
+            if not isinstance(html, str) or not all(isinstance(path, str) for path, _ in files):
                 return None
             if fragment is None:
-                return Rendered(html)
+                return Rendered(html, files=files)
             name, data = fragment["name"], fragment["data"]
             if not (isinstance(name, str) and isinstance(data, str)):
                 return None
-            return Rendered(html, fragment=(name, data.encode("utf-8")))
+            return Rendered(html, fragment=(name, data.encode("utf-8")), files=files)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -77,5 +80,6 @@ class RenderCache:
         record = {
             "html": rendered.html,
             "fragment": {"name": fragment[0], "data": fragment[1].decode("utf-8")} if fragment else None,
+            "files": [{"path": path, "data": data.decode("utf-8")} for path, data in rendered.files],
         }
         write_atomic(self.directory / f"{key}.json", json.dumps(record, ensure_ascii=False).encode("utf-8"))

@@ -17,6 +17,7 @@ import re
 from html import escape
 from typing import Any
 
+from roofline_site.downloads import download_bar, download_button, download_link
 from roofline_site.figures.theme import ID_PLACEHOLDER
 
 #: Where the figures' SVG files go in the site.
@@ -34,7 +35,7 @@ def svg_file(svg: str) -> tuple[str, bytes]:
     return f"figure.{hashlib.sha256(data).hexdigest()[:16]}.svg", data
 
 
-def figure_html(svg: str, data: dict[str, Any], *, number: int, src: str) -> str:
+def figure_html(svg: str, data: dict[str, Any], *, number: int, src: str, csv_src: str | None = None) -> str:
     """Wrap a themed SVG's file and its data in a ``<figure>``.
 
     Args:
@@ -42,6 +43,8 @@ def figure_html(svg: str, data: dict[str, Any], *, number: int, src: str) -> str
         data: The figure's data (``title``, ``alt``, ``table``, optional ``caption``).
         number: The figure's place on the page (1, 2, ...): its ids are unique on the page.
         src: The URL of its :func:`svg_file`, relative to the page.
+        csv_src: The URL of its numbers' CSV file (``roofline_core.view.figure_csv``), relative
+            to the page; with it, the figure offers its SVG, PNG and CSV as downloads.
     """
     alt = escape(data["alt"], quote=True)
     title = escape(data["title"])
@@ -61,9 +64,30 @@ def figure_html(svg: str, data: dict[str, Any], *, number: int, src: str) -> str
         f'<figure class="roofline-figure" id="roofline-figure-{number}" data-figure-kind="{escape(data["kind"], quote=True)}">\n'
         f"{plot}\n"
         f'<figcaption class="roofline-figure__caption">{caption}</figcaption>\n'
+        f"{_downloads(data, src, csv_src) if csv_src else ''}"
         f"{_numbers(data['table'])}"
         "</figure>"
     )
+
+
+def _downloads(data: dict[str, Any], src: str, csv_src: str) -> str:
+    # The SVG is the file the image shows (light palette, self-contained); the PNG is drawn from
+    # it by site_assets/downloads.mjs; the CSV holds the plotted numbers in SI units.
+    stem = data["kind"]
+    links = [
+        download_link(
+            src, filename=f"{stem}.svg", label="Download SVG", name="Download SVG of the figure", kind="figure-svg"
+        ),
+        download_button(label="Download PNG", name="Download PNG of the figure", kind="figure-png"),
+        download_link(
+            csv_src,
+            filename=f"{stem}.csv",
+            label="Download CSV",
+            name="Download CSV of the figure's numbers",
+            kind="figure-csv",
+        ),
+    ]
+    return download_bar(links, name=f"{data['title']}: downloads") + "\n"
 
 
 def _numbers(table: dict[str, Any]) -> str:

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
+from roofline_core.version import data_version
+from roofline_core.view import figure_csv
+from roofline_site.downloads import data_file
 from roofline_site.fences import Fence, PageContext, Prepared
 from roofline_site.figures.cache import FigureCache
 from roofline_site.figures.html import FIGURES_DIR, figure_html, svg_file
@@ -30,7 +33,8 @@ class FigureFences:
 
     Attributes:
         cache: Where SVGs are kept.
-        files: Each drawn figure's SVG file, by site path, for the build to write.
+        files: Each drawn figure's SVG file and its numbers' CSV file, by site path, for the
+            build to write.
     """
 
     cache: FigureCache
@@ -51,7 +55,11 @@ class FigureFences:
             svg = self.cache.svg(one)
             name, file_bytes = svg_file(svg)
             self.files[FIGURES_DIR + name] = file_bytes
-            html = figure_html(svg, one, number=number, src=page.url_to(FIGURES_DIR + name))
+            csv_path, csv_bytes = data_file(f"{one['kind']}-figure", figure_csv(one, data_version=data_version()))
+            self.files[csv_path] = csv_bytes
+            html = figure_html(
+                svg, one, number=number, src=page.url_to(FIGURES_DIR + name), csv_src=page.url_to(csv_path)
+            )
             prepared.append(Prepared(html=html, marker=f'id="roofline-figure-{number}"'))
         return prepared
 

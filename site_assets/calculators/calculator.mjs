@@ -10,6 +10,7 @@ import { currentEngine, retryEngine, startEngine, whenIdleAfterLoad } from "./en
 import { BUILD_TOKEN } from "./runtime-urls.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
+import { enableDownloads, pointAt } from "../downloads.mjs";
 import { citation, copyOrShow, embedCode, pythonSnippet, shareLink } from "./share.mjs";
 import { PIN_PARAM, linkedInputIds, paramPrefix, readPinned, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
@@ -57,6 +58,8 @@ class CalculatorView {
   constructor(root, calculatorsOnPage, occurrence) {
     this.root = root;
     this.id = root.dataset.calculator;
+    // The chart's SVG and PNG buttons work once this script runs (site_assets/downloads.mjs).
+    enableDownloads(root);
     const island = JSON.parse(root.querySelector("[data-calculator-data]").dataset.calculatorData);
     this.definition = island.definition;
     this.fields = new Map(this.definition.inputs.map((field) => [field.id, field]));
@@ -823,6 +826,9 @@ class CalculatorView {
     if (chartBox && view.chart) {
       chartBox.replaceChildren(draw(view.chart));
     }
+    // The CSV links save this result's table and chart, as roofline_core wrote them.
+    pointAt(this.root.querySelector('[data-download="table-csv"]'), view.table_csv);
+    pointAt(this.root.querySelector('[data-download="chart-csv"]'), view.chart_csv);
     if (this.pinned && view.compare) {
       this.compareBox.replaceChildren(draw(view.compare));
     }

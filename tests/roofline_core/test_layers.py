@@ -40,7 +40,8 @@ ALLOWED: dict[str, set[str]] = {
     "quantities": BELOW_ESTIMATES | {"estimates", "vocabulary"},
     "figures": BELOW_ESTIMATES | {"estimates", "vocabulary", "evidence"},
     "calculators": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures"},
-    "view": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures", "calculators"},
+    # The data version stamps the CSV files a reader downloads (view/downloads.py's callers).
+    "view": BELOW_ESTIMATES | {"estimates", "vocabulary", "questions", "figures", "calculators", "version"},
     "cli": BELOW_ESTIMATES
     | {"estimates", "vocabulary", "questions", "figures", "calculators", "view", "quantities", "engine_log"},
     "__main__": {"cli"},

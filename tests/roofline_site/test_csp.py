@@ -65,6 +65,14 @@ def test_headers_file_round_trips():
     rules = csp.parse_headers_file(text)
     assert rules["/*"]["Content-Security-Policy"] == "default-src 'none'"
     assert rules["/*"]["X-Content-Type-Options"] == "nosniff"
+    # The downloads' CSV files are UTF-8 text a spreadsheet opens.
+    assert rules["/*.csv"] == {"Content-Type": "text/csv; charset=utf-8"}
+
+
+def test_images_may_be_blobs_for_png_downloads_but_scripts_may_not():
+    directives = {d.name: d.sources for d in csp.DIRECTIVES}
+    assert "blob:" in directives["img-src"]
+    assert not any("blob:" in directives[name] for name in ("script-src", "style-src", "connect-src", "worker-src"))
 
 
 def test_headers_file_error_names_the_line():

@@ -21,6 +21,7 @@ EXTRA_TYPES = {
     ".svg": "image/svg+xml",
     ".xml": "application/xml",
     ".zip": "application/zip",
+    ".csv": "text/csv; charset=utf-8",
 }
 
 

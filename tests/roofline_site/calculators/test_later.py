@@ -7,6 +7,7 @@ import re
 
 from roofline_site.calculators.later import FRAGMENTS_DIR, fragment_file, summary_html
 from roofline_site.calculators.page import CalculatorFences
+from roofline_site.downloads import DATA_DIR
 from roofline_site.fences import start_build
 from tests.roofline_site.calculators.test_page import ASSETS
 from tests.roofline_site.fences.markdown_page import convert
@@ -18,7 +19,9 @@ def _term_page(markdown: str = TERM_PAGE, page_path: str = "glossary/kv-cache/")
     fences = CalculatorFences(assets=lambda: ASSETS)
     build = start_build([fences])
     build.prepare_page(markdown, path="glossary/kv-cache.md", page_path=page_path, url_to=lambda p: "../../" + p)
-    return build.finish_page(convert(markdown, ["calculator"]), path="glossary/kv-cache.md"), fences.site_files()
+    page = build.finish_page(convert(markdown, ["calculator"]), path="glossary/kv-cache.md")
+    # The calculator's own file; its CSV downloads (roofline_site/downloads.py) are tested apart.
+    return page, {path: data for path, data in fences.site_files().items() if path.startswith(FRAGMENTS_DIR)}
 
 
 def _outputs(html: str) -> dict[str, str]:
@@ -53,6 +56,20 @@ def test_the_summary_shows_the_calculators_headline_results_and_what_they_are_fo
     assert "Devices: " in page and "Layers" not in page  # a custom model's sizes only under Custom
     assert "Batch size: 1 sequence," in page
     assert '<a href="../../calculators/kv-cache/">Open the KV cache size calculator</a>' in page
+
+
+def test_the_calculator_in_its_file_links_its_csv_files_which_the_build_writes():
+    fences = CalculatorFences(assets=lambda: ASSETS)
+    build = start_build([fences])
+    build.prepare_page(
+        TERM_PAGE, path="glossary/kv-cache.md", page_path="glossary/kv-cache/", url_to=lambda p: "../../" + p
+    )
+    files = fences.site_files()
+    (chart_csv,) = [path for path in files if path.startswith(DATA_DIR)]
+    assert re.fullmatch(r"kv-cache-chart\.[0-9a-f]{16}\.csv", chart_csv.split("/")[-1])
+    calculator = json.loads(next(data for path, data in files.items() if path.startswith(FRAGMENTS_DIR)))["html"]
+    assert f'href="../../{chart_csv}" download="kv-cache-chart.csv"' in calculator
+    assert b"context_tokens=4096" in files[chart_csv]
 
 
 def test_other_pages_keep_the_calculator_in_the_page():

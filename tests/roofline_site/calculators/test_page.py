@@ -11,7 +11,7 @@ from roofline_site.calculators.embed import embed_page_markdown
 from roofline_site.calculators.fence import FenceError, Placement
 from roofline_site.calculators.page import CalculatorFences
 from roofline_site.calculators.placement import resolve
-from roofline_site.calculators.render import AssetUrls, render_calculator
+from roofline_site.calculators.render import AssetUrls, csv_files, render_calculator, view_for
 from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import start_build
 from tests.roofline_site.fences.markdown_page import convert
@@ -39,7 +39,10 @@ def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
         glossary="../../glossary/",
         share_embed=f"embed/{calculator_id}/",  # prepare_page's default link_to keeps site paths
     )
-    return stamp(render_calculator(resolved, dom_id=dom_id, assets=urls), ASSETS.build_token)
+    # Its table's and chart's CSV files, linked from the page (roofline_site/downloads.py).
+    view = view_for(resolved, dom_id=dom_id, assets=urls)
+    downloads = {kind: _url_to(path) for kind, (path, _data) in csv_files(calculator_id, view).items()}
+    return stamp(render_calculator(resolved, dom_id=dom_id, assets=urls, downloads=downloads), ASSETS.build_token)
 
 
 PAGE = """\
@@ -128,7 +131,7 @@ def test_copied_addresses_are_absolute_and_an_embed_page_shares_its_full_page():
     build.prepare_page(page, path="glossary/kv-cache.md", page_path="glossary/kv-cache/", link_to=_published)
     build.finish_page(convert(page, ["calculator"]), path="glossary/kv-cache.md")
     # A term page's calculator is its own file (roofline_site/calculators/later.py).
-    (html,) = [json.loads(data)["html"] for data in fences.site_files().values()]
+    (html,) = [json.loads(data)["html"] for path, data in fences.site_files().items() if path.endswith(".json")]
     assert _share_attributes(html) == (
         "https://example.org/docs/glossary/kv-cache/",
         "https://example.org/docs/embed/kv-cache/",
