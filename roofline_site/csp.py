@@ -390,6 +390,10 @@ def authorise_scripts(scripts: Iterable[str], known: Iterable[KnownScript], *, p
     return tuple(sorted(hashes))
 
 
+#: The type the host should send roofline_core's wheels as.
+WHEEL_CONTENT_TYPE = "application/zip"
+
+
 def headers_file(csp: str) -> str:
     """A ``_headers`` file (Netlify / Cloudflare Pages format) applying the policy to every path."""
     lines = [
@@ -399,6 +403,9 @@ def headers_file(csp: str) -> str:
         f"  Content-Security-Policy: {csp}",
     ]
     lines.extend(f"  {name}: {value}" for name, value, _reason in EXTRA_HEADERS)
+    # roofline_core's wheels (roofline_site/wheel.py): a wheel is a zip (PEP 427), and under
+    # nosniff a host's guess for the unknown ".whl" would be the only type a browser saw.
+    lines += ["/wheels/*", f"  Content-Type: {WHEEL_CONTENT_TYPE}"]
     return "\n".join(lines) + "\n"
 
 

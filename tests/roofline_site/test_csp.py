@@ -65,6 +65,8 @@ def test_headers_file_round_trips():
     rules = csp.parse_headers_file(text)
     assert rules["/*"]["Content-Security-Policy"] == "default-src 'none'"
     assert rules["/*"]["X-Content-Type-Options"] == "nosniff"
+    # roofline_core's wheels go out as what they are, a zip.
+    assert rules["/wheels/*"] == {"Content-Type": "application/zip"}
 
 
 def test_headers_file_error_names_the_line():

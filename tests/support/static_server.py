@@ -21,6 +21,8 @@ EXTRA_TYPES = {
     ".svg": "image/svg+xml",
     ".xml": "application/xml",
     ".zip": "application/zip",
+    # A wheel is a zip (PEP 427); pip does not look at the type.
+    ".whl": "application/zip",
 }
 
 
