@@ -22,6 +22,7 @@ from roofline_site.calculators.render import AssetUrls, render_calculator, view_
 from roofline_site.calculators.render_cache import RenderCache, Rendered
 from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import Fence, PageContext, Prepared
+from roofline_site.wheel import current_install_comment
 
 SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
 
@@ -135,6 +136,7 @@ class CalculatorFences:
             share_embed=page.link_to(embed),
             own_term=_term_of_page(page.page_path),
             on_embed_page=page.page_path.startswith(f"{EMBED_DIR}/"),
+            install=current_install_comment(),
         )
 
 

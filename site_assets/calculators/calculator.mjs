@@ -66,6 +66,8 @@ class CalculatorView {
     this.configCodes = new Map();
     this.initial = { ...island.inputs };
     this.defaults = { ...island.defaults };
+    // The line "Copy as Python" starts with: where pip gets roofline_core (roofline_site/wheel.py).
+    this.install = island.install;
     this.state = { ...island.inputs };
     // Per input, the last value Python accepted (the build's are valid) and the value it last
     // refused: a link, a pin or an embed never carries a refused value (issue 30).
@@ -512,6 +514,7 @@ class CalculatorView {
       title: this.definition.title,
       values: this.urlValues(this.defaults),
       version: this.root.dataset.dataVersion,
+      install: this.install,
       link: shareLink(this.root.dataset.shareUrl),
       inputs: this.definition.inputs,
       outputs: this.definition.outputs ?? [],
