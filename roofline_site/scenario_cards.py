@@ -134,15 +134,17 @@ def preview(scenario: Scenario) -> Preview:
     results = tuple(
         (labels[key], result["outputs"][key]["text"]) for key in spec["headline"] if key in result["outputs"]
     )[:CARD_RESULTS]
-    # The scenario's model, chip, devices, batch and context (defaults too: a card that says
-    # "Batch size: 64" must say of which model), and whatever else the link sets, in the form's order.
-    linked = {key for key, _ in scenario.inputs}
+    # The calculator's key inputs and what the link sets first (a card cut short keeps them),
+    # then the scenario's model, chip, devices, batch and context at their defaults (a card that
+    # says "Batch size: 64" must say of which model), each group in the form's order.
+    first = {key for key, _ in scenario.inputs} | set(spec["key_inputs"])
+    named = [f for f in spec["inputs"] if f["id"] in first] + [
+        f for f in spec["inputs"] if f["id"] in SCENARIO_FIELDS and f["id"] not in first
+    ]
     inputs = tuple(
         (field["label"], scenario_text(field, result["inputs"][field["id"]]))
-        for field in spec["inputs"]
-        if (field["id"] in linked or field["id"] in SCENARIO_FIELDS)
-        and field["kind"] in ("choice", "number")
-        and is_shown(spec, field["id"], result["inputs"])
+        for field in named
+        if field["kind"] in ("choice", "number") and is_shown(spec, field["id"], result["inputs"])
     )
     return Preview(scenario, spec["title"], results, inputs)
 
