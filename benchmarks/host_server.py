@@ -39,6 +39,7 @@ MEDIA_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".wasm": "application/wasm",
     ".zip": "application/zip",
+    ".whl": "application/zip",
     ".gz": "application/gzip",
     ".png": "image/png",
     ".ico": "image/x-icon",
@@ -49,8 +50,8 @@ MEDIA_TYPES = {
 COMPRESSIBLE = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"}
 
 #: A name carrying a content hash (``bundle.5d4f2a1c.min.js``, ``roofline_core.0123456789ab.zip``)
-#: or a path under a version folder (``assets/pyodide/314.0.7/``).
-IMMUTABLE = re.compile(r"\.[0-9a-f]{8,}\.|/\d+\.\d+\.\d+/")
+#: or a path under a version or content-hash folder (``assets/pyodide/314.0.7/``, ``wheels/<hash>/``).
+IMMUTABLE = re.compile(r"\.[0-9a-f]{8,}\.|/\d+\.\d+\.\d+/|/wheels/[0-9a-f]{16}/")
 
 IMMUTABLE_CACHE_CONTROL = "public, max-age=31536000, immutable"
 REVALIDATE_CACHE_CONTROL = "no-cache"

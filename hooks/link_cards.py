@@ -3,6 +3,10 @@
 Each page's card is written at ``assets/cards/<page>.png``; the page template reads
 ``page.meta.og_image`` (an absolute URL under ``site_url``, as Open Graph requires).
 
+Each calculator scenario an entry links to gets a preview page and a card with its headline
+result (``roofline_site.scenario_cards``), added in ``on_files``; their ``og:image`` needs the
+public address, so a build without ``SITE_URL`` leaves it out of them (and says so in the log).
+
 The cards are chosen in ``on_env``, when every page has its title and before any is laid out,
 and copied from their cache by a second process while the pages are laid out
 (:mod:`roofline_site.background_writes`): copying 120 small files cost this machine about
@@ -12,19 +16,24 @@ and copied from their cache by a second process while the pages are laid out
 from __future__ import annotations
 
 import html
+import logging
+import os
 from pathlib import Path
 from urllib.parse import urljoin
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-from mkdocs.structure.files import InclusionLevel
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.utils import get_relative_url
 
 from roofline_core.calculators import CALCULATORS
+from roofline_site import csp, scenario_cards
 from roofline_site.background_writes import BackgroundWriteError, PendingWrites, start_writing, wait_all
-from roofline_site.link_cards import cached_card_file
+from roofline_site.link_cards import cached_card_file, cached_scenario_card_file
 
 CARD_DIR = "assets/cards"
 _pending: list[PendingWrites] = []
+log = logging.getLogger("mkdocs.hooks.link_cards")
 
 
 def _kind(src_uri: str) -> str:
@@ -50,8 +59,41 @@ def on_config(config):
     return config
 
 
+def on_files(files: Files, config) -> Files:
+    root = Path(config["config_file_path"]).resolve().parent
+    scenarios = scenario_cards.entry_scenarios(root / "glossary")
+    scenario_cards.configure(scenarios)
+    site_url = config["site_url"] if os.environ.get("SITE_URL") else None
+    if not site_url:
+        log.info("SITE_URL is not set: scenario preview pages carry no og:image (Open Graph needs an absolute URL)")
+    policy = csp.meta_policy(csp.policy())
+    for scenario in scenarios:
+        try:
+            item = scenario_cards.preview(scenario)
+        except ValueError as exc:
+            raise PluginError(f"link cards: {exc}") from None
+        card = cached_scenario_card_file(
+            item.title,
+            list(item.results),
+            item.inputs_text,
+            site_name=config["site_name"],
+            cache_dir=_cache_dir(config),
+        )
+        files.append(File.generated(config, scenario.card_path, abs_src_path=str(card)))
+        target = get_relative_url(f"calculators/{scenario.calculator_id}/", scenario.page_path) + "?" + scenario.query
+        page = scenario_cards.preview_html(
+            item, target_href=target, site_url=site_url, site_name=config["site_name"], content_security_policy=policy
+        )
+        files.append(File.generated(config, scenario.page_path + "index.html", content=page))
+    return files
+
+
+def _cache_dir(config) -> Path:
+    return Path(config["config_file_path"]).resolve().parent / ".cache" / "link-cards"
+
+
 def on_env(env, config, files):
-    cache_dir = Path(config["config_file_path"]).resolve().parent / ".cache" / "link-cards"
+    cache_dir = _cache_dir(config)
     copies: dict[str, Path] = {}
     for file in files.documentation_pages(inclusion=InclusionLevel.is_in_serve):
         page = file.page

@@ -398,6 +398,9 @@ CONTENT_TYPES: tuple[tuple[str, str], ...] = (
     # The downloads of tables and figures (roofline_site/downloads.py): UTF-8, for names such as
     # "Kᵀ" and "µs" (RFC 7111 registers text/csv; its default charset is not UTF-8 everywhere).
     ("/*.csv", "text/csv; charset=utf-8"),
+    # roofline_core's wheels (roofline_site/wheel.py): a wheel is a zip (PEP 427), and under
+    # nosniff a host's guess for the unknown ".whl" would be the only type a browser saw.
+    ("/wheels/*", "application/zip"),
 )
 
 

@@ -98,3 +98,60 @@ def cached_card_file(title: str, summary: str, kind: str, *, site_name: str, cac
         return path
     write_atomic(path, draw_card(title, summary, kind, site_name=site_name))
     return path
+
+
+def scenario_card_figure(title: str, results: list[tuple[str, str]], inputs: str, *, site_name: str) -> Figure:
+    """A calculator scenario's card: the calculator, its first headline result large, a second
+    one smaller, and the inputs the link sets (:mod:`roofline_site.scenario_cards`)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(WIDTH_PX / _DPI, HEIGHT_PX / _DPI), dpi=_DPI, facecolor=_BACKGROUND)
+    FigureCanvasAgg(figure)
+    plain = {"va": "top", "parse_math": False, "usetex": False}
+    figure.text(0.06, 0.90, f"{site_name} · {_one_line(title, 48)}", color=_MUTED, fontsize=26, **plain)
+    top = 0.76
+    for index, (label, text) in enumerate(results[:2]):
+        figure.text(0.06, top, _one_line(label, 56), color=_MUTED, fontsize=24, **plain)
+        # The first result large when it is a short number ("4.64 ms"), smaller when a sentence.
+        size, lines = (60, 1) if index == 0 and len(text) <= _chars(60) else (40, 2) if index == 0 else (34, 1)
+        wrapped = _lines(text, _chars(size), lines)
+        bold = {"color": _TEXT, "fontsize": size, "fontweight": "bold", "linespacing": 1.1}
+        figure.text(0.06, top - 0.06, "\n".join(wrapped), **bold, **plain)
+        top -= 0.06 + size / 500 * len(wrapped) + 0.06
+    figure.text(0.06, 0.17, "\n".join(_lines(inputs, 56, 2)), color=_TEXT, fontsize=24, linespacing=1.3, **plain)
+    return figure
+
+
+def _chars(size: float) -> int:
+    """Characters of bold text at ``size`` points that fit the card's 1080-pixel text width:
+    DejaVu Sans Bold averages about 0.62 em per character."""
+    return int(0.9 * WIDTH_PX / (0.62 * size * _DPI / 72))
+
+
+def _lines(text: str, width: int, count: int) -> list[str]:
+    wrapped = textwrap.wrap(text, width=width) or [""]
+    kept = wrapped[:count]
+    if len(wrapped) > count:
+        kept[-1] = kept[-1].rstrip(".,;: ") + "…"
+    return kept
+
+
+def _one_line(text: str, width: int) -> str:
+    return _lines(text, width, 1)[0]
+
+
+def cached_scenario_card_file(
+    title: str, results: list[tuple[str, str]], inputs: str, *, site_name: str, cache_dir: Path
+) -> Path:
+    """The scenario card's file in ``cache_dir``, drawn now if missing (as :func:`cached_card_file`)."""
+    texts = ["scenario", title, inputs, site_name, *(part for result in results for part in result)]
+    key = input_key([drawing_digest().encode(), *(text.encode() for text in texts)])[:24]
+    path = cache_dir / f"scenario.{key}.png"
+    if path.is_file():
+        return path
+    figure = scenario_card_figure(title, results, inputs, site_name=site_name)
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=_DPI, facecolor=_BACKGROUND, metadata={"Software": None})
+    write_atomic(path, out.getvalue())
+    return path

@@ -38,8 +38,8 @@ from urllib.parse import urlsplit
 SLOT = "/*roofline:offline-manifest*/ null"
 #: Files whose name changes whenever their bytes do: the Pyodide runtime (a folder per version),
 #: content-hashed zips and snapshots, Material's hashed bundle, search worker and sheets, the
-#: site's one sheet, figures, the CSV files of figures and calculators, term pages' calculators and
-#: the pages' numbers scripts and parts.
+#: site's one sheet, figures, the CSV files of figures and calculators, term pages' calculators,
+#: the pages' numbers scripts and parts, and roofline_core's wheel in its hashed folder.
 IMMUTABLE: tuple[re.Pattern[str], ...] = tuple(
     re.compile(pattern)
     for pattern in (
@@ -53,6 +53,8 @@ IMMUTABLE: tuple[re.Pattern[str], ...] = tuple(
         r"assets/roofline/calculators/part/calculator\.[0-9a-f]{16}\.json",
         r"assets/roofline/numbers/numbers\.[0-9a-f]{16}\.py",
         r"assets/roofline/numbers/numbers\.[0-9a-f]{16}\.json",
+        # roofline_core's wheel under its content hash (the stable copy beside it is not).
+        r"wheels/[0-9a-f]{16}/roofline_core-[^/]+\.whl",
     )
 )
 #: Files the worker never handles: itself, host configuration, precompressed copies, and the

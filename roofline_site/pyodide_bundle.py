@@ -53,11 +53,18 @@ def core_zip_key() -> str:
     )[:24]
 
 
+def core_files(root: Path | None = None) -> list[Path]:
+    """The files of ``roofline_core`` that the browser runs: every ``.py`` under ``root`` (the
+    package's folder), in path order. The wheel the site publishes packs the same list
+    (:mod:`roofline_site.wheel`), so a notebook runs exactly what the calculators run."""
+    return sorted((root or package_dir()).rglob("*.py"))
+
+
 def _pack_core() -> bytes:
     root = package_dir()
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        for path in sorted(root.rglob("*.py")):
+        for path in core_files(root):
             info = zipfile.ZipInfo(str(Path("roofline_core") / path.relative_to(root)), _FIXED_DATE_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16

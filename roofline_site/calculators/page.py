@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import ClassVar
 
+from roofline_site import scenario_cards
 from roofline_site.calculators.assets import PyodideSiteAssets, build_assets
 from roofline_site.calculators.embed import EMBED_DIR, FULL_PAGE_DIR
 from roofline_site.calculators.fence import FENCE_LANGUAGE, KNOWN_KEYS, FenceError, Placement, parse_placement
@@ -22,6 +23,7 @@ from roofline_site.calculators.render import AssetUrls, csv_files, render_calcul
 from roofline_site.calculators.render_cache import RenderCache, Rendered
 from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import Fence, PageContext, Prepared
+from roofline_site.wheel import current_install_comment
 
 SLOT = '<div class="roofline-calculator-slot" data-slot="{number}"></div>'
 
@@ -137,6 +139,11 @@ class CalculatorFences:
             share_embed=page.link_to(embed),
             own_term=_term_of_page(page.page_path),
             on_embed_page=page.page_path.startswith(f"{EMBED_DIR}/"),
+            install=current_install_comment(),
+            # Scenario previews (a card with the result) replace a link to the calculator's page only.
+            previews=scenario_cards.share_previews(scenario_cards.current(), calculator_id, link_to=page.link_to)
+            if shared == f"{FULL_PAGE_DIR}/{calculator_id}/"
+            else (),
         )
 
 

@@ -63,6 +63,11 @@ class AssetUrls:
         share_embed: Absolute address of the embed page, for "Copy embed code".
         own_term: The glossary term whose page shows the calculator, if any: labels do not
             link to the page they are on.
+        install: The line "Copy as Python" starts with: where pip gets roofline_core
+            (:func:`roofline_site.wheel.install_comment`).
+        previews: ``(query, address)`` of the scenarios with a preview page, which "Copy link"
+            gives instead of the page's address with that query
+            (:mod:`roofline_site.scenario_cards`); only where the link is to the calculator's page.
         on_embed_page: Rendered for an embed page (``embed/<id>/``): compact unless its link
             says ``size=full``, with a "More" control for the rest.
     """
@@ -73,6 +78,8 @@ class AssetUrls:
     share_embed: str = ""
     own_term: str = ""
     on_embed_page: bool = False
+    install: str = ""
+    previews: tuple[tuple[str, str], ...] = ()
 
 
 #: The inputs that say which scenario an answer is for (model, chip, devices, batch, context),
@@ -274,7 +281,10 @@ def render_calculator(
         # The calculator's own defaults, as its embed page starts: an embed code names what
         # differs from them (a page link names what differs from this page's inputs).
         "defaults": {field["id"]: box_text(field["default"]) for field in spec["inputs"]},
+        "install": assets.install,
     }
+    if assets.previews:
+        island["previews"] = dict(assets.previews)
     # A data attribute, not a <script type="application/json"> island: Material's instant
     # navigation re-creates every <script> of the new page without its type and runs it.
     parts.append(f'<div hidden data-calculator-data="{escape(_json(island))}"></div>')

@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from roofline_core.quantities import QuantityError, evaluate_reference, parse_reference
+from roofline_core.version import data_version
+from roofline_site.wheel import current_install_comment
 
 #: Class of the element around each number the build computed.
 QUANTITY_CLASS = "roofline-quantity"
@@ -68,6 +70,15 @@ def python_snippet(reference: str) -> str:
 
 
 _IMPORT = "from roofline_core.quantities import evaluate"
+
+
+def version_check_lines(version: str) -> list[str]:
+    """The lines that pin a snippet to the data version it was copied at
+    (:func:`roofline_core.version.check_data_version`)."""
+    return [
+        "from roofline_core.version import check_data_version",
+        f"check_data_version({version!r})  # warns in one line if the installed data version differs",
+    ]
 
 
 def _print_line(reference: str) -> str:
@@ -154,17 +165,32 @@ class NumbersScript:
     text: str
 
 
-def numbers_script(numbers: Sequence[Shown], cite: str) -> NumbersScript | None:
+def numbers_script(
+    numbers: Sequence[Shown], cite: str, *, install: str | None = None, version: str | None = None
+) -> NumbersScript | None:
     """The Python that prints every number of a page, in its order, as the page shows it.
 
-    Each number is two lines, ``# <N>: <text>`` and its ``print(...)``, after one import, so
-    the script runs as it is and the page's script (``quantities.mjs``) can give number ``N``
-    its own snippet. ``None`` for a page without numbers.
+    Each number is two lines, ``# <N>: <text>`` and its ``print(...)``, after the set-up lines,
+    so the script runs as it is and the page's script (``quantities.mjs``) can give number ``N``
+    its own snippet: the install line, the imports and the version check, then its print line.
+    ``None`` for a page without numbers.
 
-    >>> print(numbers_script([Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte")], "C.").text, end="")
+    Args:
+        install: The install line (default: the build's, :func:`roofline_site.wheel.current_install_comment`).
+        version: The data version to pin (default: this package's).
+
+    It starts with the line that installs the package the site publishes (``# pip install
+    ...``, :mod:`roofline_site.wheel`) and pins the data version the page was built with:
+    run with another, it warns in one line on stderr (the numbers printed stay the page's text).
+
+    >>> print(numbers_script([Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte")], "C.",
+    ...                      install="# pip install X", version="0123456789ab").text, end="")
+    # pip install X
     # Every number on the page, in its order, as the page shows it (with roofline_core installed).
     # Cite: C.
     from roofline_core.quantities import evaluate
+    from roofline_core.version import check_data_version
+    check_data_version('0123456789ab')  # warns in one line if the installed data version differs
     <BLANKLINE>
     # 0: 295 FLOP/byte
     print(evaluate('ridge_point', {'accelerator': 'h100-sxm'}).text)
@@ -172,9 +198,11 @@ def numbers_script(numbers: Sequence[Shown], cite: str) -> NumbersScript | None:
     if not numbers:
         return None
     lines = [
+        install if install is not None else current_install_comment(),
         "# Every number on the page, in its order, as the page shows it (with roofline_core installed).",
         f"# Cite: {_one_line(cite)}",
         _IMPORT,
+        *version_check_lines(version if version is not None else data_version()),
         "",
     ]
     for index, number in enumerate(numbers):

@@ -69,6 +69,11 @@ class CalculatorView {
     this.configCodes = new Map();
     this.initial = { ...island.inputs };
     this.defaults = { ...island.defaults };
+    // The line "Copy as Python" starts with: where pip gets roofline_core (roofline_site/wheel.py).
+    this.install = island.install;
+    // Scenarios with a preview page (a card showing their result when the link is pasted in a
+    // chat or blog), by their inputs that differ from the defaults, sorted (scenario_cards.py).
+    this.previews = island.previews ?? {};
     this.state = { ...island.inputs };
     // Per input, the last value Python accepted (the build's are valid) and the value it last
     // refused: a link, a pin or an embed never carries a refused value (issue 30).
@@ -239,7 +244,7 @@ class CalculatorView {
         this.onChoose(button);
       }
     });
-    this.copyButton.addEventListener("click", () => this.copy(shareLink(this.root.dataset.shareUrl), "Link"));
+    this.copyButton.addEventListener("click", () => this.copy(this.shareAddress(), "Link"));
     this.copyEmbedButton.addEventListener("click", () =>
       this.copy(embedCode(this.root.dataset.embedCode, this.root.dataset.embedSrc, this.urlValues(this.defaults)), "Embed code"),
     );
@@ -508,6 +513,19 @@ class CalculatorView {
     this.pinButton.focus();
   }
 
+  /**
+   * The address "Copy link" gives: the scenario's preview page where the build made one (it
+   * forwards to the same scenario), else the page's address with the scenario's query.
+   */
+  shareAddress() {
+    if (!this.pinned) {
+      const changed = Object.entries(this.urlValues(this.defaults)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      const key = new URLSearchParams(changed).toString();
+      if (Object.hasOwn(this.previews, key)) return this.previews[key];
+    }
+    return shareLink(this.root.dataset.shareUrl);
+  }
+
   /** What "Copy as Python" and "Cite" name: the calculator, its inputs, the link, the data version. */
   scenario() {
     return {
@@ -515,6 +533,7 @@ class CalculatorView {
       title: this.definition.title,
       values: this.urlValues(this.defaults),
       version: this.root.dataset.dataVersion,
+      install: this.install,
       link: shareLink(this.root.dataset.shareUrl),
       inputs: this.definition.inputs,
       outputs: this.definition.outputs ?? [],

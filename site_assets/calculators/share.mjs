@@ -46,20 +46,26 @@ export async function copyOrShow(text, box) {
  * the scenario's inputs (those that differ from the calculator's defaults, as the form holds
  * them), each beside a comment with the label the page gives its field, printing every output
  * under the page's label for it, as the page shows it. JSON string literals are Python literals.
+ * It starts with the build's install line (`install`, a comment naming the wheel the site
+ * publishes) and pins the data version: another installed version warns in one line on stderr.
  * @param {{id: string, title: string, values: Record<string, string>, version: string, link: string,
+ *   install: string,
  *   inputs: {id: string, label: string, unit?: string, choices?: {value: string, label: string}[]}[],
  *   outputs: {id: string, label: string}[]}} scenario
  */
-export function pythonSnippet({ id, title, values, version, link, inputs, outputs }) {
+export function pythonSnippet({ id, title, values, version, install, link, inputs, outputs }) {
   const fields = new Map(inputs.map((field) => [field.id, field]));
   const entries = Object.entries(values).map(
     ([key, text]) => `    ${JSON.stringify(key)}: ${JSON.stringify(text)},  # ${comment(fields.get(key), text)}`,
   );
   return [
+    oneLine(install),
     `# ${oneLine(title)}: Roofline Glossary, data version ${version}`,
     `# ${oneLine(link)}`,
     "from roofline_core.calculators import compute",
+    "from roofline_core.version import check_data_version",
     "",
+    `check_data_version(${JSON.stringify(version)})  # warns in one line if the installed data version differs`,
     entries.length ? ["inputs = {", ...entries, "}"].join("\n") : "inputs = {}  # the calculator's defaults",
     "# Each result under the name the page shows it by.",
     "labels = {",

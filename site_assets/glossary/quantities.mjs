@@ -26,6 +26,8 @@ const SECTION_ID = "roofline-numbers";
 const ITEM_PREFIX = `${SECTION_ID}-`;
 const SCRIPT_LINK = ".roofline-reproduce__script";
 const FEEDBACK_MS = 4000;
+// The script's lines every number's snippet starts with (roofline_site/glossary/reproduce.py).
+const SETUP_LINE = /^(?:# pip install |from |check_data_version\()/;
 const UNAVAILABLE = "The Python for this number could not be loaded. The link under “Reproduce the numbers on this page” has it.";
 
 let popover = null; // { el, parts, code, status, box, link, snippet }
@@ -34,12 +36,13 @@ const scriptFile = { entry: null }; // { href, promise }: the current page's scr
 const partsFile = { entry: null }; // { href, promise }: the current page's parts, fetched once
 
 /**
- * The numbers of a page's script, by index: { text, python }, where python is the import and
- * the number's print line (a snippet that runs on its own).
+ * The numbers of a page's script, by index: { text, python }, where python is the script's
+ * set-up (its install line, imports and data-version check) and the number's print line: a
+ * snippet that runs on its own and says where to get roofline_core.
  */
 export function parseNumbersScript(text) {
   const lines = text.split("\n");
-  const imports = lines.filter((line) => line.startsWith("from ")).join("\n");
+  const imports = lines.filter((line) => SETUP_LINE.test(line)).join("\n");
   const numbers = [];
   for (let at = 0; at + 1 < lines.length; at += 1) {
     const label = /^# (\d+): (.*)$/.exec(lines[at]);

@@ -47,6 +47,8 @@ def test_a_clicked_number_copies_python_that_prints_it_and_the_page_citation(bro
         )
         assert run.returncode == 0, run.stderr
         assert run.stdout == shown + "\n"
+        # It says where to get roofline_core, and the data version is the page's: no warning.
+        assert snippet.startswith("# pip install --force-reinstall ") and run.stderr == ""
 
         popover.get_by_role("button", name="Cite").click()
         popover.locator(".roofline-quantity-popover__status", has_text="Citation copied.").wait_for()
@@ -82,8 +84,16 @@ def test_opening_the_section_or_linking_a_number_lists_every_number_with_its_pyt
     for index, text in shown:
         assert page.locator(f"#roofline-numbers-{index} > p").text_content() == text
         code = page.locator(f"#roofline-numbers-{index} code").text_content()
-        # A time's line also prints its parts: print((value := evaluate(...)).text, ...).
-        assert re.match(r"from roofline_core\.quantities import evaluate\nprint\((\(value := )?evaluate\(", code)
+        # The install line, the import, the pin to the page's data version, then the number's
+        # line (a time's also prints its parts: print((value := evaluate(...)).text, ...)).
+        assert re.match(
+            r"# pip install --force-reinstall \S+/wheels/roofline_core-\S+\.whl.*\n"
+            r"from roofline_core\.quantities import evaluate\n"
+            r"from roofline_core\.version import check_data_version\n"
+            r"check_data_version\('[0-9a-f]{12}'\)  # .*\n"
+            r"print\((\(value := )?evaluate\(",
+            code,
+        ), code
     # A link to one number's item (shared from the popover) opens the section there.
     page.goto(site_server + "glossary/decode/#roofline-numbers-5", wait_until="networkidle")
     # Polled, not read once: the page may still be settling (its scroll-tracking rewrites the
@@ -147,7 +157,9 @@ def test_where_the_clipboard_is_refused_the_python_is_shown_selected(page_factor
     popover.get_by_role("button", name="Copy as Python").click()
     box = popover.locator("textarea")
     box.wait_for(state="visible")
-    assert box.input_value().startswith("from roofline_core.quantities import evaluate\nprint(evaluate(")
+    # The number's snippet: the install line first, its print line last.
+    lines = box.input_value().splitlines()
+    assert lines[0].startswith("# pip install --force-reinstall ") and lines[-1].startswith("print(evaluate(")
     assert box.evaluate("el => el.selectionEnd - el.selectionStart") == len(box.input_value())
     assert "selected below" in popover.locator(".roofline-quantity-popover__status").text_content()
     # On a phone the popover stays inside the screen.

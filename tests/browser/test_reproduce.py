@@ -12,6 +12,7 @@ import pytest
 
 from roofline_core.calculators import CALCULATORS
 from roofline_core.version import data_version
+from roofline_site.wheel import install_comment
 from tests.support.site_build import PROJECT_ROOT
 
 pytestmark = pytest.mark.browser
@@ -42,6 +43,9 @@ def test_copied_python_prints_what_the_page_shows_and_the_citation_names_link_an
         root.locator("[data-copy-feedback]", has_text="Python copied.").wait_for()
         snippet = page.evaluate("navigator.clipboard.readText()")
         assert f"data version {data_version()}" in snippet
+        # Its first line installs the site's roofline_core; it pins the page's data version.
+        assert snippet.splitlines()[0] == install_comment(None)
+        assert f'check_data_version("{data_version()}")' in snippet
         assert '"model": "qwen3-30b-a3b"' in snippet and '"batch": "24"' in snippet
         run = subprocess.run(
             [sys.executable, "-c", snippet], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60

@@ -45,3 +45,25 @@ def test_titles_and_summaries_are_drawn_as_plain_text_never_mathtext() -> None:
     assert all(not text.get_parse_math() and not text.get_usetex() for text in texts)
     data = draw_card(title, summary, "Glossary term", site_name="Site $x$")
     assert _png_size(data) == (1200, 630)
+
+
+def test_each_scenario_an_entry_links_has_its_preview_page_and_card(built_site) -> None:
+    from roofline_site import scenario_cards
+    from tests.support.site_build import PROJECT_ROOT
+
+    scenarios = scenario_cards.entry_scenarios(PROJECT_ROOT / "glossary")
+    assert scenarios
+    for scenario in scenarios:
+        page = (built_site / scenario.page_path / "index.html").read_text(encoding="utf-8")
+        title = scenario_cards.preview(scenario).title
+        assert f'<meta property="og:title" content="{title}: ' in page
+        # The default build has no SITE_URL: no og:image (it must be absolute), and it says so.
+        assert "og:image" not in page
+        assert f'content="0; url=../../?{scenario.query.replace("&", "&amp;")}"' in page
+        assert _png_size((built_site / scenario.card_path).read_bytes()) == (1200, 630)
+        # The calculator's "Copy link" knows the preview (its island, as the page's script reads it).
+        calculator = (built_site / "calculators" / scenario.calculator_id / "index.html").read_text(encoding="utf-8")
+        assert (
+            f"&quot;{scenario.query.replace('&', '&amp;')}&quot;:&quot;http://127.0.0.1:8000/{scenario.page_path}&quot;"
+            in calculator
+        )

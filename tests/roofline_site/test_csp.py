@@ -67,6 +67,8 @@ def test_headers_file_round_trips():
     assert rules["/*"]["X-Content-Type-Options"] == "nosniff"
     # The downloads' CSV files are UTF-8 text a spreadsheet opens.
     assert rules["/*.csv"] == {"Content-Type": "text/csv; charset=utf-8"}
+    # roofline_core's wheels go out as what they are, a zip.
+    assert rules["/wheels/*"] == {"Content-Type": "application/zip"}
 
 
 def test_images_may_be_blobs_for_png_downloads_but_scripts_may_not():

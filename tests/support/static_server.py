@@ -22,6 +22,8 @@ EXTRA_TYPES = {
     ".xml": "application/xml",
     ".zip": "application/zip",
     ".csv": "text/csv; charset=utf-8",
+    # A wheel is a zip (PEP 427); pip does not look at the type.
+    ".whl": "application/zip",
 }
 
 

@@ -14,6 +14,7 @@ from roofline_site.calculators.placement import resolve
 from roofline_site.calculators.render import AssetUrls, csv_files, render_calculator, view_for
 from roofline_site.calculators.runtime_manifest import stamp
 from roofline_site.fences import start_build
+from roofline_site.wheel import install_comment
 from tests.roofline_site.fences.markdown_page import convert
 
 ASSETS = PyodideSiteAssets(
@@ -38,6 +39,8 @@ def _expected_html(calculator_id: str, dom_id: str, **defaults: str) -> str:
         embed=f"../../embed/{calculator_id}/",
         glossary="../../glossary/",
         share_embed=f"embed/{calculator_id}/",  # prepare_page's default link_to keeps site paths
+        # "Copy as Python"'s first line: a build without hooks/wheel.py names the relative address.
+        install=install_comment(None),
     )
     # Its table's and chart's CSV files, linked from the page (roofline_site/downloads.py).
     view = view_for(resolved, dom_id=dom_id, assets=urls)

@@ -15,7 +15,9 @@ import sys
 import pytest
 
 from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.version import data_version
 from roofline_site.calculators.render import browser_definition
+from roofline_site.wheel import install_comment
 from tests.support.site_build import PROJECT_ROOT
 
 NODE = shutil.which("node")
@@ -42,7 +44,8 @@ def _snippet(calculator_id: str, values: dict[str, str]) -> str:
         "id": calculator_id,
         "title": shipped["title"],
         "values": values,
-        "version": "test",
+        "version": data_version(),
+        "install": install_comment("https://example.org/"),
         "link": f"https://example.org/calculators/{calculator_id}/",
         "inputs": shipped["inputs"],
         "outputs": shipped.get("outputs", []),
@@ -70,8 +73,12 @@ def test_the_copied_python_prints_each_result_under_the_pages_label(calculator_i
             shown = f"{field.label} ({unit})" if unit else field.label
             (line,) = [line for line in snippet.splitlines() if line.startswith(f"    {json.dumps(field.id)}: ")]
             assert f"# {shown}" in line, line
+    # It starts with the line that installs the site's roofline_core, and pins the data version.
+    assert snippet.splitlines()[0] == install_comment("https://example.org/")
+    assert f'check_data_version("{data_version()}")' in snippet
     run = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, cwd=PROJECT_ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
+    assert run.stderr == ""  # the same data version: no warning
     result = compute(calculator_id, values)
     labels = {output.id: output.label for output in calculator.outputs}
     # Then, indented, the parts of the main time where the calculator has one (issue 31).
@@ -96,6 +103,7 @@ def test_a_label_cannot_break_out_of_its_comment():
         "title": "Decode\nprint('x')",
         "values": {shipped["inputs"][0]["id"]: "llama-3-8b"},
         "version": "test",
+        "install": "# pip install x\nprint('x')",
         "link": "https://example.org/",
         "inputs": shipped["inputs"],
         "outputs": shipped["outputs"],

@@ -13,9 +13,11 @@ import markdown
 import pytest
 
 from roofline_core.quantities import QuantityError, evaluate_reference
+from roofline_core.version import data_version
 from roofline_site.glossary import render, reproduce
 from roofline_site.glossary.sanitize import sanitise_entry_html
 from roofline_site.glossary.validator import load_glossary
+from roofline_site.wheel import install_comment
 from tests.roofline_site.glossary.helpers import entry_text, write_glossary
 from tests.roofline_site.glossary.test_sanitize import EXTENSIONS
 from tests.support.site_build import PROJECT_ROOT
@@ -88,10 +90,13 @@ def test_the_script_runs_prints_each_number_and_labels_it_for_the_page():
         reproduce.Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte"),
         reproduce.Shown("bandwidth accelerator=h100-sxm", "3.35 TB/s"),
     ]
-    script = reproduce.numbers_script(numbers, 'Site, "Page",\nurl')
+    script = reproduce.numbers_script(numbers, 'Site, "Page",\nurl', install="# pip install --force-reinstall X")
     assert _run_python(script.text).splitlines() == ["295 FLOP/byte", "3.35 TB/s"]
     lines = script.text.splitlines()
-    assert lines[1] == '# Cite: Site, "Page", url'  # one line, whatever the citation holds
+    # First the install line, then (after the header) the pin to the page's data version.
+    assert lines[0] == "# pip install --force-reinstall X"
+    assert f"check_data_version({data_version()!r})" in lines[5]
+    assert lines[2] == '# Cite: Site, "Page", url'  # one line, whatever the citation holds
     for index, number in enumerate(numbers):
         label = lines.index(f"# {index}: {number.text}")
         assert lines[label + 1] == reproduce.python_snippet(number.reference).splitlines()[1]
@@ -197,3 +202,19 @@ def test_a_times_snippet_prints_its_parts_after_it():
         "communication_latency",
         "communication_transfer",
     ]
+
+
+def test_the_script_starts_with_the_builds_install_line_and_warns_on_another_version():
+    numbers = [reproduce.Shown("ridge_point accelerator=h100-sxm", "295 FLOP/byte")]
+    # Without hooks/wheel.py, the line of a build without SITE_URL.
+    assert reproduce.numbers_script(numbers, "c").text.splitlines()[0] == install_comment(None)
+    script = reproduce.numbers_script(numbers, "c", version="000000000000")
+    result = subprocess.run(
+        [sys.executable, "-c", script.text],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(PROJECT_ROOT), "PATH": "/usr/bin:/bin"},
+        cwd=PROJECT_ROOT,
+    )
+    assert result.stdout == "295 FLOP/byte\n"
+    assert result.stderr.count("\n") == 1 and "000000000000" in result.stderr and data_version() in result.stderr

@@ -1,0 +1,215 @@
+"""The command line that starts each serving engine with a scenario's settings.
+
+For a scenario (a model, how many devices, the longest context a sequence may reach, how many
+sequences run at once, the KV cache's format, the share of memory the engine may take),
+:func:`engine_commands` gives the start command of vLLM, SGLang and llama.cpp's server, each flag
+with what it sets and why, and notes where an engine cannot do what the scenario asks. Every flag
+name and accepted value here is one the engine documents, at the version named in its
+:class:`~roofline_core.sources.Source`; ``tests/roofline_core/test_engine_flags.py`` checks the
+flags against those quotes.
+
+The three engines size the same thing differently, and the commands say so:
+
+- **vLLM** takes the longest sequence (``--max-model-len``) and the most sequences at once
+  (``--max-num-seqs``); the KV cache takes what ``--gpu-memory-utilization`` leaves after the
+  weights and the activation profile.
+- **SGLang** takes the same two as ``--context-length`` and ``--max-running-requests``, and the
+  share of memory for weights and cache as ``--mem-fraction-static``.
+- **llama.cpp's server** takes one context (``-c``) for all its slots (``-np``): with a slot count
+  given, each slot gets ``-c / -np`` tokens (``n_ctx_per_seq`` in its log), so ``-c`` is the
+  context per sequence times the sequences. Its cache formats are its own block formats.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+from roofline_core.sources import Source
+
+VLLM_SOURCE = Source(
+    title="vLLM documentation: Engine Arguments (vllm serve)",
+    url="https://docs.vllm.ai/en/latest/serving/engine_args.html",
+    states=(
+        "usage: vllm serve [-h] [--model MODEL] ... [--max-model-len MAX_MODEL_LEN] ... "
+        "[--tensor-parallel-size TENSOR_PARALLEL_SIZE] ... "
+        "[--gpu-memory-utilization GPU_MEMORY_UTILIZATION] ... "
+        "[--kv-cache-dtype {auto,fp8,fp8_e4m3,fp8_e5m2}] ... "
+        "[--max-num-batched-tokens MAX_NUM_BATCHED_TOKENS] [--max-num-seqs MAX_NUM_SEQS]"
+    ),
+)
+SGLANG_SOURCE = Source(
+    title="SGLang documentation: Server Arguments",
+    url="https://docs.sglang.io/advanced_features/server_arguments.html",
+    states=(
+        "To enable multi-GPU tensor parallelism, add --tp 2. ... If you see out-of-memory errors "
+        "during serving, try to reduce the memory usage of the KV cache pool by setting a smaller "
+        "value of --mem-fraction-static. ... To enable fp8 kv cache quantization, add "
+        "--kv-cache-dtype fp8_e4m3 or --kv-cache-dtype fp8_e5m2; "
+        "context-length: Maximum context length. Defaults to value from model's config.json; "
+        "--max-running-requests (the largest number of requests run at once)"
+    ),
+)
+LLAMA_CPP_SOURCE = Source(
+    title="llama.cpp tools/server/README.md (commit 00dc805)",
+    url="https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md",
+    states=(
+        "-c, --ctx-size N: size of the prompt context (default: 0, 0 = loaded from model); "
+        "-ngl, --gpu-layers, --n-gpu-layers N: max. number of layers to store in VRAM, either an "
+        "exact number, 'auto', or 'all' (default: auto); "
+        "-ctk, --cache-type-k TYPE / -ctv, --cache-type-v TYPE: allowed values: f32, f16, bf16, "
+        "q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (default: f16); "
+        "-np, --parallel N: number of server slots (default: -1, -1 = auto); "
+        "-kvu, --kv-unified: use single unified KV buffer shared across all sequences (default: "
+        "enabled if number of slots is auto)"
+    ),
+)
+
+#: The KV cache formats each engine accepts, by the project's format names; a format missing
+#: here is one the engine cannot store its cache in.
+VLLM_KV = {"fp16": "auto", "bf16": "auto", "fp8": "fp8"}
+SGLANG_KV = {"fp16": "auto", "bf16": "auto", "fp8": "fp8_e4m3"}
+LLAMA_CPP_KV = {"fp32": "f32", "fp16": "f16", "bf16": "bf16"}
+
+#: vLLM's and SGLang's default share of device memory (their documented defaults, 0.9).
+DEFAULT_MEMORY_FRACTION = 0.9
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One option on an engine's command line."""
+
+    name: str
+    value: str
+    why: str
+
+
+@dataclass(frozen=True)
+class EngineCommand:
+    """How one engine is started for the scenario."""
+
+    engine: str
+    program: tuple[str, ...]
+    model: str
+    flags: tuple[Flag, ...]
+    notes: tuple[str, ...]
+    source: Source
+
+    @property
+    def text(self) -> str:
+        """The command as one shell line, every word quoted where the shell needs it."""
+        words = [*self.program, *([self.model] if self.model else [])]
+        for flag in self.flags:
+            words.extend([flag.name, flag.value] if flag.value else [flag.name])
+        return " ".join(shlex.quote(word) for word in words)
+
+
+def _whole(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return value
+
+
+def engine_commands(
+    *,
+    model: str,
+    devices: int = 1,
+    context_tokens: int,
+    sequences: int = 1,
+    kv_dtype: str = "fp16",
+    memory_fraction: float = DEFAULT_MEMORY_FRACTION,
+    gguf_file: str = "model.gguf",
+) -> tuple[EngineCommand, ...]:
+    """The vLLM, SGLang and llama.cpp commands that run ``sequences`` at once, each up to
+    ``context_tokens`` long, on ``devices`` devices in tensor parallel.
+
+    Args:
+        model: The model's Hugging Face repository (``meta-llama/Llama-3.1-8B-Instruct``), which
+            vLLM and SGLang load; llama.cpp loads ``gguf_file``.
+        kv_dtype: The KV cache's format, by the project's names (``fp16``, ``bf16``, ``fp8`` ...).
+        memory_fraction: The share of each device's memory vLLM and SGLang may take (0 < f <= 1).
+
+    Raises:
+        ValueError: for a count below 1 or a share outside (0, 1].
+
+    >>> vllm, sglang, llama = engine_commands(model="org/model", devices=2, context_tokens=8192, sequences=4)
+    >>> vllm.text
+    'vllm serve org/model --tensor-parallel-size 2 --max-model-len 8192 --max-num-seqs 4 --kv-cache-dtype auto --gpu-memory-utilization 0.9'
+    >>> llama.text
+    'llama-server -m model.gguf -ngl all -c 32768 -np 4 -ctk f16 -ctv f16 -sm row'
+    """
+    _whole("devices", devices)
+    _whole("context_tokens", context_tokens)
+    _whole("sequences", sequences)
+    if not 0 < memory_fraction <= 1:
+        raise ValueError(f"memory_fraction must be above 0 and at most 1, got {memory_fraction!r}")
+    share = f"{memory_fraction:g}"
+    return (
+        _vllm(model, devices, context_tokens, sequences, kv_dtype, share),
+        _sglang(model, devices, context_tokens, sequences, kv_dtype, share),
+        _llama_cpp(gguf_file, devices, context_tokens, sequences, kv_dtype),
+    )
+
+
+def _cache_why(value: str) -> str:
+    return "auto keeps the cache in the model's own 16-bit format" if value == "auto" else f"the cache kept in {value}"
+
+
+def _cache_format(engine: str, formats: dict[str, str], kv_dtype: str, notes: list[str], fallback: str) -> str:
+    if kv_dtype in formats:
+        return formats[kv_dtype]
+    notes.append(
+        f"{engine} cannot keep the KV cache in {kv_dtype.upper()}; the command keeps it in "
+        f"{fallback}, so the cache takes more memory than the scenario assumes."
+    )
+    return fallback
+
+
+def _vllm(model: str, devices: int, context: int, sequences: int, kv_dtype: str, share: str) -> EngineCommand:
+    notes: list[str] = []
+    kv = _cache_format("vLLM", VLLM_KV, kv_dtype, notes, "auto")
+    flags = (
+        Flag("--tensor-parallel-size", str(devices), "the model split over this many devices"),
+        Flag("--max-model-len", str(context), "the longest a sequence may grow, prompt and output together"),
+        Flag("--max-num-seqs", str(sequences), "the most sequences decoded together"),
+        Flag("--kv-cache-dtype", kv, _cache_why(kv)),
+        Flag("--gpu-memory-utilization", share, "the share of each device's memory for weights, cache and activations"),
+    )
+    return EngineCommand("vLLM", ("vllm", "serve"), model, flags, tuple(notes), VLLM_SOURCE)
+
+
+def _sglang(model: str, devices: int, context: int, sequences: int, kv_dtype: str, share: str) -> EngineCommand:
+    notes: list[str] = []
+    kv = _cache_format("SGLang", SGLANG_KV, kv_dtype, notes, "auto")
+    flags = (
+        Flag("--model-path", model, "the model to load"),
+        Flag("--tp", str(devices), "the model split over this many devices"),
+        Flag("--context-length", str(context), "the longest a sequence may grow, prompt and output together"),
+        Flag("--max-running-requests", str(sequences), "the most requests run together"),
+        Flag("--kv-cache-dtype", kv, _cache_why(kv)),
+        Flag("--mem-fraction-static", share, "the share of each device's memory for weights and the cache pool"),
+    )
+    return EngineCommand("SGLang", ("python", "-m", "sglang.launch_server"), "", flags, tuple(notes), SGLANG_SOURCE)
+
+
+def _llama_cpp(gguf_file: str, devices: int, context: int, sequences: int, kv_dtype: str) -> EngineCommand:
+    notes: list[str] = []
+    kv = _cache_format("llama.cpp", LLAMA_CPP_KV, kv_dtype, notes, "f16")
+    if kv_dtype == "fp8":
+        notes.append("Its nearest is q8_0, 8.5 bits a value (blocks of 32 with a 16-bit scale): -ctk q8_0 -ctv q8_0.")
+    flags = [
+        Flag("-ngl", "all", "every layer on the GPU, as the scenario assumes"),
+        Flag("-c", str(context * sequences), f"{context:,} tokens for each of {sequences} slots: -c is shared by them"),
+        Flag("-np", str(sequences), "the slots, one for each sequence run together"),
+        Flag("-ctk", kv, "the keys' cache format"),
+        Flag("-ctv", kv, "the values' cache format"),
+    ]
+    if devices > 1:
+        notes.append(
+            "llama.cpp splits layers over devices by default (one after another, as in pipeline "
+            "parallelism); -sm row splits each weight by rows, closer to tensor parallelism."
+        )
+        flags.append(Flag("-sm", "row", "each weight split over the devices by rows"))
+    return EngineCommand("llama.cpp", ("llama-server", "-m"), gguf_file, tuple(flags), tuple(notes), LLAMA_CPP_SOURCE)
