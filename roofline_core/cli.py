@@ -8,7 +8,8 @@ any calculator and two scenarios as ``FIELD=VALUE`` pairs (the ids a link uses) 
 each result and each input's effect changed (:mod:`roofline_core.calculators.compare`).
 ``engine-log FILE`` (``-`` for standard input) reads a vLLM, SGLang or llama.cpp start-up log
 (:mod:`roofline_core.engine_log`) and prints each number it found with its line, and how many
-lines it did not use (``--json`` lists them, each with why).
+lines it did not use (``--json`` lists them, each with why). ``engine-flags`` prints the vLLM,
+SGLang and llama.cpp commands that run a scenario (:mod:`roofline_core.questions.engine_flags`).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -56,6 +57,7 @@ from roofline_core.models.safetensors import (
     read_safetensors_file,
     read_safetensors_index,
 )
+from roofline_core.questions.engine_flags import DEFAULT_MEMORY_FRACTION, engine_commands
 from roofline_core.view.prose import is_prose
 from roofline_core.vocabulary import MAX_PASTED_CHARS, PARAMS, Declaration, ModelConfig, Number, OneOf
 
@@ -974,6 +976,50 @@ ENGINE_LOG = Command(
 )
 
 
+def cmd_engine_flags(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """The start command of each engine for the scenario, with what each flag sets."""
+    try:
+        commands = engine_commands(
+            model=args.model,
+            devices=args.devices,
+            context_tokens=args.context,
+            sequences=args.sequences,
+            kv_dtype=args.kv_dtype,
+            memory_fraction=args.memory_fraction,
+        )
+    except ValueError as error:
+        raise CliError(str(error)) from None
+    outputs = {c.engine: _entry(c.engine, value(c.text, "", c.text)) for c in commands}
+    rows = [
+        {
+            "engine": value(c.engine, "", c.engine),
+            "flag": value(f.name, "", f"{f.name} {f.value}".rstrip()),
+            "why": value(f.why, "", f.why),
+        }
+        for c in commands
+        for f in c.flags
+    ]
+    return {
+        "command": command.name,
+        "title": f"Engine commands: {args.model}, {args.devices} device(s), {args.sequences} x {args.context:,} tokens",
+        "outputs": outputs,
+        "columns": {"engine": "Engine", "flag": "Flag", "why": "What it sets"},
+        "rows": rows,
+        "notes": [f"{c.engine}: {note}" for c in commands for note in c.notes]
+        + [f"{c.engine}: {c.source.title}, {c.source.url}" for c in commands],
+    }
+
+
+#: ``engine-flags`` takes the scenario's own few settings rather than a calculator's fields.
+ENGINE_FLAGS = Command(
+    "engine-flags",
+    "print the vLLM, SGLang and llama.cpp commands that run a scenario, each flag with what it sets",
+    "",
+    (),
+    cmd_engine_flags,
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Roofline estimates for LLM inference (roofline_core).")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
@@ -999,6 +1045,20 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("file", metavar="FILE", help="the saved log (- for standard input), at most 1 MB")
     sub.add_argument("--json", action="store_true", help="print JSON (with every unused line and why)")
     sub.set_defaults(command_spec=ENGINE_LOG)
+    sub = subparsers.add_parser(ENGINE_FLAGS.name, help=ENGINE_FLAGS.help, description=ENGINE_FLAGS.help)
+    sub.add_argument("--model", required=True, help="the model's Hugging Face repository, e.g. meta-llama/Llama-3.1-8B")
+    sub.add_argument("--devices", type=int, default=1, help="devices in tensor parallel (default 1)")
+    sub.add_argument("--context", type=int, required=True, help="longest sequence, prompt and output, in tokens")
+    sub.add_argument("--sequences", type=int, default=1, help="sequences run together (default 1)")
+    sub.add_argument("--kv-dtype", default="fp16", help="the KV cache's format: fp16, bf16, fp8 ... (default fp16)")
+    sub.add_argument(
+        "--memory-fraction",
+        type=float,
+        default=DEFAULT_MEMORY_FRACTION,
+        help=f"share of each device's memory for vLLM and SGLang (default {DEFAULT_MEMORY_FRACTION:g})",
+    )
+    sub.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    sub.set_defaults(command_spec=ENGINE_FLAGS)
     return parser
 
 

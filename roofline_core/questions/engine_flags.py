@@ -14,7 +14,8 @@ The three engines size the same thing differently, and the commands say so:
   (``--max-num-seqs``); the KV cache takes what ``--gpu-memory-utilization`` leaves after the
   weights and the activation profile.
 - **SGLang** takes the same two as ``--context-length`` and ``--max-running-requests``, and the
-  share of memory for weights and cache as ``--mem-fraction-static``.
+  share of memory for weights and the cache pool as ``--mem-fraction-static`` (computed for the
+  device when not given).
 - **llama.cpp's server** takes one context (``-c``) for all its slots (``-np``): with a slot count
   given, each slot gets ``-c / -np`` tokens (``n_ctx_per_seq`` in its log), so ``-c`` is the
   context per sequence times the sequences. Its cache formats are its own block formats.
@@ -41,15 +42,20 @@ VLLM_SOURCE = Source(
     ),
 )
 SGLANG_SOURCE = Source(
-    title="SGLang documentation: Server Arguments",
-    url="https://docs.sglang.io/advanced_features/server_arguments.html",
+    title="SGLang docs/advanced_features/server_arguments.md (commit 004813e)",
+    url=(
+        "https://github.com/sgl-project/sglang/blob/004813e1dd464844bd92ddbca5cab8c024a75f78/"
+        "docs/advanced_features/server_arguments.md"
+    ),
     states=(
-        "To enable multi-GPU tensor parallelism, add --tp 2. ... If you see out-of-memory errors "
-        "during serving, try to reduce the memory usage of the KV cache pool by setting a smaller "
-        "value of --mem-fraction-static. ... To enable fp8 kv cache quantization, add "
-        "--kv-cache-dtype fp8_e4m3 or --kv-cache-dtype fp8_e5m2; "
-        "context-length: Maximum context length. Defaults to value from model's config.json; "
-        "--max-running-requests (the largest number of requests run at once)"
+        "`--model-path` `--model`: The path of the model weights. This can be a local folder or a "
+        "Hugging Face repo ID. | `--context-length`: The model's maximum context length. | "
+        '`--kv-cache-dtype`: Data type for kv cache storage. "auto" will use model data type. '
+        '"bf16" or "bfloat16" for BF16 KV cache. ... Options: `auto`, `fp8_e5m2`, `fp8_e4m3`, '
+        "`bf16`, `bfloat16`, `fp4_e2m1` | `--mem-fraction-static`: The fraction of the memory used "
+        "for static allocation (model weights and KV cache memory pool). | `--max-running-requests`: "
+        "The maximum number of running requests. | `--tensor-parallel-size` `--tp-size`: The tensor "
+        "parallelism size."
     ),
 )
 LLAMA_CPP_SOURCE = Source(
@@ -62,6 +68,10 @@ LLAMA_CPP_SOURCE = Source(
         "-ctk, --cache-type-k TYPE / -ctv, --cache-type-v TYPE: allowed values: f32, f16, bf16, "
         "q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (default: f16); "
         "-np, --parallel N: number of server slots (default: -1, -1 = auto); "
+        "-sm, --split-mode {none,layer,row,tensor}: how to split the model across multiple GPUs, "
+        "one of: - none: use one GPU only - layer (default): split layers and KV across GPUs "
+        "(pipelined) - row: split weight across GPUs by rows (parallelized); "
+        "-m, --model FNAME: model path to load; "
         "-kvu, --kv-unified: use single unified KV buffer shared across all sequences (default: "
         "enabled if number of slots is auto)"
     ),
@@ -70,10 +80,10 @@ LLAMA_CPP_SOURCE = Source(
 #: The KV cache formats each engine accepts, by the project's format names; a format missing
 #: here is one the engine cannot store its cache in.
 VLLM_KV = {"fp16": "auto", "bf16": "auto", "fp8": "fp8"}
-SGLANG_KV = {"fp16": "auto", "bf16": "auto", "fp8": "fp8_e4m3"}
+SGLANG_KV = {"fp16": "auto", "bf16": "bf16", "fp8": "fp8_e4m3"}
 LLAMA_CPP_KV = {"fp32": "f32", "fp16": "f16", "bf16": "bf16"}
 
-#: vLLM's and SGLang's default share of device memory (their documented defaults, 0.9).
+#: The share of each device's memory the commands give vLLM and SGLang unless told otherwise.
 DEFAULT_MEMORY_FRACTION = 0.9
 
 
@@ -185,7 +195,7 @@ def _sglang(model: str, devices: int, context: int, sequences: int, kv_dtype: st
     kv = _cache_format("SGLang", SGLANG_KV, kv_dtype, notes, "auto")
     flags = (
         Flag("--model-path", model, "the model to load"),
-        Flag("--tp", str(devices), "the model split over this many devices"),
+        Flag("--tp-size", str(devices), "the model split over this many devices"),
         Flag("--context-length", str(context), "the longest a sequence may grow, prompt and output together"),
         Flag("--max-running-requests", str(sequences), "the most requests run together"),
         Flag("--kv-cache-dtype", kv, _cache_why(kv)),

@@ -15,7 +15,7 @@ from roofline_core.questions.engine_flags import engine_commands
 # The cache formats each engine's documentation lists (the quotes in the module's sources).
 DOCUMENTED_CACHE_FORMATS = {
     "vLLM": {"auto", "fp8", "fp8_e4m3", "fp8_e5m2"},
-    "SGLang": {"auto", "fp8_e4m3", "fp8_e5m2"},
+    "SGLang": {"auto", "fp8_e5m2", "fp8_e4m3", "bf16", "bfloat16", "fp4_e2m1"},
     "llama.cpp": {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"},
 }
 
@@ -50,7 +50,7 @@ def test_a_70b_fp8_cache_on_four_devices_by_hand():
         "--max-num-seqs 64 --kv-cache-dtype fp8 --gpu-memory-utilization 0.9"
     )
     assert commands["SGLang"].text == (
-        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct --tp 4 "
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-70B-Instruct --tp-size 4 "
         "--context-length 8192 --max-running-requests 64 --kv-cache-dtype fp8_e4m3 --mem-fraction-static 0.9"
     )
     llama = commands["llama.cpp"]
@@ -93,3 +93,14 @@ def test_any_model_name_stays_one_word_of_the_command(name):
 def test_out_of_range_settings_are_refused(scenario):
     with pytest.raises(ValueError):
         engine_commands(**{"model": "org/model", "context_tokens": 1024, **scenario})
+
+
+def test_the_command_line_prints_each_engine_and_refuses_a_bad_count(capsys):
+    from roofline_core.cli import main
+
+    assert main(["engine-flags", "--model", "org/model", "--context", "4096", "--sequences", "2"]) == 0
+    printed = capsys.readouterr().out
+    assert "vllm serve org/model --tensor-parallel-size 1 --max-model-len 4096 --max-num-seqs 2" in printed
+    assert "llama-server -m model.gguf -ngl all -c 8192 -np 2" in printed
+    assert main(["engine-flags", "--model", "org/model", "--context", "0"]) == 2
+    assert "context_tokens must be a whole number" in capsys.readouterr().err
