@@ -58,6 +58,7 @@ from roofline_core.models.safetensors import (
     read_safetensors_index,
 )
 from roofline_core.questions.engine_flags import DEFAULT_MEMORY_FRACTION, engine_commands
+from roofline_core.questions.engine_log_check import check_log
 from roofline_core.view.prose import is_prose
 from roofline_core.vocabulary import MAX_PASTED_CHARS, PARAMS, Declaration, ModelConfig, Number, OneOf
 
@@ -952,6 +953,8 @@ def cmd_engine_log(command: Command, args: argparse.Namespace) -> dict[str, Any]
             len(log.unused), "", f"{len(log.unused)}" + (" (--json lists each, with why)" if log.unused else "")
         ),
     }
+    if args.model is not None:
+        rows += _engine_log_checks(log, args)
     result: dict[str, Any] = {
         "command": command.name,
         "title": f"Engine start-up log: {args.file}",
@@ -965,6 +968,27 @@ def cmd_engine_log(command: Command, args: argparse.Namespace) -> dict[str, Any]
 
 
 _ENGINE_LOG_LABELS = {"engine": "Engine", "numbers": "Numbers read", "unused": "Lines not used"}
+
+
+def _engine_log_checks(log: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Rows for each logged number the model reproduces: the model's figure, and whether they agree."""
+    model = MODELS.get(args.model)
+    if model is None:
+        raise CliError(f"--model {args.model!r} is not a model preset (roofline models lists them)")
+    rows = []
+    for check in check_log(log, model=model, tensor_parallel=args.tensor_parallel, kv_dtype=args.kv_dtype):
+        verdict = "agrees" if check.agrees else "differs"
+        text = f"model: {format_number(check.expected)} {check.logged.unit}, {verdict} ({check.working})"
+        rows.append(
+            {
+                "name": value(check.name, "", f"  {check.name}"),
+                "scope": value(check.logged.scope, "", "model"),
+                "value": value(check.expected, check.logged.unit, text),
+                "line": value(check.logged.line_number, "", str(check.logged.line_number)),
+            }
+        )
+    return rows
+
 
 #: ``engine-log`` reads a file rather than setting calculator fields.
 ENGINE_LOG = Command(
@@ -1044,6 +1068,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = subparsers.add_parser(ENGINE_LOG.name, help=ENGINE_LOG.help, description=ENGINE_LOG.help)
     sub.add_argument("file", metavar="FILE", help="the saved log (- for standard input), at most 1 MB")
     sub.add_argument("--json", action="store_true", help="print JSON (with every unused line and why)")
+    sub.add_argument("--model", help="a model preset: reproduce each number the log gives from it")
+    sub.add_argument("--tensor-parallel", type=int, help="devices the model was split over (default: the log's)")
+    sub.add_argument("--kv-dtype", help="the KV cache's format, fp16, bf16, fp8 ... (default: the log's)")
     sub.set_defaults(command_spec=ENGINE_LOG)
     sub = subparsers.add_parser(ENGINE_FLAGS.name, help=ENGINE_FLAGS.help, description=ENGINE_FLAGS.help)
     sub.add_argument("--model", required=True, help="the model's Hugging Face repository, e.g. meta-llama/Llama-3.1-8B")

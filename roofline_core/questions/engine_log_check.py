@@ -1,0 +1,297 @@
+"""Each number of an engine's start-up log, reproduced from the model, with why it differs.
+
+:func:`check_log` takes what :func:`roofline_core.engine_log.parse` read and the model that was
+served, and for every number it can derive (the KV cache's tokens and bytes, its keys' and
+values' bytes, the concurrency it allows) gives the model's figure, the working, and whether the
+two agree within what the engine's rounding allows: the printed digits of the memory it started
+from, its page (block) of tokens. Where they differ it says which assumption explains it.
+
+The rules, per engine, each from its source:
+
+- **vLLM** (V1, ``vllm/v1/core/kv_cache_utils.py``): a uniform model's cache is
+  ``num_blocks = available // (page_bytes * layers)`` blocks of ``block_size`` tokens (16
+  by default), ``page_bytes = block_size * 2 * kv_heads_per_device * head_dim * dtype_bytes`` (the
+  MLA latent instead of keys and values), so the tokens are ``num_blocks * block_size``; the
+  concurrency is those tokens over the longest sequence, ``max_model_len``. A model with
+  sliding-window or linear layers goes through the hybrid allocator, which groups layers into
+  shared pages: the check then says the figure is approximate.
+- **SGLang** (``python/sglang/srt/mem_cache/memory_pool.py``): the pool holds ``#tokens`` (plus
+  one page) rows per layer of ``kv_heads_per_device * head_dim`` keys and as many values, printed
+  as "K size" and "V size" in GB of 2^30 bytes; the MLA pool one latent per token ("KV size").
+- **llama.cpp** (``src/llama-kv-cache.cpp``): ``cells`` tokens of every cached layer, keys and
+  values each ``kv_heads * head_dim`` values a token in the cache's own type (``f16`` 2 bytes;
+  ``q8_0`` 34 bytes per 32 values; ``q4_0`` 18 per 32), printed in MiB.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from roofline_core.engine_log import EngineLog, LogNumber
+from roofline_core.hardware.dtypes import bytes_per_element
+from roofline_core.models.model import MLA, Model
+
+#: vLLM's default tokens per KV block (``--block-size``, CacheConfig).
+VLLM_BLOCK_TOKENS = 16
+
+#: Bytes per cached value of llama.cpp's cache types (ggml's block sizes: a q8_0 block holds 32
+#: values in 32 bytes plus a 16-bit scale; q4_0 16 bytes plus the scale; q4_1 and q5_1 add a
+#: 16-bit minimum; q5_0 and q5_1 keep 4 bytes of high bits).
+LLAMA_CPP_TYPE_BYTES: dict[str, float] = {
+    "f32": 4.0,
+    "f16": 2.0,
+    "bf16": 2.0,
+    "q8_0": 34 / 32,
+    "q4_0": 18 / 32,
+    "q4_1": 20 / 32,
+    "iq4_nl": 18 / 32,
+    "q5_0": 22 / 32,
+    "q5_1": 24 / 32,
+}
+
+#: Number formats an engine's log names for its cache (``auto`` is the model's own, 16 bits).
+ENGINE_CACHE_FORMATS: dict[str, str] = {
+    "auto": "bf16",
+    "bf16": "bf16",
+    "bfloat16": "bf16",
+    "fp16": "fp16",
+    "float16": "fp16",
+    "fp8": "fp8",
+    "fp8_e4m3": "fp8",
+    "fp8_e5m2": "fp8",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One logged number beside the model's.
+
+    Attributes:
+        name: The logged number's name (``kv_cache_tokens``).
+        logged: The number as read, with its line.
+        expected: The model's figure, in the same unit.
+        working: How the model's figure was reached, with the numbers.
+        agrees: Whether the two differ by no more than the rounding allows (``tolerance``).
+        tolerance: The largest difference the engine's rounding explains, in the same unit.
+        explanation: Why they differ where they do, or what the figure rests on.
+    """
+
+    name: str
+    logged: LogNumber
+    expected: float
+    working: str
+    agrees: bool
+    tolerance: float
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What the served scenario was, from the log where it says and from the caller otherwise."""
+
+    tensor_parallel: int
+    cache_format: str
+    said_by_log: tuple[str, ...]
+
+
+def _setting(log: EngineLog, tensor_parallel: int | None, kv_dtype: str | None) -> Setting:
+    said: list[str] = []
+    tp = tensor_parallel
+    for name in ("tensor_parallel_size", "tp_size"):
+        logged = log.value(name)
+        if tp is None and isinstance(logged, int) and logged >= 1:
+            tp, _ = logged, said.append(f"{name}={logged}")
+    fmt = kv_dtype
+    logged_format = log.value("kv_cache_dtype")
+    if fmt is None and isinstance(logged_format, str) and logged_format.lower() in ENGINE_CACHE_FORMATS:
+        fmt = ENGINE_CACHE_FORMATS[logged_format.lower()]
+        said.append(f"kv_cache_dtype={logged_format}")
+    return Setting(tensor_parallel=tp or 1, cache_format=fmt or "bf16", said_by_log=tuple(said))
+
+
+def _per_device_values_per_token_per_layer(model: Model, tensor_parallel: int) -> tuple[float, str]:
+    """Cached values one token adds to one layer on one device, and how (heads split over devices)."""
+    if model.attention == MLA:
+        width = model.mla_latent_dim + model.mla_rope_dim
+        return float(width), f"{width} (the MLA latent and rotary key, whole on every device)"
+    heads = max(1, model.kv_heads // tensor_parallel)
+    values = 2 * heads * model.head_dim
+    return float(values), f"2 x {heads} KV heads x {model.head_dim}"
+
+
+def _uniform(model: Model) -> bool:
+    return model.sliding_layers == 0
+
+
+def check_log(
+    log: EngineLog, *, model: Model, tensor_parallel: int | None = None, kv_dtype: str | None = None
+) -> tuple[Check, ...]:
+    """Every number of ``log`` the model can reproduce, beside the model's figure.
+
+    Args:
+        log: What :func:`roofline_core.engine_log.parse` read.
+        model: The model that was served.
+        tensor_parallel: Devices the model was split over; None to take it from the log (1 if it
+            does not say).
+        kv_dtype: The cache's format by the project's names; None to take it from the log
+            (``auto`` and no word mean the model's 16 bits).
+
+    >>> from roofline_core.engine_log import parse
+    >>> from roofline_core.models import MODELS
+    >>> log = parse("INFO 11-27 12:00:00 [gpu_worker.py:1] Available KV cache memory: 20.00 GiB\\n"
+    ...             "INFO 11-27 12:00:01 [kv_cache_utils.py:1] GPU KV cache size: 163,840 tokens")
+    >>> check = check_log(log, model=MODELS["llama-3.1-8b"])[0]
+    >>> check.name, check.expected, check.agrees
+    ('kv_cache_tokens', 163840.0, True)
+    """
+    setting = _setting(log, tensor_parallel, kv_dtype)
+    if log.engine == "vllm":
+        return _vllm(log, model, setting)
+    if log.engine == "sglang":
+        return _sglang(log, model, setting)
+    if log.engine == "llama.cpp":
+        return _llama_cpp(log, model)
+    return ()
+
+
+def _vllm(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]:
+    checks: list[Check] = []
+    values, values_text = _per_device_values_per_token_per_layer(model, setting.tensor_parallel)
+    value_bytes = bytes_per_element(setting.cache_format)
+    page = VLLM_BLOCK_TOKENS * values * value_bytes * model.layers
+    basis = f"{setting.tensor_parallel} device(s) in tensor parallel, a {setting.cache_format.upper()} cache" + (
+        f" (the log says {', '.join(setting.said_by_log)})" if setting.said_by_log else " (assumed)"
+    )
+    approximate = (
+        ""
+        if _uniform(model)
+        else (
+            " The model has sliding-window layers: vLLM's hybrid allocator groups them into shared "
+            "pages, so this figure is approximate."
+        )
+    )
+    available = log.get("kv_cache_memory_bytes")
+    tokens = log.get("kv_cache_tokens")
+    if available is not None and tokens is not None:
+        blocks = math.floor(float(available.value) / page)
+        expected = float(blocks * VLLM_BLOCK_TOKENS)
+        # The memory is printed to 0.01 GiB: half a step either way moves the blocks that fit.
+        tolerance = math.ceil(available.resolution / 2 / page + 1) * VLLM_BLOCK_TOKENS
+        checks.append(
+            Check(
+                name="kv_cache_tokens",
+                logged=tokens,
+                expected=expected,
+                working=(
+                    f"floor({available.printed} / ({VLLM_BLOCK_TOKENS} tokens x {values_text} x "
+                    f"{value_bytes:g} bytes x {model.layers} layers)) = {blocks:,} blocks of "
+                    f"{VLLM_BLOCK_TOKENS} tokens"
+                ),
+                agrees=abs(float(tokens.value) - expected) <= tolerance,
+                tolerance=float(tolerance),
+                explanation=f"For {basis}; within {tolerance:,} tokens the printed memory's rounding explains."
+                + approximate,
+            )
+        )
+    concurrency = log.get("max_concurrency")
+    length = log.get("max_model_len_tokens")
+    if concurrency is not None and length is not None and tokens is not None:
+        expected = float(tokens.value) / float(length.value)
+        checks.append(
+            Check(
+                name="max_concurrency",
+                logged=concurrency,
+                expected=expected,
+                working=f"{int(tokens.value):,} tokens / {int(length.value):,} tokens per request",
+                agrees=abs(float(concurrency.value) - expected) <= 0.01 + expected * 0.01,
+                tolerance=0.01 + expected * 0.01,
+                explanation=(
+                    "Requests of the longest length the cache holds at once; newer vLLM counts "
+                    "whole blocks per request, so a length that is not a multiple of "
+                    f"{VLLM_BLOCK_TOKENS} reads a little lower."
+                ),
+            )
+        )
+    return tuple(checks)
+
+
+def _sglang(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]:
+    tokens = log.get("kv_cache_tokens")
+    if tokens is None:
+        return ()
+    value_bytes = bytes_per_element(setting.cache_format)
+    checks: list[Check] = []
+    # The pool keeps one more page than it reports (page size 1 by default).
+    rows = int(tokens.value) + 1
+    if model.attention == MLA:
+        wanted = [("kv_cache_memory_bytes", model.mla_latent_dim + model.mla_rope_dim, "latent and rotary key")]
+    else:
+        heads = max(1, model.kv_heads // setting.tensor_parallel)
+        wanted = [
+            ("k_bytes", heads * model.head_dim, f"{heads} KV heads x {model.head_dim} keys"),
+            ("v_bytes", heads * model.head_dim, f"{heads} KV heads x {model.head_dim} values"),
+        ]
+    for name, width, what in wanted:
+        logged = log.get(name)
+        if logged is None:
+            continue
+        expected = rows * model.layers * width * value_bytes
+        tolerance = logged.resolution / 2
+        checks.append(
+            Check(
+                name=name,
+                logged=logged,
+                expected=expected,
+                working=f"({int(tokens.value):,} + 1) tokens x {model.layers} layers x {what} x {value_bytes:g} bytes",
+                agrees=abs(float(logged.value) - expected) <= tolerance,
+                tolerance=tolerance,
+                explanation=(
+                    f"For {setting.tensor_parallel} device(s) in tensor parallel and a "
+                    f"{setting.cache_format.upper()} cache; SGLang's GB is 2^30 bytes."
+                ),
+            )
+        )
+    return tuple(checks)
+
+
+def _llama_cpp(log: EngineLog, model: Model) -> tuple[Check, ...]:
+    checks: list[Check] = []
+    # One cache line per cache (two with sliding-window layers: SWA and non-SWA), each with its cells and layers.
+    for size in log.all("kv_cache_memory_bytes"):
+        same_line = [n for n in log.numbers if n.line_number == size.line_number]
+        found = {n.name: n for n in same_line}
+        cells, layers = found.get("kv_cells"), found.get("kv_layers")
+        k_type, v_type = found.get("k_cache_type"), found.get("v_cache_type")
+        if cells is None or layers is None or k_type is None or v_type is None:
+            continue
+        k_bytes = LLAMA_CPP_TYPE_BYTES.get(str(k_type.value))
+        v_bytes = LLAMA_CPP_TYPE_BYTES.get(str(v_type.value))
+        if k_bytes is None or v_bytes is None or model.attention == MLA:
+            continue
+        per_layer = model.kv_heads * model.head_dim
+        expected = int(cells.value) * int(layers.value) * per_layer * (k_bytes + v_bytes)
+        tolerance = size.resolution / 2
+        layer_note = ""
+        if int(layers.value) != model.layers:
+            layer_note = (
+                f" This cache holds {int(layers.value)} of the model's {model.layers} layers "
+                "(the rest are in another cache, or keep no cache)."
+            )
+        checks.append(
+            Check(
+                name="kv_cache_memory_bytes",
+                logged=size,
+                expected=float(expected),
+                working=(
+                    f"{int(cells.value):,} cells x {int(layers.value)} layers x {model.kv_heads} KV heads x "
+                    f"{model.head_dim} x ({k_type.value} {k_bytes:g} + {v_type.value} {v_bytes:g} bytes)"
+                ),
+                agrees=abs(float(size.value) - expected) <= tolerance,
+                tolerance=tolerance,
+                explanation="llama.cpp prints MiB (2^20 bytes) to two decimals." + layer_note,
+            )
+        )
+    return tuple(checks)
