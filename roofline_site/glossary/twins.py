@@ -118,7 +118,8 @@ class TwinUrls:
         self._url_of = url_of
 
     def absolute(self, site_path: str) -> str:
-        return self.base + site_path.lstrip("/")
+        site_path = site_path.lstrip("/")
+        return self.base + ("" if site_path in (".", "./") else site_path)
 
     def page(self, src_uri: str) -> str | None:
         url = self._url_of(src_uri)
@@ -273,6 +274,37 @@ def llms_full_txt(*, title: str, summary: str, twins: Sequence[str]) -> str:
     head = f"# {text(title)}\n\n> {text(summary)}\n\nData version {data_version()}.\n"
     # Each twin's own title is a level-1 heading; a rule keeps the entries apart for a reader.
     return head + "".join(f"\n---\n\n{twin.strip()}\n" for twin in twins)
+
+
+_LINK_OR_IMAGE = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\([^)]*\)")
+_EMPHASIS_OR_CODE = re.compile(r"\*\*|__|`")
+
+
+def first_sentence(markdown: str) -> str:
+    """A page's first sentence of prose, as plain text: its one-line summary where it has none.
+
+    Headings, fences, comments, tables, admonitions and HTML are skipped; links keep their text.
+
+    >>> first_sentence("# Title\\n\\n<!-- x -->\\nThe **roofline** is a [bound](a.md). It caps speed.\\n")
+    'The roofline is a bound.'
+    """
+    paragraph: list[str] = []
+    in_fence = False
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if in_fence:
+            continue
+        if not stripped or stripped.startswith(("#", "<", "|", "!!!", "???", ">", "-", "*", "{")):
+            if paragraph:
+                break
+            continue
+        paragraph.append(stripped)
+    prose = _EMPHASIS_OR_CODE.sub("", _LINK_OR_IMAGE.sub(r"\1", " ".join(paragraph)))
+    match = re.match(r"(.+?[.!?])(?:\s|$)", prose)
+    return match.group(1) if match else prose
 
 
 def term_links(glossary: Glossary, urls: TwinUrls) -> list[Link]:

@@ -158,3 +158,7 @@ def test_llms_full_txt_holds_every_twin(tmp_path):
 def test_a_twin_sits_beside_its_page():
     assert twins.twin_path("glossary/kv-cache/") == "glossary/kv-cache/index.md"
     assert twins.twin_path("glossary/kv-cache.html") == "glossary/kv-cache.md"
+
+
+def test_the_home_page_is_the_sites_address():
+    assert _urls().absolute("./") == BASE and _urls().absolute("/hosting/") == BASE + "hosting/"
