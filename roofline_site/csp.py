@@ -88,6 +88,14 @@ EXTRA_HEADERS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: ``(path pattern, Content-Type)`` for the files whose type a host may not know: the term pages'
+#: Markdown twins (https://www.rfc-editor.org/rfc/rfc7763) and the llms.txt files.
+CONTENT_TYPES: tuple[tuple[str, str], ...] = (
+    ("/*.md", "text/markdown; charset=utf-8"),
+    ("/*.txt", "text/plain; charset=utf-8"),
+)
+
+
 class _InlineCollector(HTMLParser):
     """Collects the text of inline executable ``<script>`` and ``<style>`` elements."""
 
@@ -399,6 +407,10 @@ def headers_file(csp: str) -> str:
         f"  Content-Security-Policy: {csp}",
     ]
     lines.extend(f"  {name}: {value}" for name, value, _reason in EXTRA_HEADERS)
+    # With nosniff, a file is only what its type says: the Markdown twins and llms.txt files
+    # must be declared as text (hosts guess .md as application/octet-stream or none).
+    for pattern, content_type in CONTENT_TYPES:
+        lines += [pattern, f"  Content-Type: {content_type}"]
     return "\n".join(lines) + "\n"
 
 
