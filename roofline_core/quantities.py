@@ -1049,6 +1049,51 @@ def evaluate_reference(text: str) -> Value:
     return evaluate(name, arguments)
 
 
+def scenario_words(text: str) -> str:
+    """What a reference computes and for which scenario, in words, for readers without the page.
+
+    The quantity's description, then every parameter it was given or defaulted to, by label
+    (presets by their display names), so a figure quoted away from the page (a Markdown twin,
+    llms-full.txt) still says what it assumes::
+
+        >>> scenario_words("ridge_point accelerator=h100-sxm")
+        'Peak compute over bandwidth, in FLOP/byte. Accelerator: NVIDIA H100 SXM; precision: FP16.'
+
+    Raises:
+        QuantityError: for a reference :func:`evaluate_reference` refuses.
+    """
+    evaluate_reference(text)  # the same errors, in the same words, as the number itself
+    name, arguments = parse_reference(text)
+    quantity = QUANTITIES[name]
+    said = []
+    for parameter in quantity.parameters:
+        typed = arguments.get(parameter.id)
+        if typed is None and (parameter.default is None or parameter.id in (HYPOTHETICAL.id, PART.item.id)):
+            continue  # not given: the alternative was (model= or params=), or it changes nothing
+        value, _invalid = parameter.parse(typed if typed is not None else parameter.write(parameter.default))
+        label = parameter.label
+        # "Batch size" reads "batch size" mid-sentence; "KV cache format" keeps its capitals.
+        label = label[0].lower() + label[1:] if label[1:2].islower() else label
+        said.append(f"{label}: {_in_words(parameter, value)}")
+    if not said:
+        return quantity.description
+    first = said[0][0].upper() + said[0][1:]
+    return f"{quantity.description} {'; '.join([first, *said[1:]])}."
+
+
+def _in_words(parameter: Any, value: Any) -> str:
+    """A parsed parameter value as a reader would say it (a preset's name, a number and its unit)."""
+    if isinstance(parameter, OneOf):
+        return {c.value: c.label for c in parameter.choices}.get(value, str(value))
+    if isinstance(parameter, ListOf):
+        return ", ".join(_in_words(parameter.item, item) for item in value) if value else "all"
+    if isinstance(parameter, Number):
+        unit = getattr(parameter, "unit", "")
+        shown = _plain(value)
+        return f"{shown}{unit}" if unit == "%" else f"{shown} {unit}".rstrip()
+    return str(value)
+
+
 # Documentation --------------------------------------------------------------------------
 
 

@@ -91,6 +91,22 @@ EXTRA_HEADERS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: ``(path pattern, Content-Type)`` for the files whose type a host may not know. With nosniff a
+#: file is only what its type says, so each is declared.
+CONTENT_TYPES: tuple[tuple[str, str], ...] = (
+    # The term pages' Markdown twins (https://www.rfc-editor.org/rfc/rfc7763) and the llms.txt
+    # files: hosts guess .md as application/octet-stream, or nothing.
+    ("/*.md", "text/markdown; charset=utf-8"),
+    ("/*.txt", "text/plain; charset=utf-8"),
+    # The downloads of tables and figures (roofline_site/downloads.py): UTF-8, for names such as
+    # "Kᵀ" and "µs" (RFC 7111 registers text/csv; its default charset is not UTF-8 everywhere).
+    ("/*.csv", "text/csv; charset=utf-8"),
+    # roofline_core's wheels (roofline_site/wheel.py): a wheel is a zip (PEP 427), and under
+    # nosniff a host's guess for the unknown ".whl" would be the only type a browser saw.
+    ("/wheels/*", "application/zip"),
+)
+
+
 class _InlineCollector(HTMLParser):
     """Collects the text of inline executable ``<script>`` and ``<style>`` elements."""
 
@@ -391,17 +407,6 @@ def authorise_scripts(scripts: Iterable[str], known: Iterable[KnownScript], *, p
             )
         hashes.add(sha256_source(text))
     return tuple(sorted(hashes))
-
-
-#: Content types the site's files need that hosts may not know: ``(path pattern, type)``.
-CONTENT_TYPES: tuple[tuple[str, str], ...] = (
-    # The downloads of tables and figures (roofline_site/downloads.py): UTF-8, for names such as
-    # "Kᵀ" and "µs" (RFC 7111 registers text/csv; its default charset is not UTF-8 everywhere).
-    ("/*.csv", "text/csv; charset=utf-8"),
-    # roofline_core's wheels (roofline_site/wheel.py): a wheel is a zip (PEP 427), and under
-    # nosniff a host's guess for the unknown ".whl" would be the only type a browser saw.
-    ("/wheels/*", "application/zip"),
-)
 
 
 def headers_file(csp: str) -> str:

@@ -78,7 +78,7 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("conditions", "other conditions of the run"),
 )
 
-_METRIC_LABELS = {
+METRIC_LABELS = {
     "decode_tokens_per_s_per_sequence": "decode, tok/s per sequence",
     "decode_ms_per_token": "decode, ms per token",
     "prefill_tokens_per_s": "prefill, tok/s",
@@ -316,7 +316,7 @@ def _comparison_row(c: Comparison) -> str:
     ratio = "n/a" if c.ratio is None else format_percent(c.ratio)
     error = "n/a" if c.error is None else _signed_percent(c.error)
     return (
-        f"| {_row_label(m)} | {_METRIC_LABELS[m.metric]} | {_value(m.value)} {unit} | {sol} | {estimate} "
+        f"| {_row_label(m)} | {METRIC_LABELS[m.metric]} | {_value(m.value)} {unit} | {sol} | {estimate} "
         f"| {ratio} | {error} | {c.role} | {_cell(_formats(m))} | {m.input_tokens} / {m.output_tokens} |"
     )
 
@@ -383,7 +383,7 @@ def _sources(report: ValidationReport) -> str:
         blocks.append(
             f'<a id="{m.id}"></a>\n\n'
             f"**{_cell(m.model.name)}, {_hardware(m)}, batch {m.batch}** (`{m.id}`): "
-            f"{_value(m.value)} {unit} ({_METRIC_LABELS[m.metric]}), "
+            f"{_value(m.value)} {unit} ({METRIC_LABELS[m.metric]}), "
             f"{_cell(m.engine)} {_cell(m.engine_version)}, {_cell(m.date)}. "
             f"[Source]({m.source.url}): “{_cell(m.source.states)}” Conditions: {_cell(m.conditions)}"
         )

@@ -215,7 +215,8 @@ ELEMENT_ATTRIBUTES: dict[str, frozenset[str]] = {
 HEAD_ONLY: frozenset[str] = frozenset({"title", "meta", "link"})
 #: ``rel`` values of ``<link>`` the templates write.
 LINK_RELS: frozenset[str] = frozenset(
-    {"stylesheet", "canonical", "icon", "prev", "next", "alternate", "feed", "preload", "manifest"}
+    # "markdown": a term page's Markdown twin (rel="alternate markdown", site_assets/overrides/main.html).
+    {"stylesheet", "canonical", "icon", "prev", "next", "alternate", "feed", "markdown", "preload", "manifest"}
 )
 _URL_ATTRIBUTES = ("href", "src", "action", "formaction", "poster", "srcset", "xlink:href", "data")
 _SCRIPT_URL = re.compile(r"(?:javascript|vbscript|data):", re.IGNORECASE)

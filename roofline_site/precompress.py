@@ -23,7 +23,7 @@ from roofline_site.node_artifacts import input_key
 
 #: What a host would compress: text, and WebAssembly (it compresses to about a third).
 COMPRESSED_SUFFIXES = frozenset(
-    {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".py", ".wasm", ".map", ".csv"}
+    {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".md", ".py", ".wasm", ".map", ".csv"}
 )
 # Below this, a compressed copy saves less than a network packet.
 MIN_BYTES = 1024

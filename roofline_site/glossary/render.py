@@ -25,6 +25,7 @@ from roofline_core.version import data_version
 from roofline_site.glossary import reproduce
 from roofline_site.glossary.entry import TERM_PAGE_SECTIONS, Entry
 from roofline_site.glossary.errors import Problem
+from roofline_site.glossary.json_schema import SCHEMA_VERSION
 from roofline_site.glossary.markup import Rewritten, rewrite
 from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary
@@ -388,12 +389,15 @@ def _group(
     return "".join(lines)
 
 
-def glossary_json(glossary: Glossary, *, path_of: Callable[[str], str], site_url: str | None) -> str:
+def glossary_json(
+    glossary: Glossary, *, path_of: Callable[[str], str], site_url: str | None, schema_path: str | None = None
+) -> str:
     """``glossary.json``: every term with slug, title, category, summary, aliases and URLs.
 
     Args:
         path_of: Site-relative URL of a term's page (``glossary/kv-cache/``).
         site_url: The site's address; when given, ``url`` is absolute, else it equals ``path``.
+        schema_path: Site-relative URL of its JSON Schema, named in ``$schema`` when given.
     """
     base = (site_url or "").rstrip("/") + "/" if site_url else ""
     terms = [
@@ -410,8 +414,12 @@ def glossary_json(glossary: Glossary, *, path_of: Callable[[str], str], site_url
         }
         for e in glossary.sorted_entries()
     ]
-    # The data version of the numbers the pages show (roofline_core.version), for citing them.
-    document = {"data_version": data_version(), "categories": CATEGORIES, "terms": terms}
+    # ``version`` is the file's format (its JSON Schema's version), which changes only when a
+    # field does; ``data_version`` is that of the numbers the pages show (roofline_core.version).
+    document: dict[str, object] = {}
+    if schema_path is not None:
+        document["$schema"] = base + schema_path if base else "/" + schema_path
+    document |= {"version": SCHEMA_VERSION, "data_version": data_version(), "categories": CATEGORIES, "terms": terms}
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 

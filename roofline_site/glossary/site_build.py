@@ -34,6 +34,22 @@ log = logging.getLogger("mkdocs.hooks.glossary")
 ORPHAN_LEVELS = {"info": logging.INFO, "warning": logging.WARNING}
 
 
+#: The glossary the current build loaded (:meth:`GlossaryBuild.load`), for the build's other
+#: adapters (``hooks/machine_readable.py``) to read rather than load it twice.
+_loaded: GlossaryBuild | None = None
+
+
+def loaded() -> GlossaryBuild:
+    """The glossary of the build under way.
+
+    Raises:
+        LookupError: if no build has loaded one yet.
+    """
+    if _loaded is None:
+        raise LookupError("no glossary loaded yet; expected hooks/glossary.py before this hook in mkdocs.yml")
+    return _loaded
+
+
 class SettingsError(ValueError):
     """A glossary setting of the site's configuration (``extra``) is not one the build knows."""
 
@@ -103,7 +119,9 @@ class GlossaryBuild:
                 placeholders[0].path,
                 len(placeholders),
             )
-        return cls(glossary, project_root, repository, ORPHAN_LEVELS[orphans])
+        global _loaded
+        _loaded = cls(glossary, project_root, repository, ORPHAN_LEVELS[orphans])
+        return _loaded
 
     def add_files(
         self,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from roofline_site.glossary import render
+from roofline_site.glossary import json_schema, render
 from roofline_site.glossary.errors import GlossaryError, Problem
 from roofline_site.glossary.schema import CATEGORIES
 from roofline_site.glossary.validator import Glossary
@@ -19,6 +19,8 @@ GLOSSARY_DIR_NAME = "glossary"
 INDEX_URI = "glossary/index.md"
 FEED_URI = "glossary/feed.xml"
 JSON_URI = "glossary.json"
+#: The JSON Schema of ``glossary.json``, published beside it (:mod:`.json_schema`).
+SCHEMA_URI = "glossary.schema.json"
 CATEGORY_URIS = frozenset(render.category_src_uri(c) for c in CATEGORIES)
 
 
@@ -88,14 +90,14 @@ def listing_pages(glossary: Glossary) -> list[SiteFile]:
 def data_files(
     glossary: Glossary, *, url_of: Callable[[str], str], index_url: str, site_name: str, site_url: str | None
 ) -> list[SiteFile]:
-    """``glossary.json`` and the RSS feed.
+    """``glossary.json``, its JSON Schema and the RSS feed.
 
     Args:
         url_of: A term's site URL by slug.
         index_url: The index's site URL.
     """
     return [
-        SiteFile(JSON_URI, render.glossary_json(glossary, path_of=url_of, site_url=site_url)),
+        SiteFile(JSON_URI, render.glossary_json(glossary, path_of=url_of, site_url=site_url, schema_path=SCHEMA_URI)),
         SiteFile(
             FEED_URI,
             render.rss_feed(
@@ -107,6 +109,7 @@ def data_files(
                 feed_path=FEED_URI,
             ),
         ),
+        SiteFile(SCHEMA_URI, json_schema.schema_text(site_url=site_url, path=SCHEMA_URI)),
     ]
 
 

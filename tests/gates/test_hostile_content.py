@@ -284,6 +284,45 @@ def test_every_neutralised_page_holds_only_what_its_templates_write(neutralised_
     assert problems == [], "\n".join(problems[:40])
 
 
+def test_neutralised_entries_reach_twins_llms_txt_and_json_ld_as_text(neutralised_site):
+    # The outputs for assistants and crawlers (hooks/machine_readable.py) carry the same
+    # contributor text: a twin or llms.txt holds no HTML CommonMark would pass through, and a
+    # page's JSON-LD stays one data block whose values come back exactly as written.
+    import json
+
+    from markdown_it import MarkdownIt
+
+    from tests.support.json_ld import json_ld_blocks
+
+    parser = MarkdownIt("commonmark")
+    texts = sorted(neutralised_site.glob("glossary/*/index.md")) + [
+        neutralised_site / "llms.txt",
+        neutralised_site / "llms-full.txt",
+    ]
+    assert len(texts) > 10
+    offenders = []
+    for path in texts:
+        pending = list(parser.parse(path.read_text(encoding="utf-8")))
+        while pending:
+            token = pending.pop(0)
+            pending[:0] = token.children or []
+            if token.type in ("html_block", "html_inline"):
+                offenders.append(f"{path.relative_to(neutralised_site)}: {token.content[:80]!r}")
+    assert offenders == [], "\n".join(offenders[:40])
+    for page in html_pages(neutralised_site):
+        for block in json_ld_blocks((neutralised_site / page).read_text(encoding="utf-8")):
+            assert "<" not in block and ">" not in block, page
+            json.loads(block)
+    front = (neutralised_site / "glossary" / "hostile-front-matter" / "index.html").read_text(encoding="utf-8")
+    (block,) = json_ld_blocks(front)
+    assert json.loads(block)["alternateName"] == [
+        "<img src=x onerror=alert('alias2')>",
+        "[link](javascript:alert('alias-md'))",
+        "{: onclick=alert('alias-attr') }",
+        "</title><script>alert('alias-title')</script>",
+    ]
+
+
 def test_neutralised_entries_render_no_active_markup(neutralised_site):
     # The theme's own inline scripts (as on the home page, up to the relative base URL in
     # Material's storage-scope script) are the only ones allowed.

@@ -331,3 +331,25 @@ def test_step_quantities_take_the_parallelism_and_expert_parallelism_pays_all_to
 def test_a_geforce_peak_says_its_accumulate_convention():
     assert evaluate_reference("peak_flop_per_s accelerator=rtx-3090").text == "71 TFLOP/s (FP32 accumulate)"
     assert evaluate_reference("peak_flop_per_s accelerator=h100-sxm").text == "989 TFLOP/s"
+
+
+# scenario_words: a number's scenario in words, for text read away from its page ----------------
+
+
+def test_scenario_words_names_the_presets_and_every_setting():
+    from roofline_core.quantities import scenario_words
+
+    assert scenario_words("ridge_point accelerator=h100-sxm") == (
+        "Peak compute over bandwidth, in FLOP/byte. Accelerator: NVIDIA H100 SXM; precision: FP16."
+    )
+    words = scenario_words("decode_step_time model=llama-3-8b accelerator=h100-sxm batch=16 context_tokens=8k")
+    assert "Accelerator: NVIDIA H100 SXM; model: Llama 3 8B; batch size: 16 sequences" in words
+    assert "context length: 8,192 tokens; KV cache format: FP16" in words
+    assert "params" not in words and "hypothetical" not in words  # the alternative not given; the default
+
+
+def test_scenario_words_refuses_what_evaluate_refuses():
+    from roofline_core.quantities import QuantityError, scenario_words
+
+    with pytest.raises(QuantityError, match="unknown accelerator"):
+        scenario_words("ridge_point accelerator=h100")

@@ -177,3 +177,9 @@ def test_the_inline_code_cache_reads_a_page_once_and_keeps_only_what_a_build_use
     # A damaged file is ignored, not trusted.
     path.write_text("{not json", encoding="utf-8")
     assert module.InlineCodeCache(path).get(page) == real(page)
+
+
+def test_headers_file_declares_the_twins_and_text_files_types():
+    rules = csp.parse_headers_file(csp.headers_file("default-src 'none'"))
+    assert rules["/*.md"] == {"Content-Type": "text/markdown; charset=utf-8"}
+    assert rules["/*.txt"] == {"Content-Type": "text/plain; charset=utf-8"}

@@ -65,3 +65,11 @@ def test_a_refresh_is_allowed_only_on_a_redirect_stub_and_only_to_a_relative_add
     assert check_page(_page("", away), path="r.html", redirect=True) != []
     set_cookie = '<head><title>T</title><meta http-equiv="set-cookie" content="a=b"></head>'
     assert check_page(_page("", set_cookie), path="r.html", redirect=True) != []
+
+
+def test_a_term_pages_markdown_twin_link_and_json_ld_pass():
+    head = (
+        '<html><head><title>t</title><link rel="alternate markdown" type="text/markdown" href="index.md">'
+        '<script type="application/ld+json">{"@type":"DefinedTerm"}</script></head><body></body></html>'
+    )
+    assert check_page(head, path="glossary/x/index.html") == []

@@ -107,3 +107,13 @@ def test_a_hand_written_page_keeps_its_numbers_for_its_closing(tmp_path):
     assert 'download="p-numbers.py"' in closing and 'href="../assets/roofline/numbers/numbers.' in closing
     assert len(build.scripts) == 1
     assert build.page_closing("p.md", cite="C.", url="p/", href=str) == ""
+
+
+def test_the_build_last_loaded_is_shared_with_the_other_adapters(tmp_path, monkeypatch):
+    from roofline_site.glossary import site_build
+
+    monkeypatch.setattr(site_build, "_loaded", None)
+    with pytest.raises(LookupError, match="expected hooks/glossary.py before this hook"):
+        site_build.loaded()
+    build = GlossaryBuild.load(_project(tmp_path), extra={}, config_path="mkdocs.yml")
+    assert site_build.loaded() is build

@@ -51,7 +51,7 @@ def test_the_index_is_in_the_navigation_and_category_pages_are_not(tmp_path):
 
 
 def test_json_and_feed_use_the_urls_given(tmp_path):
-    json_file, feed = site_files.data_files(
+    json_file, feed, _schema = site_files.data_files(
         _glossary(tmp_path), url_of=_url, index_url="glossary/", site_name="Site", site_url="https://x.org/"
     )
     assert (json_file.src_uri, feed.src_uri) == ("glossary.json", "glossary/feed.xml")
