@@ -20,6 +20,7 @@ this runs in Pyodide.
 
 from __future__ import annotations
 
+import math
 import struct
 from dataclasses import dataclass, field
 from typing import Any
@@ -290,10 +291,7 @@ class GGUFTensor:
     @property
     def elements(self) -> int:
         """Number of weights."""
-        count = 1
-        for dim in self.shape:
-            count *= dim
-        return count
+        return math.prod(self.shape)
 
     @property
     def bytes(self) -> int:

@@ -18,6 +18,7 @@ and what was expected. Standard library only: this runs in Pyodide.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,10 +96,7 @@ class SafetensorsTensor:
 
     @property
     def elements(self) -> int:
-        count = 1
-        for dim in self.shape:
-            count *= dim
-        return count
+        return math.prod(self.shape)
 
     @property
     def bytes(self) -> int:
