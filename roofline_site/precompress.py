@@ -8,18 +8,27 @@ highest levels (gzip 9, Brotli 11), which are too slow to run per request.
 Gzip comes from Python's ``gzip`` with no name and time in the header, so two builds give the same
 bytes. Brotli comes from Node's built-in ``zlib`` (Node 20 is already needed for the build's
 Pyodide files), all files in one process; without Node, only ``.gz`` is written.
+
+Copies are kept between builds in the user's cache folder (:func:`default_cache_dir`), keyed by
+the file's bytes alone, so every checkout on a machine shares them, as pip shares the wheels it
+built: most of the work is Brotli 11 of Pyodide's files, which change only with its pinned
+version, and a fresh clone need not redo it (about 45 CPU-seconds on the 2-core machine).
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import os
 import shutil
 import subprocess
+import time
 import zlib
+from collections.abc import Mapping
 from pathlib import Path
 
-from roofline_site.node_artifacts import input_key
+from roofline_site.atomic_write import write_atomic
 
 #: What a host would compress: text, and WebAssembly (it compresses to about a third).
 COMPRESSED_SUFFIXES = frozenset(
@@ -43,6 +52,21 @@ for (const path of JSON.parse(readFileSync(0, "utf8"))) {
 """
 # Brotli 11 on the whole site (the 9.6 MB WebAssembly file most of it) takes some seconds.
 BROTLI_TIMEOUT_S = 300
+#: Names the folder that holds the copies between builds, instead of the user's cache folder.
+CACHE_DIR_VARIABLE = "ROOFLINE_PRECOMPRESS_CACHE"
+#: A cached copy that no build has used for this long is deleted (other checkouts, other
+#: branches and fixture sites share the folder, so one build's unused entries may be another's).
+KEEP_UNUSED_S = 14 * 24 * 3600
+
+
+def default_cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where copies are kept between builds: ``$ROOFLINE_PRECOMPRESS_CACHE`` if set, else
+    ``roofline-glossary/precompressed`` in ``$XDG_CACHE_HOME`` (``~/.cache`` when unset), the
+    folder the XDG Base Directory specification gives for non-essential cached data."""
+    if environ.get(CACHE_DIR_VARIABLE):
+        return Path(environ[CACHE_DIR_VARIABLE])
+    base = Path(environ["XDG_CACHE_HOME"]) if environ.get("XDG_CACHE_HOME") else Path.home() / ".cache"
+    return base / "roofline-glossary" / "precompressed"
 
 
 def compressible_files(site_dir: Path) -> list[Path]:
@@ -85,20 +109,23 @@ def write_brotli(paths: list[Path]) -> bool:
 
 def copy_key(path: Path) -> str:
     """Key of a file's compressed copies: its bytes, its suffix (Brotli's mode follows it), this
-    module (levels, the Brotli script) and the zlib that gzips; the repository's configuration too
-    (a shared cache: every build with this code uses it)."""
-    return input_key(
-        [Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode(), path.suffix.encode(), path.read_bytes()],
-        shared=True,
-    )
+    module (levels, the Brotli script) and the zlib that gzips. Nothing of the site or the
+    checkout: the copies of the same bytes are the same in every build, which shares them."""
+    parts = [Path(__file__).read_bytes(), zlib.ZLIB_RUNTIME_VERSION.encode(), path.suffix.encode(), path.read_bytes()]
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(hashlib.sha256(part).digest())
+    return digest.hexdigest()
 
 
 def precompress(site_dir: Path, cache_dir: Path) -> tuple[int, bool]:
     """Write ``.gz`` and (with Node) ``.br`` copies of the site's text files.
 
-    Compressed copies are kept in ``cache_dir`` by :func:`copy_key`, so a rebuild
-    compresses only what changed (Brotli 11 takes about 20 s on the WebAssembly file alone);
-    entries this build did not use are deleted.
+    Compressed copies are kept in ``cache_dir`` by :func:`copy_key`, so a rebuild (or another
+    checkout's build) compresses only what changed (Brotli 11 takes about 20 s on the
+    WebAssembly file alone). Each is written atomically, since builds share the folder and may run
+    side by side; entries used now are marked so, and entries no build has used for
+    :data:`KEEP_UNUSED_S` are deleted.
 
     Returns:
         How many files have copies, and whether ``.br`` copies were written.
@@ -114,17 +141,29 @@ def precompress(site_dir: Path, cache_dir: Path) -> tuple[int, bool]:
             used.add(cached.name)
             if cached.is_file():
                 shutil.copyfile(cached, path.with_name(path.name + suffix))
+                os.utime(cached)  # used now: kept for another KEEP_UNUSED_S
             else:
                 missing.append(path)
         if suffix == ".gz":
             write_gzip(missing)
         elif not write_brotli(missing):
-            used -= {digest + ".br" for digest in digests.values()}
             continue
         for path in missing:
-            shutil.copyfile(path.with_name(path.name + suffix), cache_dir / (digests[path] + suffix))
-    for entry in cache_dir.iterdir():
-        if entry.name not in used:
-            entry.unlink()
+            write_atomic(cache_dir / (digests[path] + suffix), path.with_name(path.name + suffix).read_bytes())
+    _prune(cache_dir, keep=used)
     brotli = all((path.with_name(path.name + ".br")).is_file() for path in paths)
     return len(paths), brotli
+
+
+def _prune(cache_dir: Path, *, keep: set[str]) -> None:
+    """Delete the entries of ``cache_dir`` not in ``keep`` that no build has used for
+    :data:`KEEP_UNUSED_S` (left-over temporary files of an interrupted write included)."""
+    oldest = time.time() - KEEP_UNUSED_S
+    for entry in cache_dir.iterdir():
+        if entry.name in keep:
+            continue
+        try:
+            if entry.stat().st_mtime < oldest:
+                entry.unlink()
+        except FileNotFoundError:  # another build pruned it first
+            pass

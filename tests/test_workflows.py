@@ -102,6 +102,9 @@ def test_pages_deploys_a_deployment_build_with_the_official_actions() -> None:
     build = next(step for step in _steps(workflow) if "mkdocs build" in step.get("run", ""))
     assert "--strict" in build["run"]
     assert {"ROOFLINE_DEPLOY", "SITE_URL", "REPOSITORY_URL"} <= set(build["env"])
+    # Brotli 11 of the runtime is most of a deployment build: its copies are kept between runs.
+    cached = next(step for step in _steps(workflow) if step.get("uses", "").startswith("actions/cache@"))
+    assert build["env"]["ROOFLINE_PRECOMPRESS_CACHE"].startswith(cached["with"]["path"].rstrip("/") + "/")
     used = {uses.split("@")[0] for uses in _uses(GITHUB / "workflows" / "pages.yml")}
     assert {"actions/configure-pages", "actions/upload-pages-artifact", "actions/deploy-pages"} <= used
 

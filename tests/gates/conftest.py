@@ -4,7 +4,8 @@ The browser gates (accessibility, links, CSP) share one pass over the site: ever
 opened in the light palette, and in the dark palette the fewest pages that between them show
 every styled element the site has (:func:`pass_pages`), served with the CSP headers the site
 ships (``_headers``); each visit records what every gate needs (axe violations, requests to
-other hosts, failed responses, CSP reports, errors). Each palette's pass is cut into shards
+other hosts, failed responses, CSP reports, errors). axe's rules whose outcome depends on colour
+run, in each palette, on those fewest pages; the others on every page (:func:`axe_rules`). Each palette's pass is cut into shards
 that pytest-xdist spreads over its workers.
 """
 
@@ -20,6 +21,7 @@ import pytest
 
 from roofline_site import csp
 from tests.conftest import PageWatch
+from tests.support.calculator_driver import hold_runtime
 from tests.support.site_build import PROJECT_ROOT
 from tests.support.site_pages import html_pages, is_redirect_stub, url_path
 from tests.support.static_server import StaticServer
@@ -36,9 +38,11 @@ SETTLE_TIMEOUT_S = 10.0
 IDLE_PERIODS = 2
 # Resolves at the page's next idle period (or after 2 s of a busy page, which then counts too).
 _NEXT_IDLE_PERIOD = "() => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 2000 }))"
-#: The calculators' lazy runtime (Pyodide and its worker): it starts by itself when a calculator
-#: scrolls into view and takes seconds of CPU to boot, so the pass does not wait for it (the
-#: CSP, keyboard and sub-path gates make calculators go live and watch those requests).
+#: The calculators' lazy runtime (Pyodide and its worker): a calculator page starts it by itself
+#: once idle, and it takes seconds of CPU to boot, which the pass's checks never wait for: the
+#: pass holds its requests unanswered (``hold_runtime``; measured on 12 calculator pages, 2.27 ->
+#: 1.38 CPU-s a visit) and does not count them as open (the CSP, keyboard and sub-path gates make
+#: calculators go live and watch those requests).
 RUNTIME_MARKERS = ("/assets/pyodide/", "/calculators/worker.mjs")
 
 # Records every CSP violation the document sees, before any page script runs.
@@ -49,14 +53,19 @@ document.addEventListener('securitypolicyviolation', (e) => {
 });
 """
 
-#: Rules whose outcome depends on the palette. The light pass runs every rule; the dark pass
-#: runs only these (structure, names and roles are the same in both palettes), which keeps
-#: the pass within the suite's time budget.
+#: Rules whose outcome depends on colour: they run only on the pages that show every styled
+#: element (:func:`axe_rules`), in both palettes; the other rules (structure, names and roles,
+#: the same in both palettes) run on every page in the light one. Measured on 30 pages with the
+#: 2-core machine's Chromium: every rule 0.57 CPU-s a page, these left out 0.37.
 PALETTE_RULES = ("color-contrast", "link-in-text-block", "non-text-contrast")
+#: Which of axe's rules a visit runs (:func:`axe_rules`).
+ALL_RULES, STRUCTURE_RULES, COLOUR_RULES = "all", "all but colour", "colour only"
 
-_AXE_RUN = """async (rules) => {
+_AXE_RUN = """async ({ only, skip }) => {
+  const known = (ids) => ids.filter(r => axe.getRules().some(x => x.ruleId === r));
   const options = { resultTypes: ['violations'] };
-  if (rules) options.runOnly = { type: 'rule', values: rules.filter(r => axe.getRules().some(x => x.ruleId === r)) };
+  if (only) options.runOnly = { type: 'rule', values: known(only) };
+  if (skip) options.rules = Object.fromEntries(known(skip).map(r => [r, { enabled: false }]));
   const result = await axe.run(document, options);
   return result.violations
     .filter(v => v.impact === 'serious' || v.impact === 'critical')
@@ -72,6 +81,7 @@ class Visit:
     page: str
     palette: str
     scheme_seen: str = ""
+    axe_rules: str = ""
     axe_violations: list[dict] = field(default_factory=list)
     external_requests: list[str] = field(default_factory=list)
     failed_responses: list[str] = field(default_factory=list)
@@ -132,17 +142,32 @@ def visitable_pages(site_dir: Path) -> list[str]:
 
 
 @functools.cache
-def _dark_pages(site_dir: Path) -> tuple[str, ...]:
+def _covering_pages(site_dir: Path) -> tuple[str, ...]:
     return tuple(sorted(covering_pages(site_dir, visitable_pages(site_dir))))
 
 
+def colour_pages(site_dir: Path) -> list[str]:
+    """The fewest pages whose elements, each in its setting, are every page's
+    (:func:`tests.support.style_cover.covering_pages`): about a fifth of the site. Colour
+    contrast depends only on an element's classes and what it sits in, so :data:`PALETTE_RULES`
+    on these pages see every case the site has."""
+    return list(_covering_pages(site_dir))
+
+
 def pass_pages(site_dir: Path, palette: str) -> list[str]:
-    """The pages a palette's pass opens: every page in light (all of axe's rules, and the links
-    and CSP gates); in dark, where only :data:`PALETTE_RULES` run and the rest would repeat the
-    light pass, the fewest pages whose elements, each in its setting, are every page's
-    (:func:`tests.support.style_cover.covering_pages`): about a fifth of the site, measured at
-    about 1 CPU-second a page."""
-    return visitable_pages(site_dir) if palette == "light" else list(_dark_pages(site_dir))
+    """The pages a palette's pass opens: every page in light (axe, and the links and CSP gates);
+    in dark, where only :data:`PALETTE_RULES` run and the rest would repeat the light pass,
+    :func:`colour_pages`; measured at about 1 CPU-second a page."""
+    return visitable_pages(site_dir) if palette == "light" else colour_pages(site_dir)
+
+
+def axe_rules(site_dir: Path, page: str, palette: str) -> str:
+    """Which of axe's rules a visit runs: in dark, :data:`PALETTE_RULES` (:data:`COLOUR_RULES`);
+    in light, every rule on :func:`colour_pages` (:data:`ALL_RULES`) and all but those on the
+    other pages (:data:`STRUCTURE_RULES`)."""
+    if palette != "light":
+        return COLOUR_RULES
+    return ALL_RULES if page in _covering_pages(site_dir) else STRUCTURE_RULES
 
 
 class InFlight:
@@ -240,9 +265,10 @@ def site_visits(request, browser, built_site: Path, hosted_site: HostedSite) -> 
     page = context.new_page()
     current = [Visit("", palette)]
     watch, in_flight = attach_recorders(page, current)
+    hold_runtime(page)
     try:
         for name in shard_pages(pass_pages(built_site, palette), shard, count):
-            visit = Visit(name, palette)
+            visit = Visit(name, palette, axe_rules=axe_rules(built_site, name, palette))
             current[0] = visit
             _visit(page, hosted_site.url + url_path(name), visit, watch, in_flight, axe_source)
             visits.append(visit)
@@ -263,7 +289,12 @@ def _visit(page, url: str, visit: Visit, watch: PageWatch, in_flight: InFlight, 
     # Injected through the DevTools protocol (page.evaluate), not as a <script> tag: the page is
     # served under the strict CSP, which would (rightly) block an injected inline script.
     page.evaluate(axe_source)
-    visit.axe_violations = page.evaluate(_AXE_RUN, None if visit.palette == "light" else list(PALETTE_RULES))
+    scope = {
+        ALL_RULES: {"only": None, "skip": None},
+        STRUCTURE_RULES: {"only": None, "skip": list(PALETTE_RULES)},
+        COLOUR_RULES: {"only": list(PALETTE_RULES), "skip": None},
+    }[visit.axe_rules]
+    visit.axe_violations = page.evaluate(_AXE_RUN, scope)
 
 
 def format_visits(visits: list[Visit], attribute: str) -> str:

@@ -6,10 +6,15 @@ from __future__ import annotations
 import pytest
 
 from tests.gates.conftest import (
+    ALL_RULES,
+    COLOUR_RULES,
     PALETTES,
     PASSES,
     SHARDS,
+    STRUCTURE_RULES,
     axe_findings,
+    axe_rules,
+    colour_pages,
     format_visits,
     parse_pass,
     pass_pages,
@@ -53,6 +58,20 @@ def test_axe_ran_on_every_page_in_both_palettes(site_visits, built_site, request
     assert palette in PALETTES and {v.palette for v in site_visits} == {palette}
     assert {(v.page, v.palette) for v in site_visits} == {(page, palette) for page in _shard_of(name, built_site)}
     assert not format_visits(site_visits, "problems")
+    assert all(v.axe_rules == axe_rules(built_site, v.page, v.palette) for v in site_visits)
+
+
+def test_every_rule_runs_on_every_page_and_the_colour_rules_on_pages_showing_every_element(built_site):
+    # In light, every page gets every rule but the colour ones, and the colour rules run on the
+    # pages that show every styled element (as in dark), in both palettes.
+    colour = colour_pages(built_site)
+    for palette in PALETTES:
+        ran = {page: axe_rules(built_site, page, palette) for page in pass_pages(built_site, palette)}
+        with_colour = sorted(page for page, rules in ran.items() if rules in (ALL_RULES, COLOUR_RULES))
+        assert with_colour == sorted(colour), palette
+    light = {page: axe_rules(built_site, page, "light") for page in visitable_pages(built_site)}
+    assert set(light.values()) == {ALL_RULES, STRUCTURE_RULES}
+    assert {axe_rules(built_site, page, "dark") for page in colour} == {COLOUR_RULES}
 
 
 def test_the_shards_of_each_palette_hold_its_pages_once(built_site):
@@ -64,14 +83,16 @@ def test_the_shards_of_each_palette_hold_its_pages_once(built_site):
 
 
 def test_the_dark_pass_shows_every_styled_element_of_every_page(built_site):
-    # The dark pass opens fewer pages than the light one; together they must still hold every
-    # element of every page in its setting, or a dark-only contrast failure could go unseen.
+    # The dark pass opens fewer pages than the light one, and the colour rules run on as few in
+    # light; they must still hold every element of every page in its setting, or a contrast
+    # failure could go unseen.
     def signatures(pages):
         return set().union(*(style_signatures((built_site / p).read_text(encoding="utf-8")) for p in pages))
 
     dark = pass_pages(built_site, "dark")
     assert signatures(dark) == signatures(visitable_pages(built_site))
     assert len(dark) < len(visitable_pages(built_site))
+    assert colour_pages(built_site) == dark
 
 
 def _shard_of(name: str, built_site) -> list[str]:

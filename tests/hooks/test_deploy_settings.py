@@ -63,6 +63,9 @@ def test_a_deployment_build_with_both_settings_goes_ahead_quietly(tmp_path, monk
     assert result.returncode == 0, result.stderr
     assert "NOTICE" not in result.stderr
     assert (tmp_path / "site" / "index.html").exists()
+    # A deployment build writes the precompressed copies (from the user's cache folder, warm once
+    # any checkout on the machine has made them: roofline_site.precompress).
+    assert (tmp_path / "site" / "index.html.gz").is_file() and (tmp_path / "site" / "index.html.br").is_file()
 
 
 def test_a_project_without_a_repository_setting_needs_no_repository_url(tmp_path, monkeypatch) -> None:

@@ -2,7 +2,8 @@
 
 Each cache below has a key function, the inputs a record depends on and, per input, a change to
 it; the test changes one input at a time and expects a different key. The build's configuration
-(``mkdocs.yml``, the hooks, the theme overrides) is one input of every cache.
+(``mkdocs.yml``, the hooks, the theme overrides) is one input of every cache but the precompressed
+copies, which live in the user's cache folder and are keyed by their bytes alone.
 """
 
 from __future__ import annotations
@@ -307,10 +308,15 @@ CACHES: dict[str, Cache] = {
 
 #: Caches in the repository's own .cache that every build with this code shares (fixture sites,
 #: other SITE_URLs): they depend on the repository's configuration files, not on the site's.
-SHARED = {"csp-inline-code", "pyodide-core", "pyodide-stdlib", "pyodide-snapshot", "precompressed"}
+SHARED = {"csp-inline-code", "pyodide-core", "pyodide-stdlib", "pyodide-snapshot"}
+#: Caches in the user's cache folder, shared by every checkout on the machine: keyed by their
+#: inputs' bytes alone (tests/roofline_site/test_precompress.py).
+MACHINE_WIDE = {"precompressed"}
 
 # Every cache depends on the build's configuration too (the shared ones on the repository's).
 for _name, _cache in CACHES.items():
+    if _name in MACHINE_WIDE:
+        continue
     if _name in SHARED:
         _cache.changes["repository configuration"] = _patched(build_config, "_repository", "another configuration")
     else:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
+import time
+from pathlib import Path
 
 import pytest
 
+from roofline_site import build_config
 from roofline_site import precompress as module
 from roofline_site.precompress import precompress
 
@@ -56,7 +60,9 @@ def test_with_node_brotli_copies_too_and_a_rebuild_reads_them_from_the_cache(tmp
     assert (rebuilt / "index.html.br").read_bytes() == (site / "index.html.br").read_bytes()
 
 
-def test_cache_entries_no_build_uses_are_deleted(tmp_path, monkeypatch):
+def test_cache_entries_another_build_may_use_are_kept_and_long_unused_ones_deleted(tmp_path, monkeypatch):
+    # The folder is shared by every checkout and fixture site on the machine: an entry this build
+    # does not use may be another's, so only entries unused for KEEP_UNUSED_S go.
     monkeypatch.setattr(module.shutil, "which", lambda name: None)
     cache = tmp_path / "cache"
     site = _site(tmp_path)
@@ -65,4 +71,32 @@ def test_cache_entries_no_build_uses_are_deleted(tmp_path, monkeypatch):
     (site / "index.html").write_bytes(TEXT + b"<p>changed</p>\n")
     precompress(site, cache)
     after = {entry.name for entry in cache.iterdir()}
-    assert len(after) == len(before) == 2 and after != before
+    assert len(before) == 2 and len(after) == 3 and before < after
+    stale = time.time() - module.KEEP_UNUSED_S - 60
+    for entry in cache.iterdir():
+        os.utime(entry, (stale, stale))
+    precompress(site, cache)
+    assert {entry.name for entry in cache.iterdir()} == {
+        module.copy_key(path) + ".gz" for path in module.compressible_files(site)
+    }
+
+
+def test_the_copies_live_in_the_users_cache_folder_unless_a_variable_names_another(tmp_path):
+    home = Path.home()
+    assert module.default_cache_dir({}) == home / ".cache" / "roofline-glossary" / "precompressed"
+    xdg = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert module.default_cache_dir(xdg) == tmp_path / "xdg" / "roofline-glossary" / "precompressed"
+    named = {**xdg, "ROOFLINE_PRECOMPRESS_CACHE": str(tmp_path / "here")}
+    assert module.default_cache_dir(named) == tmp_path / "here"
+
+
+def test_a_copy_is_keyed_by_the_files_bytes_not_by_where_or_in_which_checkout_it_is(tmp_path, monkeypatch):
+    # So a fresh clone, another branch or a fixture site finds the copies of the same bytes.
+    one, other = tmp_path / "one" / "a.wasm", tmp_path / "other" / "assets" / "b.wasm"
+    for path in (one, other):
+        path.parent.mkdir(parents=True)
+        path.write_bytes(TEXT)
+    key = module.copy_key(one)
+    monkeypatch.setattr(build_config, "_repository", "another checkout's hooks and mkdocs.yml")
+    monkeypatch.setattr(build_config, "_current", "another site's configuration")
+    assert module.copy_key(other) == key
