@@ -154,6 +154,8 @@ def test_where_the_clipboard_is_refused_the_python_is_shown_selected(page_factor
     page.goto(site_server + "glossary/kv-cache/", wait_until="networkidle")
     page.locator(f'{NUMBER}[role="button"]').first.click()
     popover = page.locator(POPOVER)
+    # The snippet first: a click while it loads says "still loading" (and copies nothing).
+    popover.locator("code", has_text="print(evaluate(").wait_for()
     popover.get_by_role("button", name="Copy as Python").click()
     box = popover.locator("textarea")
     box.wait_for(state="visible")
