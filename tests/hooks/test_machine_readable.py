@@ -8,26 +8,17 @@ import re
 
 import jsonschema
 import pytest
-from markdown_it import MarkdownIt
 
 from roofline_core.calculators import CALCULATORS
 from roofline_site import csp
 from roofline_site.glossary import load_glossary
 from tests.support import json_ld
+from tests.support.commonmark import tokens as commonmark_tokens
 from tests.support.site_build import PROJECT_ROOT
 
 GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
 SITE = "http://127.0.0.1:8000/"
 pytestmark = pytest.mark.slow
-
-
-def _tokens(markdown: str):
-    out, pending = [], list(MarkdownIt("commonmark").parse(markdown))
-    while pending:
-        token = pending.pop(0)
-        out.append(token)
-        pending[:0] = token.children or []
-    return out
 
 
 def test_llms_txt_lists_every_term_and_calculator(built_site):
@@ -49,7 +40,7 @@ def test_every_term_has_a_twin_in_commonmark_without_build_syntax_or_html(built_
     full = (built_site / "llms-full.txt").read_text(encoding="utf-8")
     for slug, entry in GLOSSARY.entries.items():
         twin = (built_site / "glossary" / slug / "index.md").read_text(encoding="utf-8")
-        tokens = _tokens(twin)
+        tokens = commonmark_tokens(twin)
         title = next(t for t in tokens if t.type == "inline")  # the first heading's text
         assert "".join(c.content for c in title.children if c.type in ("text", "text_special")) == entry.title
         assert not [t for t in tokens if t.type in ("html_block", "html_inline")], slug

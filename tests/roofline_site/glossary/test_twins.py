@@ -8,6 +8,7 @@ from markdown_it import MarkdownIt
 from roofline_site.glossary import twins
 from roofline_site.glossary.validator import load_glossary
 from tests.roofline_site.glossary.helpers import entry_text, write_glossary
+from tests.support.commonmark import tokens
 
 BASE = "https://x.org/site/"
 
@@ -23,18 +24,8 @@ def _urls() -> twins.TwinUrls:
     return twins.TwinUrls(site_url=BASE, url_of=url_of)
 
 
-def _tokens(markdown: str):
-    """Every token CommonMark reads in ``markdown``, inline ones included."""
-    out, pending = [], list(MarkdownIt("commonmark").parse(markdown))
-    while pending:
-        token = pending.pop(0)
-        out.append(token)
-        pending[:0] = token.children or []
-    return out
-
-
 def _raw_html(markdown: str) -> list[str]:
-    return [t.content for t in _tokens(markdown) if t.type in ("html_block", "html_inline")]
+    return [t.content for t in tokens(markdown) if t.type in ("html_block", "html_inline")]
 
 
 def _glossary(tmp_path, body: str, **fields):
@@ -89,7 +80,7 @@ def test_a_twin_is_the_entry_with_links_numbers_and_sources(tmp_path):
 def test_a_twin_parses_as_commonmark_with_no_build_syntax_or_html(tmp_path):
     glossary = _glossary(tmp_path, BODY)
     twin = twins.twin_markdown(glossary.entries["alpha"], glossary, _urls())
-    texts = [t.content for t in _tokens(twin) if t.type == "text"]
+    texts = [t.content for t in tokens(twin) if t.type == "text"]
     assert not [t for t in texts if "{{" in t or "[[" in t]
     assert _raw_html(twin) == []
 
