@@ -71,56 +71,60 @@ def ceilings(slug: str, runs: list[dict]) -> None:
         print(f"| {kind} matmul n={row['n']} | {value / 1e12:.0f} TFLOP/s | {share} |")
 
 
+#: The time each phase's cells record.
+MEASURED_KEY = {"decode": "step_s", "prefill": "time_s"}
+
+
+def light_s(model, chip, phase: str, cell: dict) -> float:
+    """The speed of light of a recorded cell, in seconds: bf16 weights and cache, as measured."""
+    if phase == "decode":
+        return rc.estimate_decode(
+            model=model,
+            accelerator=chip,
+            weight_dtype="bf16",
+            kv_dtype="bf16",
+            batch=cell["batch"],
+            context_tokens=cell["context_tokens"],
+        ).step_time_s
+    return rc.estimate_prefill(
+        model=model, accelerator=chip, weight_dtype="bf16", prompt_tokens=cell["prompt_tokens"]
+    ).step_time_s
+
+
+def cells(runs: list[dict], chip, phase: str):
+    """Each measured cell of ``phase``: (model, cell, median over the runs in seconds, speed of light)."""
+    key = MEASURED_KEY[phase]
+    for index, entry in enumerate(runs[0]["models"]):
+        model = rc.get_model(entry["model"])
+        for cell_index, cell in enumerate(entry[phase]):
+            if key not in cell:
+                continue
+            measured = median_over(runs, lambda run, i=index, c=cell_index: run["models"][i][phase][c][key])
+            yield model, cell, measured, light_s(model, chip, phase, cell)
+
+
 def steps(slug: str, runs: list[dict]) -> None:
     chip = rc.get_accelerator(slug)
     print("\n| model | batch | context | measured step | speed of light | measured / light |")
     print("|---|---|---|---|---|---|")
     shares = []
-    for index, entry in enumerate(runs[0]["models"]):
-        model = rc.get_model(entry["model"])
-        for cell_index, cell in enumerate(entry["decode"]):
-            if "step_s" not in cell:
-                continue
-            measured = median_over(
-                runs,
-                lambda run, index=index, cell_index=cell_index: run["models"][index]["decode"][cell_index]["step_s"],
-            )
-            estimate = rc.estimate_decode(
-                model=model,
-                accelerator=chip,
-                weight_dtype="bf16",
-                kv_dtype="bf16",
-                batch=cell["batch"],
-                context_tokens=cell["context_tokens"],
-            )
-            share = estimate.step_time_s / measured
-            shares.append(share)
-            print(
-                f"| {model.name} | {cell['batch']} | {cell['context_tokens']:,} | {measured * 1e3:.3f} ms "
-                f"| {estimate.step_time_s * 1e3:.3f} ms | {share:.0%} of light's speed |"
-            )
+    for model, cell, measured, light in cells(runs, chip, "decode"):
+        shares.append(light / measured)
+        print(
+            f"| {model.name} | {cell['batch']} | {cell['context_tokens']:,} | {measured * 1e3:.3f} ms "
+            f"| {light * 1e3:.3f} ms | {light / measured:.0%} of light's speed |"
+        )
     print(
         f"\nDecode steps reach {min(shares):.0%} to {max(shares):.0%} of the speed of light "
         f"(median {statistics.median(shares):.0%})."
     )
     print("\n| model | prompt | measured prefill | speed of light | share |")
     print("|---|---|---|---|---|")
-    for index, entry in enumerate(runs[0]["models"]):
-        model = rc.get_model(entry["model"])
-        for cell_index, cell in enumerate(entry["prefill"]):
-            if "time_s" not in cell:
-                continue
-            measured = median_over(
-                runs,
-                lambda run, index=index, cell_index=cell_index: run["models"][index]["prefill"][cell_index]["time_s"],
-            )
-            estimate = rc.estimate_prefill(
-                model=model, accelerator=chip, weight_dtype="bf16", prompt_tokens=cell["prompt_tokens"]
-            )
-            print(
-                f"| {model.name} | {cell['prompt_tokens']:,} | {measured * 1e3:.2f} ms "
-                f"| {estimate.step_time_s * 1e3:.2f} ms | {estimate.step_time_s / measured:.0%} |"
-            )
+    for model, cell, measured, light in cells(runs, chip, "prefill"):
+        print(
+            f"| {model.name} | {cell['prompt_tokens']:,} | {measured * 1e3:.2f} ms "
+            f"| {light * 1e3:.2f} ms | {light / measured:.0%} |"
+        )
 
 
 def main() -> None:
