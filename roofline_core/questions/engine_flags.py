@@ -28,6 +28,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass
 
+from roofline_core.questions.engine_log_check import llama_cpp_value_bytes
 from roofline_core.sources import Source
 
 VLLM_SOURCE = Source(
@@ -208,7 +209,10 @@ def _llama_cpp(gguf_file: str, devices: int, context: int, sequences: int, kv_dt
     notes: list[str] = []
     kv = _cache_format("llama.cpp", LLAMA_CPP_KV, kv_dtype, notes, "f16")
     if kv_dtype == "fp8":
-        notes.append("Its nearest is q8_0, 8.5 bits a value (blocks of 32 with a 16-bit scale): -ctk q8_0 -ctv q8_0.")
+        bits = 8 * (llama_cpp_value_bytes("q8_0") or 0)
+        notes.append(
+            f"Its nearest is q8_0, {bits:g} bits a value (blocks of 32 with a 16-bit scale): -ctk q8_0 -ctv q8_0."
+        )
     flags = [
         Flag("-ngl", "all", "every layer on the GPU, as the scenario assumes"),
         Flag("-c", str(context * sequences), f"{context:,} tokens for each of {sequences} slots: -c is shared by them"),

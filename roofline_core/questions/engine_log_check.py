@@ -19,8 +19,9 @@ The rules, per engine, each from its source:
   one page) rows per layer of ``kv_heads_per_device * head_dim`` keys and as many values, printed
   as "K size" and "V size" in GB of 2^30 bytes; the MLA pool one latent per token ("KV size").
 - **llama.cpp** (``src/llama-kv-cache.cpp``): ``cells`` tokens of every cached layer, keys and
-  values each ``kv_heads * head_dim`` values a token in the cache's own type (``f16`` 2 bytes;
-  ``q8_0`` 34 bytes per 32 values; ``q4_0`` 18 per 32), printed in MiB.
+  values each ``kv_heads * head_dim`` values a token in the cache's own ggml type (``f16`` 2
+  bytes; ``q8_0`` 34 bytes per 32 values; ``q4_0`` 18 per 32: the block sizes
+  :data:`roofline_core.models.gguf.GGML_TYPES` holds), printed in MiB.
 
 Standard library only.
 """
@@ -31,26 +32,22 @@ import math
 from dataclasses import dataclass
 
 from roofline_core.engine_log import EngineLog, LogNumber
+from roofline_core.estimates.headroom import kv_cache_copies
 from roofline_core.hardware.dtypes import bytes_per_element
+from roofline_core.models.gguf import GGML_TYPES
 from roofline_core.models.model import MLA, Model
 
 #: vLLM's default tokens per KV block (``--block-size``, CacheConfig).
 VLLM_BLOCK_TOKENS = 16
 
-#: Bytes per cached value of llama.cpp's cache types (ggml's block sizes: a q8_0 block holds 32
-#: values in 32 bytes plus a 16-bit scale; q4_0 16 bytes plus the scale; q4_1 and q5_1 add a
-#: 16-bit minimum; q5_0 and q5_1 keep 4 bytes of high bits).
-LLAMA_CPP_TYPE_BYTES: dict[str, float] = {
-    "f32": 4.0,
-    "f16": 2.0,
-    "bf16": 2.0,
-    "q8_0": 34 / 32,
-    "q4_0": 18 / 32,
-    "q4_1": 20 / 32,
-    "iq4_nl": 18 / 32,
-    "q5_0": 22 / 32,
-    "q5_1": 24 / 32,
-}
+
+def llama_cpp_value_bytes(cache_type: str) -> float | None:
+    """Bytes one cached value takes in llama.cpp's cache type ``cache_type`` (``"q8_0"``: 34/32),
+    from ggml's block sizes (:data:`roofline_core.models.gguf.GGML_TYPES`); None for a name ggml
+    does not have."""
+    ggml = next((t for t in GGML_TYPES.values() if t.name == cache_type.upper()), None)
+    return None if ggml is None else ggml.block_bytes / ggml.block_elements
+
 
 #: Number formats an engine's log names for its cache (``auto`` is the model's own, 16 bits).
 ENGINE_CACHE_FORMATS: dict[str, str] = {
@@ -112,12 +109,19 @@ def _setting(log: EngineLog, tensor_parallel: int | None, kv_dtype: str | None) 
     return Setting(tensor_parallel=tp or 1, cache_format=fmt or "bf16", said_by_log=tuple(said))
 
 
+def _kv_heads_per_device(model: Model, tensor_parallel: int) -> int:
+    """KV heads each device caches: the split, and its repeats, that
+    :func:`roofline_core.estimates.headroom.kv_cache_copies` counts for the engines."""
+    copies = kv_cache_copies(model, devices=tensor_parallel)
+    return round(model.kv_heads * copies / tensor_parallel)
+
+
 def _per_device_values_per_token_per_layer(model: Model, tensor_parallel: int) -> tuple[float, str]:
     """Cached values one token adds to one layer on one device, and how (heads split over devices)."""
     if model.attention == MLA:
         width = model.mla_latent_dim + model.mla_rope_dim
         return float(width), f"{width} (the MLA latent and rotary key, whole on every device)"
-    heads = max(1, model.kv_heads // tensor_parallel)
+    heads = _kv_heads_per_device(model, tensor_parallel)
     values = 2 * heads * model.head_dim
     return float(values), f"2 x {heads} KV heads x {model.head_dim}"
 
@@ -229,7 +233,7 @@ def _sglang(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]
     if model.attention == MLA:
         wanted = [("kv_cache_memory_bytes", model.mla_latent_dim + model.mla_rope_dim, "latent and rotary key")]
     else:
-        heads = max(1, model.kv_heads // setting.tensor_parallel)
+        heads = _kv_heads_per_device(model, setting.tensor_parallel)
         wanted = [
             ("k_bytes", heads * model.head_dim, f"{heads} KV heads x {model.head_dim} keys"),
             ("v_bytes", heads * model.head_dim, f"{heads} KV heads x {model.head_dim} values"),
@@ -267,8 +271,8 @@ def _llama_cpp(log: EngineLog, model: Model) -> tuple[Check, ...]:
         k_type, v_type = found.get("k_cache_type"), found.get("v_cache_type")
         if cells is None or layers is None or k_type is None or v_type is None:
             continue
-        k_bytes = LLAMA_CPP_TYPE_BYTES.get(str(k_type.value))
-        v_bytes = LLAMA_CPP_TYPE_BYTES.get(str(v_type.value))
+        k_bytes = llama_cpp_value_bytes(str(k_type.value))
+        v_bytes = llama_cpp_value_bytes(str(v_type.value))
         if k_bytes is None or v_bytes is None or model.attention == MLA:
             continue
         per_layer = model.kv_heads * model.head_dim
