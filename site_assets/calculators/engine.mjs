@@ -1,3 +1,4 @@
+import { linkAsksToWait } from "./link.mjs";
 import { runtimeURLs } from "./runtime-urls.mjs";
 
 // The one Pyodide worker of the visit. A module-level singleton: Material's instant navigation
@@ -48,17 +49,6 @@ export function retryEngine() {
 /** The engine if it was started, else null (nothing is loaded by asking). */
 export function currentEngine() {
   return engine;
-}
-
-// Links on which a few megabytes of runtime that the reader may never use cost too much to
-// fetch unasked (the Network Information API's effectiveType).
-const SLOW_LINKS = ["slow-2g", "2g", "3g"];
-
-/** Whether the reader's browser asks pages to save data or reports a slow link: then Python
- * starts only when the reader shows interest, never by itself. */
-export function linkAsksToWait() {
-  const connection = navigator.connection;
-  return Boolean(connection && (connection.saveData || SLOW_LINKS.includes(connection.effectiveType)));
 }
 
 /**

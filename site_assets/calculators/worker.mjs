@@ -6,6 +6,7 @@
 // formula and no presentation rule: both come from the same Python the build used.
 
 import { bootPyodide } from "./boot.mjs";
+import { linkAsksToWait, savesData } from "./link.mjs";
 import { checkedBytes, runtimeURLs, siteCacheName } from "./runtime-urls.mjs";
 import { snapshotURL } from "./snapshot.mjs";
 
@@ -59,8 +60,7 @@ const SNAPSHOT_MIN_MEASURED_MBPS = 40;
 const SNAPSHOT_PREFETCH_DELAY_MS = 2_000;
 
 async function snapshotPaysNow(stdLibURL) {
-  const connection = self.navigator.connection;
-  if (savesData() || (connection && ["slow-2g", "2g", "3g"].includes(connection.effectiveType))) {
+  if (linkAsksToWait()) {
     return false;
   }
   try {
@@ -86,10 +86,6 @@ async function downloadMbps(url) {
   }
   const seconds = Math.max(entry.responseEnd - entry.responseStart, 0.1) / 1000;
   return ((entry.encodedBodySize || bytes) * 8) / seconds / 1e6;
-}
-
-function savesData() {
-  return Boolean(self.navigator.connection?.saveData);
 }
 
 async function fetchBytes(url) {
