@@ -1,7 +1,8 @@
 """Accelerators and number formats: what a chip can do, with every figure cited.
 
 Holds the accelerator type and lookups (``accelerators``), the accelerator presets, each quoting
-its spec sheet (``accelerator_presets``), the number formats (``dtypes``) and block-scaled
+its spec sheet (``accelerator_presets``, with the shared reasons a capacity is read in GiB in
+``capacity_reasons``), the number formats (``dtypes``) and block-scaled
 formats (``block_formats``), and which compute format a model's weights run in on a chip
 (``compute_format``). ``roofline_core.hardware`` re-exports the accelerator names.
 It may import: ``roofline_core.roofline``, ``roofline_core.sources`` (and the standard library).

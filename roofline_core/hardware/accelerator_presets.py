@@ -11,21 +11,7 @@ builds the :class:`~roofline_core.hardware.accelerators.Accelerator` presets fro
 
 from __future__ import annotations
 
-# Why a record's exposed capacity is in GiB: one reason per memory kind, shared by its records.
-_HBM_IS_BINARY = (
-    "HBM is built from binary-sized DRAM dies, so the sheet's 'GB' is GiB (ROCm lists the MI300X as"
-    " 192 GiB); the driver keeps a few hundred MiB back: nvidia-smi reports an H100 80GB's total as"
-    " 81,559 MiB of its 81,920, a gap left to the engine's reserve"
-)
-_GDDR_IS_BINARY = (
-    "GDDR chips come in binary sizes (a 16 Gb chip holds 2 GiB), so the sheet's"
-    " 'GB' is GiB; where ECC is switched on it takes a further share, not counted here"
-)
-_LPDDR_IS_BINARY = (
-    "unified LPDDR memory comes in binary sizes (macOS reports a '192GB'"
-    " Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it"
-)
-_STATED_IN_GIB = "stated in GiB by the vendor"
+from roofline_core.hardware.capacity_reasons import GDDR_IS_BINARY, HBM_IS_BINARY, LPDDR_IS_BINARY, STATED_IN_GIB
 
 ACCELERATOR_RECORDS: list[dict] = [
     {
@@ -54,7 +40,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 80,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink",
@@ -95,7 +81,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 80,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink bridge",
@@ -142,7 +128,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 94,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink bridge",
@@ -189,7 +175,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 141,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink",
@@ -230,7 +216,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 96,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 4",
@@ -277,7 +263,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 180,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -318,7 +304,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 288,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -359,7 +345,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 186,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -394,7 +380,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 279,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 5",
@@ -435,7 +421,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 40,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 3",
@@ -476,7 +462,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 80,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "NVLink 3",
@@ -511,7 +497,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 48,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {
             "kind": "PCIe Gen4 x16",
@@ -552,7 +538,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe Gen4 x16", "value": None, "unit": None, "direction": None},
         "board_power_w": 72,
@@ -582,7 +568,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 48,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {
             "kind": "PCIe Gen4 x16",
@@ -632,7 +618,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe 4.0 x16 (no NVLink)", "value": None, "unit": None, "direction": None},
         "board_power_w": 450,
@@ -665,7 +651,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "NVLink bridge", "value": None, "unit": None, "direction": None},
         "board_power_w": 350,
@@ -698,7 +684,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 32,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe Gen 5 x16 (no NVLink)", "value": None, "unit": None, "direction": None},
         "board_power_w": 575,
@@ -734,7 +720,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 24,
             "unit": "GiB",
-            "why": _GDDR_IS_BINARY,
+            "why": GDDR_IS_BINARY,
         },
         "interconnect": {"kind": "PCIe 4.0 x16", "value": None, "unit": None, "direction": None},
         "board_power_w": 150,
@@ -776,7 +762,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 192,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric (XGMI)", "value": None, "unit": None, "direction": None},
         "board_power_w": 750,
@@ -818,7 +804,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 256,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric", "value": None, "unit": None, "direction": None},
         "board_power_w": 1000,
@@ -854,7 +840,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "Infinity Fabric",
@@ -889,7 +875,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 64,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric (3 links)", "value": None, "unit": None, "direction": None},
         "board_power_w": 300,
@@ -919,7 +905,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 288,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {"kind": "Infinity Fabric", "value": None, "unit": None, "direction": None},
         "board_power_w": 1400,
@@ -946,7 +932,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 1200, "unit": "GB/s"},
         "memory_capacity": {"value": 32, "unit": "GiB"},
-        "memory_exposed": {"value": 32, "unit": "GiB", "why": _STATED_IN_GIB},
+        "memory_exposed": {"value": 32, "unit": "GiB", "why": STATED_IN_GIB},
         "interconnect": {"kind": "ICI", "value": None, "unit": None, "direction": None},
         "board_power_w": 192,
         "measured": False,
@@ -981,7 +967,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 16,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "ICI",
@@ -1013,7 +999,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 2765, "unit": "GB/s"},
         "memory_capacity": {"value": 95, "unit": "GiB"},
-        "memory_exposed": {"value": 95, "unit": "GiB", "why": _STATED_IN_GIB},
+        "memory_exposed": {"value": 95, "unit": "GiB", "why": STATED_IN_GIB},
         "interconnect": {
             "kind": "ICI",
             "value": 1200,
@@ -1047,7 +1033,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 32,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "ICI",
@@ -1085,7 +1071,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 7.3, "unit": "TB/s"},
         "memory_capacity": {"value": 192, "unit": "GiB"},
-        "memory_exposed": {"value": 192, "unit": "GiB", "why": _STATED_IN_GIB},
+        "memory_exposed": {"value": 192, "unit": "GiB", "why": STATED_IN_GIB},
         "interconnect": {
             "kind": "ICI",
             "value": 1.2,
@@ -1122,7 +1108,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 2.9, "unit": "TB/s"},
         "memory_capacity": {"value": 96, "unit": "GiB"},
-        "memory_exposed": {"value": 96, "unit": "GiB", "why": _STATED_IN_GIB},
+        "memory_exposed": {"value": 96, "unit": "GiB", "why": STATED_IN_GIB},
         "interconnect": {"kind": "NeuronLink-v3", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
         "measured": False,
@@ -1151,7 +1137,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "24x 200GbE RoCE",
@@ -1186,7 +1172,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 96,
             "unit": "GiB",
-            "why": _HBM_IS_BINARY,
+            "why": HBM_IS_BINARY,
         },
         "interconnect": {
             "kind": "24x 100GbE RoCE (embedded NICs)",
@@ -1227,7 +1213,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 192,
             "unit": "GiB",
-            "why": _LPDDR_IS_BINARY,
+            "why": LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
@@ -1275,7 +1261,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": _LPDDR_IS_BINARY,
+            "why": LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
@@ -1317,7 +1303,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 128,
             "unit": "GiB",
-            "why": _LPDDR_IS_BINARY,
+            "why": LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
@@ -1347,7 +1333,7 @@ ACCELERATOR_RECORDS: list[dict] = [
         "memory_exposed": {
             "value": 64,
             "unit": "GiB",
-            "why": _LPDDR_IS_BINARY,
+            "why": LPDDR_IS_BINARY,
         },
         "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
         "board_power_w": None,
