@@ -18,6 +18,7 @@ import re
 from typing import Any
 
 from roofline_core.models.config_error import ConfigError
+from roofline_core.models.hybrid_config import HYBRID_MODEL_TYPES, NO_DENSE_WIDTH, read_hybrid
 from roofline_core.models.model import GQA, MHA, MLA, Model
 from roofline_core.models.quantisation import read_quantisation
 from roofline_core.sources import Source
@@ -270,7 +271,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
             "shared_experts": 1 if shared_width else 0,
             "shared_expert_ffn_size": shared_width,
         }
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"):
         first_dense = f.whole("first_k_dense_replace", default=0, minimum=0)
         return {
             "experts": f.whole("n_routed_experts", limit="experts"),
@@ -295,7 +296,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
 def _build(config: dict, model_type: str) -> dict[str, Any]:
     f = _Fields(config)
     layers, hidden, heads, kv_heads, head_dim, attention = _attention_shape(f)
-    ffn = f.whole("intermediate_size")
+    ffn = f.whole("intermediate_size", default=0 if model_type in NO_DENSE_WIDTH else None)
     fields: dict[str, Any] = {
         "layers": layers,
         "hidden_size": hidden,
@@ -314,9 +315,11 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
     if model_type in ("llama4", "llama4_text"):
         fields["ffn_size"] = f.whole("intermediate_size_mlp", limit="intermediate_size", default=ffn)
         fields["sliding_window"], fields["sliding_layers"] = _llama4_chunked(f, layers)
+    elif model_type in HYBRID_MODEL_TYPES:
+        pass  # their layer plan, windows included, is read below (hybrid_config)
     else:
         fields["sliding_window"], fields["sliding_layers"] = _sliding(f, model_type, layers)
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "kimi_linear"):
         fields.update(
             attention=MLA,
             kv_heads=heads,
@@ -327,6 +330,8 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
             mla_v_head_dim=f.whole("v_head_dim"),
         )
     fields.update(moe)
+    if model_type in HYBRID_MODEL_TYPES:
+        fields.update(read_hybrid(f, model_type, fields))
     return fields
 
 
@@ -361,6 +366,7 @@ SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "deepseek_v3": "DeepSeek",
     "kimi_k2": "Kimi",
     "gpt_oss": "gpt-oss",
+    **HYBRID_MODEL_TYPES,
 }
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from roofline_core.hardware.block_formats import BLOCK_FORMATS
 from roofline_core.hardware.dtypes import bytes_per_element
+from roofline_core.models.layer_kinds import RecurrentMixer, SparseAttention
 from roofline_core.models.quantisation import (
     ATTENTION,
     EMBEDDING,
@@ -79,6 +80,19 @@ class Model:
         qkv_bias: Whether the query, key and value projections carry biases (Qwen2, gpt-oss).
         out_bias: Whether the attention output projection carries a bias (gpt-oss).
         family: Model family for grouping in lists (``"Llama"``, ``"Qwen"``).
+        recurrent: Hybrid models only: the token mixer of the layers that keep a fixed-size state
+            instead of a KV cache (linear attention or Mamba, :mod:`roofline_core.models.layer_kinds`).
+        recurrent_layers: How many layers use ``recurrent``; the rest attend (unless mixer-free).
+        parallel_hybrid: Whether every recurrent layer also attends, side by side (Falcon-H1),
+            rather than in place of attention (Qwen3-Next, Nemotron-H, Jamba).
+        mixer_free_layers: Blocks with no token mixer at all, only an MLP (Nemotron-H's ``-``
+            and ``E`` blocks).
+        mlp_free_layers: Blocks with no MLP, only a token mixer (Nemotron-H's ``M`` and ``*``).
+        mlp_matrices: Weight matrices per MLP or expert: 3 for a gated (SwiGLU) MLP, 2 for a plain
+            one (Nemotron-H's squared ReLU).
+        attention_output_gate: Whether the query projection also yields a sigmoid gate on the
+            attention output, doubling its width (Qwen3-Next's gated attention).
+        sparse_attention: DeepSeek Sparse Attention's indexer and top-k (None for dense attention).
         quantisation: What the config's ``quantization_config`` says about the stored weights
             (None for none). It refines the bytes of its own format: :meth:`weight_bytes` and
             :meth:`streamed_weight_bytes` in ``quantisation.weight_dtype`` count the quantised
@@ -115,6 +129,14 @@ class Model:
     out_bias: bool = False
     family: str = ""
     quantisation: WeightQuantisation | None = None
+    recurrent: RecurrentMixer | None = None
+    recurrent_layers: int = 0
+    parallel_hybrid: bool = False
+    mixer_free_layers: int = 0
+    mlp_free_layers: int = 0
+    mlp_matrices: int = 3
+    attention_output_gate: bool = False
+    sparse_attention: SparseAttention | None = None
 
     def __post_init__(self) -> None:
         if self.attention not in ATTENTION_KINDS:
@@ -127,6 +149,15 @@ class Model:
             raise ValueError(f"{self.slug}: MLA needs mla_latent_dim")
         if not 0 <= self.sliding_layers <= self.layers or (self.sliding_layers and self.sliding_window <= 0):
             raise ValueError(f"{self.slug}: sliding_layers must be 0..layers, with a positive sliding_window")
+        if (self.recurrent is None) != (self.recurrent_layers == 0) or self.recurrent_layers < 0:
+            raise ValueError(f"{self.slug}: recurrent layers need their mixer, and a mixer needs layers")
+        if min(self.mixer_free_layers, self.mlp_free_layers) < 0 or self.mlp_matrices not in (2, 3):
+            raise ValueError(f"{self.slug}: mixer_free_layers and mlp_free_layers must be >= 0, mlp_matrices 2 or 3")
+        if not 0 <= self.sliding_layers <= self.attention_layers:
+            raise ValueError(
+                f"{self.slug}: {self.recurrent_layers} recurrent, {self.mixer_free_layers} mixer-free and "
+                f"{self.sliding_layers} sliding layers do not fit in {self.layers} layers"
+            )
 
     # Parameter counts -------------------------------------------------------------------
 
@@ -145,6 +176,24 @@ class Model:
         return 0 if self.tied_embeddings else self.vocab_size * self.hidden_size
 
     @property
+    def attention_layers(self) -> int:
+        """Layers that attend and so keep a KV cache: all of them, less the recurrent layers (unless
+        they run beside attention, as in Falcon-H1) and the MLP-only blocks."""
+        recurrent = 0 if self.parallel_hybrid else self.recurrent_layers
+        return self.layers - self.mixer_free_layers - recurrent
+
+    @property
+    def mixer_params(self) -> int:
+        """Weights of every layer's token mixer: the attention layers (with any sparse-attention
+        indexer) and the recurrent layers."""
+        attention = self.attention_layers * self.attention_params_per_layer
+        if self.sparse_attention is not None:
+            attention += self.attention_layers * self.sparse_attention.params(self.hidden_size, self.mla_q_latent_dim)
+        if self.recurrent is not None:
+            attention += self.recurrent_layers * self.recurrent.params(self.hidden_size)
+        return attention
+
+    @property
     def attention_params_per_layer(self) -> int:
         h = self.hidden_size
         if self.attention == MLA:
@@ -157,14 +206,15 @@ class Model:
             kv_up = self.mla_latent_dim * self.heads * (self.head_dim + self.mla_v_head_dim)
             out = self.heads * self.mla_v_head_dim * h
             return q + kv_down + kv_up + out
-        q_and_out = 2 * h * self.heads * self.head_dim
+        # A gated attention's query projection also yields the output gate: twice as wide.
+        q_and_out = (3 if self.attention_output_gate else 2) * h * self.heads * self.head_dim
         k_and_v = 2 * h * self.kv_heads * self.head_dim
         biases = (self.heads + 2 * self.kv_heads) * self.head_dim if self.qkv_bias else 0
         biases += h if self.out_bias else 0
         return q_and_out + k_and_v + biases
 
     def _mlp_params(self, width: int) -> int:
-        return 3 * self.hidden_size * width
+        return self.mlp_matrices * self.hidden_size * width
 
     @property
     def _norm_params(self) -> int:
@@ -174,7 +224,7 @@ class Model:
     @property
     def moe_layers(self) -> int:
         """Layers whose MLP is a mixture of experts (0 for a dense model)."""
-        return self.layers - self.dense_layers if self.is_moe else 0
+        return self.layers - self.mlp_free_layers - self.dense_layers if self.is_moe else 0
 
     @property
     def expert_params(self) -> int:
@@ -182,7 +232,7 @@ class Model:
         return self._mlp_params(self.moe_ffn_size) if self.is_moe else 0
 
     def _mlp_params_all_layers(self, experts_used: int) -> int:
-        dense = (self.layers - self.moe_layers) * self._mlp_params(self.ffn_size)
+        dense = (self.layers - self.mlp_free_layers - self.moe_layers) * self._mlp_params(self.ffn_size)
         if not self.is_moe:
             return dense
         router = self.hidden_size * self.experts
@@ -196,7 +246,7 @@ class Model:
         return (
             self.embedding_params
             + self.output_head_params
-            + self.layers * self.attention_params_per_layer
+            + self.mixer_params
             + self._mlp_params_all_layers(self.experts)
             + self._norm_params
         )
@@ -209,12 +259,7 @@ class Model:
         still counts, because the whole matrix is multiplied.
         """
         head = self.vocab_size * self.hidden_size  # tied or not, the head matrix is read
-        return (
-            head
-            + self.layers * self.attention_params_per_layer
-            + self._mlp_params_all_layers(self.experts_per_token)
-            + self._norm_params
-        )
+        return head + self.mixer_params + self._mlp_params_all_layers(self.experts_per_token) + self._norm_params
 
     @property
     def active_params_per_token(self) -> int:
@@ -230,49 +275,97 @@ class Model:
 
     @property
     def kv_elements_per_token(self) -> int:
-        """Cached elements per token over all layers (keys and values, or the MLA latent)."""
+        """Cached elements per token over the attention layers (keys and values, or the MLA
+        latent). Recurrent layers cache nothing per token; their fixed state is
+        :meth:`state_bytes_per_sequence`."""
         if self.attention == MLA:
-            return self.layers * (self.mla_latent_dim + self.mla_rope_dim)
-        return 2 * self.layers * self.kv_heads * self.head_dim
+            return self.attention_layers * (self.mla_latent_dim + self.mla_rope_dim)
+        return 2 * self.attention_layers * self.kv_heads * self.head_dim
 
     def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
-        """KV-cache bytes one token adds while every layer still holds it, in bytes.
+        """KV-cache bytes one token adds while every attention layer still holds it, in bytes.
 
         For a model with sliding-window layers this is the cost of a token within the window;
-        beyond it, use :meth:`kv_cache_bytes`, which caps those layers.
+        beyond it, use :meth:`kv_cache_bytes`, which caps those layers. A sparse-attention model
+        adds its indexer's key (FP8, whatever ``kv_dtype``) in every attention layer.
         """
-        return self.kv_elements_per_token * bytes_per_element(kv_dtype)
+        indexer = self.sparse_attention.key_bytes_per_token * self.attention_layers if self.sparse_attention else 0.0
+        return self.kv_elements_per_token * bytes_per_element(kv_dtype) + indexer
+
+    @property
+    def state_bytes_per_sequence(self) -> float:
+        """Fixed bytes one sequence holds whatever its length: the recurrent state and convolution
+        state of every recurrent layer, in bytes (0 for a model that only attends)."""
+        if self.recurrent is None:
+            return 0.0
+        return self.recurrent_layers * self.recurrent.state_bytes()
+
+    def _cached_layer_tokens(self, context_tokens: float) -> float:
+        """Tokens held summed over the attention layers (sliding layers capped at their window)."""
+        full = self.attention_layers - self.sliding_layers
+        return full * context_tokens + self.sliding_layers * min(context_tokens, self.sliding_window)
+
+    def growing_kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """The part of :meth:`kv_cache_bytes` that grows with the context: the attention layers'
+        KV cache (sliding layers capped at their window), in bytes."""
+        if not self.attention_layers:
+            return 0.0
+        per_layer = self.kv_bytes_per_token(kv_dtype) / self.attention_layers
+        return per_layer * self._cached_layer_tokens(context_tokens) * batch
 
     def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
-        """KV cache of ``batch`` sequences of ``context_tokens`` tokens each, in bytes.
+        """Cache memory of ``batch`` sequences of ``context_tokens`` tokens each, in bytes.
 
         Full-attention layers cache every token; sliding-window (and chunked) layers at most
         ``sliding_window`` of them, as the engines that serve Gemma 2/3, gpt-oss and Llama 4
-        allocate them.
+        allocate them. A hybrid model adds the fixed state of its recurrent layers for every
+        sequence (:attr:`state_bytes_per_sequence`, in its own format whatever ``kv_dtype``),
+        which does not grow: only the attention layers' share grows with the context.
         """
-        per_layer = self.kv_elements_per_token / self.layers
-        full = self.layers - self.sliding_layers
-        tokens = full * context_tokens + self.sliding_layers * min(context_tokens, self.sliding_window)
-        return per_layer * tokens * batch * bytes_per_element(kv_dtype)
+        growing = self.growing_kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
+        return growing + self.state_bytes_per_sequence * batch
 
     def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``.
 
-        The inverse of :meth:`kv_cache_bytes`: linear in the context while every layer grows,
-        then growing with the full-attention layers only. Infinite if every layer slides and the
-        windows fit.
+        The inverse of :meth:`kv_cache_bytes`: the fixed state of a hybrid model's recurrent
+        layers comes off first (0 if even that does not fit); then linear in the context while
+        every attention layer grows, then growing with the full-attention layers only. Infinite
+        if no layer grows and the fixed part fits.
         """
+        kv_bytes = kv_bytes - self.state_bytes_per_sequence * batch
+        if kv_bytes < 0:
+            return 0.0
         per_token_all = self.kv_bytes_per_token(kv_dtype) * batch
+        if per_token_all == 0:
+            return math.inf
         if not self.sliding_layers:
             return kv_bytes / per_token_all
         window = self.sliding_window
         at_window = per_token_all * window
         if kv_bytes <= at_window:
             return kv_bytes / per_token_all
-        per_token_full = per_token_all * (self.layers - self.sliding_layers) / self.layers
+        per_token_full = per_token_all * (self.attention_layers - self.sliding_layers) / self.attention_layers
         if per_token_full == 0:
             return math.inf
         return window + (kv_bytes - at_window) / per_token_full
+
+    def decode_cache_read_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """Cache traffic of one decode step of ``batch`` sequences at ``context_tokens``, in bytes.
+
+        Dense attention reads its whole cache (:meth:`growing_kv_cache_bytes`). Sparse attention
+        reads every token's indexer key but the latent of only ``top_k`` tokens per layer. A
+        recurrent layer reads its state and writes it back, every step, whatever the context.
+        """
+        sparse = self.sparse_attention
+        if sparse is None:
+            growing = self.growing_kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
+        else:
+            indexer = sparse.key_bytes_per_token * self.attention_layers
+            latent_per_token = self.kv_bytes_per_token(kv_dtype) - indexer
+            attended = sparse.attended(context_tokens)
+            growing = (latent_per_token * attended + indexer * context_tokens) * batch
+        return growing + 2 * self.state_bytes_per_sequence * batch
 
     # Weights in bytes, by part ------------------------------------------------------------
 
@@ -286,12 +379,12 @@ class Model:
         which every method here leaves in the model's dtype.
         """
         used = self.experts if experts_used is None else experts_used
-        dense = (self.layers - self.moe_layers) * self._mlp_params(self.ffn_size)
+        dense = (self.layers - self.mlp_free_layers - self.moe_layers) * self._mlp_params(self.ffn_size)
         shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
         return {
             EMBEDDING: 0 if streamed else self.embedding_params,
             LM_HEAD: self.vocab_size * self.hidden_size if streamed else self.output_head_params,
-            ATTENTION: self.layers * self.attention_params_per_layer,
+            ATTENTION: self.mixer_params,
             MLP: dense + self.moe_layers * shared,
             EXPERTS: self.moe_layers * used * self.expert_params,
             SIXTEEN_BIT: self._norm_params + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
@@ -349,7 +442,7 @@ class Model:
     def attention_weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes of the attention layers' weights in ``weight_dtype``, in bytes (in their own
         format, :meth:`part_format`): what each device holds whole under data-parallel attention."""
-        return self._bytes({ATTENTION: self.layers * self.attention_params_per_layer}, weight_dtype)
+        return self._bytes({ATTENTION: self.mixer_params}, weight_dtype)
 
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype``, in bytes, each part in its own format
