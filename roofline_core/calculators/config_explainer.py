@@ -51,7 +51,14 @@ def _mlp_effect(m: Model, fields: dict[str, Any]) -> str:
 
 def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row]:
     kv_dtype, weight_dtype = v["kv_dtype"], v["weight_dtype"]
-    per_layer_kv = m.kv_bytes_per_token(kv_dtype) / m.layers
+    per_layer_kv = m.kv_bytes_per_token(kv_dtype) / max(m.attention_layers, 1)
+    if m.attention_layers == m.layers:
+        layers_text = f"{m.layers} decoder layers, each with its own attention, MLP and KV cache."
+    else:
+        layers_text = (
+            f"{m.layers} decoder layers; {m.attention_layers} of them attend and keep a KV cache, "
+            "the others keep a fixed state or only an MLP."
+        )
     rows: list[Row] = [
         (
             ("model_type",),
@@ -62,9 +69,9 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
         (
             ("num_hidden_layers",),
             "kv-cache",
-            f"{m.layers} decoder layers, each with its own attention, MLP and KV cache.",
-            f"Each layer's attention holds {_weights(m, m.attention_params_per_layer, weight_dtype, ATTENTION)}; "
-            f"each layer caches {format_bytes(per_layer_kv)} per token.",
+            layers_text,
+            f"Each attention layer holds {_weights(m, m.attention_params_per_layer, weight_dtype, ATTENTION)}; "
+            f"each attention layer caches {format_bytes(per_layer_kv)} per token.",
         ),
         (
             ("hidden_size",),
@@ -89,7 +96,12 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
     ]
     if m.attention == MLA:
         # Full keys are the no-rope and rotary parts together; values are v_head_dim wide.
-        full = m.layers * m.heads * (m.head_dim + m.mla_rope_dim + m.mla_v_head_dim) * bytes_per_element(kv_dtype)
+        full = (
+            m.attention_layers
+            * m.heads
+            * (m.head_dim + m.mla_rope_dim + m.mla_v_head_dim)
+            * bytes_per_element(kv_dtype)
+        )
         rows.append(
             (
                 ("kv_lora_rank", "qk_rope_head_dim"),
@@ -101,7 +113,7 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
             )
         )
     else:
-        per_query_head = 2 * m.layers * m.heads * m.head_dim * bytes_per_element(kv_dtype)
+        per_query_head = 2 * m.attention_layers * m.heads * m.head_dim * bytes_per_element(kv_dtype)
         kind = "multi-head attention: one" if m.kv_heads == m.heads else "grouped-query attention: one"
         rows.append(
             (
@@ -109,7 +121,7 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
                 "grouped-query-attention",
                 f"{m.heads} query heads and {m.kv_heads} key/value heads of width {m.head_dim} "
                 f"({kind} KV head per {m.heads // m.kv_heads} query heads).",
-                f"KV cache 2 × {m.layers} × {m.kv_heads} × {m.head_dim} × {bytes_per_element(kv_dtype):g} "
+                f"KV cache 2 × {m.attention_layers} × {m.kv_heads} × {m.head_dim} × {bytes_per_element(kv_dtype):g} "
                 f"bytes = {format_bytes(m.kv_bytes_per_token(kv_dtype))} per token"
                 + (
                     f", against {format_bytes(per_query_head)} with one KV head per query head."
@@ -147,6 +159,7 @@ def _optional_rows(m: Model, v: dict[str, Any]) -> list[Row]:
                 f"against {format_bytes(uncapped)} if every layer kept the whole context.",
             )
         )
+    rows.extend(_hybrid_rows(m, v))
     if m.is_moe:
         rows.append(
             (
@@ -157,6 +170,53 @@ def _optional_rows(m: Model, v: dict[str, Any]) -> list[Row]:
                 + f", {m.experts_per_token} routed used per token.",
                 f"Memory holds all {_count(m.total_params)}; a token reads "
                 f"{_count(m.active_params_per_token)} ({format_number(100 * m.active_params_per_token / m.total_params)}%).",
+            )
+        )
+    return rows
+
+
+#: The fields that say which layers keep a fixed state, under each family's names.
+_LAYER_PLAN_KEYS = (
+    "layer_types",
+    "full_attention_interval",
+    "hybrid_override_pattern",
+    "layers_block_type",
+    "linear_attn_config",
+    "attn_layer_period",
+)
+
+
+def _hybrid_rows(m: Model, v: dict[str, Any]) -> list[Row]:
+    """Rows for the recurrent layers of a hybrid model and for sparse attention."""
+    kv_dtype, context = v["kv_dtype"], v["context_tokens"]
+    rows: list[Row] = []
+    if m.recurrent is not None:
+        r = m.recurrent
+        dense_like = m.kv_bytes_per_token(kv_dtype) / max(m.attention_layers, 1) * m.layers * context
+        rows.append(
+            (
+                _LAYER_PLAN_KEYS,
+                "kv-cache",
+                f"{m.recurrent_layers} of {m.layers} layers are {r.label}: each keeps a fixed state of "
+                f"{format_bytes(r.state_bytes())} per sequence ({r.state_dtype.upper()} recurrent state "
+                "and the short convolution's last inputs) instead of a KV cache.",
+                f"At {context:,} tokens a sequence holds {format_bytes(m.kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype))} "
+                f"({format_bytes(m.state_bytes_per_sequence)} of it fixed), against {format_bytes(dense_like)} "
+                "if every layer kept keys and values.",
+            )
+        )
+    if m.sparse_attention is not None:
+        sa = m.sparse_attention
+        read = m.decode_cache_read_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        whole = m.growing_kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        rows.append(
+            (
+                ("index_topk", "index_n_heads", "index_head_dim"),
+                "kv-cache",
+                f"Sparse attention: an indexer of {sa.index_heads} heads scores every cached token and each "
+                f"query attends over the best {sa.top_k:,}; the cache still holds every token.",
+                f"At {context:,} tokens a decode step reads {format_bytes(read)} of a "
+                f"{format_bytes(whole)} cache per sequence.",
             )
         )
     return rows

@@ -91,6 +91,33 @@ def _copies_text(model: AnyModel, fit: MemoryFit, devices: int) -> str:
     return f"{fit.kv_copies:g}: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
 
 
+def _per_token_text(model: AnyModel, per_token: float) -> str:
+    """Bytes per token, and for a hybrid model which of its layers they come from."""
+    if not (isinstance(model, Model) and model.recurrent is not None):
+        return format_bytes(per_token)
+    return (
+        f"{format_bytes(per_token)}, from the {model.attention_layers} of {model.layers} layers that attend; "
+        f"the {model.recurrent_layers} {model.recurrent.label} layers add nothing per token"
+    )
+
+
+def _fixed_state(model: AnyModel, fit: MemoryFit, batch: int) -> dict[str, Any]:
+    """The per-sequence state that does not grow with the context, and how much of the sequence it is."""
+    state = model.state_bytes_per_sequence
+    if not state:
+        return value(0.0, "B", "none: every layer that mixes tokens keeps a KV cache")
+    assert isinstance(model, Model) and model.recurrent is not None
+    growing = fit.kv_bytes_per_sequence - state * fit.kv_copies
+    return value(
+        state,
+        "B",
+        f"{format_bytes(state)} per sequence in {model.recurrent_layers} {model.recurrent.label} layers "
+        f"({model.recurrent.state_dtype.upper()} state), whatever the context; "
+        f"{format_bytes(max(growing, 0.0))} per sequence grows with it"
+        + (f"; {format_bytes(state * batch)} for the batch" if batch > 1 else ""),
+    )
+
+
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     per_token = model.kv_bytes_per_token(values["kv_dtype"])
@@ -105,7 +132,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             ),
             "kv_copies": value(fit.kv_copies, "", _copies_text(model, fit, values["devices"])),
             # One copy per token, as the model defines it; the batch and sequence figures count copies.
-            "kv_bytes_per_token": value(per_token, "B", format_bytes(per_token)),
+            "kv_bytes_per_token": value(per_token, "B", _per_token_text(model, per_token)),
+            "state_bytes_per_sequence": _fixed_state(model, fit, values["batch"]),
             "kv_bytes_per_sequence": value(fit.kv_bytes_per_sequence, "B", format_bytes(fit.kv_bytes_per_sequence)),
             "share_of_memory": value(
                 kv_share, "1", f"{format_percent(kv_share)} of {format_capacity(fit.capacity_bytes)}"
@@ -207,6 +235,7 @@ KV_CACHE = Calculator(
         Output("kv_bytes", "KV cache, whole batch"),
         Output("kv_bytes_per_token", "KV cache per token"),
         Output("kv_bytes_per_sequence", "KV cache per sequence"),
+        Output("state_bytes_per_sequence", "Fixed state per sequence (recurrent layers)"),
         Output("kv_copies", "Copies the devices keep"),
         Output("share_of_memory", "Share of accelerator memory"),
         Output("weight_bytes", "Weights"),

@@ -15,6 +15,12 @@ grow with it. Per layer and sequence, with ``h`` query heads of width ``d``:
 - **Causal prefill** of ``P`` tokens: token ``i`` attends over ``i`` tokens, about half the
   full ``P x P`` square, so ``2 h d P^2`` FLOPs (``4 h d`` per query-key pair over half the pairs).
 - **Sliding-window layers** attend over at most ``W`` tokens, in decode and in prefill.
+- **Hybrid models** attend only in their attention layers; a recurrent layer (linear attention,
+  Mamba) spends a fixed number of FLOPs per token on its state whatever the context, and a
+  prefill runs it chunk by chunk (:mod:`roofline_core.models.layer_kinds`).
+- **Sparse attention** (DeepSeek's DSA) attends over at most ``top_k`` cached tokens, like a
+  window, but its indexer scores every cached token: ``2 x index heads x index width`` FLOPs
+  per query and cached token, so the indexer, not attention, grows with a long context.
 
 Prefill traffic depends on the kernel. Unfused, the ``P x P`` score matrix of every head goes
 to memory and back (written by QKᵀ, read and written by softmax, read by AV). A tiled kernel
@@ -82,11 +88,18 @@ def decode_attention_cost(model: AnyModel, *, context_tokens: int, batch: int = 
     >>> cost.flops == 32 * 4 * 32 * 128 * 1000
     True
     """
-    if not _has_attention_shape(model) or context_tokens == 0:
+    if not _has_attention_shape(model):
         return AttentionCost(0.0, 0.0)
-    full_layers = model.layers - model.sliding_layers
-    attended = full_layers * context_tokens + model.sliding_layers * _attended(context_tokens, model.sliding_window)
-    return AttentionCost(_decode_flops_per_cached_token(model) * attended * batch, 0.0)
+    assert isinstance(model, Model)
+    recurrent = model.recurrent_layers * model.recurrent.decode_flops() if model.recurrent else 0.0
+    full_layers = model.attention_layers - model.sliding_layers
+    sparse = model.sparse_attention
+    per_full_layer = sparse.attended(context_tokens) if sparse else context_tokens
+    attended = full_layers * per_full_layer + model.sliding_layers * _attended(context_tokens, model.sliding_window)
+    flops = _decode_flops_per_cached_token(model) * attended + recurrent
+    if sparse:
+        flops += full_layers * sparse.indexer_flops_per_cached_token() * context_tokens
+    return AttentionCost(flops * batch, 0.0)
 
 
 def _causal_pairs(prompt_tokens: int, window: int) -> float:
@@ -114,6 +127,15 @@ def prefill_attention_cost(
     if not _has_attention_shape(model) or prompt_tokens == 0:
         return AttentionCost(0.0, 0.0)
     assert isinstance(model, Model)
+    recurrent = AttentionCost(0.0, 0.0)
+    if model.recurrent is not None:
+        # Chunked scan: linear in the prompt; its traffic is the layer's activations, which the
+        # weight matmuls around it already move, so only FLOPs are added.
+        recurrent = AttentionCost(
+            model.recurrent_layers * model.recurrent.prefill_flops_per_token() * prompt_tokens * batch, 0.0
+        )
+    if not model.attention_layers:
+        return recurrent
     bpe = bytes_per_element(act_dtype)
     if model.attention == MLA:
         qk_dim, v_dim, kv_heads = (
@@ -126,12 +148,16 @@ def prefill_attention_cost(
     h, p = model.heads, prompt_tokens
     flops = 0.0
     traffic = 0.0
+    sparse = model.sparse_attention
     for sliding in (False, True):
-        layers = model.sliding_layers if sliding else model.layers - model.sliding_layers
+        layers = model.sliding_layers if sliding else model.attention_layers - model.sliding_layers
         if layers == 0:
             continue
-        window = model.sliding_window if sliding else 0
+        window = model.sliding_window if sliding else (sparse.top_k if sparse else 0)
         pairs = _causal_pairs(p, window)
+        if sparse and not sliding:
+            # Every query's indexer scores all the tokens before it; attention then reads top_k.
+            flops += layers * sparse.indexer_flops_per_cached_token() * _causal_pairs(p, 0)
         flops += layers * 2.0 * h * (qk_dim + v_dim) * pairs
         io = p * h * (qk_dim + v_dim)  # Q in, O out, once
         kv_once = p * kv_heads * (qk_dim + v_dim)
@@ -140,4 +166,4 @@ def prefill_attention_cost(
         else:
             # QK^T writes the scores, softmax reads and writes them, AV reads them.
             traffic += layers * (io + kv_once + 4.0 * h * p * p) * bpe
-    return AttentionCost(flops * batch, traffic * batch)
+    return AttentionCost(flops * batch + recurrent.flops, traffic * batch)

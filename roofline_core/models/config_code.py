@@ -10,7 +10,9 @@ reads, each under a short name, e.g. for Llama 3.1 8B::
 Grammar: ``name-value`` pairs joined by ``.``; the display name (``n``), if any, comes last and
 runs to the end (it may hold dots). Lists are items joined by ``_``, a run of one item written
 ``item*count`` (Gemma 3's six-layer pattern is ``s*5_f_s*5_f...``); layer kinds are written
-``f`` (full), ``s`` (sliding) and ``c`` (chunked attention). Every character the code uses is
+``f`` (full), ``s`` (sliding), ``c`` (chunked attention), ``g`` (linear attention), ``m`` (Mamba) and
+``a`` (attention, in Granite and Jamba lists); Nemotron-H's block string is written with ``m``, ``a``, ``p``
+and ``e`` for ``M``, ``*``, ``-`` and ``E``. Every character the code uses is
 one a query string keeps as it is, so the code is what the address bar shows.
 
 :func:`read_model_config` accepts either form (the JSON text or the code) and returns the code,
@@ -25,6 +27,13 @@ import re
 from typing import Any
 
 from roofline_core.models.hf_config import ConfigError, from_hf_config, parse_config_text
+from roofline_core.models.hybrid_config import (
+    HYBRID_CODE_FIELDS,
+    HYBRID_LAYER_KIND_CODES,
+    KDA_KEYS,
+    PATTERN_CODES,
+    kda_block,
+)
 from roofline_core.models.quantisation import NOTE_TEXTS, PARTS, SIXTEEN_BIT, STORED_PARTS, read_quantisation
 
 #: config.json key -> (short name, kind). Kinds: ``int``, ``bool``, ``word`` (a model type),
@@ -64,6 +73,8 @@ FIELDS: dict[str, tuple[str, str]] = {
     "kv_lora_rank": ("kl", "int"),
     "q_lora_rank": ("ql", "int"),
     "v_head_dim": ("vh", "int"),
+    # Hybrid, state-space and sparse-attention families (roofline_core.models.hybrid_config).
+    **HYBRID_CODE_FIELDS,
 }
 #: The key of the weights' quantisation; a code carries its reading
 #: (:meth:`roofline_core.models.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,
@@ -100,7 +111,12 @@ MAX_CODE_CHARS = 4000
 MAX_NAME_CHARS = 120
 
 _KEY_OF_SHORT = {short: key for key, (short, _) in FIELDS.items()}
-_LAYER_KIND_CODES = {"full_attention": "f", "sliding_attention": "s", "chunked_attention": "c"}
+_LAYER_KIND_CODES = {
+    "full_attention": "f",
+    "sliding_attention": "s",
+    "chunked_attention": "c",
+    **HYBRID_LAYER_KIND_CODES,
+}
 _LAYER_KIND_OF_CODE = {code: kind for kind, code in _LAYER_KIND_CODES.items()}
 _WORD = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _CODE_START = re.compile(r"[a-z]{1,2}-")
@@ -124,6 +140,8 @@ def architecture_of(config: dict) -> dict[str, Any]:
     source = config if text is None else text
     # An absent field, null and an empty list all mean "not set" to the reader.
     fields = {key: source[key] for key in FIELDS if source.get(key) is not None and source[key] != []}
+    if "linear_attn_config" in fields:
+        fields["linear_attn_config"] = kda_block(fields["linear_attn_config"])
     if text is not None and config.get("model_type") is not None and "model_type" not in fields:
         # The inner model_type names the text model; without one, the wrapper's names the family.
         fields["model_type"] = config["model_type"]
@@ -188,15 +206,26 @@ def _encode_value(key: str, kind: str, value: Any) -> str:
         return value
     if kind == "int":
         return _whole_text(key, value)
+    if kind == "rank":
+        return "auto" if value == "auto" else _whole_text(key, value)
+    if kind == "pattern":
+        if not isinstance(value, str) or not value or set(value) - set(PATTERN_CODES):
+            raise ConfigError(f"field '{key}' is {value!r}; expected a string of M, *, - and E")
+        return "".join(PATTERN_CODES[c] for c in value)
+    if kind == "kda":
+        block = kda_block(value)
+        head = [_whole_text(f"{key}.{k}", block.get(k, 0)) for k in KDA_KEYS]
+        layers = block.get("kda_layers") or []
+        if not isinstance(layers, list):
+            raise ConfigError(f"field '{key}.kda_layers' is {type(layers).__name__}; expected a list")
+        return "_".join(head + [_whole_text(f"{key}.kda_layers", n) for n in layers])
     if not isinstance(value, list):
         raise ConfigError(f"field '{key}' is {type(value).__name__}; expected a list")
     if kind == "kinds":
         items = []
         for item in value:
             if item not in _LAYER_KIND_CODES:
-                raise ConfigError(
-                    f"field '{key}' holds {item!r}; expected full_attention, sliding_attention or chunked_attention"
-                )
+                raise ConfigError(f"field '{key}' holds {item!r}; expected one of {', '.join(_LAYER_KIND_CODES)}")
             items.append(_LAYER_KIND_CODES[item])
     else:
         items = [_whole_text(key, item) for item in value]
@@ -331,6 +360,21 @@ def _decode_value(key: str, kind: str, text: str) -> Any:
         return text
     if kind == "int":
         return _whole(short, text)
+    if kind == "rank":
+        return "auto" if text == "auto" else _whole(short, text)
+    if kind == "pattern":
+        letters = {code: letter for letter, code in PATTERN_CODES.items()}
+        if not text or len(text) > 10_000 or set(text) - set(letters):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected letters m, a, p and e")
+        return "".join(letters[c] for c in text)
+    if kind == "kda":
+        numbers = [_whole(short, part) for part in text.split("_")]
+        if len(numbers) < len(KDA_KEYS) or len(numbers) > 10_000:
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected heads, width, kernel and layers")
+        block: dict[str, Any] = dict(zip(KDA_KEYS, numbers, strict=False))
+        block = {k: v for k, v in block.items() if v}
+        block["kda_layers"] = numbers[len(KDA_KEYS) :]
+        return block
     items: list[Any] = []
     for part in text.split("_") if text else []:
         item, star, count_text = part.partition("*")
@@ -339,7 +383,9 @@ def _decode_value(key: str, kind: str, text: str) -> Any:
             raise ConfigError(f"the model code's {short!r} repeats {count:,} times; expected at most 10,000 items")
         if kind == "kinds":
             if item not in _LAYER_KIND_OF_CODE:
-                raise ConfigError(f"the model code's {short!r} holds {item[:20]!r}; expected f, s or c")
+                raise ConfigError(
+                    f"the model code's {short!r} holds {item[:20]!r}; expected one of {', '.join(_LAYER_KIND_OF_CODE)}"
+                )
             items += [_LAYER_KIND_OF_CODE[item]] * count
         else:
             items += [_whole(short, item)] * count

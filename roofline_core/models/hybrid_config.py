@@ -52,7 +52,7 @@ def _dtype(config: dict, *keys: str) -> str:
         value = config.get(key)
         if value is None:
             continue
-        if value not in _DTYPE_NAMES:
+        if not isinstance(value, str) or value not in _DTYPE_NAMES:
             raise ConfigError(f"field '{key}' is {value!r}; expected one of {', '.join(_DTYPE_NAMES)}")
         return _DTYPE_NAMES[value]
     return "bf16"
@@ -299,7 +299,9 @@ def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
         raise ConfigError("field 'linear_attn_config' is missing; expected an object with kda_layers")
     inner = type(fields)(block)  # the same typed access, one level down
     kda_layers = inner.list_of("kda_layers") or []
-    if len(kda_layers) > layers or any(not isinstance(i, int) or not 1 <= i <= layers for i in kda_layers):
+    if len(kda_layers) > layers or any(
+        isinstance(i, bool) or not isinstance(i, int) or not 1 <= i <= layers for i in kda_layers
+    ):
         raise ConfigError(f"field 'linear_attn_config.kda_layers' must list layer numbers 1..{layers}")
     head_dim = inner.whole("head_dim", limit="head_dim")
     out: dict[str, Any] = {
@@ -328,3 +330,69 @@ def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
             dense_layers=min(fields.whole("first_k_dense_replace", default=0, minimum=0), layers),
         )
     return out
+
+
+#: The fields read above, for a link's short code (:mod:`roofline_core.models.config_code`):
+#: config.json key -> (short name, kind). ``pattern`` is Nemotron-H's block string, ``rank`` a
+#: whole number or ``"auto"``, ``kda`` Kimi Linear's ``linear_attn_config`` (the four numbers
+#: read from it).
+HYBRID_CODE_FIELDS: dict[str, tuple[str, str]] = {
+    "full_attention_interval": ("fi", "int"),
+    "attn_output_gate": ("og", "bool"),
+    "linear_num_value_heads": ("lv", "int"),
+    "linear_num_key_heads": ("lk", "int"),
+    "linear_key_head_dim": ("kd", "int"),
+    "linear_value_head_dim": ("vd", "int"),
+    "linear_conv_kernel_dim": ("lc", "int"),
+    "mamba_ssm_dtype": ("sd", "word"),
+    "mamba_ssm_cache_dtype": ("sc", "word"),
+    "hybrid_override_pattern": ("hp", "pattern"),
+    "mamba_num_heads": ("mh", "int"),
+    "mamba_head_dim": ("md", "int"),
+    "n_groups": ("ng", "int"),
+    "ssm_state_size": ("ss", "int"),
+    "conv_kernel": ("ck", "int"),
+    "use_conv_bias": ("cb", "bool"),
+    "mlp_hidden_act": ("ma", "word"),
+    "attention_head_dim": ("ad", "int"),
+    "moe_shared_expert_intermediate_size": ("ms", "int"),
+    "moe_latent_size": ("lz", "int"),
+    "index_n_heads": ("ih", "int"),
+    "index_head_dim": ("id", "int"),
+    "index_topk": ("it", "int"),
+    "shared_intermediate_size": ("si", "int"),
+    "mamba_n_heads": ("nh", "int"),
+    "mamba_d_head": ("dh", "int"),
+    "mamba_n_groups": ("gn", "int"),
+    "mamba_d_state": ("st", "int"),
+    "mamba_d_conv": ("dc", "int"),
+    "mamba_conv_bias": ("mb", "bool"),
+    "mamba_expand": ("mx", "int"),
+    "mamba_dt_rank": ("dr", "rank"),
+    "layers_block_type": ("bt", "kinds"),
+    "attn_layer_period": ("ap", "int"),
+    "attn_layer_offset": ("ao", "int"),
+    "expert_layer_period": ("xp", "int"),
+    "expert_layer_offset": ("xo", "int"),
+    "linear_attn_config": ("kc", "kda"),
+    "num_experts_per_token": ("et", "int"),
+    "num_shared_experts": ("ns", "int"),
+}
+
+#: Layer kinds these families name in ``layer_types`` / ``layers_block_type``, and their code letters.
+HYBRID_LAYER_KIND_CODES = {"linear_attention": "g", "mamba": "m", "attention": "a"}
+#: Nemotron-H's block letters, and the ones a query string keeps as they are.
+PATTERN_CODES = {"M": "m", "*": "a", "-": "p", "E": "e"}
+#: The keys of ``linear_attn_config`` the reader uses, in the order a code writes them.
+KDA_KEYS = ("num_heads", "head_dim", "short_conv_kernel_size")
+
+
+def kda_block(value: Any) -> dict[str, Any]:
+    """The part of a ``linear_attn_config`` the reader uses (what a link carries).
+
+    Raises:
+        ConfigError: if it is not an object.
+    """
+    if not isinstance(value, dict):
+        raise ConfigError("field 'linear_attn_config' is not an object; expected one with kda_layers")
+    return {key: value[key] for key in (*KDA_KEYS, "kda_layers") if value.get(key) is not None}

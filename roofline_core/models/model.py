@@ -546,6 +546,11 @@ class CustomModel:
         return 2 * self.layers * self.kv_heads * self.head_dim
 
     @property
+    def state_bytes_per_sequence(self) -> float:
+        """Always 0: a custom model is given by its KV cache, with no fixed recurrent state."""
+        return 0.0
+
+    @property
     def is_moe(self) -> bool:
         """Always False: a custom model's expert routing is unknown."""
         return False

@@ -89,7 +89,7 @@ def test_every_field_the_reader_reads_has_a_short_name() -> None:
         ("t-llama.l-3x", "'l' is '3x'; expected a whole number"),
         ("t-llama.te-yes", "'te' is 'yes'; expected 0 or 1"),
         ("t-Llama", "expected a model type"),
-        ("t-gemma2.lt-s_q", "holds 'q'; expected f, s or c"),
+        ("t-gemma2.lt-s_q", "holds 'q'; expected one of f, s, c, g, m, a"),
         ("t-gemma2.lt-s*99999", "repeats 99,999 times"),
         ("t-llama.l", "has no '-'"),
         ("t-" + "a" * MAX_CODE_CHARS, f"expected at most {MAX_CODE_CHARS:,}"),
@@ -110,7 +110,7 @@ def test_a_broken_code_says_what_is_wrong(code: str, message: str) -> None:
         ('{"model_type": "bert"}', "'bert' is not supported"),
         ("t-llama.l-32", "field 'hidden_size' is missing"),
         # A layer kind the code cannot write, in a config the reader would otherwise accept.
-        (json.dumps({**config("llama-3.1-8b"), "layer_types": ["mamba"] * 32}), "holds 'mamba'"),
+        (json.dumps({**config("llama-3.1-8b"), "layer_types": ["cross_attention"] * 32}), "holds 'cross_attention'"),
     ],
 )
 def test_reading_a_paste_or_a_link_explains_every_failure(text: str, message: str) -> None:
