@@ -409,6 +409,10 @@ def _kv_bytes_per_token(*, model: Model, kv_dtype: str) -> Value:
     return _number(model.kv_bytes_per_token(kv_dtype), format_bytes, model)
 
 
+def _state_bytes_per_sequence(*, model: Model) -> Value:
+    return _number(model.state_bytes_per_sequence, format_bytes, model)
+
+
 def _kv_cache_bytes(*, model: Model, context_tokens: int, batch: int, kv_dtype: str) -> Value:
     return _number(
         model.kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype), format_bytes, model
@@ -731,6 +735,7 @@ _EXAMPLES: dict[str, str] = {
     "weight_bytes": "weight_bytes model=llama-3-8b",
     "kv_bytes_per_token": "kv_bytes_per_token model=llama-3-8b",
     "kv_cache_bytes": "kv_cache_bytes model=llama-3-70b context_tokens=32k",
+    "state_bytes_per_sequence": "state_bytes_per_sequence model=qwen3.5-35b-a3b",
     "decode_step_time": "decode_step_time params=8e9 accelerator=h100-sxm",
     "decode_tokens_per_s": "decode_tokens_per_s params=8e9 accelerator=h100-sxm",
     "decode_intensity": "decode_intensity params=8e9 accelerator=h100-sxm",
@@ -807,8 +812,14 @@ QUANTITIES: dict[str, Quantity] = {
             _kv_bytes_per_token,
         ),
         _q(
+            "state_bytes_per_sequence",
+            "Fixed recurrent state one sequence of a hybrid model holds whatever its length, in bytes.",
+            (_MODEL_REQUIRED,),
+            _state_bytes_per_sequence,
+        ),
+        _q(
             "kv_cache_bytes",
-            "KV cache of a batch of sequences at a context length, in bytes.",
+            "KV cache (with a hybrid model's fixed state) of a batch of sequences at a context length, in bytes.",
             (_MODEL_REQUIRED, CONTEXT_TOKENS.variant(default=None, minimum=1), BATCH, KV_DTYPE),
             _kv_cache_bytes,
         ),

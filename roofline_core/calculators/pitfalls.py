@@ -1,4 +1,4 @@
-"""Pitfalls gallery: six common wrong formulas, each computed on the reader's model and chip."""
+"""Pitfalls gallery: eight common wrong formulas, each computed on the reader's model and chip."""
 
 from __future__ import annotations
 
@@ -25,7 +25,9 @@ from roofline_core.questions.pitfalls import (
     block_scales_ignored,
     gib_read_as_gb,
     kv_with_query_heads,
+    linear_layers_as_attention,
     moe_memory_from_active,
+    recurrent_state_as_kv_cache,
     sliding_window_ignored,
     sparse_peak_for_dense_model,
 )
@@ -88,6 +90,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         ),
         sliding_window_ignored(model, context_tokens=context, kv_dtype=kv_dtype),
         block_scales_ignored(model, block_format=block_format),
+        recurrent_state_as_kv_cache(model, context_tokens=context, kv_dtype=kv_dtype),
+        linear_layers_as_attention(model, context_tokens=context, kv_dtype=kv_dtype),
     )
     worst = max(pitfalls, key=_size_of_error)
     capacity = accelerator.memory_bytes * values["devices"]
@@ -112,7 +116,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
 PITFALLS = Calculator(
     id="pitfalls",
     title="How wrong is each common mistake?",
-    description="Six formulas estimators get wrong, each computed right and wrong on the chosen model and chip.",
+    description="Eight formulas estimators get wrong, each computed right and wrong on the chosen model and chip.",
     inputs=(
         # gpt-oss-120b shows five of the six at once: GQA, MoE, sliding layers, native MXFP4.
         model_input(default="gpt-oss-120b"),

@@ -132,6 +132,16 @@ class RecurrentMixer:
         return 0
 
     @property
+    def kv_width(self) -> int:
+        """Elements of the key and value (Mamba: B and x) one token feeds the state in one layer:
+        what the layer would cache per token if it were attention."""
+        if self.kind == KDA:
+            return self.heads * self.key_dim + self.inner_width
+        if self.kind == MAMBA1:
+            return self.inner_width + self.key_dim
+        return self.key_heads * self.key_dim + self.inner_width
+
+    @property
     def state_elements(self) -> int:
         """Recurrent state of one sequence in one layer, in elements."""
         if self.kind == MAMBA1:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roofline_core.estimates.inference import prefill_step
+from roofline_core.formatting import format_bytes
 from roofline_core.hardware import Accelerator
 from roofline_core.hardware.block_formats import BlockFormat
 from roofline_core.hardware.dtypes import bytes_per_element
@@ -68,20 +69,22 @@ def kv_with_query_heads(model: Model, *, context_tokens: int, kv_dtype: str) -> 
     would cache them).
     """
     right = model.kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    growing = model.growing_kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
     per_token_right = model.kv_bytes_per_token(kv_dtype)
     if model.attention == MLA:
         # Uncompressed, every head caches a key of head_dim + the rotary part and a value of
         # v_head_dim (DeepSeek-V2 paper, section 2.1.3: the full per-token cache of MHA).
         key_width = model.head_dim + model.mla_rope_dim
         value_width = model.mla_v_head_dim or model.head_dim
-        wrong_elements = model.layers * model.heads * (key_width + value_width)
+        wrong_elements = model.attention_layers * model.heads * (key_width + value_width)
         why = "MLA caches one compressed latent per layer; every head's full key and value is far larger"
     else:
-        wrong_elements = 2 * model.layers * model.heads * model.head_dim
+        wrong_elements = 2 * model.attention_layers * model.heads * model.head_dim
         why = f"{model.heads} query heads share {model.kv_heads} cached key/value heads"
     per_token_wrong = wrong_elements * bytes_per_element(kv_dtype)
-    # The same tokens are held either way (sliding layers keep their window in both).
-    wrong = right * per_token_wrong / per_token_right
+    # The same tokens are held either way (sliding layers keep their window in both), and a
+    # hybrid model's fixed state is the same in both.
+    wrong = right - growing + growing * per_token_wrong / per_token_right
     applies = per_token_wrong != per_token_right
     if not applies:
         why = "multi-head attention caches every query head, so the two formulas agree"
@@ -175,7 +178,7 @@ def sliding_window_ignored(model: Model, *, context_tokens: int, kv_dtype: str) 
     layers by the window holds far less at a long context.
     """
     right = model.kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
-    wrong = model.kv_bytes_per_token(kv_dtype) * context_tokens
+    wrong = model.kv_bytes_per_token(kv_dtype) * context_tokens + model.state_bytes_per_sequence
     applies = model.sliding_layers > 0
     if not applies:
         why = "every layer attends over the whole context"
@@ -215,5 +218,65 @@ def block_scales_ignored(model: Model, *, block_format: BlockFormat) -> Pitfall:
         right,
         wrong,
         True,
+        why,
+    )
+
+
+def recurrent_state_as_kv_cache(model: Model, *, context_tokens: int, kv_dtype: str) -> Pitfall:
+    """Cache of one sequence with a hybrid model's recurrent layers sized like attention's KV cache.
+
+    A linear-attention or Mamba layer folds every token into a state of fixed size; it keeps no
+    per-token keys and values. The mistake caches, for every token, the key and value each such
+    layer computes (its key and value widths, in the KV cache format), so the estimate grows
+    with the context where the real state does not.
+    """
+    right = model.kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    growing = model.growing_kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    mixer = model.recurrent
+    if mixer is None:
+        return Pitfall(
+            "state-as-kv-cache",
+            "Recurrent state sized like a KV cache",
+            "cache per sequence",
+            "B",
+            right,
+            right,
+            False,
+            "every layer that mixes tokens attends, so there is no recurrent state to mis-size",
+        )
+    per_token = model.recurrent_layers * mixer.kv_width * bytes_per_element(kv_dtype)
+    wrong = growing + per_token * context_tokens
+    why = (
+        f"{model.recurrent_layers} {mixer.label} layers hold {format_bytes(model.state_bytes_per_sequence)} "
+        f"per sequence whatever the context, not {format_bytes(per_token)} more per token"
+    )
+    return Pitfall(
+        "state-as-kv-cache", "Recurrent state sized like a KV cache", "cache per sequence", "B", right, wrong, True, why
+    )
+
+
+def linear_layers_as_attention(model: Model, *, context_tokens: int, kv_dtype: str) -> Pitfall:
+    """Cache of one sequence with every layer of a hybrid model counted as an attention layer.
+
+    The common formula ``2 x layers x KV heads x head size x tokens`` takes ``num_hidden_layers``
+    for the layers that cache; in a hybrid model only the attention layers do (one in four in
+    Qwen3-Next and Qwen3.5, fewer than one in ten in Nemotron-H).
+    """
+    right = model.kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    growing = model.growing_kv_cache_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    applies = model.attention_layers != model.layers
+    wrong = growing * model.layers / model.attention_layers if applies and model.attention_layers else right
+    if not applies:
+        why = "every layer attends and keeps a KV cache"
+    else:
+        why = f"only {model.attention_layers} of {model.layers} layers attend and keep keys and values"
+    return Pitfall(
+        "linear-as-attention",
+        "Hybrid layers counted as attention",
+        "cache per sequence",
+        "B",
+        right,
+        wrong,
+        applies,
         why,
     )

@@ -106,7 +106,7 @@ def test_the_calculator_opens_on_a_scenario_that_runs_and_ranks_the_largest_erro
     result = compute("pitfalls", {})
     assert result["errors"] == {}
     assert result["outputs"]["fits"]["value"] is True
-    assert len(result["table"]) == 6
+    assert len(result["table"]) == 8
     factors = [row["error"]["value"] for row in result["table"]]
     worst = max(factors, key=lambda f: max(f, 1 / f))
     worst_row = next(row for row in result["table"] if row["error"]["value"] == worst)
