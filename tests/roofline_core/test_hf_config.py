@@ -49,6 +49,14 @@ COMPARED = {
     "gpt-oss-20b": "streamed_params_per_token",
     "gpt-oss-120b": "streamed_params_per_token",
     "deepseek-v3": None,  # "37B activated": the report does not say which tables it counts
+    # Hybrid and sparse-attention releases (their recurrent layers' and indexer's weights counted).
+    "qwen3.5-27b": None,  # the published 27B counts the vision encoder too; the text model is 26.9B
+    "qwen3.5-35b-a3b": "active_params_per_token",
+    "qwen3.5-122b-a10b": "active_params_per_token",
+    "qwen3.5-397b-a17b": "active_params_per_token",
+    "nemotron-h-56b": None,
+    "nemotron-3-nano-30b-a3b": "active_params_per_token",  # "3.6B with embeddings"
+    "deepseek-v3.2": None,  # quotes V3's counts; the indexer adds about 0.85B
 }
 
 
@@ -79,6 +87,7 @@ def test_families_cover_the_supported_model_types():
     types = {_config(p.stem).get("model_type") for p in CONFIG_FILES}
     assert {"llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "gemma2", "gemma3"} <= types
     assert {"phi3", "deepseek_v3", "gpt_oss", "llama4"} <= types
+    assert {"qwen3_5", "qwen3_5_moe", "nemotron_h", "deepseek_v32"} <= types
 
 
 # Presets whose full config.json is stored here (the others quote their fields in their source).
