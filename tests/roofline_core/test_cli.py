@@ -248,6 +248,7 @@ def test_kv_cache_custom_memory_and_weights(capsys) -> None:
         "kv_bytes",
         "kv_bytes_per_token",
         "kv_bytes_per_sequence",
+        "state_bytes_per_sequence",
         "kv_copies",
         "share_of_memory",
     }
