@@ -18,7 +18,15 @@ import math
 from typing import Any
 
 from roofline_core.models.config_error import ConfigError
-from roofline_core.models.layer_kinds import GATED_DELTANET, KDA, MAMBA1, MAMBA2, RecurrentMixer, SparseAttention
+from roofline_core.models.layer_kinds import (
+    GATED_DELTANET,
+    KDA,
+    LIGHTNING,
+    MAMBA1,
+    MAMBA2,
+    RecurrentMixer,
+    SparseAttention,
+)
 
 #: model_type -> family name shown in grouped lists.
 HYBRID_MODEL_TYPES: dict[str, str] = {
@@ -33,6 +41,8 @@ HYBRID_MODEL_TYPES: dict[str, str] = {
     "jamba": "Jamba",
     "kimi_linear": "Kimi",
     "deepseek_v32": "DeepSeek",
+    "minimax": "MiniMax",
+    "minimax_text_01": "MiniMax",
 }
 
 #: Types whose every MLP is a mixture of experts or that size their MLPs in other fields, so
@@ -90,6 +100,8 @@ def read_hybrid(fields: Any, model_type: str, base: dict[str, Any]) -> dict[str,
         return _jamba(fields, layers, base)
     if model_type == "kimi_linear":
         return _kimi_linear(fields, layers)
+    if model_type in ("minimax", "minimax_text_01"):
+        return _minimax_lightning(fields, layers, base)
     if model_type == "deepseek_v32":
         return {
             "sparse_attention": SparseAttention(
@@ -291,6 +303,40 @@ def _jamba(fields: Any, layers: int, base: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _minimax_lightning(fields: Any, layers: int, base: dict[str, Any]) -> dict[str, Any]:
+    """MiniMax-Text-01 and MiniMax-M1: lightning attention in most layers, softmax attention in
+    the others (``layer_types``, or the original release's ``attn_type_list`` of 0 for lightning
+    and 1 for softmax); a mixture of experts of ``intermediate_size`` in every layer. A lightning
+    layer has as many heads of the same width as attention and no short convolution."""
+    kinds = _kinds_list(fields, "layer_types", layers, ("linear_attention", "full_attention"))
+    if kinds is None:
+        flags = fields.list_of("attn_type_list")
+        if flags is None or len(flags) != layers or any(flag not in (0, 1) for flag in flags):
+            raise ConfigError(f"field 'attn_type_list' must list {layers} layers of 0 (lightning) or 1 (softmax)")
+        kinds = ["full_attention" if flag == 1 else "linear_attention" for flag in flags]
+    heads, head_dim = base["heads"], base["head_dim"]
+    return {
+        "recurrent": RecurrentMixer(
+            kind=LIGHTNING,
+            heads=heads,
+            key_heads=heads,
+            key_dim=head_dim,
+            value_dim=head_dim,
+            conv_kernel=0,
+            # vLLM keeps this state in the model's dtype and refuses FP32 for it
+            # (MambaStateDtypeCalculator.linear_attention_state_dtype).
+            state_dtype=_dtype(fields.config),
+            conv_dtype=_dtype(fields.config),
+        ),
+        "recurrent_layers": kinds.count("linear_attention"),
+        "sliding_window": 0,
+        "sliding_layers": 0,
+        "experts": fields.whole("num_local_experts", limit="experts"),
+        "experts_per_token": fields.whole("num_experts_per_tok", limit="experts"),
+        "moe_ffn_size": base["ffn_size"],
+    }
+
+
 def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
     """Kimi Linear: Kimi Delta Attention layers and MLA layers, listed (1-based) in
     ``linear_attn_config``; MoE after the first ``first_k_dense_replace`` layers."""
@@ -377,6 +423,7 @@ HYBRID_CODE_FIELDS: dict[str, tuple[str, str]] = {
     "linear_attn_config": ("kc", "kda"),
     "num_experts_per_token": ("et", "int"),
     "num_shared_experts": ("ns", "int"),
+    "attn_type_list": ("at", "ints"),
 }
 
 #: Layer kinds these families name in ``layer_types`` / ``layers_block_type``, and their code letters.

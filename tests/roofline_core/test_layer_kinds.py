@@ -19,7 +19,7 @@ from roofline_core.models import MODELS
 from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
 from roofline_core.models.config_code import decode, model_from_code, read_model_config
 from roofline_core.models.hf_config import ConfigError, from_hf_config
-from roofline_core.models.layer_kinds import GATED_DELTANET, KDA, MAMBA1, MAMBA2
+from roofline_core.models.layer_kinds import GATED_DELTANET, KDA, LIGHTNING, MAMBA1, MAMBA2
 from roofline_core.models.preset_records import PRESET_RECORDS
 from roofline_core.questions.pitfalls import linear_layers_as_attention, recurrent_state_as_kv_cache
 from tests.support.hf_configs import config
@@ -139,6 +139,20 @@ def test_kimi_delta_attention_state_by_hand():
     assert model.kv_bytes_per_token("fp16") == 7 * (512 + 64) * 2
 
 
+def test_lightning_attention_state_by_hand():
+    # MiniMax-Text-01: 70 of 80 layers are lightning attention, 64 heads of 128 x 128 in BF16 (vLLM
+    # keeps this state in the model's dtype), with no convolution.
+    model = MODELS["minimax-text-01"]
+    assert model.recurrent.kind == LIGHTNING
+    assert (model.recurrent_layers, model.attention_layers) == (70, 10)
+    assert model.state_bytes_per_sequence == 70 * 64 * 128 * 128 * 2 == 146_800_640
+    # "456 billion total parameters, of which 45.9 billion are activated": the activated count
+    # leaves out the embedding table and the output head.
+    assert model.total_params / 1e9 == pytest.approx(456, rel=0.01)
+    activated = model.streamed_params_per_token - model.vocab_size * model.hidden_size
+    assert abs(activated / 1e9 - 45.9) <= 0.05
+
+
 def test_sparse_attention_cache_by_hand():
     # DeepSeek-V3.2: the MLA latent and rotary key per layer, plus the indexer's FP8 key of 128
     # values and one FP32 scale, in all 61 layers.
@@ -188,7 +202,15 @@ def test_presets_without_a_stored_config_match_their_quotes(slug, total_billion,
 
 # The cache grows with the attention layers only --------------------------------------------------
 
-HYBRIDS = ["qwen3.5-35b-a3b", "qwen3.5-27b", "nemotron-h-56b", "nemotron-3-nano-30b-a3b", "jamba-1.5-mini"]
+HYBRIDS = [
+    "qwen3.5-35b-a3b",
+    "qwen3.5-27b",
+    "qwen3-next-80b-a3b",
+    "nemotron-h-56b",
+    "nemotron-3-nano-30b-a3b",
+    "jamba-1.5-mini",
+    "minimax-text-01",
+]
 
 
 @settings(max_examples=80, deadline=None)
@@ -321,7 +343,15 @@ def _record(slug: str) -> dict:
 
 
 @pytest.mark.parametrize(
-    "fields", [KIMI_LINEAR, GRANITE_HYBRID, FALCON_H1, config("nemotron-h-56b"), _record("jamba-1.5-mini")]
+    "fields",
+    [
+        KIMI_LINEAR,
+        GRANITE_HYBRID,
+        FALCON_H1,
+        config("nemotron-h-56b"),
+        _record("jamba-1.5-mini"),
+        _record("minimax-text-01"),
+    ],
 )
 def test_a_hybrid_config_survives_a_link(fields):
     code, read = read_model_config(json.dumps(fields))
@@ -364,6 +394,7 @@ def test_bad_nemotron_fields_are_named(change, message):
         (KIMI_LINEAR, {"linear_attn_config": None}, "field 'linear_attn_config' is missing"),
         (GRANITE_HYBRID, {"layer_types": ["mamba"] * 3 + ["cross"]}, "holds 'cross'; expected mamba or attention"),
         (GRANITE_HYBRID, {"layer_types": None}, "field 'layer_types' is missing"),
+        (_record("minimax-text-01"), {"attn_type_list": [0, 2] * 40}, "must list 80 layers of 0 (lightning) or 1"),
         (GRANITE_HYBRID, {"layer_types": ["mamba"] * 5}, "lists 5 layers; expected num_hidden_layers (4)"),
     ],
 )
