@@ -192,7 +192,9 @@ def _hybrid_rows(m: Model, v: dict[str, Any]) -> list[Row]:
     rows: list[Row] = []
     if m.recurrent is not None:
         r = m.recurrent
-        dense_like = m.kv_bytes_per_token(kv_dtype) / max(m.attention_layers, 1) * m.layers * context
+        # Every layer that mixes tokens (not Nemotron-H's MLP-only blocks) caching like an attention layer.
+        mixing = m.layers - m.mixer_free_layers
+        dense_like = m.kv_bytes_per_token(kv_dtype) / max(m.attention_layers, 1) * mixing * context
         rows.append(
             (
                 _LAYER_PLAN_KEYS,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from roofline_core.calculators import compute
 from roofline_core.estimates.inference import estimate_decode
 from roofline_core.estimates.parts import KV_CACHE
+from roofline_core.formatting import format_bytes
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
@@ -22,7 +23,7 @@ from roofline_core.models.hf_config import ConfigError, from_hf_config
 from roofline_core.models.layer_kinds import GATED_DELTANET, KDA, LIGHTNING, MAMBA1, MAMBA2
 from roofline_core.models.preset_records import PRESET_RECORDS
 from roofline_core.questions.pitfalls import linear_layers_as_attention, recurrent_state_as_kv_cache
-from tests.support.hf_configs import config
+from tests.support.hf_configs import config, config_text
 
 # Kimi-Linear-48B-A3B's config.json fields (moonshotai/Kimi-Linear-48B-A3B-Instruct).
 KIMI_LINEAR = {
@@ -319,6 +320,19 @@ def test_the_chart_bends_for_a_hybrid_model():
     state = MODELS["nemotron-h-56b"].state_bytes_per_sequence
     (t0, y0), (t1, y1) = curve[0], curve[-1]
     assert y0 > state * 0.99 and (y1 - y0) / (t1 - t0) < y0 / t0
+
+
+def test_config_explainer_describes_recurrent_and_sparse_layers():
+    rows = compute("config-explainer", {"model_config": config_text("nemotron-h-56b")})["table"]
+    plan = next(r for r in rows if r["field"]["text"] == "hybrid_override_pattern")
+    assert plan["sets"]["text"].startswith("54 of 118 layers are Mamba-2")
+    # 64 blocks mix tokens (54 Mamba-2, 10 attention); the other 54 are MLPs and would cache nothing.
+    model = MODELS["nemotron-h-56b"]
+    as_attention = format_bytes(model.kv_bytes_per_token() / 10 * 64 * 32768)
+    assert f"against {as_attention} if every layer kept keys and values" in plan["effect"]["text"]
+    rows = compute("config-explainer", {"model_config": config_text("deepseek-v3.2")})["table"]
+    sparse = next(r for r in rows if r["field"]["text"].startswith("index_topk"))
+    assert "best 2,048" in sparse["sets"]["text"]
 
 
 def test_pitfalls_on_a_hybrid_model():
