@@ -40,9 +40,9 @@ def _weights(model: Model, params: float, weight_dtype: str, part: str) -> str:
 
 
 def _mlp_effect(m: Model, fields: dict[str, Any]) -> str:
-    dense = m.layers - m.moe_layers
+    dense = m.layers - m.mlp_free_layers - m.moe_layers
     if dense:
-        return f"{dense} dense MLP layers × {_count(3 * m.hidden_size * m.ffn_size)} each."
+        return f"{dense} dense MLP layers × {_count(m.mlp_matrices * m.hidden_size * m.ffn_size)} each."
     if "moe_intermediate_size" not in fields:
         # Mixtral and gpt-oss give their experts this width.
         return f"Here it is each expert's width: {_count(m.expert_params)} per expert per layer."
@@ -82,7 +82,8 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
         (
             ("intermediate_size",),
             "gemm",
-            f"Width of a dense MLP ({m.ffn_size:,}): three matrices of hidden x this width.",
+            f"Width of a dense MLP ({m.ffn_size:,}): {'three' if m.mlp_matrices == 3 else 'two'} matrices of "
+            "hidden x this width.",
             _mlp_effect(m, fields),
         ),
         (

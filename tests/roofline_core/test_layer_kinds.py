@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from roofline_core.calculators import compute
 from roofline_core.estimates.inference import estimate_decode
 from roofline_core.estimates.parts import KV_CACHE
-from roofline_core.formatting import format_bytes
+from roofline_core.formatting import format_bytes, format_count
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
@@ -330,6 +330,9 @@ def test_config_explainer_describes_recurrent_and_sparse_layers():
     model = MODELS["nemotron-h-56b"]
     as_attention = format_bytes(model.kv_bytes_per_token() / 10 * 64 * 32768)
     assert f"against {as_attention} if every layer kept keys and values" in plan["effect"]["text"]
+    # 54 '-' blocks hold a squared-ReLU MLP of two matrices; the M and * blocks none.
+    mlp = next(r for r in rows if r["field"]["text"] == "intermediate_size")
+    assert mlp["effect"]["text"].startswith(f"54 dense MLP layers × {format_count(2 * 8192 * 32768)}")
     rows = compute("config-explainer", {"model_config": config_text("deepseek-v3.2")})["table"]
     sparse = next(r for r in rows if r["field"]["text"].startswith("index_topk"))
     assert "best 2,048" in sparse["sets"]["text"]
