@@ -151,8 +151,14 @@ def dtype_label(dtype: str) -> str:
 
 
 def model_label(model: Model) -> str:
-    """A model with its attention kind: ``"Llama 3 8B (GQA)"``."""
-    return f"{model.name} ({_ATTENTION_LABELS[model.attention]})"
+    """A model with its attention kind: ``"Llama 3 8B (GQA)"``; a hybrid adds its recurrent
+    layers (``"Qwen3.5 35B-A3B (GQA + Gated DeltaNet)"``), sparse attention says so (``"MLA + DSA"``)."""
+    kind = _ATTENTION_LABELS[model.attention]
+    if model.sparse_attention is not None:
+        kind += " + DSA"
+    if model.recurrent is not None:
+        kind += f" + {model.recurrent.label.split(' (')[0]}"
+    return f"{model.name} ({kind})"
 
 
 def devices_label(chip: Accelerator, devices: int) -> str:

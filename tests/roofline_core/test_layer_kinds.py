@@ -419,3 +419,12 @@ def test_bad_hybrid_fields_are_named(base, change, message):
     with pytest.raises(ConfigError) as caught:
         from_hf_config({**base, **change})
     assert message in str(caught.value)
+
+
+def test_figure_labels_name_the_layer_kinds():
+    from roofline_core.figures._common import model_label
+
+    assert model_label(MODELS["qwen3.5-35b-a3b"]) == "Qwen3.5 35B-A3B (GQA + Gated DeltaNet)"
+    assert model_label(MODELS["nemotron-h-56b"]) == "Nemotron-H 56B (GQA + Mamba-2)"
+    assert model_label(MODELS["deepseek-v3.2"]) == "DeepSeek-V3.2 (MLA + DSA)"
+    assert model_label(MODELS["llama-3-8b"]) == "Llama 3 8B (GQA)"
