@@ -64,6 +64,19 @@ FIELDS: dict[str, tuple[str, str]] = {
     "kv_lora_rank": ("kl", "int"),
     "q_lora_rank": ("ql", "int"),
     "v_head_dim": ("vh", "int"),
+    # 2025-26 (non-hybrid) families: multi-token prediction, MiniMax-M2 and ERNIE 4.5 experts
+    "num_nextn_predict_layers": ("np", "int"),
+    "use_mtp": ("um", "bool"),
+    "num_mtp_modules": ("mm", "int"),
+    "mtp_transformer_layers": ("mt", "int"),
+    "shared_intermediate_size": ("si", "int"),
+    "use_bias": ("ub", "bool"),
+    "moe_num_experts": ("me", "int"),
+    "moe_k": ("mk", "int"),
+    "moe_num_shared_experts": ("ms", "int"),
+    "moe_layer_start_index": ("mb", "int"),
+    "moe_layer_end_index": ("mz", "int"),
+    "moe_layer_interval": ("mi", "int"),
 }
 #: The key of the weights' quantisation; a code carries its reading
 #: (:meth:`roofline_core.models.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,
@@ -124,6 +137,8 @@ def architecture_of(config: dict) -> dict[str, Any]:
     source = config if text is None else text
     # An absent field, null and an empty list all mean "not set" to the reader.
     fields = {key: source[key] for key in FIELDS if source.get(key) is not None and source[key] != []}
+    if fields.get("moe_layer_end_index") == -1:
+        del fields["moe_layer_end_index"]  # ERNIE's "to the last layer", the same as leaving it out
     if text is not None and config.get("model_type") is not None and "model_type" not in fields:
         # The inner model_type names the text model; without one, the wrapper's names the family.
         fields["model_type"] = config["model_type"]
