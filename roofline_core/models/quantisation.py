@@ -261,7 +261,8 @@ def _place(entry: str) -> str | None:
         return LM_HEAD
     if "embed" in name or name.endswith("wte"):
         return EMBEDDING
-    if _ROUTER.search(name) or "router" in name:
+    # e_score_correction_bias: the per-expert bias of a DeepSeek-style router (MiniMax-M2 lists it).
+    if _ROUTER.search(name) or "router" in name or "e_score_correction_bias" in name:
         return "router"  # routers are always counted 16-bit (see _LINEAR_PARTS), one layer or all
     if _ONE_LAYER.search(name):
         return None
