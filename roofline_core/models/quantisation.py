@@ -268,6 +268,11 @@ def _place(entry: str) -> str | None:
         return None
     if "attn" in name or "attention" in name:
         return ATTENTION
+    # Kimi K2.5's INT4 config keeps "re:.*shared_experts.*" and the dense layers' MLP
+    # ("re:.*mlp\.(gate|up|gate_up|down)_proj.*") in 16 bits: the part holding dense MLPs and
+    # shared experts. A routed expert's projection ("mlp.experts.3.down_proj") is not one.
+    if "shared_expert" in name or ("mlp" in name and "proj" in name and "expert" not in name):
+        return MLP
     return None
 
 

@@ -18,6 +18,7 @@ NEW_PRESETS = {
     "phi-4-mini": None,
     "qwen3-0.6b": None,
     "qwen3-1.7b": None,
+    "kimi-k2.5": lambda m: m.streamed_params_per_token,  # Moonshot leaves out the input embedding
 }
 
 
@@ -43,10 +44,23 @@ def test_new_presets_are_grouped_by_family() -> None:
         "phi-4-mini": "Phi",
         "qwen3-0.6b": "Qwen",
         "qwen3-1.7b": "Qwen",
+        "kimi-k2.5": "Kimi",
     }
 
 
 def test_stored_new_configs_keep_their_publishers_quotes() -> None:
-    for slug in ("minimax-m2.5", "qwen3-coder-480b-a35b", "qwen3-0.6b", "qwen3-1.7b", "phi-4-mini"):
+    for slug in ("minimax-m2.5", "qwen3-coder-480b-a35b", "qwen3-0.6b", "qwen3-1.7b", "phi-4-mini", "kimi-k2.5"):
         entry = SOURCES[slug]
         assert entry["published_total_params"]["value"] in entry["published_total_params"]["quote"]
+
+
+def test_the_new_quantised_configs_place_every_module_they_keep_16_bit() -> None:
+    from roofline_core.models.hf_config import from_hf_config
+    from tests.support.hf_configs import config
+
+    # Kimi K2.5 (INT4 experts): attention, shared experts and dense MLPs stay 16-bit by pattern;
+    # MiniMax-M2.5 (FP8) names its router's score-correction bias.
+    kimi = from_hf_config(config("kimi-k2.5")).quantisation
+    assert set(kimi.unquantised) == {"embedding", "lm_head", "attention", "mlp"}
+    assert kimi.quantised_parts == ("experts",) and not kimi.not_understood
+    assert not from_hf_config(config("minimax-m2.5")).quantisation.not_understood
