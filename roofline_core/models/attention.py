@@ -85,8 +85,11 @@ def decode_attention_cost(model: AnyModel, *, context_tokens: int, batch: int = 
         return AttentionCost(0.0, 0.0)
     full_layers = model.layers - model.sliding_layers
     local = model.local_tokens_read(context_tokens) if model.sliding_layers else 0
-    attended = full_layers * context_tokens + model.sliding_layers * local
-    return AttentionCost(_decode_flops_per_cached_token(model) * attended * batch, 0.0)
+    per_token = _decode_flops_per_cached_token(model)
+    # Full-attention layers may have heads of their own width (Gemma 4's 512 against 256).
+    per_full_token = per_token * model.full_layer_head_dim / model.head_dim if model.attention != MLA else per_token
+    flops = full_layers * context_tokens * per_full_token + model.sliding_layers * local * per_token
+    return AttentionCost(flops * batch, 0.0)
 
 
 def _chunked_pairs(prompt_tokens: int, chunk: int) -> float:
@@ -133,10 +136,16 @@ def prefill_attention_cost(
     h, p = model.heads, prompt_tokens
     flops = 0.0
     traffic = 0.0
+    sliding_shape = (qk_dim, v_dim, kv_heads)
     for sliding in (False, True):
         layers = model.sliding_layers if sliding else model.layers - model.sliding_layers
         if layers == 0:
             continue
+        qk_dim, v_dim, kv_heads = sliding_shape
+        if not sliding and model.attention != MLA:
+            # Full-attention layers in their own shape (Gemma 4), else the same as the rest.
+            qk_dim = v_dim = model.full_layer_head_dim
+            kv_heads = model.full_layer_kv_heads
         window = model.sliding_window if sliding else 0
         pairs = _chunked_pairs(p, window) if sliding and model.chunked_attention else _causal_pairs(p, window)
         flops += layers * 2.0 * h * (qk_dim + v_dim) * pairs

@@ -77,6 +77,14 @@ FIELDS: dict[str, tuple[str, str]] = {
     "moe_layer_start_index": ("mb", "int"),
     "moe_layer_end_index": ("mz", "int"),
     "moe_layer_interval": ("mi", "int"),
+    # Gemma 4: the full-attention layers' own shape, and its experts
+    "global_head_dim": ("gh", "int"),
+    "num_global_key_value_heads": ("gk", "int"),
+    "attention_k_eq_v": ("kq", "bool"),
+    "enable_moe_block": ("eb", "bool"),
+    "top_k_experts": ("tk", "int"),
+    "num_kv_shared_layers": ("ks", "int"),
+    "hidden_size_per_layer_input": ("hp", "int"),
 }
 #: The key of the weights' quantisation; a code carries its reading
 #: (:meth:`roofline_core.models.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,

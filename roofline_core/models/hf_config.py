@@ -339,6 +339,8 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
 #: Families whose MoE fields are DeepSeek's (``n_routed_experts``, ``first_k_dense_replace``)
 #: around grouped-query attention instead of MLA.
 _DEEPSEEK_STYLE_MOE = ("glm4_moe",)
+#: Gemma 4's text model, alone or inside its multimodal wrapper.
+_GEMMA_4 = ("gemma4", "gemma4_text")
 #: Families whose ``attention_bias`` covers the query, key and value projections only (the output
 #: projection never has one): GLM-4.5's and MiMo's (Qwen2-style) attention.
 _QKV_ONLY_BIAS = ("glm4_moe", "mimo")
@@ -363,6 +365,16 @@ def _moe_2026(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict
             "moe_ffn_size": hidden_ffn,
             "shared_experts": 1 if shared else 0,
             "shared_expert_ffn_size": shared,
+        }
+    if model_type in _GEMMA_4 and f.flag("enable_moe_block", False):
+        # Gemma 4 26B-A4B: every layer keeps its dense MLP (intermediate_size) beside the
+        # experts, which is what a shared expert of that width counts.
+        return {
+            "experts": f.whole("num_experts", limit="experts"),
+            "experts_per_token": f.whole("top_k_experts", limit="experts"),
+            "moe_ffn_size": f.whole("moe_intermediate_size", limit="intermediate_size"),
+            "shared_experts": 1,
+            "shared_expert_ffn_size": hidden_ffn,
         }
     if model_type == "ernie4_5_moe":
         # Experts on layers start..end (end -1: the last) every interval-th; the shared experts
@@ -416,6 +428,35 @@ def _refine_2026(f: _Fields, model_type: str, fields: dict[str, Any]) -> None:
             )
         fields["chunked_attention"] = True
     fields["mtp_layers"] = _mtp_layers(f, model_type)
+    if model_type in _GEMMA_4:
+        _gemma_4(f, fields)
+
+
+def _gemma_4(f: _Fields, fields: dict[str, Any]) -> None:
+    """Gemma 4's full-attention layers: wider heads, fewer KV heads, values from the keys."""
+    for key in ("num_kv_shared_layers", "hidden_size_per_layer_input"):
+        if f.whole(
+            key, limit="num_hidden_layers" if key == "num_kv_shared_layers" else "hidden_size", default=0, minimum=0
+        ):
+            raise ConfigError(
+                f"field '{key}' is {f.config[key]}; expected 0 (the smaller Gemma 4 models share caches "
+                "across layers and add per-layer embeddings, which this reader does not count yet)"
+            )
+    fields["tied_embeddings"] = f.flag("tie_word_embeddings", True)  # Gemma ties its embeddings
+    if f.has("global_head_dim"):
+        fields["global_head_dim"] = f.whole("global_head_dim", limit="head_dim")
+    values_from_keys = f.flag("attention_k_eq_v", False)
+    fields["global_values_from_keys"] = values_from_keys
+    if values_from_keys and f.has("num_global_key_value_heads"):
+        # Gemma4TextAttention takes num_global_key_value_heads only where values come from keys.
+        heads = fields["heads"]
+        global_kv = f.whole("num_global_key_value_heads", limit="num_key_value_heads")
+        if global_kv > heads or heads % global_kv:
+            raise ConfigError(
+                f"field 'num_global_key_value_heads' is {global_kv}; "
+                f"expected a divisor of num_attention_heads ({heads})"
+            )
+        fields["global_kv_heads"] = global_kv
 
 
 #: The fields a Llama-style decoder cannot do without.
@@ -496,6 +537,8 @@ SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "olmo3": "OLMo",
     "ministral3": "Mistral",
     "mistral3": "Mistral",
+    "gemma4": "Gemma",
+    "gemma4_text": "Gemma",
 }
 #: Family of a model whose model_type is unknown but whose fields a known layout reads.
 FALLBACK_FAMILY = "Other"

@@ -92,6 +92,13 @@ class Model:
             (:attr:`held_params`, :meth:`weight_bytes`) but read only when speculative decoding
             drafts with them, so they are neither in :attr:`total_params` (the publishers' counts
             leave them out: DeepSeek-V3's 671B is without its 14B module) nor streamed.
+        global_head_dim: Head width of the full-attention layers where it differs from the
+            sliding ones' (Gemma 4: 512 against 256); 0 = ``head_dim``.
+        global_kv_heads: Key/value heads of the full-attention layers where they differ
+            (Gemma 4: 4 against 16); 0 = ``kv_heads``.
+        global_values_from_keys: Whether the full-attention layers have no value projection,
+            their values being the key projection's output normed (Gemma 4's
+            ``attention_k_eq_v``): one projection fewer, but keys and values are still cached.
         notes: Sentences about how the config was read (for a ``model_type`` this project does
             not know, which known layout read it).
         quantisation: What the config's ``quantization_config`` says about the stored weights
@@ -133,6 +140,9 @@ class Model:
     chunked_attention: bool = False
     attention_sinks: bool = False
     mtp_layers: int = 0
+    global_head_dim: int = 0
+    global_kv_heads: int = 0
+    global_values_from_keys: bool = False
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -150,6 +160,10 @@ class Model:
             raise ValueError(f"{self.slug}: chunked_attention needs sliding_layers (the chunked ones)")
         if self.mtp_layers < 0:
             raise ValueError(f"{self.slug}: mtp_layers must be >= 0")
+        if self.global_kv_heads and self.heads % self.global_kv_heads:
+            raise ValueError(f"{self.slug}: global_kv_heads must divide heads")
+        if self.attention == MLA and (self.global_head_dim or self.global_kv_heads or self.global_values_from_keys):
+            raise ValueError(f"{self.slug}: a separate full-attention shape needs MHA or GQA")
 
     # Parameter counts -------------------------------------------------------------------
 
@@ -180,13 +194,46 @@ class Model:
             kv_up = self.mla_latent_dim * self.heads * (self.head_dim + self.mla_v_head_dim)
             out = self.heads * self.mla_v_head_dim * h
             return q + kv_down + kv_up + out
-        q_and_out = 2 * h * self.heads * self.head_dim
-        k_and_v = 2 * h * self.kv_heads * self.head_dim
-        biases = (self.heads + 2 * self.kv_heads) * self.head_dim if self.qkv_bias else 0
+        return self._gqa_params(self.kv_heads, self.head_dim, values=True)
+
+    def _gqa_params(self, kv_heads: int, head_dim: int, *, values: bool) -> int:
+        """One MHA/GQA layer's parameters with ``kv_heads`` heads of ``head_dim`` (and a value
+        projection unless ``values`` is False)."""
+        h = self.hidden_size
+        kv_projections = 2 if values else 1
+        q_and_out = 2 * h * self.heads * head_dim
+        k_and_v = kv_projections * h * kv_heads * head_dim
+        biases = (self.heads + kv_projections * kv_heads) * head_dim if self.qkv_bias else 0
         biases += h if self.out_bias else 0
         # gpt-oss: one learned sink logit per query head (https://arxiv.org/abs/2508.10925, 2.1).
         sinks = self.heads if self.attention_sinks else 0
         return q_and_out + k_and_v + biases + sinks
+
+    @property
+    def has_global_shape(self) -> bool:
+        """Whether the full-attention layers have their own head width, KV heads or no value
+        projection (Gemma 4)."""
+        return bool(self.global_head_dim or self.global_kv_heads or self.global_values_from_keys)
+
+    @property
+    def full_layer_head_dim(self) -> int:
+        """Head width of a full-attention layer."""
+        return self.global_head_dim or self.head_dim
+
+    @property
+    def full_layer_kv_heads(self) -> int:
+        """Key/value heads of a full-attention layer."""
+        return self.global_kv_heads or self.kv_heads
+
+    @property
+    def attention_params(self) -> int:
+        """Attention parameters over all layers (full-attention layers in their own shape)."""
+        if not self.has_global_shape:
+            return self.layers * self.attention_params_per_layer
+        full = self._gqa_params(
+            self.full_layer_kv_heads, self.full_layer_head_dim, values=not self.global_values_from_keys
+        )
+        return self.sliding_layers * self.attention_params_per_layer + (self.layers - self.sliding_layers) * full
 
     def _mlp_params(self, width: int) -> int:
         return 3 * self.hidden_size * width
@@ -221,7 +268,7 @@ class Model:
         return (
             self.embedding_params
             + self.output_head_params
-            + self.layers * self.attention_params_per_layer
+            + self.attention_params
             + self._mlp_params_all_layers(self.experts)
             + self._norm_params
         )
@@ -265,12 +312,7 @@ class Model:
         still counts, because the whole matrix is multiplied.
         """
         head = self.vocab_size * self.hidden_size  # tied or not, the head matrix is read
-        return (
-            head
-            + self.layers * self.attention_params_per_layer
-            + self._mlp_params_all_layers(self.experts_per_token)
-            + self._norm_params
-        )
+        return head + self.attention_params + self._mlp_params_all_layers(self.experts_per_token) + self._norm_params
 
     @property
     def active_params_per_token(self) -> int:
@@ -287,9 +329,15 @@ class Model:
     @property
     def kv_elements_per_token(self) -> int:
         """Cached elements per token over all layers (keys and values, or the MLA latent)."""
+        full, sliding = self._kv_elements_per_layer()
+        return (self.layers - self.sliding_layers) * full + self.sliding_layers * sliding
+
+    def _kv_elements_per_layer(self) -> tuple[int, int]:
+        """Cached elements per token of one full-attention layer and of one sliding layer."""
         if self.attention == MLA:
-            return self.layers * (self.mla_latent_dim + self.mla_rope_dim)
-        return 2 * self.layers * self.kv_heads * self.head_dim
+            latent = self.mla_latent_dim + self.mla_rope_dim
+            return latent, latent
+        return 2 * self.full_layer_kv_heads * self.full_layer_head_dim, 2 * self.kv_heads * self.head_dim
 
     def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
         """KV-cache bytes one token adds while every layer still holds it, in bytes.
@@ -308,10 +356,11 @@ class Model:
         ``context_tokens`` has held (a full chunk), which is what memory must allow; what a
         decode step reads is :meth:`kv_read_bytes`.
         """
-        per_layer = self.kv_elements_per_token / self.layers
+        full_layer, sliding_layer = self._kv_elements_per_layer()
         full = self.layers - self.sliding_layers
-        tokens = full * context_tokens + self.sliding_layers * min(context_tokens, self.sliding_window)
-        return per_layer * tokens * batch * bytes_per_element(kv_dtype)
+        local = min(context_tokens, self.sliding_window) if self.sliding_layers else 0
+        elements = full * full_layer * context_tokens + self.sliding_layers * sliding_layer * local
+        return elements * batch * bytes_per_element(kv_dtype)
 
     def local_tokens_read(self, context_tokens: int) -> int:
         """Cached tokens a new token reads in each sliding or chunked layer, after ``context_tokens``.
@@ -333,10 +382,11 @@ class Model:
         """
         if not self.chunked_attention:
             return self.kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
-        per_layer = self.kv_elements_per_token / self.layers
+        full_layer, sliding_layer = self._kv_elements_per_layer()
         full = self.layers - self.sliding_layers
-        tokens = full * context_tokens + self.sliding_layers * self.local_tokens_read(context_tokens)
-        return per_layer * tokens * batch * bytes_per_element(kv_dtype)
+        local = self.local_tokens_read(context_tokens)
+        elements = full * full_layer * context_tokens + self.sliding_layers * sliding_layer * local
+        return elements * batch * bytes_per_element(kv_dtype)
 
     def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``.
@@ -352,7 +402,8 @@ class Model:
         at_window = per_token_all * window
         if kv_bytes <= at_window:
             return kv_bytes / per_token_all
-        per_token_full = per_token_all * (self.layers - self.sliding_layers) / self.layers
+        full_layer, _ = self._kv_elements_per_layer()
+        per_token_full = (self.layers - self.sliding_layers) * full_layer * bytes_per_element(kv_dtype) * batch
         if per_token_full == 0:
             return math.inf
         return window + (kv_bytes - at_window) / per_token_full
@@ -374,7 +425,7 @@ class Model:
         parts = {
             EMBEDDING: 0 if streamed else self.embedding_params,
             LM_HEAD: self.vocab_size * self.hidden_size if streamed else self.output_head_params,
-            ATTENTION: self.layers * self.attention_params_per_layer,
+            ATTENTION: self.attention_params,
             MLP: dense + self.moe_layers * shared,
             EXPERTS: self.moe_layers * used * self.expert_params,
             SIXTEEN_BIT: self._norm_params + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
@@ -445,7 +496,7 @@ class Model:
     def attention_weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes of the attention layers' weights in ``weight_dtype``, in bytes (in their own
         format, :meth:`part_format`): what each device holds whole under data-parallel attention."""
-        return self._bytes({ATTENTION: self.layers * self.attention_params_per_layer}, weight_dtype)
+        return self._bytes({ATTENTION: self.attention_params}, weight_dtype)
 
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
         """Bytes to hold every weight in ``weight_dtype`` (MTP modules included), in bytes, each

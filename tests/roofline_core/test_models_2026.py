@@ -326,3 +326,73 @@ def test_a_config_matching_no_layout_is_refused_saying_why(config: dict, message
     text = str(caught.value)
     assert "is not supported, and its fields match no known layout" in text and message in text
     assert "expected one of" in text and "Llama-style decoder" in text
+
+
+# Gemma 4: full-attention layers of their own shape ------------------------------------------------
+
+#: Gemma 4 26B-A4B's text_config (google/gemma-4-26B-A4B): experts beside a dense MLP.
+GEMMA_4_26B_A4B = {
+    "model_type": "gemma4",
+    "text_config": {
+        "model_type": "gemma4_text",
+        "num_hidden_layers": 30,
+        "hidden_size": 2816,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 8,
+        "head_dim": 256,
+        "global_head_dim": 512,
+        "num_global_key_value_heads": 2,
+        "attention_k_eq_v": True,
+        "intermediate_size": 2112,
+        "moe_intermediate_size": 704,
+        "enable_moe_block": True,
+        "num_experts": 128,
+        "top_k_experts": 8,
+        "vocab_size": 262144,
+        "tie_word_embeddings": True,
+        "sliding_window": 1024,
+        "layer_types": (["sliding_attention"] * 5 + ["full_attention"]) * 5,
+        "num_kv_shared_layers": 0,
+        "hidden_size_per_layer_input": 0,
+    },
+}
+
+
+def test_gemma_4_31b_full_layers_have_wider_heads_fewer_kv_heads_and_no_value_projection() -> None:
+    m = MODELS["gemma-4-31b"]
+    h = 5376
+    sliding = 2 * h * 32 * 256 + 2 * h * 16 * 256  # q and o; k and v
+    full = 2 * h * 32 * 512 + h * 4 * 512  # q and o; k alone (values come from the keys)
+    assert (m.sliding_layers, m.full_layer_head_dim, m.full_layer_kv_heads) == (50, 512, 4)
+    assert m.attention_params == 50 * sliding + 10 * full
+    assert m.total_params == 262144 * h + 50 * sliding + 10 * full + 60 * 3 * h * 21504 + (2 * 60 + 1) * h
+    # The cache still holds keys and values: 2 x 4 x 512 per full layer, 2 x 16 x 256 per sliding one.
+    assert m.kv_bytes_per_token() == (10 * 2 * 4 * 512 + 50 * 2 * 16 * 256) * 2
+    assert m.kv_cache_bytes(context_tokens=32768) == (10 * 2 * 4 * 512 * 32768 + 50 * 2 * 16 * 256 * 1024) * 2
+    size = m.kv_cache_bytes(context_tokens=100_000, batch=3)
+    assert m.context_for_kv_bytes(kv_bytes=size, batch=3) == pytest.approx(100_000)
+    flops = decode_attention_cost(m, context_tokens=32768).flops
+    assert flops == 10 * 4 * 32 * 512 * 32768 + 50 * 4 * 32 * 256 * 1024
+    prefill = prefill_attention_cost(m, prompt_tokens=2048).flops
+    full_pairs, window_pairs = 2048 * 2049 / 2, 1024 * 1025 / 2 + 1024 * 1024
+    assert prefill == 10 * 2 * 32 * (512 + 512) * full_pairs + 50 * 2 * 32 * (256 + 256) * window_pairs
+
+
+def test_gemma_4_26b_a4b_keeps_its_dense_mlp_beside_the_experts() -> None:
+    m = from_hf_config(GEMMA_4_26B_A4B)
+    h = 2816
+    assert (m.family, m.experts, m.experts_per_token, m.moe_layers) == ("Gemma", 128, 8, 30)
+    per_layer_active = 3 * h * 2112 + 8 * 3 * h * 704 + h * 128  # dense MLP, 8 experts, router
+    attention = 25 * (2 * h * 16 * 256 + 2 * h * 8 * 256) + 5 * (2 * h * 16 * 512 + h * 2 * 512)
+    assert m.streamed_params_per_token == 262144 * h + attention + 30 * per_layer_active + 61 * h
+    # "26B-A4B": 3.8B of it active; the language model alone is 25.2B (the vision tower is not counted).
+    assert _within(m.active_params_per_token, "4B")
+    assert 25.0e9 < m.total_params < 25.5e9
+
+
+@pytest.mark.parametrize("key", ["num_kv_shared_layers", "hidden_size_per_layer_input"])
+def test_the_small_gemma_4_models_are_refused_saying_what_is_not_counted(key: str) -> None:
+    config = json.loads(json.dumps(GEMMA_4_26B_A4B))
+    config["text_config"][key] = 20
+    with pytest.raises(ConfigError, match=rf"field '{key}' is 20; expected 0 \(the smaller Gemma 4 models"):
+        from_hf_config(config)
