@@ -396,3 +396,26 @@ def test_the_small_gemma_4_models_are_refused_saying_what_is_not_counted(key: st
     config["text_config"][key] = 20
     with pytest.raises(ConfigError, match=rf"field '{key}' is 20; expected 0 \(the smaller Gemma 4 models"):
         from_hf_config(config)
+
+
+# The config explainer says what the reader found ----------------------------------------------------
+
+
+def _explained(config: dict, context: int = 70000) -> dict[str, dict]:
+    from roofline_core.calculators import compute
+
+    result = compute("config-explainer", {"model_config": json.dumps(config), "context_tokens": str(context)})
+    assert result["errors"] == {}
+    return {row["field"].get("term") or row["field"]["text"]: row for row in result["table"]}
+
+
+def test_the_explainer_says_chunks_mtp_sinks_and_the_fallback() -> None:
+    chunks = _explained(_config("llama-4-scout"))["sliding-window-attention"]
+    assert chunks["sets"]["text"].startswith("36 of 48 layers attend within chunks of 8,192 tokens")
+    assert "its chunk holding 4,464 tokens" in chunks["effect"]["text"]
+    mtp = _explained(_config("deepseek-v3"))["multi-token-prediction"]
+    assert mtp["sets"]["text"].startswith("1 multi-token-prediction module:")
+    assert "reads none of it unless it drafts" in mtp["effect"]["text"]
+    assert "attention-sinks" in _explained(_config("gpt-oss-20b"))
+    fallback = _explained({**_config("llama-3.1-8b"), "model_type": "acme_decoder"})["model_type"]
+    assert "'acme_decoder' is not one this project knows" in fallback["sets"]["text"]
