@@ -71,3 +71,12 @@ def test_the_new_quantised_configs_place_every_module_they_keep_16_bit() -> None
     assert set(kimi.unquantised) == {"embedding", "lm_head", "attention", "mlp"}
     assert kimi.quantised_parts == ("experts",) and not kimi.not_understood
     assert not from_hf_config(config("minimax-m2.5")).quantisation.not_understood
+
+
+def test_the_model_select_keeps_each_family_in_one_group() -> None:
+    from roofline_core.calculators._common import model_choices
+
+    groups = [choice.group for choice in model_choices() if choice.group]
+    runs = [group for i, group in enumerate(groups) if i == 0 or groups[i - 1] != group]
+    assert len(runs) == len(set(runs)), runs  # appended presets join their family's group
+    assert {"GLM", "MiniMax", "Kimi", "Gemma", "Qwen", "Phi"} <= set(runs)
