@@ -85,6 +85,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     "top_k_experts": ("tk", "int"),
     "num_kv_shared_layers": ("ks", "int"),
     "hidden_size_per_layer_input": ("hp", "int"),
+    # Hunyuan-A13B: expert fields per layer, one value repeated
+    "moe_topk": ("ht", "int"),
+    "num_shared_expert": ("hs", "int"),
+    "use_mixed_mlp_moe": ("hm", "bool"),
 }
 #: The key of the weights' quantisation; a code carries its reading
 #: (:meth:`roofline_core.models.quantisation.WeightQuantisation.to_config`) as the ``q`` pairs below,
@@ -145,6 +149,12 @@ def architecture_of(config: dict) -> dict[str, Any]:
     source = config if text is None else text
     # An absent field, null and an empty list all mean "not set" to the reader.
     fields = {key: source[key] for key in FIELDS if source.get(key) is not None and source[key] != []}
+    for key, value in fields.items():
+        if FIELDS.get(key, ("", ""))[1] == "int" and isinstance(value, list) and value:
+            # Hunyuan repeats an expert field per layer: one value stands for all (a list that
+            # varies is left as it is, for the reader to refuse by name).
+            if all(item == value[0] and type(item) is type(value[0]) for item in value):
+                fields[key] = value[0]
     if fields.get("moe_layer_end_index") == -1:
         del fields["moe_layer_end_index"]  # ERNIE's "to the last layer", the same as leaving it out
     if text is not None and config.get("model_type") is not None and "model_type" not in fields:

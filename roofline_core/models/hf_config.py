@@ -376,6 +376,19 @@ def _moe_2026(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict
             "shared_experts": 1,
             "shared_expert_ffn_size": hidden_ffn,
         }
+    if model_type == "hunyuan_v1_moe":
+        # Hunyuan-A13B gives its expert fields per layer; every layer keeps a shared MLP
+        # (use_mixed_mlp_moe) of num_shared_expert x intermediate_size.
+        shared = _uniform(f, "num_shared_expert", layers, minimum=0) if f.flag("use_mixed_mlp_moe", True) else 0
+        return {
+            "experts": _uniform(f, "num_experts", layers, limit="experts"),
+            "experts_per_token": _uniform(f, "moe_topk", layers, limit="experts"),
+            "moe_ffn_size": _uniform(f, "moe_intermediate_size", layers, limit="intermediate_size")
+            if f.has("moe_intermediate_size")
+            else hidden_ffn,
+            "shared_experts": shared,
+            "shared_expert_ffn_size": hidden_ffn if shared else 0,
+        }
     if model_type == "ernie4_5_moe":
         # Experts on layers start..end (end -1: the last) every interval-th; the shared experts
         # are one MLP moe_num_shared_experts times an expert's width (Ernie4_5_MoeSparseMoeBlock).
@@ -392,6 +405,18 @@ def _moe_2026(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict
             "dense_layers": layers - moe_layers,
         }
     return {}
+
+
+def _uniform(f: _Fields, key: str, layers: int, *, limit: str | None = None, minimum: int = 1) -> int:
+    """A field given as one number or as one per layer; a per-layer list must repeat one value."""
+    values = f.config.get(key)
+    if not isinstance(values, list):
+        return f.whole(key, limit=limit, minimum=minimum)
+    if len(values) != layers or len({json.dumps(v) for v in values}) != 1:
+        raise ConfigError(
+            f"field '{key}' lists {len(values)} values; expected one value repeated on all {layers} layers"
+        )
+    return _Fields({key: values[0]}).whole(key, limit=limit, minimum=minimum)
 
 
 def _mtp_layers(f: _Fields, model_type: str) -> int:
@@ -539,6 +564,7 @@ SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "mistral3": "Mistral",
     "gemma4": "Gemma",
     "gemma4_text": "Gemma",
+    "hunyuan_v1_moe": "Hunyuan",
 }
 #: Family of a model whose model_type is unknown but whose fields a known layout reads.
 FALLBACK_FAMILY = "Other"

@@ -419,3 +419,37 @@ def test_the_explainer_says_chunks_mtp_sinks_and_the_fallback() -> None:
     assert "attention-sinks" in _explained(_config("gpt-oss-20b"))
     fallback = _explained({**_config("llama-3.1-8b"), "model_type": "acme_decoder"})["model_type"]
     assert "'acme_decoder' is not one this project knows" in fallback["sets"]["text"]
+
+
+#: Hunyuan-A13B (tencent/Hunyuan-A13B-Instruct): expert fields repeated per layer.
+HUNYUAN_A13B = {
+    "model_type": "hunyuan_v1_moe",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "intermediate_size": 3072,
+    "vocab_size": 128167,
+    "num_experts": 64,
+    "moe_intermediate_size": [3072] * 32,
+    "moe_topk": [8] * 32,
+    "num_shared_expert": [1] * 32,
+    "use_mixed_mlp_moe": True,
+    "tie_word_embeddings": True,
+}
+
+
+def test_hunyuan_a13b_reads_its_per_layer_expert_fields() -> None:
+    m = from_hf_config(HUNYUAN_A13B)
+    assert (m.family, m.experts, m.experts_per_token, m.shared_experts, m.moe_layers) == ("Hunyuan", 64, 8, 1, 32)
+    h = 4096
+    per_layer = 64 * 3 * h * 3072 + 3 * h * 3072 + h * 64
+    assert m.total_params == 128167 * h + 32 * _gqa_attention(h, 32, 8, 128) + 32 * per_layer + 65 * h
+    assert _within(m.total_params, "80B")  # "80B total" (the card's 13B active counts more than this)
+    # A link carries one value for a field repeated per layer, and gives the same model.
+    code, fields = read_model_config(json.dumps(HUNYUAN_A13B))
+    assert fields["moe_topk"] == 8 and "ht-8" in code
+    varied = {**HUNYUAN_A13B, "moe_topk": [8] * 31 + [4]}
+    with pytest.raises(ConfigError, match="field 'moe_topk' lists 32 values; expected one value repeated"):
+        from_hf_config(varied)
