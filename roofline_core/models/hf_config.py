@@ -488,7 +488,19 @@ def _gemma_4(f: _Fields, fields: dict[str, Any]) -> None:
 _DENSE_KEYS = ("num_hidden_layers", "hidden_size", "num_attention_heads", "intermediate_size", "vocab_size")
 #: Words in a field's name that only state-space or linear-attention layers use: no known layout
 #: reads such a model, so it is refused rather than read as a plain decoder.
-_UNREADABLE_MARKERS = ("mamba", "ssm", "linear_attn", "linear_num", "hybrid_override", "layers_block_type")
+_UNREADABLE_MARKERS = (
+    "mamba",
+    "ssm",
+    "linear_attn",
+    "linear_num",
+    "hybrid_override",
+    "layers_block_type",
+    # Gemma 3n's alternating updates, low-rank residuals, per-layer embeddings and shared caches
+    "altup",
+    "laurel",
+    "per_layer_input",
+    "kv_shared",
+)
 #: How each fallback layout is named in its note.
 _LAYOUT_NAMES = {
     "deepseek_v3": "a DeepSeek-style MoE with multi-head latent attention",

@@ -318,6 +318,20 @@ def test_an_unknown_deepseek_style_moe_is_read_by_that_layout() -> None:
             {**_config("llama-3.1-8b"), "model_type": "acme_hybrid", "mamba_d_state": 128},
             "it has 'mamba_d_state', a field of layers no known layout reads",
         ),
+        (
+            # Gemma 3n (google/gemma-3n-E4B): alternating updates and per-layer embeddings.
+            {
+                "model_type": "gemma3n",
+                "text_config": {
+                    **{k: v for k, v in _config("llama-3.1-8b").items() if k != "model_type"},
+                    "model_type": "gemma3n_text",
+                    "altup_num_inputs": 4,
+                    "laurel_rank": 64,
+                    "hidden_size_per_layer_input": 256,
+                },
+            },
+            "it has 'altup_num_inputs', a field of layers no known layout reads",
+        ),
     ],
 )
 def test_a_config_matching_no_layout_is_refused_saying_why(config: dict, message: str) -> None:
