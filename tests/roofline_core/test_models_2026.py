@@ -467,3 +467,14 @@ def test_hunyuan_a13b_reads_its_per_layer_expert_fields() -> None:
     varied = {**HUNYUAN_A13B, "moe_topk": [8] * 31 + [4]}
     with pytest.raises(ConfigError, match="field 'moe_topk' lists 32 values; expected one value repeated"):
         from_hf_config(varied)
+
+
+def test_the_sliding_window_pitfall_says_chunks_for_llama_4() -> None:
+    from roofline_core.questions.pitfalls import sliding_window_ignored
+
+    scout = sliding_window_ignored(MODELS["llama-4-scout"], context_tokens=65536, kv_dtype="fp16")
+    assert scout.why == "36 of 48 layers attend within 8,192-token chunks, so they hold one chunk at most"
+    short = sliding_window_ignored(MODELS["llama-4-scout"], context_tokens=4096, kv_dtype="fp16")
+    assert "fits in the 8,192-token chunk" in short.why
+    gemma = sliding_window_ignored(MODELS["gemma-3-27b"], context_tokens=65536, kv_dtype="fp16")
+    assert gemma.why == "52 of 62 layers keep only the last 1,024 tokens"
