@@ -546,6 +546,14 @@ def _kv_bytes_per_token(model: AnyModel, kv_dtype: str, context_tokens: int) -> 
     return 0.0
 
 
+def _kv_read_bytes(model: AnyModel, kv_dtype: str, context_tokens: int) -> float:
+    """KV bytes one sequence's decode step reads at ``context_tokens``: what the cache holds,
+    except that chunked layers (Llama 4) read only the new token's chunk so far."""
+    if isinstance(model, Model):
+        return model.kv_read_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    return _kv_bytes_per_token(model, kv_dtype, context_tokens) * context_tokens
+
+
 def memory_fit(
     *,
     model: AnyModel,
@@ -826,11 +834,10 @@ def estimate_decode(
     _require_count("batch", batch)
     _require_context(context_tokens)
     params = model.streamed_params_per_token
-    kv_bytes_per_token = _kv_bytes_per_token(model, kv_dtype, context_tokens)
     # Every device that keeps a copy of the cache reads it: under tensor parallelism each device
     # attends with its own heads over an MLA model's whole latent cache.
     copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
-    kv_bytes = kv_bytes_per_token * context_tokens * batch * copies
+    kv_bytes = _kv_read_bytes(model, kv_dtype, context_tokens) * batch * copies
     weights_read = _weight_bytes_read(model, weight_dtype, batch)
     # Bytes per streamed parameter: the format's size, or for a quantised config the average of
     # its quantised and 16-bit parts, scales included.
