@@ -63,7 +63,10 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
         (
             ("model_type",),
             "",
-            f"The architecture family ({m.family}); it decides how the other fields are read.",
+            # A model_type nobody knows is read by the layout its fields match: say which.
+            m.notes[0]
+            if m.notes
+            else f"The architecture family ({m.family}); it decides how the other fields are read.",
             "None by itself.",
         ),
         (
@@ -148,7 +151,21 @@ _EXPERT_KEYS = (
 def _optional_rows(m: Model, v: dict[str, Any]) -> list[Row]:
     kv_dtype, context = v["kv_dtype"], v["context_tokens"]
     rows: list[Row] = []
-    if m.sliding_layers:
+    if m.sliding_layers and m.chunked_attention:
+        held = m.kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        read = m.kv_read_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        rows.append(
+            (
+                ("attention_chunk_size", "layer_types"),
+                "sliding-window-attention",
+                f"{m.sliding_layers} of {m.layers} layers attend within chunks of {m.sliding_window:,} tokens: "
+                f"a token sees only the earlier tokens of its own chunk (0 to {m.sliding_window - 1:,}).",
+                f"At {context:,} tokens memory holds {format_bytes(held)} of KV cache per sequence (a whole "
+                f"chunk per chunked layer); the next token reads {format_bytes(read)} of it, its chunk holding "
+                f"{m.local_tokens_read(context):,} tokens.",
+            )
+        )
+    elif m.sliding_layers:
         capped = m.kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype)
         uncapped = m.kv_bytes_per_token(kv_dtype) * context
         rows.append(
@@ -161,6 +178,42 @@ def _optional_rows(m: Model, v: dict[str, Any]) -> list[Row]:
             )
         )
     rows.extend(_hybrid_rows(m, v))
+    if m.has_global_shape:
+        full = m.layers - m.sliding_layers
+        rows.append(
+            (
+                ("global_head_dim", "num_global_key_value_heads", "attention_k_eq_v"),
+                "",
+                f"The {full} full-attention layers have {m.full_layer_kv_heads} key/value heads of width "
+                f"{m.full_layer_head_dim}"
+                + (", their values taken from the key projection" if m.global_values_from_keys else "")
+                + ".",
+                f"Each of their tokens caches {format_bytes(2 * m.full_layer_kv_heads * m.full_layer_head_dim * bytes_per_element(kv_dtype))} "
+                "per layer, keys and values.",
+            )
+        )
+    if m.attention_sinks:
+        rows.append(
+            (
+                ("model_type",),
+                "attention-sinks",
+                f"Every layer learns one sink logit per query head ({m.heads}), which can take attention "
+                "that no token should get.",
+                f"{_count(m.layers * m.heads)}; nothing cached.",
+            )
+        )
+    if m.mtp_layers:
+        weight_dtype = v["weight_dtype"]
+        rows.append(
+            (
+                ("num_nextn_predict_layers", "num_mtp_modules"),
+                "multi-token-prediction",
+                f"{m.mtp_layers} multi-token-prediction module{'s' if m.mtp_layers > 1 else ''}: a layer that "
+                "predicts a further token from the last hidden state, for speculative decoding.",
+                f"Memory holds {_count(m.mtp_params)} more ({format_bytes(m.weight_bytes(weight_dtype) - _main_bytes(m, weight_dtype))}); "
+                f"a decode step reads none of it unless it drafts, and then {_count(m.mtp_streamed_params_per_draft)} a draft token.",
+            )
+        )
     if m.is_moe:
         rows.append(
             (
@@ -223,6 +276,13 @@ def _hybrid_rows(m: Model, v: dict[str, Any]) -> list[Row]:
             )
         )
     return rows
+
+
+def _main_bytes(m: Model, weight_dtype: str) -> float:
+    """Bytes of the weights without the multi-token-prediction modules, in bytes."""
+    from dataclasses import replace
+
+    return replace(m, mtp_layers=0).weight_bytes(weight_dtype)
 
 
 def _keys_given(fields: dict[str, Any], keys: tuple[str, ...]) -> str:

@@ -546,17 +546,15 @@ def _kv_bytes_per_token(model: AnyModel, kv_dtype: str, context_tokens: int) -> 
     return 0.0
 
 
-def _cache_bytes_read(model: AnyModel, kv_dtype: str, context_tokens: int, batch: int) -> float:
-    """Cache bytes one decode step of ``batch`` sequences reads (one copy), in bytes.
-
-    A preset reads what its layers need (:meth:`~roofline_core.models.Model.decode_cache_read_bytes`):
-    the whole KV cache of dense attention, ``top_k`` tokens plus every indexer key under sparse
-    attention, and a recurrent layer's fixed state read and written back. A custom model reads
-    its whole cache.
-    """
+def _kv_read_bytes(model: AnyModel, kv_dtype: str, context_tokens: int) -> float:
+    """Cache bytes one sequence's decode step reads at ``context_tokens``
+    (:meth:`~roofline_core.models.Model.kv_read_bytes`): what the cache holds, except that
+    chunked layers (Llama 4) read only the new token's chunk so far, sparse attention reads
+    ``top_k`` latents plus every indexer key, and a recurrent layer's fixed state is read and
+    written back. A custom model reads its whole cache."""
     if isinstance(model, Model):
-        return model.decode_cache_read_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
-    return _kv_bytes_per_token(model, kv_dtype, context_tokens) * context_tokens * batch
+        return model.kv_read_bytes(context_tokens=context_tokens, kv_dtype=kv_dtype)
+    return _kv_bytes_per_token(model, kv_dtype, context_tokens) * context_tokens
 
 
 def memory_fit(
@@ -842,7 +840,7 @@ def estimate_decode(
     # Every device that keeps a copy of the cache reads it: under tensor parallelism each device
     # attends with its own heads over an MLA model's whole latent cache.
     copies = kv_cache_copies(model, devices=devices, parallelism=parallelism)
-    kv_bytes = _cache_bytes_read(model, kv_dtype, context_tokens, batch) * copies
+    kv_bytes = _kv_read_bytes(model, kv_dtype, context_tokens) * batch * copies
     weights_read = _weight_bytes_read(model, weight_dtype, batch)
     # Bytes per streamed parameter: the format's size, or for a quantised config the average of
     # its quantised and 16-bit parts, scales included.

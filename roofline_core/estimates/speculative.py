@@ -132,11 +132,15 @@ def _head_draft_step_s(
     context_tokens: int,
     devices: int,
 ) -> float:
-    """One step of a one-layer draft head: a layer's share of the weights, the output head, one layer's KV."""
+    """One step of a one-layer draft head: a layer's share of the weights, the output head, one layer's KV.
+
+    A model that ships multi-token-prediction modules drafts with the first one: its own layer
+    (the routed experts a token uses), its projection and norms, and the shared output head.
+    """
     head_params = model.vocab_size * model.hidden_size
     layer_params = (model.streamed_params_per_token - head_params) / model.layers
     kv_one_layer = _kv_bytes_per_token(model, kv_dtype, context_tokens) * context_tokens * batch / model.layers
-    params = layer_params + head_params
+    params = model.mtp_streamed_params_per_draft or layer_params + head_params
     step = _step(
         flops=2.0 * params * batch,
         bytes_moved=params * bytes_per_element(weight_dtype) + kv_one_layer,

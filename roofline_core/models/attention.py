@@ -21,6 +21,9 @@ grow with it. Per layer and sequence, with ``h`` query heads of width ``d``:
 - **Sparse attention** (DeepSeek's DSA) attends over at most ``top_k`` cached tokens, like a
   window, but its indexer scores every cached token: ``2 x index heads x index width`` FLOPs
   per query and cached token, so the indexer, not attention, grows with a long context.
+- **Chunked layers** (Llama 4) attend within fixed chunks of ``C`` tokens: a new token reads
+  the ``T mod C`` earlier tokens of its chunk, and a prefill is a causal square per chunk,
+  ``C (C + 1) / 2`` pairs each, about half a sliding window's ``C`` per token.
 
 Prefill traffic depends on the kernel. Unfused, the ``P x P`` score matrix of every head goes
 to memory and back (written by QKᵀ, read and written by softmax, read by AV). A tiled kernel
@@ -69,10 +72,6 @@ def _has_attention_shape(model: AnyModel) -> bool:
     return isinstance(model, Model)
 
 
-def _attended(context_tokens: int, window: int) -> int:
-    return min(context_tokens, window) if window else context_tokens
-
-
 def _decode_flops_per_cached_token(model: Model) -> float:
     """Attention FLOPs one new token spends per cached token per layer."""
     if model.attention == MLA:
@@ -93,13 +92,23 @@ def decode_attention_cost(model: AnyModel, *, context_tokens: int, batch: int = 
     assert isinstance(model, Model)
     recurrent = model.recurrent_layers * model.recurrent.decode_flops() if model.recurrent else 0.0
     full_layers = model.attention_layers - model.sliding_layers
+    local = model.local_tokens_read(context_tokens) if model.sliding_layers else 0
     sparse = model.sparse_attention
     per_full_layer = sparse.attended(context_tokens) if sparse else context_tokens
-    attended = full_layers * per_full_layer + model.sliding_layers * _attended(context_tokens, model.sliding_window)
-    flops = _decode_flops_per_cached_token(model) * attended + recurrent
+    per_token = _decode_flops_per_cached_token(model)
+    # Full-attention layers may have heads of their own width (Gemma 4's 512 against 256).
+    per_full_token = per_token * model.full_layer_head_dim / model.head_dim if model.attention != MLA else per_token
+    flops = full_layers * per_full_layer * per_full_token + model.sliding_layers * local * per_token + recurrent
     if sparse:
         flops += full_layers * sparse.indexer_flops_per_cached_token() * context_tokens
     return AttentionCost(flops * batch, 0.0)
+
+
+def _chunked_pairs(prompt_tokens: int, chunk: int) -> float:
+    """Query-key pairs of causal attention within chunks of ``chunk`` tokens (Llama 4): every
+    whole chunk is a causal square of its own, and the rest is a smaller one."""
+    whole, rest = divmod(prompt_tokens, chunk)
+    return whole * chunk * (chunk + 1) / 2 + rest * (rest + 1) / 2
 
 
 def _causal_pairs(prompt_tokens: int, window: int) -> float:
@@ -149,12 +158,18 @@ def prefill_attention_cost(
     flops = 0.0
     traffic = 0.0
     sparse = model.sparse_attention
+    sliding_shape = (qk_dim, v_dim, kv_heads)
     for sliding in (False, True):
         layers = model.sliding_layers if sliding else model.attention_layers - model.sliding_layers
         if layers == 0:
             continue
+        qk_dim, v_dim, kv_heads = sliding_shape
+        if not sliding and model.attention != MLA:
+            # Full-attention layers in their own shape (Gemma 4), else the same as the rest.
+            qk_dim = v_dim = model.full_layer_head_dim
+            kv_heads = model.full_layer_kv_heads
         window = model.sliding_window if sliding else (sparse.top_k if sparse else 0)
-        pairs = _causal_pairs(p, window)
+        pairs = _chunked_pairs(p, window) if sliding and model.chunked_attention else _causal_pairs(p, window)
         if sparse and not sliding:
             # Every query's indexer scores all the tokens before it; attention then reads top_k.
             flops += layers * sparse.indexer_flops_per_cached_token() * _causal_pairs(p, 0)

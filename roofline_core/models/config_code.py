@@ -73,6 +73,31 @@ FIELDS: dict[str, tuple[str, str]] = {
     "kv_lora_rank": ("kl", "int"),
     "q_lora_rank": ("ql", "int"),
     "v_head_dim": ("vh", "int"),
+    # 2025-26 (non-hybrid) families: multi-token prediction, MiniMax-M2 and ERNIE 4.5 experts
+    "num_nextn_predict_layers": ("np", "int"),
+    "use_mtp": ("um", "bool"),
+    "num_mtp_modules": ("mm", "int"),
+    "mtp_transformer_layers": ("mt", "int"),
+    "shared_intermediate_size": ("si", "int"),
+    "use_bias": ("ub", "bool"),
+    "moe_num_experts": ("me", "int"),
+    "moe_k": ("mk", "int"),
+    "moe_num_shared_experts": ("ms", "int"),
+    "moe_layer_start_index": ("mb", "int"),
+    "moe_layer_end_index": ("mz", "int"),
+    "moe_layer_interval": ("mi", "int"),
+    # Gemma 4: the full-attention layers' own shape, and its experts
+    "global_head_dim": ("gh", "int"),
+    "num_global_key_value_heads": ("gk", "int"),
+    "attention_k_eq_v": ("kq", "bool"),
+    "enable_moe_block": ("eb", "bool"),
+    "top_k_experts": ("tk", "int"),
+    "num_kv_shared_layers": ("ks", "int"),
+    "hidden_size_per_layer_input": ("hp", "int"),
+    # Hunyuan-A13B: expert fields per layer, one value repeated
+    "moe_topk": ("ht", "int"),
+    "num_shared_expert": ("hs", "int"),
+    "use_mixed_mlp_moe": ("hm", "bool"),
     # Hybrid, state-space and sparse-attention families (roofline_core.models.hybrid_config).
     **HYBRID_CODE_FIELDS,
 }
@@ -140,6 +165,14 @@ def architecture_of(config: dict) -> dict[str, Any]:
     source = config if text is None else text
     # An absent field, null and an empty list all mean "not set" to the reader.
     fields = {key: source[key] for key in FIELDS if source.get(key) is not None and source[key] != []}
+    for key, value in fields.items():
+        if FIELDS.get(key, ("", ""))[1] == "int" and isinstance(value, list) and value:
+            # Hunyuan repeats an expert field per layer: one value stands for all (a list that
+            # varies is left as it is, for the reader to refuse by name).
+            if all(item == value[0] and type(item) is type(value[0]) for item in value):
+                fields[key] = value[0]
+    if fields.get("moe_layer_end_index") == -1:
+        del fields["moe_layer_end_index"]  # ERNIE's "to the last layer", the same as leaving it out
     if "linear_attn_config" in fields:
         fields["linear_attn_config"] = kda_block(fields["linear_attn_config"])
     if text is not None and config.get("model_type") is not None and "model_type" not in fields:

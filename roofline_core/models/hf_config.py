@@ -290,7 +290,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
             "shared_experts": 1,  # every Llama 4 MoE layer adds one shared expert of the same width
             "dense_layers": layers - moe_layers,
         }
-    return {}
+    return _moe_2026(f, model_type, layers, hidden_ffn)
 
 
 def _build(config: dict, model_type: str) -> dict[str, Any]:
@@ -330,9 +330,211 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
             mla_v_head_dim=f.whole("v_head_dim"),
         )
     fields.update(moe)
+    _refine_2026(f, model_type, fields)
     if model_type in HYBRID_MODEL_TYPES:
         fields.update(read_hybrid(f, model_type, fields))
     return fields
+
+
+# 2025-26 model types, chunked attention, sinks and multi-token prediction ----------------------
+# Kept apart from the families above so each reads as one block. Field names follow each
+# family's transformers configuration class (Glm4MoeConfig, MiniMaxM2Config, MiMoConfig,
+# Ernie4_5_MoeConfig, SmolLM3Config, Olmo2Config, Olmo3Config, Ministral3Config).
+
+#: Families whose MoE fields are DeepSeek's (``n_routed_experts``, ``first_k_dense_replace``)
+#: around grouped-query attention instead of MLA.
+_DEEPSEEK_STYLE_MOE = ("glm4_moe",)
+#: Gemma 4's text model, alone or inside its multimodal wrapper.
+_GEMMA_4 = ("gemma4", "gemma4_text")
+#: Families whose ``attention_bias`` covers the query, key and value projections only (the output
+#: projection never has one): GLM-4.5's and MiMo's (Qwen2-style) attention.
+_QKV_ONLY_BIAS = ("glm4_moe", "mimo")
+
+
+def _moe_2026(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str, int]:
+    """Expert fields of the 2025-26 MoE families (empty for a dense one)."""
+    if model_type in _DEEPSEEK_STYLE_MOE:
+        return {
+            "experts": f.whole("n_routed_experts", limit="experts"),
+            "experts_per_token": f.whole("num_experts_per_tok", limit="experts"),
+            "moe_ffn_size": f.whole("moe_intermediate_size", limit="intermediate_size"),
+            "shared_experts": f.whole("n_shared_experts", limit="experts", default=0, minimum=0),
+            "dense_layers": min(f.whole("first_k_dense_replace", default=0, minimum=0), layers),
+        }
+    if model_type == "minimax_m2":
+        # Every layer is a MoE layer; intermediate_size is one expert's width.
+        shared = f.whole("shared_intermediate_size", limit="intermediate_size", default=0, minimum=0)
+        return {
+            "experts": f.whole("num_local_experts", limit="experts"),
+            "experts_per_token": f.whole("num_experts_per_tok", limit="experts"),
+            "moe_ffn_size": hidden_ffn,
+            "shared_experts": 1 if shared else 0,
+            "shared_expert_ffn_size": shared,
+        }
+    if model_type in _GEMMA_4 and f.flag("enable_moe_block", False):
+        # Gemma 4 26B-A4B: every layer keeps its dense MLP (intermediate_size) beside the
+        # experts, which is what a shared expert of that width counts.
+        return {
+            "experts": f.whole("num_experts", limit="experts"),
+            "experts_per_token": f.whole("top_k_experts", limit="experts"),
+            "moe_ffn_size": f.whole("moe_intermediate_size", limit="intermediate_size"),
+            "shared_experts": 1,
+            "shared_expert_ffn_size": hidden_ffn,
+        }
+    if model_type == "hunyuan_v1_moe":
+        # Hunyuan-A13B gives its expert fields per layer; every layer keeps a shared MLP
+        # (use_mixed_mlp_moe) of num_shared_expert x intermediate_size.
+        shared = _uniform(f, "num_shared_expert", layers, minimum=0) if f.flag("use_mixed_mlp_moe", True) else 0
+        return {
+            "experts": _uniform(f, "num_experts", layers, limit="experts"),
+            "experts_per_token": _uniform(f, "moe_topk", layers, limit="experts"),
+            "moe_ffn_size": _uniform(f, "moe_intermediate_size", layers, limit="intermediate_size")
+            if f.has("moe_intermediate_size")
+            else hidden_ffn,
+            "shared_experts": shared,
+            "shared_expert_ffn_size": hidden_ffn if shared else 0,
+        }
+    if model_type == "ernie4_5_moe":
+        # Experts on layers start..end (end -1: the last) every interval-th; the shared experts
+        # are one MLP moe_num_shared_experts times an expert's width (Ernie4_5_MoeSparseMoeBlock).
+        start = f.whole("moe_layer_start_index", default=0, minimum=0)
+        end_raw = f.config.get("moe_layer_end_index")
+        end = layers - 1 if end_raw in (None, -1) else f.whole("moe_layer_end_index", minimum=0)
+        step = f.whole("moe_layer_interval", default=1)
+        moe_layers = sum(1 for i in range(layers) if start <= i <= end and (i + 1) % step == 0)
+        return {
+            "experts": f.whole("moe_num_experts", limit="experts"),
+            "experts_per_token": f.whole("moe_k", limit="experts"),
+            "moe_ffn_size": f.whole("moe_intermediate_size", limit="intermediate_size"),
+            "shared_experts": f.whole("moe_num_shared_experts", limit="experts", default=0, minimum=0),
+            "dense_layers": layers - moe_layers,
+        }
+    return {}
+
+
+def _uniform(f: _Fields, key: str, layers: int, *, limit: str | None = None, minimum: int = 1) -> int:
+    """A field given as one number or as one per layer; a per-layer list must repeat one value."""
+    values = f.config.get(key)
+    if not isinstance(values, list):
+        return f.whole(key, limit=limit, minimum=minimum)
+    if len(values) != layers or len({json.dumps(v) for v in values}) != 1:
+        raise ConfigError(
+            f"field '{key}' lists {len(values)} values; expected one value repeated on all {layers} layers"
+        )
+    return _Fields({key: values[0]}).whole(key, limit=limit, minimum=minimum)
+
+
+def _mtp_layers(f: _Fields, model_type: str) -> int:
+    """Multi-token-prediction modules the checkpoint carries (0 for none)."""
+    if model_type == "minimax_m2":
+        if not f.flag("use_mtp", False):
+            return 0
+        return f.whole("num_mtp_modules", limit="num_hidden_layers", default=0, minimum=0) * f.whole(
+            "mtp_transformer_layers", limit="num_hidden_layers", default=1
+        )
+    return f.whole("num_nextn_predict_layers", limit="num_hidden_layers", default=0, minimum=0)
+
+
+def _refine_2026(f: _Fields, model_type: str, fields: dict[str, Any]) -> None:
+    """What the 2025-26 families add to the fields :func:`_build` read."""
+    if model_type in _QKV_ONLY_BIAS:
+        fields["out_bias"] = False
+        fields["qkv_bias"] = fields["qkv_bias"] or model_type == "mimo"  # MiMo is Qwen2's attention
+    if model_type in ("ernie4_5", "ernie4_5_moe"):
+        bias = f.flag("use_bias", False)  # ERNIE names its linear layers' bias use_bias
+        fields["qkv_bias"] = fields["out_bias"] = bias
+    if model_type == "mimo" and not f.flag("use_sliding_window", False):
+        fields["sliding_window"], fields["sliding_layers"] = 0, 0  # carried but unused, as in Qwen2
+    if model_type == "gpt_oss":
+        fields["attention_sinks"] = True  # GptOssAttention always learns one sink per head
+    kinds = f.list_of("layer_types") or []
+    if model_type in ("llama4", "llama4_text") and fields["sliding_layers"]:
+        fields["chunked_attention"] = True
+    elif "chunked_attention" in kinds:
+        if "sliding_attention" in kinds:
+            raise ConfigError(
+                "field 'layer_types' mixes sliding_attention and chunked_attention; "
+                "expected one kind of local attention"
+            )
+        fields["chunked_attention"] = True
+    fields["mtp_layers"] = _mtp_layers(f, model_type)
+    if model_type in _GEMMA_4:
+        _gemma_4(f, fields)
+
+
+def _gemma_4(f: _Fields, fields: dict[str, Any]) -> None:
+    """Gemma 4's full-attention layers: wider heads, fewer KV heads, values from the keys."""
+    for key in ("num_kv_shared_layers", "hidden_size_per_layer_input"):
+        if f.whole(
+            key, limit="num_hidden_layers" if key == "num_kv_shared_layers" else "hidden_size", default=0, minimum=0
+        ):
+            raise ConfigError(
+                f"field '{key}' is {f.config[key]}; expected 0 (the smaller Gemma 4 models share caches "
+                "across layers and add per-layer embeddings, which this reader does not count yet)"
+            )
+    fields["tied_embeddings"] = f.flag("tie_word_embeddings", True)  # Gemma ties its embeddings
+    if f.has("global_head_dim"):
+        fields["global_head_dim"] = f.whole("global_head_dim", limit="head_dim")
+    values_from_keys = f.flag("attention_k_eq_v", False)
+    fields["global_values_from_keys"] = values_from_keys
+    if values_from_keys and f.has("num_global_key_value_heads"):
+        # Gemma4TextAttention takes num_global_key_value_heads only where values come from keys.
+        heads = fields["heads"]
+        global_kv = f.whole("num_global_key_value_heads", limit="num_key_value_heads")
+        if global_kv > heads or heads % global_kv:
+            raise ConfigError(
+                f"field 'num_global_key_value_heads' is {global_kv}; "
+                f"expected a divisor of num_attention_heads ({heads})"
+            )
+        fields["global_kv_heads"] = global_kv
+
+
+#: The fields a Llama-style decoder cannot do without.
+_DENSE_KEYS = ("num_hidden_layers", "hidden_size", "num_attention_heads", "intermediate_size", "vocab_size")
+#: Words in a field's name that only state-space or linear-attention layers use: no known layout
+#: reads such a model, so it is refused rather than read as a plain decoder.
+_UNREADABLE_MARKERS = (
+    "mamba",
+    "ssm",
+    "linear_attn",
+    "linear_num",
+    "hybrid_override",
+    "layers_block_type",
+    # Gemma 3n's alternating updates, low-rank residuals, per-layer embeddings and shared caches
+    "altup",
+    "laurel",
+    "per_layer_input",
+    "kv_shared",
+)
+#: How each fallback layout is named in its note.
+_LAYOUT_NAMES = {
+    "deepseek_v3": "a DeepSeek-style MoE with multi-head latent attention",
+    "glm4_moe": "a DeepSeek-style MoE (n_routed_experts) with grouped-query attention",
+    "qwen3_moe": "a Qwen-style MoE (num_experts, moe_intermediate_size)",
+    "mixtral": "a Mixtral-style MoE (num_local_experts)",
+    "llama": "a Llama-style decoder",
+}
+
+
+def _matching_layout(text: dict) -> tuple[str | None, str]:
+    """The known model type whose fields ``text`` has, or None and what keeps it from any."""
+    unreadable = sorted(key for key in text if any(word in key for word in _UNREADABLE_MARKERS))
+    if unreadable:
+        return None, f"it has {unreadable[0]!r}, a field of layers no known layout reads"
+    missing = [key for key in _DENSE_KEYS if text.get(key) is None]
+    if missing:
+        return None, f"it lacks {', '.join(missing)}"
+    if text.get("kv_lora_rank") is not None and text.get("n_routed_experts") is not None:
+        return "deepseek_v3", ""
+    if text.get("n_routed_experts") is not None:
+        return "glm4_moe", ""
+    if text.get("num_experts") is not None and text.get("moe_intermediate_size") is not None:
+        return "qwen3_moe", ""
+    if text.get("num_local_experts") is not None:
+        return "mixtral", ""
+    if text.get("kv_lora_rank") is not None:
+        return None, "it has kv_lora_rank (latent attention) but no n_routed_experts"
+    return "llama", ""
 
 
 def _quantisation(config: dict, text: dict) -> Any:
@@ -366,8 +568,25 @@ SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "deepseek_v3": "DeepSeek",
     "kimi_k2": "Kimi",
     "gpt_oss": "gpt-oss",
+    # 2025-26 (non-hybrid) families
+    "glm4_moe": "GLM",
+    "minimax_m2": "MiniMax",
+    "mimo": "MiMo",
+    "ernie4_5": "ERNIE",
+    "ernie4_5_moe": "ERNIE",
+    "smollm3": "SmolLM",
+    "olmo2": "OLMo",
+    "olmo3": "OLMo",
+    "ministral3": "Mistral",
+    "mistral3": "Mistral",
+    "gemma4": "Gemma",
+    "gemma4_text": "Gemma",
+    "hunyuan_v1_moe": "Hunyuan",
+    # Hybrid, state-space and sparse-attention families (hybrid_config.py)
     **HYBRID_MODEL_TYPES,
 }
+#: Family of a model whose model_type is unknown but whose fields a known layout reads.
+FALLBACK_FAMILY = "Other"
 
 
 def from_hf_config(
@@ -401,11 +620,25 @@ def from_hf_config(
         raise ConfigError(f"the config is a {type(config).__name__}; expected a JSON object")
     text = _text_part(config)
     model_type = text.get("model_type")
+    layout, notes = model_type, ()
     if not isinstance(model_type, str) or model_type not in SUPPORTED_MODEL_TYPES:
-        raise ConfigError(
-            f"model_type {model_type!r} is not supported; expected one of {', '.join(sorted(SUPPORTED_MODEL_TYPES))}"
+        layout, why = _matching_layout(text)
+        if layout is None:
+            raise ConfigError(
+                f"model_type {model_type!r} is not supported, and its fields match no known layout ({why}); "
+                f"expected one of {', '.join(sorted(SUPPORTED_MODEL_TYPES))}, or the fields of a Llama-style "
+                f"decoder ({', '.join(_DENSE_KEYS)})"
+            )
+        named = (
+            f"model_type {model_type!r} is not one this project knows"
+            if model_type
+            else "the config names no model_type"
         )
-    fields = _build(text, model_type)
+        notes = (
+            f"{named}; its fields are those of "
+            f"{_LAYOUT_NAMES[layout]}, so it is read as {layout}. Check the counts against the model card.",
+        )
+    fields = _build(text, layout)
     quantisation = _quantisation(config, text)
     if quantisation is not None:
         fields["quantisation"] = quantisation
@@ -413,9 +646,10 @@ def from_hf_config(
     try:
         return Model(
             slug=slug or "imported",
-            name=(label or f"Imported {model_type} model")[:120],
+            name=(label or f"Imported {model_type or layout} model")[:120],
             source=source or Source(title="config.json you gave", url="https://huggingface.co/", states="pasted"),
-            family=family or SUPPORTED_MODEL_TYPES[model_type],
+            family=family or (FALLBACK_FAMILY if notes else SUPPORTED_MODEL_TYPES[layout]),
+            notes=notes,
             **fields,
         )
     except ValueError as error:

@@ -93,6 +93,28 @@ class Model:
         attention_output_gate: Whether the query projection also yields a sigmoid gate on the
             attention output, doubling its width (Qwen3-Next's gated attention).
         sparse_attention: DeepSeek Sparse Attention's indexer and top-k (None for dense attention).
+        chunked_attention: Whether the ``sliding_layers`` attend within fixed chunks of
+            ``sliding_window`` tokens (Llama 4) rather than over a window that slides: a token
+            sees only the earlier tokens of its own chunk, so the cache such a layer reads holds
+            0 to ``sliding_window - 1`` earlier tokens, restarting at every chunk boundary.
+        attention_sinks: Whether every attention layer has one learned sink logit per query
+            head (gpt-oss): parameters, not cached tokens.
+        mtp_layers: Multi-token-prediction modules (DeepSeek-V3, GLM-4.5, MiMo, MiniMax-M2):
+            each one decoder layer of the model's kind plus a projection of the hidden state
+            and the next token's embedding (``2 * hidden -> hidden``) and three norms; the
+            embedding table and output head are the main model's. Their weights are held
+            (:attr:`held_params`, :meth:`weight_bytes`) but read only when speculative decoding
+            drafts with them, so they are neither in :attr:`total_params` (the publishers' counts
+            leave them out: DeepSeek-V3's 671B is without its 14B module) nor streamed.
+        global_head_dim: Head width of the full-attention layers where it differs from the
+            sliding ones' (Gemma 4: 512 against 256); 0 = ``head_dim``.
+        global_kv_heads: Key/value heads of the full-attention layers where they differ
+            (Gemma 4: 4 against 16); 0 = ``kv_heads``.
+        global_values_from_keys: Whether the full-attention layers have no value projection,
+            their values being the key projection's output normed (Gemma 4's
+            ``attention_k_eq_v``): one projection fewer, but keys and values are still cached.
+        notes: Sentences about how the config was read (for a ``model_type`` this project does
+            not know, which known layout read it).
         quantisation: What the config's ``quantization_config`` says about the stored weights
             (None for none). It refines the bytes of its own format: :meth:`weight_bytes` and
             :meth:`streamed_weight_bytes` in ``quantisation.weight_dtype`` count the quantised
@@ -137,6 +159,13 @@ class Model:
     mlp_matrices: int = 3
     attention_output_gate: bool = False
     sparse_attention: SparseAttention | None = None
+    chunked_attention: bool = False
+    attention_sinks: bool = False
+    mtp_layers: int = 0
+    global_head_dim: int = 0
+    global_kv_heads: int = 0
+    global_values_from_keys: bool = False
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.attention not in ATTENTION_KINDS:
@@ -158,6 +187,14 @@ class Model:
                 f"{self.slug}: {self.recurrent_layers} recurrent, {self.mixer_free_layers} mixer-free and "
                 f"{self.sliding_layers} sliding layers do not fit in {self.layers} layers"
             )
+        if self.chunked_attention and not self.sliding_layers:
+            raise ValueError(f"{self.slug}: chunked_attention needs sliding_layers (the chunked ones)")
+        if self.mtp_layers < 0:
+            raise ValueError(f"{self.slug}: mtp_layers must be >= 0")
+        if self.global_kv_heads and self.heads % self.global_kv_heads:
+            raise ValueError(f"{self.slug}: global_kv_heads must divide heads")
+        if self.attention == MLA and (self.global_head_dim or self.global_kv_heads or self.global_values_from_keys):
+            raise ValueError(f"{self.slug}: a separate full-attention shape needs MHA or GQA")
 
     # Parameter counts -------------------------------------------------------------------
 
@@ -186,7 +223,7 @@ class Model:
     def mixer_params(self) -> int:
         """Weights of every layer's token mixer: the attention layers (with any sparse-attention
         indexer) and the recurrent layers."""
-        attention = self.attention_layers * self.attention_params_per_layer
+        attention = self.attention_params
         if self.sparse_attention is not None:
             attention += self.attention_layers * self.sparse_attention.params(self.hidden_size, self.mla_q_latent_dim)
         if self.recurrent is not None:
@@ -206,12 +243,49 @@ class Model:
             kv_up = self.mla_latent_dim * self.heads * (self.head_dim + self.mla_v_head_dim)
             out = self.heads * self.mla_v_head_dim * h
             return q + kv_down + kv_up + out
+        return self._gqa_params(self.kv_heads, self.head_dim, values=True)
+
+    def _gqa_params(self, kv_heads: int, head_dim: int, *, values: bool) -> int:
+        """One MHA/GQA layer's parameters with ``kv_heads`` heads of ``head_dim`` (and a value
+        projection unless ``values`` is False)."""
+        h = self.hidden_size
+        kv_projections = 2 if values else 1
         # A gated attention's query projection also yields the output gate: twice as wide.
-        q_and_out = (3 if self.attention_output_gate else 2) * h * self.heads * self.head_dim
-        k_and_v = 2 * h * self.kv_heads * self.head_dim
-        biases = (self.heads + 2 * self.kv_heads) * self.head_dim if self.qkv_bias else 0
+        q_and_out = (3 if self.attention_output_gate else 2) * h * self.heads * head_dim
+        k_and_v = kv_projections * h * kv_heads * head_dim
+        biases = (self.heads + kv_projections * kv_heads) * head_dim if self.qkv_bias else 0
         biases += h if self.out_bias else 0
-        return q_and_out + k_and_v + biases
+        # gpt-oss: one learned sink logit per query head (https://arxiv.org/abs/2508.10925, 2.1).
+        sinks = self.heads if self.attention_sinks else 0
+        return q_and_out + k_and_v + biases + sinks
+
+    @property
+    def has_global_shape(self) -> bool:
+        """Whether the full-attention layers have their own head width, KV heads or no value
+        projection (Gemma 4)."""
+        return bool(self.global_head_dim or self.global_kv_heads or self.global_values_from_keys)
+
+    @property
+    def full_layer_head_dim(self) -> int:
+        """Head width of a full-attention layer."""
+        return self.global_head_dim or self.head_dim
+
+    @property
+    def full_layer_kv_heads(self) -> int:
+        """Key/value heads of a full-attention layer."""
+        return self.global_kv_heads or self.kv_heads
+
+    @property
+    def attention_params(self) -> int:
+        """Attention parameters over the attention layers (full-attention layers in their own shape)."""
+        if not self.has_global_shape:
+            return self.attention_layers * self.attention_params_per_layer
+        full = self._gqa_params(
+            self.full_layer_kv_heads, self.full_layer_head_dim, values=not self.global_values_from_keys
+        )
+        return (
+            self.sliding_layers * self.attention_params_per_layer + (self.attention_layers - self.sliding_layers) * full
+        )
 
     def _mlp_params(self, width: int) -> int:
         return self.mlp_matrices * self.hidden_size * width
@@ -251,6 +325,37 @@ class Model:
             + self._norm_params
         )
 
+    def _mtp_module_params(self, experts_used: int) -> int:
+        """One multi-token-prediction module with ``experts_used`` routed experts: a decoder layer
+        like the last one (a MoE layer for a MoE model), the projection of ``[hidden; embedding]``
+        back to the width, and its three norms (DeepSeek-V3, https://arxiv.org/abs/2412.19437,
+        section 2.2: the embedding and output head are shared with the main model)."""
+        h = self.hidden_size
+        if self.is_moe:
+            shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
+            mlp = experts_used * self.expert_params + shared + h * self.experts
+        else:
+            mlp = self._mlp_params(self.ffn_size)
+        return self.attention_params_per_layer + mlp + 2 * h + 2 * h * h + 3 * h
+
+    @property
+    def mtp_params(self) -> int:
+        """Parameters of the multi-token-prediction modules, all experts (0 without them)."""
+        return self.mtp_layers * self._mtp_module_params(self.experts)
+
+    @property
+    def mtp_streamed_params_per_draft(self) -> int:
+        """Parameters one draft token of the first MTP module reads: its layer with the routed
+        experts a token uses, and the shared output head once more (0 without MTP)."""
+        if not self.mtp_layers:
+            return 0
+        return self._mtp_module_params(self.experts_per_token) + self.vocab_size * self.hidden_size
+
+    @property
+    def held_params(self) -> int:
+        """Every parameter the weights hold: :attr:`total_params` and the MTP modules."""
+        return self.total_params + self.mtp_params
+
     @property
     def streamed_params_per_token(self) -> int:
         """Parameters one decode step reads per token: linear layers, norms and the output head.
@@ -278,9 +383,15 @@ class Model:
         """Cached elements per token over the attention layers (keys and values, or the MLA
         latent). Recurrent layers cache nothing per token; their fixed state is
         :meth:`state_bytes_per_sequence`."""
+        full, sliding = self._kv_elements_per_layer()
+        return (self.attention_layers - self.sliding_layers) * full + self.sliding_layers * sliding
+
+    def _kv_elements_per_layer(self) -> tuple[int, int]:
+        """Cached elements per token of one full-attention layer and of one sliding layer."""
         if self.attention == MLA:
-            return self.attention_layers * (self.mla_latent_dim + self.mla_rope_dim)
-        return 2 * self.attention_layers * self.kv_heads * self.head_dim
+            latent = self.mla_latent_dim + self.mla_rope_dim
+            return latent, latent
+        return 2 * self.full_layer_kv_heads * self.full_layer_head_dim, 2 * self.kv_heads * self.head_dim
 
     def kv_bytes_per_token(self, kv_dtype: str = "fp16") -> float:
         """KV-cache bytes one token adds while every attention layer still holds it, in bytes.
@@ -289,7 +400,8 @@ class Model:
         beyond it, use :meth:`kv_cache_bytes`, which caps those layers. A sparse-attention model
         adds its indexer's key (FP8, whatever ``kv_dtype``) in every attention layer.
         """
-        indexer = self.sparse_attention.key_bytes_per_token * self.attention_layers if self.sparse_attention else 0.0
+        full_layers = self.attention_layers - self.sliding_layers
+        indexer = self.sparse_attention.key_bytes_per_token * full_layers if self.sparse_attention else 0.0
         return self.kv_elements_per_token * bytes_per_element(kv_dtype) + indexer
 
     @property
@@ -300,30 +412,74 @@ class Model:
             return 0.0
         return self.recurrent_layers * self.recurrent.state_bytes()
 
-    def _cached_layer_tokens(self, context_tokens: float) -> float:
-        """Tokens held summed over the attention layers (sliding layers capped at their window)."""
-        full = self.attention_layers - self.sliding_layers
-        return full * context_tokens + self.sliding_layers * min(context_tokens, self.sliding_window)
-
     def growing_kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """The part of :meth:`kv_cache_bytes` that grows with the context: the attention layers'
         KV cache (sliding layers capped at their window), in bytes."""
-        if not self.attention_layers:
-            return 0.0
-        per_layer = self.kv_bytes_per_token(kv_dtype) / self.attention_layers
-        return per_layer * self._cached_layer_tokens(context_tokens) * batch
+        local = min(context_tokens, self.sliding_window) if self.sliding_layers else 0
+        return self._growing_bytes(full_tokens=context_tokens, local_tokens=local, batch=batch, kv_dtype=kv_dtype)
 
     def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """Cache memory of ``batch`` sequences of ``context_tokens`` tokens each, in bytes.
 
         Full-attention layers cache every token; sliding-window (and chunked) layers at most
         ``sliding_window`` of them, as the engines that serve Gemma 2/3, gpt-oss and Llama 4
-        allocate them. A hybrid model adds the fixed state of its recurrent layers for every
-        sequence (:attr:`state_bytes_per_sequence`, in its own format whatever ``kv_dtype``),
-        which does not grow: only the attention layers' share grows with the context.
+        allocate them. For chunked layers this is the most a sequence that has reached
+        ``context_tokens`` has held (a full chunk), which is what memory must allow; what a
+        decode step reads is :meth:`kv_read_bytes`. A hybrid model adds the fixed state of its
+        recurrent layers for every sequence (:attr:`state_bytes_per_sequence`, in its own format
+        whatever ``kv_dtype``), which does not grow: only the attention layers' share grows.
         """
         growing = self.growing_kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
         return growing + self.state_bytes_per_sequence * batch
+
+    def _growing_bytes(self, *, full_tokens: float, local_tokens: float, batch: int, kv_dtype: str) -> float:
+        """Bytes the attention layers hold (or read) with ``full_tokens`` in each full-attention
+        layer and ``local_tokens`` in each sliding or chunked one, plus any indexer keys."""
+        full_layer, sliding_layer = self._kv_elements_per_layer()
+        full = self.attention_layers - self.sliding_layers
+        elements = full * full_layer * full_tokens + self.sliding_layers * sliding_layer * local_tokens
+        indexer = self.sparse_attention.key_bytes_per_token * full * full_tokens if self.sparse_attention else 0.0
+        return (elements * bytes_per_element(kv_dtype) + indexer) * batch
+
+    def local_tokens_read(self, context_tokens: int) -> int:
+        """Cached tokens a new token reads in each sliding or chunked layer, after ``context_tokens``.
+
+        A sliding window reads the last ``min(context, window)``; a chunked layer reads the
+        earlier tokens of the new token's own chunk, ``context mod chunk`` (0 to ``chunk - 1``:
+        the token after a full chunk starts the next one and sees only itself).
+        """
+        if self.chunked_attention:
+            return context_tokens % self.sliding_window
+        return min(context_tokens, self.sliding_window)
+
+    def kv_read_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """Cache bytes one decode step reads (and writes back) for ``batch`` sequences of
+        ``context_tokens`` cached tokens each, in bytes.
+
+        The whole KV cache of dense attention, except that chunked layers (Llama 4) read only
+        the new token's chunk so far (:meth:`local_tokens_read`). Sparse attention reads every
+        token's indexer key but the latent of only ``top_k`` tokens per layer. A recurrent layer
+        reads its state and writes it back, every step, whatever the context.
+        """
+        local = self.local_tokens_read(context_tokens) if self.sliding_layers else 0
+        sparse = self.sparse_attention
+        if sparse is None:
+            growing = self._growing_bytes(
+                full_tokens=context_tokens, local_tokens=local, batch=batch, kv_dtype=kv_dtype
+            )
+        else:
+            indexer = sparse.key_bytes_per_token * (self.attention_layers - self.sliding_layers) * context_tokens
+            latents = self._growing_bytes(
+                full_tokens=sparse.attended(context_tokens), local_tokens=local, batch=1, kv_dtype=kv_dtype
+            ) - sparse.key_bytes_per_token * (self.attention_layers - self.sliding_layers) * sparse.attended(
+                context_tokens
+            )
+            growing = (latents + indexer) * batch
+        return growing + 2 * self.state_bytes_per_sequence * batch
+
+    def decode_cache_read_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
+        """The same as :meth:`kv_read_bytes` (the name this module's hybrid support first used)."""
+        return self.kv_read_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
 
     def context_for_kv_bytes(self, *, kv_bytes: float, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """Longest context (fractional tokens) whose cache for ``batch`` sequences fits ``kv_bytes``.
@@ -345,27 +501,13 @@ class Model:
         at_window = per_token_all * window
         if kv_bytes <= at_window:
             return kv_bytes / per_token_all
-        per_token_full = per_token_all * (self.attention_layers - self.sliding_layers) / self.attention_layers
+        full_layer, _ = self._kv_elements_per_layer()
+        indexer = self.sparse_attention.key_bytes_per_token if self.sparse_attention else 0.0
+        full_layers = self.attention_layers - self.sliding_layers
+        per_token_full = full_layers * (full_layer * bytes_per_element(kv_dtype) + indexer) * batch
         if per_token_full == 0:
             return math.inf
         return window + (kv_bytes - at_window) / per_token_full
-
-    def decode_cache_read_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
-        """Cache traffic of one decode step of ``batch`` sequences at ``context_tokens``, in bytes.
-
-        Dense attention reads its whole cache (:meth:`growing_kv_cache_bytes`). Sparse attention
-        reads every token's indexer key but the latent of only ``top_k`` tokens per layer. A
-        recurrent layer reads its state and writes it back, every step, whatever the context.
-        """
-        sparse = self.sparse_attention
-        if sparse is None:
-            growing = self.growing_kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
-        else:
-            indexer = sparse.key_bytes_per_token * self.attention_layers
-            latent_per_token = self.kv_bytes_per_token(kv_dtype) - indexer
-            attended = sparse.attended(context_tokens)
-            growing = (latent_per_token * attended + indexer * context_tokens) * batch
-        return growing + 2 * self.state_bytes_per_sequence * batch
 
     # Weights in bytes, by part ------------------------------------------------------------
 
@@ -374,14 +516,14 @@ class Model:
         routed experts per MoE layer (default: all of them) and, for ``streamed``, what a decode
         step reads (the output head whether tied or not, no embedding table).
 
-        The parts add up to :attr:`total_params` or, streamed with ``experts_per_token``, to
-        :attr:`streamed_params_per_token`. ``"sixteen_bit"`` holds the norms and MoE routers,
+        The parts add up to :attr:`held_params` (:attr:`total_params` and any MTP modules) or,
+        streamed with ``experts_per_token``, to :attr:`streamed_params_per_token`. ``"sixteen_bit"`` holds the norms and MoE routers,
         which every method here leaves in the model's dtype.
         """
         used = self.experts if experts_used is None else experts_used
         dense = (self.layers - self.mlp_free_layers - self.moe_layers) * self._mlp_params(self.ffn_size)
         shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
-        return {
+        parts = {
             EMBEDDING: 0 if streamed else self.embedding_params,
             LM_HEAD: self.vocab_size * self.hidden_size if streamed else self.output_head_params,
             ATTENTION: self.mixer_params,
@@ -389,6 +531,19 @@ class Model:
             EXPERTS: self.moe_layers * used * self.expert_params,
             SIXTEEN_BIT: self._norm_params + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
         }
+        if self.mtp_layers and not streamed:
+            # Held, never streamed: each module's layer, its 2h x h projection (a linear layer,
+            # stored like the dense MLPs) and its norms and router.
+            n, h = self.mtp_layers, self.hidden_size
+            parts[ATTENTION] += n * self.attention_params_per_layer
+            if self.is_moe:
+                parts[MLP] += n * (shared + 2 * h * h)
+                parts[EXPERTS] += n * used * self.expert_params
+                parts[SIXTEEN_BIT] += n * (5 * h + h * self.experts)
+            else:
+                parts[MLP] += n * (self._mlp_params(self.ffn_size) + 2 * h * h)
+                parts[SIXTEEN_BIT] += n * 5 * h
+        return parts
 
     def part_format(self, part: str, weight_dtype: str) -> tuple[str, float]:
         """The format one part of the weights (a key of :meth:`weight_parts`) is stored in when the
@@ -445,10 +600,10 @@ class Model:
         return self._bytes({ATTENTION: self.mixer_params}, weight_dtype)
 
     def weight_bytes(self, weight_dtype: str = "fp16") -> float:
-        """Bytes to hold every weight in ``weight_dtype``, in bytes, each part in its own format
-        (:meth:`part_format`)."""
+        """Bytes to hold every weight in ``weight_dtype`` (MTP modules included), in bytes, each
+        part in its own format (:meth:`part_format`)."""
         if not self._parts_decide(weight_dtype):
-            return self.total_params * bytes_per_element(weight_dtype)
+            return self.held_params * bytes_per_element(weight_dtype)
         return self._bytes(self.weight_parts(), weight_dtype)
 
     def streamed_weight_bytes(self, weight_dtype: str = "fp16", *, experts_used: float | None = None) -> float:

@@ -25,10 +25,15 @@ def _preset_source(record: dict) -> Source:
 
 
 def _load_presets() -> dict[str, Model]:
-    return {
-        r["slug"]: from_hf_config(r["config"], slug=r["slug"], name=r["name"], source=_preset_source(r))
-        for r in PRESET_RECORDS
-    }
+    models = [
+        from_hf_config(r["config"], slug=r["slug"], name=r["name"], source=_preset_source(r)) for r in PRESET_RECORDS
+    ]
+    # Family by family, each family where it first appears: a record appended later (a new release
+    # of a family listed earlier) still sits with its family in every list and select.
+    first: dict[str, int] = {}
+    for m in models:
+        first.setdefault(m.family, len(first))
+    return {m.slug: m for m in sorted(models, key=lambda m: first[m.family])}
 
 
 #: Every model preset by slug, grouped by family (see :mod:`roofline_core.models.preset_records`).

@@ -261,12 +261,18 @@ def _place(entry: str) -> str | None:
         return LM_HEAD
     if "embed" in name or name.endswith("wte"):
         return EMBEDDING
-    if _ROUTER.search(name) or "router" in name:
+    # e_score_correction_bias: the per-expert bias of a DeepSeek-style router (MiniMax-M2 lists it).
+    if _ROUTER.search(name) or "router" in name or "e_score_correction_bias" in name:
         return "router"  # routers are always counted 16-bit (see _LINEAR_PARTS), one layer or all
     if _ONE_LAYER.search(name):
         return None
     if "attn" in name or "attention" in name:
         return ATTENTION
+    # Kimi K2.5's INT4 config keeps "re:.*shared_experts.*" and the dense layers' MLP
+    # ("re:.*mlp\.(gate|up|gate_up|down)_proj.*") in 16 bits: the part holding dense MLPs and
+    # shared experts. A routed expert's projection ("mlp.experts.3.down_proj") is not one.
+    if "shared_expert" in name or ("mlp" in name and "proj" in name and "expert" not in name):
+        return MLP
     return None
 
 

@@ -183,7 +183,13 @@ def sliding_window_ignored(model: Model, *, context_tokens: int, kv_dtype: str) 
     if not applies:
         why = "every layer attends over the whole context"
     elif context_tokens <= model.sliding_window:
-        why = f"the context fits in the {model.sliding_window:,}-token window, so no layer drops a token yet"
+        span = "chunk" if model.chunked_attention else "window"
+        why = f"the context fits in the {model.sliding_window:,}-token {span}, so no layer drops a token yet"
+    elif model.chunked_attention:
+        why = (
+            f"{model.sliding_layers} of {model.layers} layers attend within {model.sliding_window:,}-token chunks, "
+            "so they hold one chunk at most"
+        )
     else:
         why = f"{model.sliding_layers} of {model.layers} layers keep only the last {model.sliding_window:,} tokens"
     return Pitfall(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 from pathlib import Path
 
@@ -58,6 +59,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that leaves a page, or cancels a fetch, closes the connection mid-response; a
+        # real host shrugs that off, and its traceback buried the run's output. Anything else
+        # still prints.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 class StaticServer:
     """Serve ``root`` on ``http://127.0.0.1:<port><prefix>/`` in a background thread.
 
@@ -75,8 +87,7 @@ class StaticServer:
             (_Handler,),
             {"extra_headers": dict(headers or {}), "prefix": prefix, "posts": self.posts if record_posts else None},
         )
-        self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
-        self._httpd.daemon_threads = True
+        self._httpd = _QuietServer(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}{prefix}/"
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
