@@ -65,6 +65,16 @@ def _seed_numbers() -> dict:
         "params": {
             slug: [m.total_params, m.active_params_per_token, m.streamed_params_per_token] for slug, m in _models()
         },
+        # Hybrid and sparse-attention models: the fixed state, the cache at 32k and a decode read.
+        "layer_kinds": {
+            slug: [
+                m.state_bytes_per_sequence,
+                m.kv_cache_bytes(context_tokens=32768, batch=4),
+                m.decode_cache_read_bytes(context_tokens=100_000, batch=4),
+            ]
+            for slug, m in _models()
+            if m.recurrent is not None or m.sparse_attention is not None
+        },
         "operations": [
             [op.slug, op.flops, op.bytes_moved, op.bound, op.why]
             for op in operations_catalogue(accelerator=get_accelerator("h100-sxm"), model=llama70)
