@@ -23,6 +23,16 @@ GIB = 2**30
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
 
+#: How a preset's peaks were obtained, most certain first, with the words lists show for each.
+#: "vendor": the maker's own figure. "arithmetic": the maker states no FLOP/s, so the peak is
+#: computed from quoted inputs (execution units x clock x FLOP per clock per unit), written out
+#: in the record. "measured": a cited public benchmark, which real kernels may beat or miss.
+PEAK_BASES: dict[str, str] = {
+    "vendor": "vendor figure",
+    "arithmetic": "from shader count x clock arithmetic",
+    "measured": "measured",
+}
+
 
 class _PeakLookup:
     """Peak and ridge by number format, shared by :class:`Accelerator` and :class:`CustomAccelerator`."""
@@ -91,7 +101,11 @@ class Accelerator(_PeakLookup):
         board_power_w: Board (or module) power, in watts (None when no source gave it).
         vendor: Maker, for grouping in lists.
         family: Architecture or product family, for grouping in lists.
-        peak_is_measured: True when the peak is a public measurement, not a vendor figure.
+        peak_basis: How the peaks were obtained, a key of :data:`PEAK_BASES` (``"vendor"``,
+            ``"arithmetic"`` or ``"measured"``); ``peak_is_measured`` reads it.
+        peak_working: For an arithmetic peak, the arithmetic written out with its quoted inputs
+            (``"40 GPU cores x 128 ALUs x 2 FLOP per clock x 1.398 GHz = 14.3 TFLOP/s"``); empty
+            otherwise (a measured peak's notes say what was measured).
         secondary_only: True when no vendor document is among the sources.
         accumulate: For GeForce parts, whose tensor cores run FP32 accumulation at half the
             FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
@@ -113,7 +127,8 @@ class Accelerator(_PeakLookup):
     board_power_w: float | None = None
     vendor: str = ""
     family: str = ""
-    peak_is_measured: bool = False
+    peak_basis: str = "vendor"
+    peak_working: str = ""
     secondary_only: bool = False
     memory_stated: str = ""
     accumulate: str = ""
@@ -125,6 +140,18 @@ class Accelerator(_PeakLookup):
             raise ValueError(f"{self.slug}: unknown dtypes in peak_flop_per_s: {sorted(unknown)}")
         if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
+        if self.peak_basis not in PEAK_BASES:
+            raise ValueError(f"{self.slug}: peak_basis must be one of {', '.join(PEAK_BASES)}, got {self.peak_basis!r}")
+
+    @property
+    def peak_is_measured(self) -> bool:
+        """True when the peak is a public measurement, not a vendor figure or arithmetic."""
+        return self.peak_basis == "measured"
+
+    @property
+    def peak_basis_text(self) -> str:
+        """How sure the peak is, in the words lists show (``"vendor figure"``, ``"measured"``)."""
+        return PEAK_BASES[self.peak_basis]
 
 
 @dataclass(frozen=True)
@@ -405,7 +432,8 @@ def _record_fields(record: dict) -> dict:
         "board_power_w": record.get("board_power_w"),
         "vendor": record["vendor"],
         "family": record["family"],
-        "peak_is_measured": bool(record.get("measured")),
+        "peak_basis": _peak_basis(record),
+        "peak_working": _peak_working(record),
         "accumulate": record.get("accumulate") or "",
         "fp16_accumulate_peak_flop_per_s": {
             dtype: tera * TERA for dtype, tera in (record.get("fp16_accumulate_dense_tera_per_s") or {}).items()
@@ -413,23 +441,84 @@ def _record_fields(record: dict) -> dict:
     }
 
 
-#: Vendors that publish no FLOP/s figure for their chips (Apple states memory bandwidth and
-#: capacity only), so a peak for one of their chips can only come from a public measurement.
+#: Vendors that publish no 16-bit FLOP/s figure for their chips (Apple states memory bandwidth
+#: and capacity, at most an FP32 figure), so a peak for one of their chips comes from a public
+#: measurement or from shader arithmetic, never from a "vendor" figure.
 VENDORS_WITHOUT_PUBLISHED_PEAKS = frozenset({"Apple"})
+
+#: The inputs an arithmetic peak multiplies, in the order the working writes them.
+ARITHMETIC_INPUTS = ("cores", "units_per_core", "flop_per_clock_per_unit", "clock_ghz")
+
+
+def _peak_basis(record: dict) -> str:
+    """The record's ``peak_basis``; records written before it say ``measured: True`` or nothing.
+
+    Raises:
+        ValueError: if the basis is unknown, or disagrees with the record's ``measured`` flag.
+    """
+    basis = record.get("peak_basis") or ("measured" if record.get("measured") else "vendor")
+    if basis not in PEAK_BASES:
+        raise ValueError(f"{record['slug']}: peak_basis must be one of {', '.join(PEAK_BASES)}, got {basis!r}")
+    if bool(record.get("measured")) != (basis == "measured"):
+        raise ValueError(f"{record['slug']}: measured is {record.get('measured')!r} but peak_basis is {basis!r}")
+    return basis
+
+
+def arithmetic_peak_tera_per_s(arithmetic: dict) -> float:
+    """A peak from its quoted inputs: cores x units per core x FLOP per clock per unit x clock.
+
+    Args:
+        arithmetic: A record's ``peak_arithmetic``: ``cores``, ``units_per_core``,
+            ``flop_per_clock_per_unit`` (2 for a fused multiply-add) and ``clock_ghz`` (GHz).
+
+    Returns:
+        The peak in TFLOP/s.
+    """
+    cores, units, flop, clock_ghz = (arithmetic[key] for key in ARITHMETIC_INPUTS)
+    return cores * units * flop * clock_ghz * GIGA / TERA
+
+
+def _peak_working(record: dict) -> str:
+    """The arithmetic behind an arithmetic peak, written out; empty for other bases."""
+    arithmetic = record.get("peak_arithmetic")
+    if not arithmetic:
+        return ""
+    return (
+        f"{arithmetic['cores']:g} {arithmetic['cores_what']} x {arithmetic['units_per_core']:g} "
+        f"{arithmetic['units_what']} x {arithmetic['flop_per_clock_per_unit']:g} FLOP per clock "
+        f"x {arithmetic['clock_ghz']:g} GHz = {arithmetic_peak_tera_per_s(arithmetic):.3g} TFLOP/s"
+    )
+
+
+def _record_peaks(record: dict) -> dict[str, float]:
+    """The record's dense peaks in FLOP/s: as quoted, or computed from its arithmetic.
+
+    Raises:
+        ValueError: if an arithmetic record has no inputs, or a non-arithmetic one has some.
+    """
+    peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
+    arithmetic = record.get("peak_arithmetic")
+    if (_peak_basis(record) == "arithmetic") != bool(arithmetic):
+        raise ValueError(f"{record['slug']}: peak_arithmetic goes with peak_basis 'arithmetic', and only with it")
+    if arithmetic:
+        # Derived, not typed: the peak is whatever the quoted inputs multiply to.
+        peak = arithmetic_peak_tera_per_s(arithmetic) * TERA
+        peaks.update({dtype: peak for dtype in arithmetic["dtypes"]})
+    return peaks
 
 
 def _from_record(record: dict) -> Accelerator | None:
     """The preset a record describes, or None if it lacks a 16-bit peak, bandwidth or capacity.
 
     Raises:
-        ValueError: if a chip whose vendor publishes no FLOP/s figure has a peak that is not
-            marked as a measurement.
+        ValueError: if a chip whose vendor publishes no FLOP/s figure has a peak that is
+            neither a measurement nor shader arithmetic.
     """
-    peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
-    if peaks and record["vendor"] in VENDORS_WITHOUT_PUBLISHED_PEAKS and not record.get("measured"):
+    peaks = _record_peaks(record)
+    if peaks and record["vendor"] in VENDORS_WITHOUT_PUBLISHED_PEAKS and _peak_basis(record) == "vendor":
         raise ValueError(
-            f"{record['slug']}: {record['vendor']} publishes no FLOP/s figure; "
-            "expected its peak to be a cited measurement marked measured: True"
+            f"{record['slug']}: {record['vendor']} publishes no FLOP/s figure; expected its peak to be "
+            "a cited measurement (measured: True) or shader arithmetic (peak_basis: 'arithmetic')"
         )
     bandwidth = _bytes(record.get("memory_bandwidth"))
     memory, capacity_text = _capacity(record)

@@ -8,7 +8,12 @@ import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
 from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
-from roofline_core.hardware.accelerators import VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
+from roofline_core.hardware.accelerators import (
+    PEAK_BASES,
+    VENDORS_WITHOUT_PUBLISHED_PEAKS,
+    _from_record,
+    arithmetic_peak_tera_per_s,
+)
 
 REQUIRED = {
     "h100-sxm",
@@ -155,6 +160,49 @@ def test_a_vendor_peak_for_an_apple_chip_is_refused_unless_measured() -> None:
         _from_record(_apple_record(dense_peak_tera_per_s={"fp16": 10.0}, measured=False))
     preset = _from_record(_apple_record(dense_peak_tera_per_s={"fp16": 10.0}, measured=True))
     assert preset is not None and preset.peak_is_measured and preset.peak_for("bf16") == 10e12
+
+
+def test_every_preset_says_how_its_peak_was_obtained() -> None:
+    for slug, accelerator in ACCELERATORS.items():
+        assert accelerator.peak_basis in PEAK_BASES, slug
+        assert accelerator.peak_is_measured == (accelerator.peak_basis == "measured"), slug
+        if accelerator.vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS:
+            assert accelerator.peak_basis != "vendor", slug
+        # An arithmetic peak carries its working; the others carry none.
+        assert bool(accelerator.peak_working) == (accelerator.peak_basis == "arithmetic"), slug
+    assert ACCELERATORS["h100-sxm"].peak_basis == "vendor"
+
+
+_ARITHMETIC = {
+    "cores": 10,
+    "cores_what": "GPU cores",
+    "units_per_core": 128,
+    "units_what": "ALUs",
+    "flop_per_clock_per_unit": 2,
+    "clock_ghz": 1.398,
+    "dtypes": ["fp16"],
+}
+
+
+def test_an_arithmetic_peak_is_computed_from_its_inputs_and_written_out() -> None:
+    # 10 cores x 128 ALUs x 2 FLOP (one FMA) x 1.398 GHz = 3,579 GFLOP/s, the M2's figure.
+    assert arithmetic_peak_tera_per_s(_ARITHMETIC) == pytest.approx(3.579, abs=5e-4)
+    preset = _from_record(
+        _apple_record(dense_peak_tera_per_s={}, measured=False, peak_basis="arithmetic", peak_arithmetic=_ARITHMETIC)
+    )
+    assert preset is not None and preset.peak_basis == "arithmetic" and not preset.peak_is_measured
+    assert preset.peak_for("fp16") == pytest.approx(3.579e12, rel=1e-4)
+    assert preset.peak_working == "10 GPU cores x 128 ALUs x 2 FLOP per clock x 1.398 GHz = 3.58 TFLOP/s"
+    assert preset.peak_basis_text == "from shader count x clock arithmetic"
+
+
+def test_a_peak_basis_that_contradicts_the_record_is_refused() -> None:
+    with pytest.raises(ValueError, match="apple-m4-max: measured is True but peak_basis is 'arithmetic'"):
+        _from_record(_apple_record(peak_basis="arithmetic", peak_arithmetic=_ARITHMETIC))
+    with pytest.raises(ValueError, match="peak_arithmetic goes with peak_basis 'arithmetic'"):
+        _from_record(_apple_record(measured=False, peak_basis="arithmetic"))
+    with pytest.raises(ValueError, match="peak_basis must be one of vendor, arithmetic, measured, got 'guessed'"):
+        _from_record(_apple_record(measured=False, peak_basis="guessed"))
 
 
 def test_records_without_a_16_bit_peak_are_not_presets() -> None:
