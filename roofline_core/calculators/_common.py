@@ -12,6 +12,7 @@ from roofline_core.estimates.parts import LABEL_TEXT, Part
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import (
     bound_phrase,
+    format_capacity,
     format_fit_advice,
     format_flop_per_s,
     format_memory_fit,
@@ -143,10 +144,11 @@ def custom_accelerator_inputs(*custom_fields: str) -> tuple[Number, ...]:
 
 
 def memory_bytes_of(values: dict[str, Any]) -> float:
-    """Memory of one accelerator, in bytes: the preset's, or the custom ``memory_gb`` field's."""
+    """Memory a model may use on one accelerator, in bytes: the preset's (on unified memory, the
+    GPU-usable share), or the custom ``memory_gb`` field's."""
     if values["accelerator"] == CUSTOM:
         return values["memory_gb"] * GIGA
-    return ACCELERATORS[values["accelerator"]].memory_bytes
+    return ACCELERATORS[values["accelerator"]].fit_memory_bytes
 
 
 def accelerator_of(values: dict[str, Any], *, compute_dtype: str = "fp16") -> AnyAccelerator:
@@ -339,9 +341,25 @@ def fit_advice(values: dict[str, Any], *, batch: int, context_tokens: int) -> st
 def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_tokens: int) -> str:
     """Whether the scenario fits, said plainly; for one that does not, what would (more devices,
     smaller weights): ``"No: needs 141 GB of 80 GB. It fits on 2 devices, or in FP8 weights."``."""
+    shared = _unified_memory_words(values)
     if fit.fits:
-        return format_memory_fit(fit)
-    return f"{format_memory_fit(fit)}. {fit_advice(values, batch=batch, context_tokens=context_tokens)}"
+        return format_memory_fit(fit) + (f" ({shared})" if shared else "")
+    verdict = f"{format_memory_fit(fit)}. {fit_advice(values, batch=batch, context_tokens=context_tokens)}"
+    if shared:
+        # On unified memory the pool is larger than the GPU's default share; say how to move it.
+        advice = ACCELERATORS[values["accelerator"]].gpu_memory_advice
+        verdict += f" The capacity is {shared}; {advice}."
+    return verdict
+
+
+def _unified_memory_words(values: dict[str, Any]) -> str:
+    """For a unified-memory preset, what the capacity in a fit verdict is; empty elsewhere."""
+    if values["accelerator"] == CUSTOM:
+        return ""
+    chip = ACCELERATORS[values["accelerator"]]
+    if chip.gpu_usable_memory_bytes is None:
+        return ""
+    return f"the GPU's default share of {format_capacity(chip.memory_bytes * values['devices'])} of unified memory"
 
 
 def math_accelerator(values: dict[str, Any]) -> tuple[AnyAccelerator, str]:

@@ -90,7 +90,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         block_scales_ignored(model, block_format=block_format),
     )
     worst = max(pitfalls, key=_size_of_error)
-    capacity = accelerator.memory_bytes * values["devices"]
+    capacity = accelerator.fit_memory_bytes * values["devices"]
     fit = MemoryFit(
         capacity_bytes=capacity,
         weight_bytes=weight_bytes,

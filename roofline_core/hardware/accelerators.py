@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from roofline_core.hardware.dtypes import DTYPES
+from roofline_core.hardware.unified_memory import gpu_usable_memory
 from roofline_core.roofline import _require_positive, ridge_point
 from roofline_core.sources import Source
 
@@ -23,13 +24,19 @@ GIB = 2**30
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
 
-#: How a preset's peaks were obtained, most certain first, with the words lists show for each.
+#: What a preset is, and the heading lists group it under.
+KINDS: dict[str, str] = {"gpu": "GPUs", "tpu": "TPUs", "npu": "AI accelerators", "cpu": "CPUs"}
+
+#: Kinds by family, for records that do not state one (every other family is a GPU's).
+_FAMILY_KINDS = {"TPU": "tpu", "Trainium": "npu", "Gaudi": "npu"}
+
+#: How a preset's peaks were obtained, with the word lists show after a peak for each.
 #: "vendor": the maker's own figure. "arithmetic": the maker states no FLOP/s, so the peak is
 #: computed from quoted inputs (execution units x clock x FLOP per clock per unit), written out
 #: in the record. "measured": a cited public benchmark, which real kernels may beat or miss.
 PEAK_BASES: dict[str, str] = {
     "vendor": "vendor figure",
-    "arithmetic": "from shader count x clock arithmetic",
+    "arithmetic": "computed",
     "measured": "measured",
 }
 
@@ -78,7 +85,8 @@ class _PeakLookup:
 
 @dataclass(frozen=True)
 class Accelerator(_PeakLookup):
-    """One accelerator (a single GPU or TPU chip).
+    """One processor that runs a model: a GPU, TPU or other accelerator chip, the GPU of a
+    unified-memory system on a chip (Apple silicon, Strix Halo), or a server or desktop CPU.
 
     Attributes:
         slug: Stable identifier used in URLs and the command line (``"h100-sxm"``).
@@ -111,6 +119,12 @@ class Accelerator(_PeakLookup):
             FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
         fp16_accumulate_peak_flop_per_s: For those parts, the FP16-accumulate peaks, the stated
             alternative, in FP/s by dtype (empty elsewhere).
+        kind: What the processor is, a key of :data:`KINDS` (``"gpu"``, ``"cpu"``); lists group
+            CPUs apart, and a CPU has no device link.
+        gpu_usable_memory_bytes: On unified memory, the share of ``memory_bytes`` the GPU may
+            use by default (macOS's wired limit, a BIOS allocation), in bytes; None where the
+            chip's memory is its own. Every fit verdict uses it (:attr:`fit_memory_bytes`).
+        gpu_memory_advice: How a reader raises that share, where the vendor documents how.
     """
 
     slug: str
@@ -133,6 +147,9 @@ class Accelerator(_PeakLookup):
     memory_stated: str = ""
     accumulate: str = ""
     fp16_accumulate_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
+    kind: str = "gpu"
+    gpu_usable_memory_bytes: float | None = None
+    gpu_memory_advice: str = ""
 
     def __post_init__(self) -> None:
         unknown = set(self.peak_flop_per_s) - set(DTYPES)
@@ -142,6 +159,14 @@ class Accelerator(_PeakLookup):
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
         if self.peak_basis not in PEAK_BASES:
             raise ValueError(f"{self.slug}: peak_basis must be one of {', '.join(PEAK_BASES)}, got {self.peak_basis!r}")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.slug}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+
+    @property
+    def fit_memory_bytes(self) -> float:
+        """The memory a model must fit in, in bytes: the GPU-usable share of unified memory, else
+        the whole capacity."""
+        return self.memory_bytes if self.gpu_usable_memory_bytes is None else self.gpu_usable_memory_bytes
 
     @property
     def peak_is_measured(self) -> bool:
@@ -172,6 +197,11 @@ class CustomAccelerator(_PeakLookup):
     bandwidth_bytes_per_s: float
     memory_bytes: float | None = None
     name: str = "Custom accelerator"
+
+    @property
+    def fit_memory_bytes(self) -> float | None:
+        """The memory a model must fit in, in bytes: all of it (a reader's own numbers)."""
+        return self.memory_bytes
 
     def __post_init__(self) -> None:
         for dtype, peak in self.peak_flop_per_s.items():
@@ -432,6 +462,7 @@ def _record_fields(record: dict) -> dict:
         "board_power_w": record.get("board_power_w"),
         "vendor": record["vendor"],
         "family": record["family"],
+        "kind": record.get("kind") or _FAMILY_KINDS.get(record["family"], "gpu"),
         "peak_basis": _peak_basis(record),
         "peak_working": _peak_working(record),
         "accumulate": record.get("accumulate") or "",
@@ -524,6 +555,7 @@ def _from_record(record: dict) -> Accelerator | None:
     memory, capacity_text = _capacity(record)
     if not ({"fp16", "bf16"} & set(peaks)) or bandwidth is None or memory is None:
         return None
+    gpu_usable, advice = gpu_usable_memory(record, memory)
     first = record["sources"][0]
     # Every list that shows the name (calculator selects, figures) then says the peak is measured.
     name = f"{record['name']} (measured peak)" if record.get("measured") else record["name"]
@@ -536,6 +568,8 @@ def _from_record(record: dict) -> Accelerator | None:
         memory_kind=record.get("memory_kind", ""),
         memory_stated=_stated_capacity(record),
         source=Source(title=first["title"], url=first["url"], states=_quotes(record) + "\n\n" + capacity_text),
+        gpu_usable_memory_bytes=gpu_usable,
+        gpu_memory_advice=advice,
         notes=record.get("notes") or "",
         secondary_only=bool(record.get("secondary_only")),
         **_record_fields(record),

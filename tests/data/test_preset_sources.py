@@ -140,6 +140,36 @@ def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
             assert _is_stated(value, stated, halved=False), f"{slug}.{name}={value} is not in the quote"
 
 
+ARITHMETIC_SLUGS = [a["slug"] for a in ACCELERATORS if a.get("peak_arithmetic")]
+
+
+@pytest.mark.parametrize("slug", ARITHMETIC_SLUGS)
+def test_every_arithmetic_peak_is_its_quoted_inputs_multiplied(slug: str) -> None:
+    """An arithmetic peak (no vendor FLOP/s): the cores, the units per core (or their product, as
+    a shader count) and the clock (GHz, or MHz in the quote) are stated, and the preset's peak is
+    recomputed here from them."""
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    arithmetic = entry["peak_arithmetic"]
+    stated = _numbers_stated("\n\n".join(source["quote"] for source in entry["sources"]))
+    cores, units, clock_ghz = arithmetic["cores"], arithmetic["units_per_core"], arithmetic["clock_ghz"]
+    assert entry["peak_basis"] == "arithmetic" and not entry["dense_peak_tera_per_s"]
+    assert cores in stated, f"{slug}: {cores} cores not in the quote"
+    assert units in stated or cores * units in stated, f"{slug}: {units} units per core not in the quote"
+    assert clock_ghz in stated or round(clock_ghz * 1000, 6) in stated, (
+        f"{slug}: clock {clock_ghz} GHz not in the quote"
+    )
+    # One fused multiply-add per unit per clock, unless the record says why it is more.
+    assert arithmetic["flop_per_clock_per_unit"] == 2 or "FLOP per clock" in entry["notes"]
+    expected = cores * units * arithmetic["flop_per_clock_per_unit"] * clock_ghz * 1e9
+    for dtype in arithmetic["dtypes"]:
+        assert PRESETS[slug].peak_for(dtype) == pytest.approx(expected, rel=1e-12), (slug, dtype)
+
+
+def test_the_arithmetic_check_rejects_an_unquoted_clock() -> None:
+    stated = _numbers_stated("10-Core M3\n1280 Shaders\nShared Memory\n1398MHz")
+    assert 1398 in stated and 1280 in stated and 1.5 * 1000 not in stated
+
+
 @pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
 def test_completeness_flag_matches_the_figures(slug: str) -> None:
     entry = next(a for a in ACCELERATORS if a["slug"] == slug)
