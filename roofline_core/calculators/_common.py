@@ -112,7 +112,7 @@ def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice,
             value=a.slug,
             label=a.name,
             fills={key: ACCELERATOR_FILLS[key](a) for key in custom_fields},
-            group=a.vendor,
+            group=a.group,
         )
         for a in ACCELERATORS.values()
     ]
@@ -359,7 +359,7 @@ def _unified_memory_words(values: dict[str, Any]) -> str:
     chip = ACCELERATORS[values["accelerator"]]
     if chip.gpu_usable_memory_bytes is None:
         return ""
-    return f"the GPU's default share of {format_capacity(chip.memory_bytes * values['devices'])} of unified memory"
+    return f"the GPU's share of {format_capacity(chip.memory_bytes * values['devices'])} of unified memory"
 
 
 def math_accelerator(values: dict[str, Any]) -> tuple[AnyAccelerator, str]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from roofline_core.hardware.capacity_reasons import GDDR_IS_BINARY, HBM_IS_BINARY, STATED_IN_GIB
 from roofline_core.hardware.presets_apple import APPLE_RECORDS
+from roofline_core.hardware.presets_apu import APU_RECORDS
+from roofline_core.hardware.presets_cpu import CPU_RECORDS
 
 ACCELERATOR_RECORDS: list[dict] = [
     {
@@ -1192,3 +1194,7 @@ ACCELERATOR_RECORDS: list[dict] = [
 
 #: Apple silicon, in its own module (each record quoting Apple and the shader arithmetic behind its peak).
 ACCELERATOR_RECORDS += APPLE_RECORDS
+#: AMD Strix Halo (hardware/presets_apu.py).
+ACCELERATOR_RECORDS += APU_RECORDS
+#: Server and desktop CPUs (hardware/presets_cpu.py).
+ACCELERATOR_RECORDS += CPU_RECORDS

@@ -169,6 +169,11 @@ class Accelerator(_PeakLookup):
         return self.memory_bytes if self.gpu_usable_memory_bytes is None else self.gpu_usable_memory_bytes
 
     @property
+    def group(self) -> str:
+        """The heading lists show the preset under: its vendor, or ``"CPUs: Intel"`` for a CPU."""
+        return f"{KINDS[self.kind]}: {self.vendor}" if self.kind == "cpu" else self.vendor
+
+    @property
     def peak_is_measured(self) -> bool:
         """True when the peak is a public measurement, not a vendor figure or arithmetic."""
         return self.peak_basis == "measured"
@@ -603,12 +608,14 @@ def _load_presets() -> dict[str, Accelerator]:
     from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
 
     sheets = {a.slug: a for a in _VENDOR_SHEET_PRESETS}
-    presets: dict[str, Accelerator] = {}
+    groups: dict[str, list[Accelerator]] = {}
     for record in ACCELERATOR_RECORDS:
         preset = _with_record(sheets[record["slug"]], record) if record["slug"] in sheets else _from_record(record)
         if preset is not None:
-            presets[preset.slug] = preset
-    return presets
+            groups.setdefault(preset.group, []).append(preset)
+    # Records come from several modules (AMD's Strix Halo after Apple's chips), but lists show a
+    # group's presets together: groups in the order they first appear, records in order within.
+    return {preset.slug: preset for presets in groups.values() for preset in presets}
 
 
 #: Every accelerator preset by slug, grouped by vendor. The first ten carry the vendor sheet's

@@ -61,10 +61,10 @@ def test_the_verdict_names_the_share_and_the_sysctl_that_raises_it() -> None:
     verdict = compute("decode-speed-of-light", inputs)["outputs"]["fits"]
     assert verdict["value"] is False
     # 64 GiB less the 8 GiB left to macOS is 56 GiB = 57,344 MiB.
-    assert "the GPU's default share of 64 GiB of unified memory" in verdict["text"]
+    assert "the GPU's share of 64 GiB of unified memory" in verdict["text"]
     assert "sudo sysctl iogpu.wired_limit_mb=57344" in verdict["text"]
     fits = compute("decode-speed-of-light", {**inputs, "weight_dtype": "int8"})["outputs"]["fits"]
-    assert fits["value"] is True and fits["text"].endswith("(the GPU's default share of 64 GiB of unified memory)")
+    assert fits["value"] is True and fits["text"].endswith("(the GPU's share of 64 GiB of unified memory)")
     h100 = compute("decode-speed-of-light", {**inputs, "accelerator": "h100-sxm"})["outputs"]["fits"]["text"]
     assert "unified memory" not in h100 and "sysctl" not in h100
 
@@ -87,3 +87,22 @@ def test_an_unknown_scheme_or_an_allocation_beyond_the_memory_is_refused() -> No
     with pytest.raises(ValueError, match="expected a GPU allocation in GiB within the memory"):
         gpu_usable_memory({**record, "gpu_memory": too_much}, 128 * GIB)
     assert gpu_usable_memory({**record, "gpu_memory": None}, 128 * GIB) == (None, "")
+
+
+def test_strix_halo_fits_in_the_96_gib_its_variable_graphics_memory_gives_the_gpu() -> None:
+    # AMD: "AMD Ryzen AI Max+ 395 (128GB) processor with 96GB of Variable Graphics Memory".
+    apu = ACCELERATORS["ryzen-ai-max-395"]
+    assert apu.memory_bytes == 128 * GIB and apu.fit_memory_bytes == 96 * GIB
+    assert "96GB of Variable Graphics Memory" in apu.source.states
+    inputs = {
+        "accelerator": "ryzen-ai-max-395",
+        "model": "gpt-oss-120b",
+        "weight_dtype": "fp8",
+        "context_tokens": "4096",
+    }
+    verdict = compute("decode-speed-of-light", inputs)["outputs"]["fits"]
+    assert verdict["value"] is False
+    assert (
+        "the GPU's share of 128 GiB of unified memory" in verdict["text"]
+        and "Variable Graphics Memory" in verdict["text"]
+    )
