@@ -12,8 +12,8 @@ Capacity: each preset holds the largest standard memory configuration of its tie
 are in the notes); a reader with less picks Custom. The GPU may wire only part of it, by default
 (``gpu_memory``: see :mod:`roofline_core.hardware.unified_memory`).
 
-Binned GPU variants whose bandwidth differs (the 30-core M3 Max at 300 GB/s, the 32-core M4 Max
-at 410 GB/s) are left out until a source quoting their bandwidth and capacity together is found.
+Of the binned GPU variants whose bandwidth differs, the 32-core M4 Max (410 GB/s) is a preset;
+the 30-core M3 Max (300 GB/s) waits for a source quoting its bandwidth.
 """
 
 from __future__ import annotations
@@ -435,15 +435,66 @@ APPLE_RECORDS: list[dict] = [
         capacity_gb=64,
         notes="Memory options 24, 48 or 64 GB; the preset holds 64. The 16-core M4 Pro has the same bandwidth. No public GPU matmul measurement of an M4 Pro was found, so the peak is shader arithmetic: 20 cores x 128 ALUs x 2 x 1.47 GHz (2,560 shaders at 1,470 MHz).",
     ),
+    _apple(
+        slug="apple-m4-max-32c",
+        name="Apple M4 Max (32-core GPU)",
+        sources=[
+            {
+                "title": "HungryGeeks, M1 Max, M2 Max, M4 Max compared: how high-end Apple Silicon has evolved",
+                "url": "https://hungrygeeks.ph/m1-max-m2-max-m4-max-compared-how-high-end-apple-silicon-has-evolved/?noamp=mobile",
+                "secondary": True,
+                "quote": "GPU Cores32-core30-core or 38-core32-core or 40-core\n...\nMemory Bandwidth400GB/s400GB/s410GB/s ( 14-core ) or 546GB/s ( 16-core )",
+            },
+            {
+                "title": "ITmedia report on the M4 Pro and M4 Max MacBook Pro (30 October 2024), as stored in the LLM_Dataset collection",
+                "url": "https://huggingface.co/datasets/Yinxing/LLM_Dataset/blob/main/MacPro.txt",
+                "secondary": True,
+                "quote": "M4 Maxは、14コアCPU/32コアGPUと16コアCPU/40コアCPUの2種類で、前者がメモリ36GBのみ、後者が最大128GBまでとなっている。",
+            },
+            _hmc(
+                "https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-40-core-m3-max",
+                "32-Core M4 Max\n40-Core M3 Max\n4096 Shaders\nShared Memory\n1678MHz",
+            ),
+            _turner(),
+        ],
+        cores=32,
+        clock_ghz=1.678,
+        bandwidth_gb_s=410,
+        capacity_gb=36,
+        notes="The binned M4 Max (14-core CPU, 32-core GPU): 410 GB/s instead of 546, and 36 GB of memory only (the report's '前者がメモリ36GBのみ'). Peak: 32 cores x 128 ALUs x 2 x 1.678 GHz, the database's clock for this part; it lists 1,470 MHz for the M4 and M4 Pro, so this peak is the least sure of the Apple ones.",
+    ),
+    _apple(
+        slug="apple-m5",
+        name="Apple M5 (10-core GPU)",
+        sources=[
+            {
+                "title": "The Decoder, Apple's M5 chip brings faster AI to MacBook, iPad and Vision Pro",
+                "url": "https://the-decoder.com/apples-m5-chip-brings-faster-ai-to-macbook-ipad-and-vision-pro/",
+                "secondary": True,
+                "quote": 'Apple says the M5 delivers more than four times the GPU performance for AI tasks compared to the previous M4 chip. Each of the ten GPU cores includes a built-in "Neural Accelerator."\n...\nThe chip uses a third-generation 3 nm manufacturing process, offers 153 GB/s of shared memory bandwidth (about 30 percent more than before), and supports up to 32 GB of unified memory.',
+            },
+            _hmc(
+                "https://hmc-tech.com/gpu/apple-10-core-m5-vs-intel-uhd-620-1100mhz",
+                "10-Core M5\n...\n1280 Shaders\nShared Memory\n1740MHz\n...\nFP32\n4.45 TFLOPS\n...\nFP16\n8.91 TFLOPS\n4.45 TFLOPS Tensor (FP16 Accumulate)",
+            ),
+            _turner(),
+        ],
+        cores=10,
+        clock_ghz=1.74,
+        bandwidth_gb_s=153,
+        capacity_gb=32,
+        notes="Memory options up to 32 GB; the preset holds 32. Peak: 10 cores x 128 ALUs x 2 x 1.74 GHz = 4.45 TFLOP/s, the shader rate; each GPU core also has a Neural Accelerator for matrix math, which the database lists at 8.91 TFLOPS FP16 and Apple puts at over 4x the M4's GPU AI compute, so prefill may run faster than this peak says. Decode, bounded by 153 GB/s, does not depend on it.",
+    ),
 ]
 
 _TIERS = ("", "pro", "max", "ultra")
 
 
-def _lineup_order(record: dict) -> tuple[int, int]:
-    """M1 before M2, and within a generation base, Pro, Max, Ultra: the order lists show."""
+def _lineup_order(record: dict) -> tuple[int, int, float]:
+    """M1 before M2; within a generation base, Pro, Max, Ultra; a binned variant (fewer GPU cores,
+    less bandwidth) before the full chip: the order lists show."""
     generation, _, tier = record["slug"].removeprefix("apple-m").partition("-")
-    return int(generation), _TIERS.index(tier)
+    return int(generation), _TIERS.index(tier.partition("-")[0]), record["memory_bandwidth"]["value"]
 
 
 APPLE_RECORDS.sort(key=_lineup_order)
