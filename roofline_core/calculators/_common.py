@@ -348,7 +348,7 @@ def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_t
     if shared:
         # On unified memory the pool is larger than the GPU's default share; say how to move it.
         advice = ACCELERATORS[values["accelerator"]].gpu_memory_advice
-        verdict += f" The capacity is {shared}; {advice}."
+        verdict += f" The capacity is {shared}: {advice}."
     return verdict
 
 
@@ -390,8 +390,11 @@ def math_cross_check(values: dict[str, Any]) -> dict[str, str]:
 
 
 def math_text(values: dict[str, Any], accelerator: AnyAccelerator, compute_dtype: str) -> str:
-    """How the weights meet the math: ``"W8A8 on the FP8 peak (1,979 TFLOP/s)"``."""
+    """How the weights meet the math: ``"W8A8 on the FP8 peak (1,979 TFLOP/s)"``; a peak that is
+    not the vendor's figure says how it was obtained (``"(7.53 TFLOP/s, computed)"``)."""
     peak = format_flop_per_s(accelerator.peak_for(compute_dtype))
+    if getattr(accelerator, "peak_basis", "vendor") != "vendor":
+        peak += f", {accelerator.peak_basis_text}"
     return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak})"
 
 

@@ -76,8 +76,8 @@ APU_RECORDS: list[dict] = [
             "value": 96,
             "unit": "GiB",
             "how_to_raise": (
-                "the GPU's share is what AMD Variable Graphics Memory converts from system RAM into graphics "
-                "memory for it; AMD names 96 GB of a 128 GB system"
+                "AMD Variable Graphics Memory sets it, converting system RAM into graphics memory; AMD "
+                "names 96 GB of a 128 GB system"
             ),
         },
         "interconnect": {"kind": "none (single package)", "value": None, "unit": None, "direction": None},

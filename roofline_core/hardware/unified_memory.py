@@ -72,8 +72,8 @@ def macos_raise_advice(memory_bytes: float) -> str:
     """How to let the GPU wire more of a Mac's ``memory_bytes``: the sysctl and a value for it."""
     limit_mb = int((memory_bytes - MACOS_KEEP_FOR_SYSTEM_BYTES) // 2**20)
     return (
-        f"macOS lets the GPU wire about {_share_words(memory_bytes)} of the unified memory by default; "
-        f"raise the limit until the next restart with sudo sysctl iogpu.wired_limit_mb={limit_mb} "
+        f"macOS lets the GPU wire about {_share_words(memory_bytes)} of it by default; raise the limit "
+        f"until the next restart with sudo sysctl iogpu.wired_limit_mb={limit_mb} "
         f"(leaving {MACOS_KEEP_FOR_SYSTEM_BYTES // GIB} GiB to macOS)"
     )
 

@@ -108,3 +108,14 @@ def test_strix_halo_fits_in_the_96_gib_its_variable_graphics_memory_gives_the_gp
         "the GPU's share of 128 GiB of unified memory" in verdict["text"]
         and "Variable Graphics Memory" in verdict["text"]
     )
+
+
+def _math(slug: str) -> str:
+    return compute("decode-speed-of-light", {"accelerator": slug})["outputs"]["math"]["text"]
+
+
+def test_the_math_output_says_how_sure_a_computed_or_measured_peak_is() -> None:
+    math = _math
+    assert math("apple-m4-pro").endswith("(7.53 TFLOP/s, computed)")
+    assert math("apple-m4-max").endswith("(14.8 TFLOP/s, measured)")
+    assert math("h100-sxm").endswith("(989 TFLOP/s)")
