@@ -45,14 +45,7 @@ from roofline_core.formatting import (
     format_intensity,
     format_number,
 )
-from roofline_core.hardware import (
-    ACCELERATORS,
-    TERA,
-    Accelerator,
-    AnyAccelerator,
-    CustomAccelerator,
-    accelerators_by_vendor,
-)
+from roofline_core.hardware import ACCELERATORS, TERA, AnyAccelerator, CustomAccelerator, accelerators_by_vendor
 from roofline_core.models import MLA, MODELS, models_by_family
 from roofline_core.models.config_code import model_from_code
 from roofline_core.models.config_error import ConfigError
@@ -586,9 +579,8 @@ def cmd_models(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     return {"command": command.name, "title": "Model presets", "columns": columns, "rows": rows}
 
 
-def _peak_basis_suffix(accelerator: Accelerator) -> str:
-    """How sure a peak is, after it: nothing for a vendor figure, else ``" (measured)"`` and so on."""
-    return "" if accelerator.peak_basis == "vendor" else f" ({accelerator.peak_basis_text})"
+#: How the peak column says how sure a peak is (hardware.PEAK_BASES).
+_PEAK_BASIS_MARK = {"vendor": "", "arithmetic": " (computed)", "measured": " (measured)"}
 
 
 def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, Any]:
@@ -602,7 +594,7 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
                 {
                     "vendor": _text(vendor),
                     "accelerator": _text(a.slug),
-                    "peak": value(peak, "FLOP/s", format_flop_per_s(peak) + _peak_basis_suffix(a)),
+                    "peak": value(peak, "FLOP/s", format_flop_per_s(peak) + _PEAK_BASIS_MARK[a.peak_basis]),
                     "bandwidth": value(a.bandwidth_bytes_per_s, "B/s", format_bandwidth(a.bandwidth_bytes_per_s)),
                     "memory": value(a.memory_bytes, "B", format_capacity(a.memory_bytes)),
                     "link": value(

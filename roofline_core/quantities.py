@@ -301,7 +301,7 @@ def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
         text += f" ({accelerator.accumulate} accumulate)"
     if accelerator.peak_basis != "vendor":
         # A measured or computed peak is less sure than a vendor's figure; the text says which.
-        text += f" ({accelerator.peak_basis_text})"
+        text += f" ({accelerator.peak_mark})"
     return Value(text, _sources(accelerator), number=peak_flop_per_s)
 
 

@@ -30,15 +30,22 @@ KINDS: dict[str, str] = {"gpu": "GPUs", "tpu": "TPUs", "npu": "AI accelerators",
 #: Kinds by family, for records that do not state one (every other family is a GPU's).
 _FAMILY_KINDS = {"TPU": "tpu", "Trainium": "npu", "Gaudi": "npu"}
 
-#: How a preset's peaks were obtained, with the word lists show after a peak for each.
-#: "vendor": the maker's own figure. "arithmetic": the maker states no FLOP/s, so the peak is
-#: computed from quoted inputs (execution units x clock x FLOP per clock per unit), written out
-#: in the record. "measured": a cited public benchmark, which real kernels may beat or miss.
-PEAK_BASES: dict[str, str] = {
-    "vendor": "vendor figure",
-    "arithmetic": "computed",
-    "measured": "measured",
+#: How a preset's peak was obtained, surest first: ``"vendor"`` (the maker's sheet states it),
+#: ``"arithmetic"`` (computed from stated unit counts, clock and per-clock rate, where the maker
+#: states no FLOP/s figure), ``"measured"`` (a public benchmark, where nothing else exists).
+#: Decode is bounded by bandwidth, so a chip is listed even where its peak is the least sure kind.
+#: (The same names and words as the helper branch adding GPU presets uses, so the two agree.)
+PEAK_BASES = ("vendor", "arithmetic", "measured")
+
+#: How each basis reads where a page says how sure a peak is.
+PEAK_BASIS_WORDS = {
+    "vendor": "stated by the maker (or a copy of its sheet)",
+    "arithmetic": "computed from stated figures by a stated rule; no source read states it",
+    "measured": "a public measurement; the maker states no FLOP/s figure",
 }
+
+#: The short mark lists put after a peak that no sheet states.
+PEAK_BASIS_MARKS = {"vendor": "", "arithmetic": "computed", "measured": "measured"}
 
 
 class _PeakLookup:
@@ -109,8 +116,9 @@ class Accelerator(_PeakLookup):
         board_power_w: Board (or module) power, in watts (None when no source gave it).
         vendor: Maker, for grouping in lists.
         family: Architecture or product family, for grouping in lists.
-        peak_basis: How the peaks were obtained, a key of :data:`PEAK_BASES` (``"vendor"``,
-            ``"arithmetic"`` or ``"measured"``); ``peak_is_measured`` reads it.
+        peak_is_measured: True when the peak is a public measurement, not a vendor figure.
+        peak_basis: How the peaks were obtained, one of :data:`PEAK_BASES` (``"measured"``
+            exactly when ``peak_is_measured``); pages say how sure a peak is from it.
         peak_working: For an arithmetic peak, the arithmetic written out with its quoted inputs
             (``"40 GPU cores x 128 ALUs x 2 FLOP per clock x 1.398 GHz = 14.3 TFLOP/s"``); empty
             otherwise (a measured peak's notes say what was measured).
@@ -121,6 +129,8 @@ class Accelerator(_PeakLookup):
             alternative, in FP/s by dtype (empty elsewhere).
         kind: What the processor is, a key of :data:`KINDS` (``"gpu"``, ``"cpu"``); lists group
             CPUs apart, and a CPU has no device link.
+        group: The heading the chip is listed under in selects: its vendor, or ``"CPUs: Intel"``
+            for a CPU.
         gpu_usable_memory_bytes: On unified memory, the share of ``memory_bytes`` the GPU may
             use by default (macOS's wired limit, a BIOS allocation), in bytes; None where the
             chip's memory is its own. Every fit verdict uses it (:attr:`fit_memory_bytes`).
@@ -141,6 +151,7 @@ class Accelerator(_PeakLookup):
     board_power_w: float | None = None
     vendor: str = ""
     family: str = ""
+    peak_is_measured: bool = False
     peak_basis: str = "vendor"
     peak_working: str = ""
     secondary_only: bool = False
@@ -148,6 +159,7 @@ class Accelerator(_PeakLookup):
     accumulate: str = ""
     fp16_accumulate_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
     kind: str = "gpu"
+    group: str = ""
     gpu_usable_memory_bytes: float | None = None
     gpu_memory_advice: str = ""
 
@@ -158,7 +170,9 @@ class Accelerator(_PeakLookup):
         if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
         if self.peak_basis not in PEAK_BASES:
-            raise ValueError(f"{self.slug}: peak_basis must be one of {', '.join(PEAK_BASES)}, got {self.peak_basis!r}")
+            raise ValueError(f"{self.slug}: peak_basis must be one of {PEAK_BASES}, got {self.peak_basis!r}")
+        if (self.peak_basis == "measured") != self.peak_is_measured:
+            raise ValueError(f"{self.slug}: peak_basis {self.peak_basis!r} disagrees with peak_is_measured")
         if self.kind not in KINDS:
             raise ValueError(f"{self.slug}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
 
@@ -169,19 +183,10 @@ class Accelerator(_PeakLookup):
         return self.memory_bytes if self.gpu_usable_memory_bytes is None else self.gpu_usable_memory_bytes
 
     @property
-    def group(self) -> str:
-        """The heading lists show the preset under: its vendor, or ``"CPUs: Intel"`` for a CPU."""
-        return f"{KINDS[self.kind]}: {self.vendor}" if self.kind == "cpu" else self.vendor
-
-    @property
-    def peak_is_measured(self) -> bool:
-        """True when the peak is a public measurement, not a vendor figure or arithmetic."""
-        return self.peak_basis == "measured"
-
-    @property
-    def peak_basis_text(self) -> str:
-        """How sure the peak is, in the words lists show (``"vendor figure"``, ``"measured"``)."""
-        return PEAK_BASES[self.peak_basis]
+    def peak_mark(self) -> str:
+        """The short word lists put after a peak no sheet states (``"computed"``, ``"measured"``);
+        empty for a vendor figure."""
+        return PEAK_BASIS_MARKS[self.peak_basis]
 
 
 @dataclass(frozen=True)
@@ -467,7 +472,9 @@ def _record_fields(record: dict) -> dict:
         "board_power_w": record.get("board_power_w"),
         "vendor": record["vendor"],
         "family": record["family"],
-        "kind": record.get("kind") or _FAMILY_KINDS.get(record["family"], "gpu"),
+        "kind": _kind(record),
+        "group": _group(record),
+        "peak_is_measured": bool(record.get("measured")),
         "peak_basis": _peak_basis(record),
         "peak_working": _peak_working(record),
         "accumulate": record.get("accumulate") or "",
@@ -486,6 +493,15 @@ VENDORS_WITHOUT_PUBLISHED_PEAKS = frozenset({"Apple"})
 ARITHMETIC_INPUTS = ("cores", "units_per_core", "flop_per_clock_per_unit", "clock_ghz")
 
 
+def _kind(record: dict) -> str:
+    return record.get("kind") or _FAMILY_KINDS.get(record["family"], "gpu")
+
+
+def _group(record: dict) -> str:
+    """A CPU is listed under "CPUs: <vendor>", apart from its vendor's accelerators."""
+    return f"{KINDS['cpu']}: {record['vendor']}" if _kind(record) == "cpu" else record["vendor"]
+
+
 def _peak_basis(record: dict) -> str:
     """The record's ``peak_basis``; records written before it say ``measured: True`` or nothing.
 
@@ -494,7 +510,7 @@ def _peak_basis(record: dict) -> str:
     """
     basis = record.get("peak_basis") or ("measured" if record.get("measured") else "vendor")
     if basis not in PEAK_BASES:
-        raise ValueError(f"{record['slug']}: peak_basis must be one of {', '.join(PEAK_BASES)}, got {basis!r}")
+        raise ValueError(f"{record['slug']}: peak_basis must be one of {PEAK_BASES}, got {basis!r}")
     if bool(record.get("measured")) != (basis == "measured"):
         raise ValueError(f"{record['slug']}: measured is {record.get('measured')!r} but peak_basis is {basis!r}")
     return basis
@@ -534,8 +550,8 @@ def _record_peaks(record: dict) -> dict[str, float]:
     """
     peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
     arithmetic = record.get("peak_arithmetic")
-    if (_peak_basis(record) == "arithmetic") != bool(arithmetic):
-        raise ValueError(f"{record['slug']}: peak_arithmetic goes with peak_basis 'arithmetic', and only with it")
+    if arithmetic and _peak_basis(record) != "arithmetic":
+        raise ValueError(f"{record['slug']}: peak_arithmetic goes with peak_basis 'arithmetic' only")
     if arithmetic:
         # Derived, not typed: the peak is whatever the quoted inputs multiply to.
         peak = arithmetic_peak_tera_per_s(arithmetic) * TERA

@@ -116,6 +116,6 @@ def _math(slug: str) -> str:
 
 def test_the_math_output_says_how_sure_a_computed_or_measured_peak_is() -> None:
     math = _math
-    assert math("apple-m4-pro").endswith("(7.53 TFLOP/s, computed)")
-    assert math("apple-m4-max").endswith("(14.8 TFLOP/s, measured)")
+    assert math("apple-m4-pro").endswith("(7.53 TFLOP/s, a computed peak)")
+    assert math("apple-m4-max").endswith("(14.8 TFLOP/s, a measured peak)")
     assert math("h100-sxm").endswith("(989 TFLOP/s)")
