@@ -579,6 +579,10 @@ def cmd_models(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     return {"command": command.name, "title": "Model presets", "columns": columns, "rows": rows}
 
 
+#: How the peak column says how sure a peak is (hardware.PEAK_BASES).
+_PEAK_BASIS_MARK = {"vendor": "", "arithmetic": " (computed)", "measured": " (measured)"}
+
+
 def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     """Every accelerator preset, by vendor, with its roofline figures, link, power and source."""
     rows = []
@@ -590,9 +594,7 @@ def cmd_accelerators(command: Command, args: argparse.Namespace) -> dict[str, An
                 {
                     "vendor": _text(vendor),
                     "accelerator": _text(a.slug),
-                    "peak": value(
-                        peak, "FLOP/s", format_flop_per_s(peak) + (" (measured)" if a.peak_is_measured else "")
-                    ),
+                    "peak": value(peak, "FLOP/s", format_flop_per_s(peak) + _PEAK_BASIS_MARK[a.peak_basis]),
                     "bandwidth": value(a.bandwidth_bytes_per_s, "B/s", format_bandwidth(a.bandwidth_bytes_per_s)),
                     "memory": value(a.memory_bytes, "B", format_capacity(a.memory_bytes)),
                     "link": value(

@@ -299,6 +299,9 @@ def _peak(*, accelerator: Accelerator, dtype: str) -> Value:
     if accelerator.accumulate and dtype in ("fp16", "bf16", "fp8"):
         # GeForce parts run FP32 accumulation at half rate; the preset holds that rate.
         text += f" ({accelerator.accumulate} accumulate)"
+    if accelerator.peak_basis != "vendor":
+        # A measured or computed peak is less sure than a vendor's figure; the text says which.
+        text += f" ({accelerator.peak_mark})"
     return Value(text, _sources(accelerator), number=peak_flop_per_s)
 
 

@@ -12,6 +12,7 @@ from roofline_core.estimates.parts import LABEL_TEXT, Part
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import (
     bound_phrase,
+    format_capacity,
     format_fit_advice,
     format_flop_per_s,
     format_memory_fit,
@@ -111,7 +112,7 @@ def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice,
             value=a.slug,
             label=a.name,
             fills={key: ACCELERATOR_FILLS[key](a) for key in custom_fields},
-            group=a.vendor,
+            group=a.group,
         )
         for a in ACCELERATORS.values()
     ]
@@ -143,10 +144,11 @@ def custom_accelerator_inputs(*custom_fields: str) -> tuple[Number, ...]:
 
 
 def memory_bytes_of(values: dict[str, Any]) -> float:
-    """Memory of one accelerator, in bytes: the preset's, or the custom ``memory_gb`` field's."""
+    """Memory a model may use on one accelerator, in bytes: the preset's (on unified memory, the
+    GPU-usable share), or the custom ``memory_gb`` field's."""
     if values["accelerator"] == CUSTOM:
         return values["memory_gb"] * GIGA
-    return ACCELERATORS[values["accelerator"]].memory_bytes
+    return ACCELERATORS[values["accelerator"]].fit_memory_bytes
 
 
 def accelerator_of(values: dict[str, Any], *, compute_dtype: str = "fp16") -> AnyAccelerator:
@@ -339,9 +341,25 @@ def fit_advice(values: dict[str, Any], *, batch: int, context_tokens: int) -> st
 def fit_verdict(values: dict[str, Any], fit: MemoryFit, *, batch: int, context_tokens: int) -> str:
     """Whether the scenario fits, said plainly; for one that does not, what would (more devices,
     smaller weights): ``"No: needs 141 GB of 80 GB. It fits on 2 devices, or in FP8 weights."``."""
+    shared = _unified_memory_words(values)
     if fit.fits:
-        return format_memory_fit(fit)
-    return f"{format_memory_fit(fit)}. {fit_advice(values, batch=batch, context_tokens=context_tokens)}"
+        return format_memory_fit(fit) + (f" ({shared})" if shared else "")
+    verdict = f"{format_memory_fit(fit)}. {fit_advice(values, batch=batch, context_tokens=context_tokens)}"
+    if shared:
+        # On unified memory the pool is larger than the GPU's default share; say how to move it.
+        advice = ACCELERATORS[values["accelerator"]].gpu_memory_advice
+        verdict += f" The capacity is {shared}: {advice}."
+    return verdict
+
+
+def _unified_memory_words(values: dict[str, Any]) -> str:
+    """For a unified-memory preset, what the capacity in a fit verdict is; empty elsewhere."""
+    if values["accelerator"] == CUSTOM:
+        return ""
+    chip = ACCELERATORS[values["accelerator"]]
+    if chip.gpu_usable_memory_bytes is None:
+        return ""
+    return f"the GPU's share of {format_capacity(chip.memory_bytes * values['devices'])} of unified memory"
 
 
 def math_accelerator(values: dict[str, Any]) -> tuple[AnyAccelerator, str]:
@@ -374,7 +392,10 @@ def math_cross_check(values: dict[str, Any]) -> dict[str, str]:
 def math_text(values: dict[str, Any], accelerator: AnyAccelerator, compute_dtype: str) -> str:
     """How the weights meet the math: ``"W8A8 on the FP8 peak (1,979 TFLOP/s)"``."""
     peak = format_flop_per_s(accelerator.peak_for(compute_dtype))
-    return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak})"
+    # A peak no sheet states says so where it is used (hardware.PEAK_BASES).
+    basis = getattr(accelerator, "peak_basis", "vendor")
+    sureness = {"arithmetic": ", a computed peak", "measured": ", a measured peak"}.get(basis, "")
+    return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak}{sureness})"
 
 
 def communication_output(communication: CommCost, step_time_s: float, *, noun: str = "all-reduces") -> dict[str, Any]:

@@ -94,7 +94,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         linear_layers_as_attention(model, context_tokens=context, kv_dtype=kv_dtype),
     )
     worst = max(pitfalls, key=_size_of_error)
-    capacity = accelerator.memory_bytes * values["devices"]
+    capacity = accelerator.fit_memory_bytes * values["devices"]
     fit = MemoryFit(
         capacity_bytes=capacity,
         weight_bytes=weight_bytes,

@@ -47,7 +47,7 @@ def _memory(values: dict[str, Any], draft_kind: str) -> MemoryFit:
         * kv_cache_copies(m, devices=values["devices"])
         for m in models
     )
-    capacity = ACCELERATORS[values["accelerator"]].memory_bytes * values["devices"]
+    capacity = ACCELERATORS[values["accelerator"]].fit_memory_bytes * values["devices"]
     return MemoryFit(
         capacity_bytes=capacity,
         weight_bytes=weight,

@@ -591,7 +591,8 @@ def memory_fit(
         raise ValueError(f"{accelerator.name}: memory capacity unknown; give memory_bytes")
     return model_memory_fit(
         model=model,
-        capacity_bytes=accelerator.memory_bytes * devices,
+        # On unified memory, the share the GPU may use (roofline_core.hardware.unified_memory).
+        capacity_bytes=accelerator.fit_memory_bytes * devices,
         weight_dtype=weight_dtype,
         kv_dtype=kv_dtype,
         batch=batch,

@@ -118,7 +118,7 @@ def decode_split_figure(
                 {"label": "reading the KV cache", "values": kv_s},
             ],
             "hatched": [not f for f in fits],
-            "hatch_label": f"does not fit in {format_capacity(chip.memory_bytes * devices)}",
+            "hatch_label": f"does not fit in {format_capacity(chip.fit_memory_bytes * devices)}",
         },
         "series": [{"label": "compute at peak", "points": [[i, c] for i, c in enumerate(compute_s)], "dashed": True}],
         "legend": True,
@@ -137,9 +137,7 @@ def decode_split_figure(
     )
     if not all(fits):
         first_misfit = categories[fits.index(False)]
-        alt += (
-            f"; from {first_misfit} tokens the batch no longer fits in {format_capacity(chip.memory_bytes * devices)}"
-        )
+        alt += f"; from {first_misfit} tokens the batch no longer fits in {format_capacity(chip.fit_memory_bytes * devices)}"
     alt += "."
     rows = [
         [

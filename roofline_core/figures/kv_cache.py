@@ -72,7 +72,7 @@ def kv_cache_figure(
         ]
         for m in the_models
     }
-    capacity = chip.memory_bytes
+    capacity = chip.fit_memory_bytes
     positive = [v for values in sizes.values() for v in values if v > 0]
     y_lo, y_hi = decade_range(min(positive), max([*positive, capacity * 2]))
     x_lo, x_hi = padded_range(sweep)

@@ -13,6 +13,8 @@ from __future__ import annotations
 from roofline_core.hardware.accelerators import (
     ACCELERATORS,
     GIGA,
+    PEAK_BASES,
+    PEAK_BASIS_WORDS,
     SIXTEEN_BIT_TWINS,
     TERA,
     VENDORS_WITHOUT_PUBLISHED_PEAKS,
@@ -29,6 +31,8 @@ __all__ = [
     "AnyAccelerator",
     "CustomAccelerator",
     "GIGA",
+    "PEAK_BASES",
+    "PEAK_BASIS_WORDS",
     "SIXTEEN_BIT_TWINS",
     "TERA",
     "VENDORS_WITHOUT_PUBLISHED_PEAKS",

@@ -11,7 +11,10 @@ builds the :class:`~roofline_core.hardware.accelerators.Accelerator` presets fro
 
 from __future__ import annotations
 
-from roofline_core.hardware.capacity_reasons import GDDR_IS_BINARY, HBM_IS_BINARY, LPDDR_IS_BINARY, STATED_IN_GIB
+from roofline_core.hardware.capacity_reasons import GDDR_IS_BINARY, HBM_IS_BINARY, STATED_IN_GIB
+from roofline_core.hardware.presets_apple import APPLE_RECORDS
+from roofline_core.hardware.presets_apu import APU_RECORDS
+from roofline_core.hardware.presets_cpu import CPU_RECORDS
 
 ACCELERATOR_RECORDS: list[dict] = [
     {
@@ -1187,160 +1190,11 @@ ACCELERATOR_RECORDS: list[dict] = [
         "missing": [],
         "notes": "Gaudi 2's FP8 rate was not found in an Intel source (pcguia.pt's '835 TFLOPS' FP8 is unverified); left null.",
     },
-    {
-        "slug": "apple-m2-ultra",
-        "vendor": "Apple",
-        "family": "Apple silicon",
-        "name": "Apple M2 Ultra (76-core GPU)",
-        "sources": [
-            {
-                "title": "Apple Newsroom, Apple introduces M2 Ultra (5 June 2023)",
-                "url": "https://www.apple.com/pt/newsroom/2023/06/apple-introduces-m2-ultra",
-                "secondary": False,
-                "quote": "Its unified memory architecture supports up to a breakthrough 192GB of memory capacity, which is 50 percent more than M1 Ultra, and features 800GB/s of memory bandwidth — twice that of M2 Max.",
-            },
-            {
-                "title": "Sasank Chilamkurthy, device-benchmarks README: matrix-multiplication FLOP/s and copy bandwidth measured with PyTorch (MPS on Apple GPUs)",
-                "url": "https://github.com/chsasank/device-benchmarks/blob/7ccc88389b1eabd05365756bfd507bb6bc1d7ae0/README.md",
-                "secondary": True,
-                "quote": "I use fp32 matrix multiplication to measure FLOPs (floating point operations per second). I copy a large tensor to measure bandwidth.\n...\n| Device | Device Type | TFLOPs (FP32) | TFLOPs (FP16)| TFLOPs (BF16) | TOPS (INT8) | Memory Bandwidth (GB/s) |\n...\n| Apple M1 Pro GPU 16-core | GPU | 3.7 | 4.3 |  |  | 176 |\n...\n| Apple M2 Ultra GPU (76 Core) | GPU | 20 |  |  |  | 636 |\n...\n| Apple M4 Max GPU (16C,40C,128G) | GPU | 13.27 | 13.29 |  |  | 396 |",
-            },
-        ],
-        "dense_peak_tera_per_s": {"fp16": 20},
-        "dense_halved_from_sparse": [],
-        "memory_bandwidth": {"value": 800, "unit": "GB/s"},
-        "memory_capacity": {"value": 192, "unit": "GB"},
-        "memory_exposed": {
-            "value": 192,
-            "unit": "GiB",
-            "why": LPDDR_IS_BINARY,
-        },
-        "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
-        "board_power_w": None,
-        "measured": True,
-        "secondary_only": False,
-        "complete": False,
-        "missing": ["interconnect bandwidth", "board_power_w"],
-        "notes": "Apple publishes no FLOP/s figure for its GPUs, so the 16-bit peak is a public measurement (PyTorch matmul on the Metal backend), not a vendor figure, and real kernels may do better or worse. Unified memory is shared with the CPU. Only an FP32 measurement was found for the M2 Ultra (20 TFLOP/s); it stands in for the 16-bit rate because the same benchmark measures FP16 at about the FP32 rate on other Apple GPUs (M4 Max 13.29 vs 13.27, M1 Pro 4.3 vs 3.7).",
-    },
-    {
-        "slug": "apple-m3-max",
-        "vendor": "Apple",
-        "family": "Apple silicon",
-        "name": "Apple M3 Max (40-core GPU)",
-        "sources": [
-            {
-                "title": "MacMegasite, M4 Max chip ... 35% increase in memory bandwidth",
-                "url": "https://macmegasite.com/2024/10/30/m4-max-chip-has-16-core-cpu-40-core-gpu-and-35-increase-in-memory-bandwidth",
-                "secondary": True,
-                "quote": "That compares to the M3 Max specs of 14-core CPU, 40-core GPU and 400 GB/s of memory bandwidth.",
-            },
-            {
-                "title": "Clubic, Avec ses puces M3, M3 Pro et M3 Max, Apple essaye encore de vous faire jouer sur Mac",
-                "url": "https://www.clubic.com/actualite-507205-avec-ses-puces-m3-m3-pro-et-m3-max-apple-essaye-encore-de-vous-faire-jouer-sur-mac.html",
-                "secondary": True,
-                "quote": "tandis que le modèle le plus haut de gamme du M3 Max embarque 16 cœurs de CPU, 40 cœurs de GPU et 128 Go de mémoire.",
-            },
-            {
-                "title": "torch-performance-test-data database: PyTorch matmul TFLOPS per precision, best of 1024 to 10240 square sizes, contributed per device",
-                "url": "https://github.com/zzc0721/torch-performance-test-data/blob/9d82827637262c4351e3f9483f96b8cff57a601f/database.md",
-                "secondary": True,
-                "quote": "| device                                       | fp32   | tf32   | fp16    | bf16    | note                                                                                     | contributor                                         |\n...\n| Apple M3 Max 16CPU+40GPU 60GB                | 11.50  |        | 12.84   | 11.25   | 笔记本                                                                                   | [gouzil](https://github.com/gouzil)                 |",
-            },
-            {
-                "title": "Sasank Chilamkurthy, device-benchmarks README: matrix-multiplication FLOP/s and copy bandwidth measured with PyTorch (MPS on Apple GPUs)",
-                "url": "https://github.com/chsasank/device-benchmarks/blob/7ccc88389b1eabd05365756bfd507bb6bc1d7ae0/README.md",
-                "secondary": True,
-                "quote": "I use fp32 matrix multiplication to measure FLOPs (floating point operations per second). I copy a large tensor to measure bandwidth.\n...\n| Device | Device Type | TFLOPs (FP32) | TFLOPs (FP16)| TFLOPs (BF16) | TOPS (INT8) | Memory Bandwidth (GB/s) |\n...\n| Apple M3 Max GPU (40 Core) | GPU | 11.4 |  |  |  | 318 |",
-            },
-        ],
-        "dense_peak_tera_per_s": {"fp16": 12.84},
-        "dense_halved_from_sparse": [],
-        "memory_bandwidth": {"value": 400, "unit": "GB/s"},
-        "memory_capacity": {"value": 128, "unit": "GB"},
-        "memory_exposed": {
-            "value": 128,
-            "unit": "GiB",
-            "why": LPDDR_IS_BINARY,
-        },
-        "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
-        "board_power_w": None,
-        "measured": True,
-        "secondary_only": True,
-        "complete": False,
-        "missing": ["interconnect bandwidth", "board_power_w"],
-        "notes": "Apple publishes no FLOP/s figure for its GPUs, so the 16-bit peak is a public measurement (PyTorch matmul on the Metal backend), not a vendor figure, and real kernels may do better or worse. Unified memory is shared with the CPU. FP16 12.84 TFLOP/s measured on a 40-core M3 Max; a second PyTorch run measured 11.4 TFLOP/s in FP32. The 400 GB/s and 128 GB are the top (40-core GPU) configuration's figures, from secondary reports of Apple's launch.",
-    },
-    {
-        "slug": "apple-m4-max",
-        "vendor": "Apple",
-        "family": "Apple silicon",
-        "name": "Apple M4 Max (40-core GPU)",
-        "sources": [
-            {
-                "title": "MacRumors, Apple Announces M4 Max Chip (30 October 2024)",
-                "url": "https://www.macrumors.com/2024/10/30/apple-announces-m4-max-chip/",
-                "secondary": True,
-                "quote": "M4 Max supports up to 128GB of unified memory with up to 546GB/s of memory bandwidth.",
-            },
-            {
-                "title": "torch-performance-test-data database: PyTorch matmul TFLOPS per precision, best of 1024 to 10240 square sizes, contributed per device",
-                "url": "https://github.com/zzc0721/torch-performance-test-data/blob/9d82827637262c4351e3f9483f96b8cff57a601f/database.md",
-                "secondary": True,
-                "quote": "| device                                       | fp32   | tf32   | fp16    | bf16    | note                                                                                     | contributor                                         |\n...\n| Apple M4 Max 16CPU+40GPU 64GB                | 13.78  | 13.77  | 14.82   | 13.18   | 笔记本；PyTorch 2.8.0 + MPS                                                              | [Alexw1111](https://github.com/Alexw1111)         |",
-            },
-            {
-                "title": "Sasank Chilamkurthy, device-benchmarks README: matrix-multiplication FLOP/s and copy bandwidth measured with PyTorch (MPS on Apple GPUs)",
-                "url": "https://github.com/chsasank/device-benchmarks/blob/7ccc88389b1eabd05365756bfd507bb6bc1d7ae0/README.md",
-                "secondary": True,
-                "quote": "I use fp32 matrix multiplication to measure FLOPs (floating point operations per second). I copy a large tensor to measure bandwidth.\n...\n| Device | Device Type | TFLOPs (FP32) | TFLOPs (FP16)| TFLOPs (BF16) | TOPS (INT8) | Memory Bandwidth (GB/s) |\n...\n| Apple M4 Max GPU (16C,40C,128G) | GPU | 13.27 | 13.29 |  |  | 396 |",
-            },
-        ],
-        "dense_peak_tera_per_s": {"fp16": 14.82},
-        "dense_halved_from_sparse": [],
-        "memory_bandwidth": {"value": 546, "unit": "GB/s"},
-        "memory_capacity": {"value": 128, "unit": "GB"},
-        "memory_exposed": {
-            "value": 128,
-            "unit": "GiB",
-            "why": LPDDR_IS_BINARY,
-        },
-        "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
-        "board_power_w": None,
-        "measured": True,
-        "secondary_only": True,
-        "complete": False,
-        "missing": ["interconnect bandwidth", "board_power_w"],
-        "notes": "Apple publishes no FLOP/s figure for its GPUs, so the 16-bit peak is a public measurement (PyTorch matmul on the Metal backend), not a vendor figure, and real kernels may do better or worse. Unified memory is shared with the CPU. FP16 14.82 TFLOP/s is the best of the sizes one contributor measured; a second benchmark measured 13.29 TFLOP/s FP16 on a 128 GB M4 Max. Top configuration (40-core GPU).",
-    },
-    {
-        "slug": "apple-m4-pro",
-        "vendor": "Apple",
-        "family": "Apple silicon",
-        "name": "Apple M4 Pro",
-        "sources": [
-            {
-                "title": "TechMoran, Apple unveils its most powerful chips: the M4 Pro and M4 Max",
-                "url": "https://techmoran.com/2024/10/31/apple-unveils-its-most-powerful-chips-the-m4-pro-and-m4-max/?amp=1",
-                "secondary": True,
-                "quote": "Supporting up to 64GB of unified memory at 273GB/s bandwidth, it offers 75% more bandwidth than the M3 Pro",
-            }
-        ],
-        "dense_peak_tera_per_s": {},
-        "dense_halved_from_sparse": [],
-        "memory_bandwidth": {"value": 273, "unit": "GB/s"},
-        "memory_capacity": {"value": 64, "unit": "GB"},
-        "memory_exposed": {
-            "value": 64,
-            "unit": "GiB",
-            "why": LPDDR_IS_BINARY,
-        },
-        "interconnect": {"kind": "none (single SoC)", "value": None, "unit": None, "direction": None},
-        "board_power_w": None,
-        "measured": False,
-        "secondary_only": True,
-        "complete": False,
-        "missing": ["16-bit peak", "interconnect bandwidth", "board_power_w"],
-        "notes": "Apple publishes no FLOP/s figure. No public GPU matmul measurement of an M4 Pro was found (the two PyTorch benchmark tables cited for the other Apple chips have no M4 Pro row), so the peak is null and the chip is not a preset.",
-    },
 ]
+
+#: Apple silicon, in its own module (each record quoting Apple and the shader arithmetic behind its peak).
+ACCELERATOR_RECORDS += APPLE_RECORDS
+#: AMD Strix Halo (hardware/presets_apu.py).
+ACCELERATOR_RECORDS += APU_RECORDS
+#: Server and desktop CPUs (hardware/presets_cpu.py).
+ACCELERATOR_RECORDS += CPU_RECORDS

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from roofline_core.hardware.dtypes import DTYPES
+from roofline_core.hardware.unified_memory import gpu_usable_memory
 from roofline_core.roofline import _require_positive, ridge_point
 from roofline_core.sources import Source
 
@@ -22,6 +23,29 @@ GIB = 2**30
 
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
+
+#: What a preset is, and the heading lists group it under.
+KINDS: dict[str, str] = {"gpu": "GPUs", "tpu": "TPUs", "npu": "AI accelerators", "cpu": "CPUs"}
+
+#: Kinds by family, for records that do not state one (every other family is a GPU's).
+_FAMILY_KINDS = {"TPU": "tpu", "Trainium": "npu", "Gaudi": "npu"}
+
+#: How a preset's peak was obtained, surest first: ``"vendor"`` (the maker's sheet states it),
+#: ``"arithmetic"`` (computed from stated unit counts, clock and per-clock rate, where the maker
+#: states no FLOP/s figure), ``"measured"`` (a public benchmark, where nothing else exists).
+#: Decode is bounded by bandwidth, so a chip is listed even where its peak is the least sure kind.
+#: (The same names and words as the helper branch adding GPU presets uses, so the two agree.)
+PEAK_BASES = ("vendor", "arithmetic", "measured")
+
+#: How each basis reads where a page says how sure a peak is.
+PEAK_BASIS_WORDS = {
+    "vendor": "stated by the maker (or a copy of its sheet)",
+    "arithmetic": "computed from stated figures by a stated rule; no source read states it",
+    "measured": "a public measurement; the maker states no FLOP/s figure",
+}
+
+#: The short mark lists put after a peak that no sheet states.
+PEAK_BASIS_MARKS = {"vendor": "", "arithmetic": "computed", "measured": "measured"}
 
 
 class _PeakLookup:
@@ -68,7 +92,8 @@ class _PeakLookup:
 
 @dataclass(frozen=True)
 class Accelerator(_PeakLookup):
-    """One accelerator (a single GPU or TPU chip).
+    """One processor that runs a model: a GPU, TPU or other accelerator chip, the GPU of a
+    unified-memory system on a chip (Apple silicon, Strix Halo), or a server or desktop CPU.
 
     Attributes:
         slug: Stable identifier used in URLs and the command line (``"h100-sxm"``).
@@ -92,11 +117,24 @@ class Accelerator(_PeakLookup):
         vendor: Maker, for grouping in lists.
         family: Architecture or product family, for grouping in lists.
         peak_is_measured: True when the peak is a public measurement, not a vendor figure.
+        peak_basis: How the peaks were obtained, one of :data:`PEAK_BASES` (``"measured"``
+            exactly when ``peak_is_measured``); pages say how sure a peak is from it.
+        peak_working: For an arithmetic peak, the arithmetic written out with its quoted inputs
+            (``"40 GPU cores x 128 ALUs x 2 FLOP per clock x 1.398 GHz = 14.3 TFLOP/s"``); empty
+            otherwise (a measured peak's notes say what was measured).
         secondary_only: True when no vendor document is among the sources.
         accumulate: For GeForce parts, whose tensor cores run FP32 accumulation at half the
             FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
         fp16_accumulate_peak_flop_per_s: For those parts, the FP16-accumulate peaks, the stated
             alternative, in FP/s by dtype (empty elsewhere).
+        kind: What the processor is, a key of :data:`KINDS` (``"gpu"``, ``"cpu"``); lists group
+            CPUs apart, and a CPU has no device link.
+        group: The heading the chip is listed under in selects: its vendor, or ``"CPUs: Intel"``
+            for a CPU.
+        gpu_usable_memory_bytes: On unified memory, the share of ``memory_bytes`` the GPU may
+            use by default (macOS's wired limit, a BIOS allocation), in bytes; None where the
+            chip's memory is its own. Every fit verdict uses it (:attr:`fit_memory_bytes`).
+        gpu_memory_advice: How a reader raises that share, where the vendor documents how.
     """
 
     slug: str
@@ -114,10 +152,16 @@ class Accelerator(_PeakLookup):
     vendor: str = ""
     family: str = ""
     peak_is_measured: bool = False
+    peak_basis: str = "vendor"
+    peak_working: str = ""
     secondary_only: bool = False
     memory_stated: str = ""
     accumulate: str = ""
     fp16_accumulate_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
+    kind: str = "gpu"
+    group: str = ""
+    gpu_usable_memory_bytes: float | None = None
+    gpu_memory_advice: str = ""
 
     def __post_init__(self) -> None:
         unknown = set(self.peak_flop_per_s) - set(DTYPES)
@@ -125,6 +169,24 @@ class Accelerator(_PeakLookup):
             raise ValueError(f"{self.slug}: unknown dtypes in peak_flop_per_s: {sorted(unknown)}")
         if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
+        if self.peak_basis not in PEAK_BASES:
+            raise ValueError(f"{self.slug}: peak_basis must be one of {PEAK_BASES}, got {self.peak_basis!r}")
+        if (self.peak_basis == "measured") != self.peak_is_measured:
+            raise ValueError(f"{self.slug}: peak_basis {self.peak_basis!r} disagrees with peak_is_measured")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.slug}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+
+    @property
+    def fit_memory_bytes(self) -> float:
+        """The memory a model must fit in, in bytes: the GPU-usable share of unified memory, else
+        the whole capacity."""
+        return self.memory_bytes if self.gpu_usable_memory_bytes is None else self.gpu_usable_memory_bytes
+
+    @property
+    def peak_mark(self) -> str:
+        """The short word lists put after a peak no sheet states (``"computed"``, ``"measured"``);
+        empty for a vendor figure."""
+        return PEAK_BASIS_MARKS[self.peak_basis]
 
 
 @dataclass(frozen=True)
@@ -145,6 +207,11 @@ class CustomAccelerator(_PeakLookup):
     bandwidth_bytes_per_s: float
     memory_bytes: float | None = None
     name: str = "Custom accelerator"
+
+    @property
+    def fit_memory_bytes(self) -> float | None:
+        """The memory a model must fit in, in bytes: all of it (a reader's own numbers)."""
+        return self.memory_bytes
 
     def __post_init__(self) -> None:
         for dtype, peak in self.peak_flop_per_s.items():
@@ -405,7 +472,11 @@ def _record_fields(record: dict) -> dict:
         "board_power_w": record.get("board_power_w"),
         "vendor": record["vendor"],
         "family": record["family"],
+        "kind": _kind(record),
+        "group": _group(record),
         "peak_is_measured": bool(record.get("measured")),
+        "peak_basis": _peak_basis(record),
+        "peak_working": _peak_working(record),
         "accumulate": record.get("accumulate") or "",
         "fp16_accumulate_peak_flop_per_s": {
             dtype: tera * TERA for dtype, tera in (record.get("fp16_accumulate_dense_tera_per_s") or {}).items()
@@ -413,28 +484,99 @@ def _record_fields(record: dict) -> dict:
     }
 
 
-#: Vendors that publish no FLOP/s figure for their chips (Apple states memory bandwidth and
-#: capacity only), so a peak for one of their chips can only come from a public measurement.
+#: Vendors that publish no 16-bit FLOP/s figure for their chips (Apple states memory bandwidth
+#: and capacity, at most an FP32 figure), so a peak for one of their chips comes from a public
+#: measurement or from shader arithmetic, never from a "vendor" figure.
 VENDORS_WITHOUT_PUBLISHED_PEAKS = frozenset({"Apple"})
+
+#: The inputs an arithmetic peak multiplies, in the order the working writes them.
+ARITHMETIC_INPUTS = ("cores", "units_per_core", "flop_per_clock_per_unit", "clock_ghz")
+
+
+def _kind(record: dict) -> str:
+    return record.get("kind") or _FAMILY_KINDS.get(record["family"], "gpu")
+
+
+def _group(record: dict) -> str:
+    """A CPU is listed under "CPUs: <vendor>", apart from its vendor's accelerators."""
+    return f"{KINDS['cpu']}: {record['vendor']}" if _kind(record) == "cpu" else record["vendor"]
+
+
+def _peak_basis(record: dict) -> str:
+    """The record's ``peak_basis``; records written before it say ``measured: True`` or nothing.
+
+    Raises:
+        ValueError: if the basis is unknown, or disagrees with the record's ``measured`` flag.
+    """
+    basis = record.get("peak_basis") or ("measured" if record.get("measured") else "vendor")
+    if basis not in PEAK_BASES:
+        raise ValueError(f"{record['slug']}: peak_basis must be one of {PEAK_BASES}, got {basis!r}")
+    if bool(record.get("measured")) != (basis == "measured"):
+        raise ValueError(f"{record['slug']}: measured is {record.get('measured')!r} but peak_basis is {basis!r}")
+    return basis
+
+
+def arithmetic_peak_tera_per_s(arithmetic: dict) -> float:
+    """A peak from its quoted inputs: cores x units per core x FLOP per clock per unit x clock.
+
+    Args:
+        arithmetic: A record's ``peak_arithmetic``: ``cores``, ``units_per_core``,
+            ``flop_per_clock_per_unit`` (2 for a fused multiply-add) and ``clock_ghz`` (GHz).
+
+    Returns:
+        The peak in TFLOP/s.
+    """
+    cores, units, flop, clock_ghz = (arithmetic[key] for key in ARITHMETIC_INPUTS)
+    return cores * units * flop * clock_ghz * GIGA / TERA
+
+
+def _peak_working(record: dict) -> str:
+    """The arithmetic behind an arithmetic peak, written out; empty for other bases."""
+    arithmetic = record.get("peak_arithmetic")
+    if not arithmetic:
+        return ""
+    return (
+        f"{arithmetic['cores']:g} {arithmetic['cores_what']} x {arithmetic['units_per_core']:g} "
+        f"{arithmetic['units_what']} x {arithmetic['flop_per_clock_per_unit']:g} FLOP per clock "
+        f"x {arithmetic['clock_ghz']:g} GHz = {arithmetic_peak_tera_per_s(arithmetic):.3g} TFLOP/s"
+    )
+
+
+def _record_peaks(record: dict) -> dict[str, float]:
+    """The record's dense peaks in FLOP/s: as quoted, or computed from its arithmetic.
+
+    Raises:
+        ValueError: if an arithmetic record has no inputs, or a non-arithmetic one has some.
+    """
+    peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
+    arithmetic = record.get("peak_arithmetic")
+    if arithmetic and _peak_basis(record) != "arithmetic":
+        raise ValueError(f"{record['slug']}: peak_arithmetic goes with peak_basis 'arithmetic' only")
+    if arithmetic:
+        # Derived, not typed: the peak is whatever the quoted inputs multiply to.
+        peak = arithmetic_peak_tera_per_s(arithmetic) * TERA
+        peaks.update({dtype: peak for dtype in arithmetic["dtypes"]})
+    return peaks
 
 
 def _from_record(record: dict) -> Accelerator | None:
     """The preset a record describes, or None if it lacks a 16-bit peak, bandwidth or capacity.
 
     Raises:
-        ValueError: if a chip whose vendor publishes no FLOP/s figure has a peak that is not
-            marked as a measurement.
+        ValueError: if a chip whose vendor publishes no FLOP/s figure has a peak that is
+            neither a measurement nor shader arithmetic.
     """
-    peaks = {dtype: tera * TERA for dtype, tera in (record.get("dense_peak_tera_per_s") or {}).items() if tera}
-    if peaks and record["vendor"] in VENDORS_WITHOUT_PUBLISHED_PEAKS and not record.get("measured"):
+    peaks = _record_peaks(record)
+    if peaks and record["vendor"] in VENDORS_WITHOUT_PUBLISHED_PEAKS and _peak_basis(record) == "vendor":
         raise ValueError(
-            f"{record['slug']}: {record['vendor']} publishes no FLOP/s figure; "
-            "expected its peak to be a cited measurement marked measured: True"
+            f"{record['slug']}: {record['vendor']} publishes no FLOP/s figure; expected its peak to be "
+            "a cited measurement (measured: True) or shader arithmetic (peak_basis: 'arithmetic')"
         )
     bandwidth = _bytes(record.get("memory_bandwidth"))
     memory, capacity_text = _capacity(record)
     if not ({"fp16", "bf16"} & set(peaks)) or bandwidth is None or memory is None:
         return None
+    gpu_usable, advice = gpu_usable_memory(record, memory)
     first = record["sources"][0]
     # Every list that shows the name (calculator selects, figures) then says the peak is measured.
     name = f"{record['name']} (measured peak)" if record.get("measured") else record["name"]
@@ -447,6 +589,8 @@ def _from_record(record: dict) -> Accelerator | None:
         memory_kind=record.get("memory_kind", ""),
         memory_stated=_stated_capacity(record),
         source=Source(title=first["title"], url=first["url"], states=_quotes(record) + "\n\n" + capacity_text),
+        gpu_usable_memory_bytes=gpu_usable,
+        gpu_memory_advice=advice,
         notes=record.get("notes") or "",
         secondary_only=bool(record.get("secondary_only")),
         **_record_fields(record),
@@ -480,12 +624,14 @@ def _load_presets() -> dict[str, Accelerator]:
     from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
 
     sheets = {a.slug: a for a in _VENDOR_SHEET_PRESETS}
-    presets: dict[str, Accelerator] = {}
+    groups: dict[str, list[Accelerator]] = {}
     for record in ACCELERATOR_RECORDS:
         preset = _with_record(sheets[record["slug"]], record) if record["slug"] in sheets else _from_record(record)
         if preset is not None:
-            presets[preset.slug] = preset
-    return presets
+            groups.setdefault(preset.group, []).append(preset)
+    # Records come from several modules (AMD's Strix Halo after Apple's chips), but lists show a
+    # group's presets together: groups in the order they first appear, records in order within.
+    return {preset.slug: preset for presets in groups.values() for preset in presets}
 
 
 #: Every accelerator preset by slug, grouped by vendor. The first ten carry the vendor sheet's

@@ -20,3 +20,7 @@ LPDDR_IS_BINARY = (
     " Mac as 192 GiB); the GPU shares it with the CPU and may use only part of it"
 )
 STATED_IN_GIB = "stated in GiB by the vendor"
+DDR_IS_BINARY = (
+    "DDR5 modules come in binary sizes (a '64 GB' module holds 64 GiB); the operating system and"
+    " other programs share them with the model"
+)

@@ -129,15 +129,67 @@ def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
         assert _is_stated(value, stated, halved=dtype in entry["dense_halved_from_sparse"]), (
             f"{slug}: FP16-accumulate {dtype}={value} is not in the quote"
         )
+    # A CPU's bandwidth and capacity may be computed from quoted channels, speed and module size
+    # (test_every_memory_arithmetic_is_its_quoted_inputs_multiplied checks those).
+    memory = entry.get("memory_arithmetic") or {}
     figures = {
-        "memory_bandwidth": (entry["memory_bandwidth"] or {}).get("value"),
-        "memory_capacity": (entry["memory_capacity"] or {}).get("value"),
+        "memory_bandwidth": None
+        if memory.get("bandwidth_computed")
+        else (entry["memory_bandwidth"] or {}).get("value"),
+        "memory_capacity": None if memory else (entry["memory_capacity"] or {}).get("value"),
         "interconnect": entry["interconnect"].get("value"),
         "board_power_w": entry["board_power_w"],
     }
     for name, value in figures.items():
         if value is not None:
             assert _is_stated(value, stated, halved=False), f"{slug}.{name}={value} is not in the quote"
+
+
+ARITHMETIC_SLUGS = [a["slug"] for a in ACCELERATORS if a.get("peak_arithmetic")]
+
+
+@pytest.mark.parametrize("slug", ARITHMETIC_SLUGS)
+def test_every_arithmetic_peak_is_its_quoted_inputs_multiplied(slug: str) -> None:
+    """An arithmetic peak (no vendor FLOP/s): the cores, the units per core (or their product, as
+    a shader count) and the clock (GHz, or MHz in the quote) are stated, and the preset's peak is
+    recomputed here from them."""
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    arithmetic = entry["peak_arithmetic"]
+    stated = _numbers_stated("\n\n".join(source["quote"] for source in entry["sources"]))
+    cores, units, clock_ghz = arithmetic["cores"], arithmetic["units_per_core"], arithmetic["clock_ghz"]
+    assert entry["peak_basis"] == "arithmetic" and not entry["dense_peak_tera_per_s"]
+    assert cores in stated, f"{slug}: {cores} cores not in the quote"
+    assert units in stated or cores * units in stated, f"{slug}: {units} units per core not in the quote"
+    assert clock_ghz in stated or round(clock_ghz * 1000, 6) in stated, (
+        f"{slug}: clock {clock_ghz} GHz not in the quote"
+    )
+    # One fused multiply-add per unit per clock, unless the record says why it is more.
+    assert arithmetic["flop_per_clock_per_unit"] == 2 or "FLOP per clock" in entry["notes"]
+    expected = cores * units * arithmetic["flop_per_clock_per_unit"] * clock_ghz * 1e9
+    for dtype in arithmetic["dtypes"]:
+        assert PRESETS[slug].peak_for(dtype) == pytest.approx(expected, rel=1e-12), (slug, dtype)
+
+
+@pytest.mark.parametrize("slug", [a["slug"] for a in ACCELERATORS if a.get("memory_arithmetic")])
+def test_every_memory_arithmetic_is_its_quoted_inputs_multiplied(slug: str) -> None:
+    """Bandwidth = channels x 8 bytes x MT/s and capacity = channels x one module, from quoted inputs."""
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    memory = entry["memory_arithmetic"]
+    stated = _numbers_stated("\n\n".join(source["quote"] for source in entry["sources"]))
+    channels, module_gb = memory["channels"], memory["module_gb"]
+    assert channels in stated and module_gb in stated, slug
+    assert entry["memory_capacity"] == {"value": channels * module_gb, "unit": "GB"}
+    assert memory["bytes_per_transfer"] == 8, "a DDR5 channel is 64 bits wide"
+    if memory["bandwidth_computed"]:
+        assert memory["mega_transfers_per_s"] in stated, slug
+        expected = channels * 8 * memory["mega_transfers_per_s"] / 1000
+        assert entry["memory_bandwidth"] == {"value": pytest.approx(expected), "unit": "GB/s"}
+    assert PRESETS[slug].kind == "cpu" and PRESETS[slug].interconnect_bandwidth_bytes_per_s is None
+
+
+def test_the_arithmetic_check_rejects_an_unquoted_clock() -> None:
+    stated = _numbers_stated("10-Core M3\n1280 Shaders\nShared Memory\n1398MHz")
+    assert 1398 in stated and 1280 in stated and 1.5 * 1000 not in stated
 
 
 @pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)

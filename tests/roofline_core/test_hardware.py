@@ -8,7 +8,12 @@ import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
 from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
-from roofline_core.hardware.accelerators import VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
+from roofline_core.hardware.accelerators import (
+    PEAK_BASES,
+    VENDORS_WITHOUT_PUBLISHED_PEAKS,
+    _from_record,
+    arithmetic_peak_tera_per_s,
+)
 
 REQUIRED = {
     "h100-sxm",
@@ -44,16 +49,22 @@ def test_every_preset_has_a_source_quoting_its_figures(slug: str) -> None:
     # FP16-accumulate rate, twice the FP32-accumulate peak the preset holds.
     peak_tflops = accelerator.peak_for("fp16") / 1e12
     scales = (1, 2, 4) if accelerator.accumulate == "FP32" else (1, 2)
-    assert any(
+    # An arithmetic peak is computed, not stated: its inputs are checked against the quotes in
+    # tests/data/test_preset_sources.py, and its working is written out beside it.
+    assert accelerator.peak_basis == "arithmetic" or any(
         any(abs(q - k * peak_tflops) < 0.6 * k for k in scales) or abs(1000 * q - peak_tflops) < 0.6 for q in quoted
     ), (
         slug,
         peak_tflops,
         quoted,
     )
-    # Bandwidth quoted in TB/s or GB/s.
+    # Bandwidth quoted in TB/s or GB/s (a CPU's may be channels x 8 bytes x MT/s, checked in
+    # tests/data/test_preset_sources.py).
+    record = next(r for r in ACCELERATOR_RECORDS if r["slug"] == slug)
     bandwidth_tb = accelerator.bandwidth_bytes_per_s / 1e12
-    assert any(abs(q - bandwidth_tb) < 1e-6 or abs(q - bandwidth_tb * 1000) < 1e-3 for q in quoted), (
+    assert (record.get("memory_arithmetic") or {}).get("bandwidth_computed") or any(
+        abs(q - bandwidth_tb) < 1e-6 or abs(q - bandwidth_tb * 1000) < 1e-3 for q in quoted
+    ), (
         slug,
         bandwidth_tb,
     )
@@ -132,13 +143,15 @@ def test_there_are_at_least_thirty_presets_each_with_a_unique_name() -> None:
     assert len(names) == len(set(names))
 
 
-def test_every_preset_of_a_vendor_without_published_peaks_is_marked_measured() -> None:
-    # Apple publishes no FLOP/s figure, so any Apple preset's peak must be a cited measurement.
+def test_every_preset_of_a_vendor_without_published_peaks_is_measured_or_computed() -> None:
+    # Apple publishes no FLOP/s figure, so an Apple preset's peak is a cited measurement or
+    # shader arithmetic (peak_basis), never a vendor figure; a measured one says so in its name.
     for slug, accelerator in ACCELERATORS.items():
         if accelerator.vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS:
             record = next(r for r in ACCELERATOR_RECORDS if r["slug"] == slug)
-            assert accelerator.peak_is_measured and record["measured"], slug
-            assert accelerator.name.endswith("(measured peak)"), "every list naming the chip says so"
+            assert accelerator.peak_basis in ("measured", "arithmetic"), slug
+            assert accelerator.peak_is_measured == bool(record["measured"]), slug
+            assert accelerator.name.endswith("(measured peak)") == accelerator.peak_is_measured, slug
     measured = {slug for slug, a in ACCELERATORS.items() if a.peak_is_measured}
     assert {"apple-m2-ultra", "apple-m3-max", "apple-m4-max"} <= measured
     assert all(ACCELERATORS[slug].vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS for slug in measured)
@@ -157,9 +170,57 @@ def test_a_vendor_peak_for_an_apple_chip_is_refused_unless_measured() -> None:
     assert preset is not None and preset.peak_is_measured and preset.peak_for("bf16") == 10e12
 
 
+def test_every_preset_says_how_its_peak_was_obtained() -> None:
+    for slug, accelerator in ACCELERATORS.items():
+        assert accelerator.peak_basis in PEAK_BASES, slug
+        assert accelerator.peak_is_measured == (accelerator.peak_basis == "measured"), slug
+        if accelerator.vendor in VENDORS_WITHOUT_PUBLISHED_PEAKS:
+            assert accelerator.peak_basis != "vendor", slug
+        # A peak computed from a record's peak_arithmetic carries its working; the others none.
+        assert not accelerator.peak_working or accelerator.peak_basis == "arithmetic", slug
+    assert ACCELERATORS["h100-sxm"].peak_basis == "vendor"
+
+
+_ARITHMETIC = {
+    "cores": 10,
+    "cores_what": "GPU cores",
+    "units_per_core": 128,
+    "units_what": "ALUs",
+    "flop_per_clock_per_unit": 2,
+    "clock_ghz": 1.398,
+    "dtypes": ["fp16"],
+}
+
+
+def test_an_arithmetic_peak_is_computed_from_its_inputs_and_written_out() -> None:
+    # 10 cores x 128 ALUs x 2 FLOP (one FMA) x 1.398 GHz = 3,579 GFLOP/s, the M2's figure.
+    assert arithmetic_peak_tera_per_s(_ARITHMETIC) == pytest.approx(3.579, abs=5e-4)
+    preset = _from_record(
+        _apple_record(dense_peak_tera_per_s={}, measured=False, peak_basis="arithmetic", peak_arithmetic=_ARITHMETIC)
+    )
+    assert preset is not None and preset.peak_basis == "arithmetic" and not preset.peak_is_measured
+    assert preset.peak_for("fp16") == pytest.approx(3.579e12, rel=1e-4)
+    assert preset.peak_working == "10 GPU cores x 128 ALUs x 2 FLOP per clock x 1.398 GHz = 3.58 TFLOP/s"
+    assert preset.peak_mark == "computed"
+
+
+def test_a_peak_basis_that_contradicts_the_record_is_refused() -> None:
+    with pytest.raises(ValueError, match="apple-m4-max: measured is True but peak_basis is 'arithmetic'"):
+        _from_record(_apple_record(peak_basis="arithmetic", peak_arithmetic=_ARITHMETIC))
+    with pytest.raises(ValueError, match="peak_arithmetic goes with peak_basis 'arithmetic' only"):
+        _from_record(_apple_record(measured=False, peak_basis="vendor", peak_arithmetic=_ARITHMETIC))
+    with pytest.raises(
+        ValueError, match=r"peak_basis must be one of \('vendor', 'arithmetic', 'measured'\), got 'guessed'"
+    ):
+        _from_record(_apple_record(measured=False, peak_basis="guessed"))
+
+
 def test_records_without_a_16_bit_peak_are_not_presets() -> None:
     for record in ACCELERATOR_RECORDS:
-        has_16_bit = bool({"fp16", "bf16"} & {k for k, v in record["dense_peak_tera_per_s"].items() if v})
+        # A peak is quoted, or computed from quoted shader arithmetic.
+        quoted = {k for k, v in record["dense_peak_tera_per_s"].items() if v}
+        computed = set((record.get("peak_arithmetic") or {}).get("dtypes", ()))
+        has_16_bit = bool({"fp16", "bf16"} & (quoted | computed))
         assert (record["slug"] in ACCELERATORS) == has_16_bit, record["slug"]
 
 
@@ -212,3 +273,13 @@ def test_geforce_peaks_are_fp32_accumulate_with_the_fp16_accumulate_alternative(
     chip = ACCELERATORS[slug]
     assert chip.accumulate == "FP32"
     assert chip.fp16_accumulate_peak_flop_per_s["fp16"] == pytest.approx(2 * chip.peak_for("fp16"), rel=1e-3)
+
+
+def test_lists_group_cpus_apart_and_keep_each_group_together() -> None:
+    from roofline_core.calculators._common import accelerator_choices
+
+    groups = [choice.group for choice in accelerator_choices()]
+    assert groups == sorted(groups, key=groups.index), "a group's presets are listed together"
+    assert ACCELERATORS["xeon-6980p"].group == "CPUs: Intel" and ACCELERATORS["ryzen-9-9950x"].group == "CPUs: AMD"
+    assert ACCELERATORS["ryzen-ai-max-395"].group == "AMD", "Strix Halo's GPU is listed with AMD's GPUs"
+    assert ACCELERATORS["xeon-6980p"].kind == "cpu" and ACCELERATORS["tpu-v5e"].kind == "tpu"

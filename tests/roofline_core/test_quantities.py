@@ -333,6 +333,10 @@ def test_a_geforce_peak_says_its_accumulate_convention():
     assert evaluate_reference("peak_flop_per_s accelerator=h100-sxm").text == "989 TFLOP/s"
 
 
+def test_a_peak_that_is_not_a_vendor_figure_says_how_it_was_obtained():
+    assert evaluate_reference("peak_flop_per_s accelerator=apple-m4-max").text == "14.8 TFLOP/s (measured)"
+
+
 # scenario_words: a number's scenario in words, for text read away from its page ----------------
 
 
