@@ -13,6 +13,7 @@ from __future__ import annotations
 from roofline_core.hardware.accelerators import (
     ACCELERATORS,
     GIGA,
+    PEAK_BASES,
     SIXTEEN_BIT_TWINS,
     TERA,
     VENDORS_WITHOUT_PUBLISHED_PEAKS,
@@ -29,6 +30,7 @@ __all__ = [
     "AnyAccelerator",
     "CustomAccelerator",
     "GIGA",
+    "PEAK_BASES",
     "SIXTEEN_BIT_TWINS",
     "TERA",
     "VENDORS_WITHOUT_PUBLISHED_PEAKS",

@@ -20,6 +20,12 @@ GIGA = 1e9
 #: exposes is a whole number of GiB even where its sheet writes "GB" (an H100 "80 GB" is 80 GiB).
 GIB = 2**30
 
+#: How a preset's peak was obtained, surest first: ``"vendor"`` (the maker's sheet states it),
+#: ``"arithmetic"`` (computed from stated unit counts, clock and per-clock rate, where the maker
+#: states no FLOP/s figure), ``"measured"`` (a public benchmark, where nothing else exists).
+#: Decode is bounded by bandwidth, so a chip is listed even where its peak is the least sure kind.
+PEAK_BASES = ("vendor", "arithmetic", "measured")
+
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
 
@@ -92,6 +98,8 @@ class Accelerator(_PeakLookup):
         vendor: Maker, for grouping in lists.
         family: Architecture or product family, for grouping in lists.
         peak_is_measured: True when the peak is a public measurement, not a vendor figure.
+        peak_basis: How the peaks were obtained, one of :data:`PEAK_BASES` (``"measured"``
+            exactly when ``peak_is_measured``); pages say how sure a peak is from it.
         secondary_only: True when no vendor document is among the sources.
         accumulate: For GeForce parts, whose tensor cores run FP32 accumulation at half the
             FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
@@ -118,8 +126,13 @@ class Accelerator(_PeakLookup):
     memory_stated: str = ""
     accumulate: str = ""
     fp16_accumulate_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
+    peak_basis: str = "vendor"
 
     def __post_init__(self) -> None:
+        if self.peak_basis not in PEAK_BASES:
+            raise ValueError(f"{self.slug}: peak_basis must be one of {PEAK_BASES}, got {self.peak_basis!r}")
+        if (self.peak_basis == "measured") != self.peak_is_measured:
+            raise ValueError(f"{self.slug}: peak_basis {self.peak_basis!r} disagrees with peak_is_measured")
         unknown = set(self.peak_flop_per_s) - set(DTYPES)
         if unknown:
             raise ValueError(f"{self.slug}: unknown dtypes in peak_flop_per_s: {sorted(unknown)}")
@@ -406,6 +419,7 @@ def _record_fields(record: dict) -> dict:
         "vendor": record["vendor"],
         "family": record["family"],
         "peak_is_measured": bool(record.get("measured")),
+        "peak_basis": record.get("peak_basis") or ("measured" if record.get("measured") else "vendor"),
         "accumulate": record.get("accumulate") or "",
         "fp16_accumulate_peak_flop_per_s": {
             dtype: tera * TERA for dtype, tera in (record.get("fp16_accumulate_dense_tera_per_s") or {}).items()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
 from roofline_core import ACCELERATORS, CustomAccelerator, get_accelerator
 from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
-from roofline_core.hardware.accelerators import VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
+from roofline_core.hardware.accelerators import PEAK_BASES, VENDORS_WITHOUT_PUBLISHED_PEAKS, _from_record
 
 REQUIRED = {
     "h100-sxm",
@@ -212,3 +213,16 @@ def test_geforce_peaks_are_fp32_accumulate_with_the_fp16_accumulate_alternative(
     chip = ACCELERATORS[slug]
     assert chip.accumulate == "FP32"
     assert chip.fp16_accumulate_peak_flop_per_s["fp16"] == pytest.approx(2 * chip.peak_for("fp16"), rel=1e-3)
+
+
+def test_every_preset_says_how_its_peak_was_obtained() -> None:
+    """Pages say how sure a peak is: a vendor figure, arithmetic from stated units, or a measurement."""
+    assert {a.peak_basis for a in ACCELERATORS.values()} <= set(PEAK_BASES)
+    assert ACCELERATORS["h100-sxm"].peak_basis == "vendor"
+    assert ACCELERATORS["apple-m4-max"].peak_basis == "measured"
+    preset = _from_record(_apple_record(dense_peak_tera_per_s={"fp16": 10.0}, measured=True))
+    assert preset is not None and preset.peak_basis == "measured"
+    with pytest.raises(ValueError, match="peak_basis must be one of"):
+        replace(ACCELERATORS["h100-sxm"], peak_basis="guessed")
+    with pytest.raises(ValueError, match="disagrees with peak_is_measured"):
+        replace(ACCELERATORS["h100-sxm"], peak_basis="measured")
