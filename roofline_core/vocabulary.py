@@ -1081,7 +1081,7 @@ def _preset_choices() -> tuple[OneOf, OneOf, OneOf, OneOf, OneOf]:
         label="Accelerator",
         default="h100-sxm",
         help="An accelerator preset.",
-        choices=tuple(Choice(value=a.slug, label=a.name, group=a.vendor) for a in ACCELERATORS.values()),
+        choices=tuple(Choice(value=a.slug, label=a.name, group=a.group) for a in ACCELERATORS.values()),
     )
     model = OneOf(
         id="model",

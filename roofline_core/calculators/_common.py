@@ -111,7 +111,7 @@ def accelerator_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice,
             value=a.slug,
             label=a.name,
             fills={key: ACCELERATOR_FILLS[key](a) for key in custom_fields},
-            group=a.vendor,
+            group=a.group,
         )
         for a in ACCELERATORS.values()
     ]

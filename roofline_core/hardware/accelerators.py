@@ -26,6 +26,13 @@ GIB = 2**30
 #: Decode is bounded by bandwidth, so a chip is listed even where its peak is the least sure kind.
 PEAK_BASES = ("vendor", "arithmetic", "measured")
 
+#: The two memory roofs of a chip: the datasheet's peak, and what a cited measurement reached.
+CEILINGS = ("datasheet", "measured")
+
+#: Families listed apart from their vendor's datacenter parts in every select (grouped as
+#: "<vendor> <family>"), so a reader finds a desktop or edge card among a few dozen of its kind.
+FAMILIES_LISTED_APART = frozenset({"GeForce", "RTX workstation", "Radeon", "Radeon PRO", "Arc", "Jetson", "DGX Spark"})
+
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
 
@@ -100,6 +107,17 @@ class Accelerator(_PeakLookup):
         peak_is_measured: True when the peak is a public measurement, not a vendor figure.
         peak_basis: How the peaks were obtained, one of :data:`PEAK_BASES` (``"measured"``
             exactly when ``peak_is_measured``); pages say how sure a peak is from it.
+        measured_bandwidth_bytes_per_s: The memory bandwidth a cited measurement reached (a
+            copy or STREAM-like kernel), in bytes/s: the achievable roof beside the datasheet's
+            ``bandwidth_bytes_per_s``, always below it; None when no measurement is cited.
+        measured_bandwidth_source: Where that measurement comes from (None with no measurement).
+        measured_bandwidth_method: What was run and how it counts bytes (``"BabelStream Copy,
+            FP64, bytes read plus written"``).
+        measured_peak_flop_per_s: Matrix-multiply rates a cited measurement reached, in FLOP/s by
+            dtype, each below the datasheet peak (empty when none is cited).
+        measured_peak_source: Where those rates come from (None when there are none).
+        group: The heading the chip is listed under in selects: its vendor, or "<vendor> <family>"
+            for the families in :data:`FAMILIES_LISTED_APART`.
         secondary_only: True when no vendor document is among the sources.
         accumulate: For GeForce parts, whose tensor cores run FP32 accumulation at half the
             FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
@@ -127,6 +145,12 @@ class Accelerator(_PeakLookup):
     accumulate: str = ""
     fp16_accumulate_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
     peak_basis: str = "vendor"
+    measured_bandwidth_bytes_per_s: float | None = None
+    measured_bandwidth_source: Source | None = None
+    measured_bandwidth_method: str = ""
+    measured_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
+    measured_peak_source: Source | None = None
+    group: str = ""
 
     def __post_init__(self) -> None:
         if self.peak_basis not in PEAK_BASES:
@@ -138,6 +162,39 @@ class Accelerator(_PeakLookup):
             raise ValueError(f"{self.slug}: unknown dtypes in peak_flop_per_s: {sorted(unknown)}")
         if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
+        self._check_measured()
+
+    def _check_measured(self) -> None:
+        """A measured roof needs its own source and lies below the datasheet's: a program cannot
+        beat the pins, so a figure above them is a misread (or a cache-resident test)."""
+        measured = self.measured_bandwidth_bytes_per_s
+        if measured is not None:
+            if self.measured_bandwidth_source is None:
+                raise ValueError(f"{self.slug}: a measured bandwidth needs measured_bandwidth_source")
+            if not 0 < measured < self.bandwidth_bytes_per_s:
+                raise ValueError(
+                    f"{self.slug}: measured bandwidth {measured:g} B/s must lie between 0 and the datasheet's "
+                    f"{self.bandwidth_bytes_per_s:g} B/s"
+                )
+        if self.measured_peak_flop_per_s and self.measured_peak_source is None:
+            raise ValueError(f"{self.slug}: measured peaks need measured_peak_source")
+        for dtype, rate in self.measured_peak_flop_per_s.items():
+            if not 0 < rate < self.peak_for(dtype):
+                raise ValueError(f"{self.slug}: measured {dtype} rate {rate:g} must lie below the datasheet peak")
+
+    def bandwidth_for(self, ceiling: str = "datasheet") -> float:
+        """The memory roof named ``ceiling`` (one of :data:`CEILINGS`), in bytes/s.
+
+        Raises:
+            KeyError: for an unknown ceiling, or ``"measured"`` on a chip with no cited measurement.
+        """
+        if ceiling == "datasheet":
+            return self.bandwidth_bytes_per_s
+        if ceiling == "measured" and self.measured_bandwidth_bytes_per_s is not None:
+            return self.measured_bandwidth_bytes_per_s
+        if ceiling == "measured":
+            raise KeyError(f"{self.name} has no cited bandwidth measurement")
+        raise KeyError(f"unknown ceiling {ceiling!r}; expected one of {', '.join(CEILINGS)}")
 
 
 @dataclass(frozen=True)
@@ -357,7 +414,7 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
     ),
 )
 
-_UNIT_BYTES = {"GB": 1e9, "GiB": GIB, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8}
+_UNIT_BYTES = {"GB": 1e9, "GiB": GIB, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8, "MB/s": 1e6, "B/s": 1.0}
 
 
 def _bytes(quantity: dict | None) -> float | None:
@@ -408,10 +465,42 @@ def _capacity(record: dict) -> tuple[float | None, str]:
     return exposed["value"] * GIB, text
 
 
+def _source(quoted: dict) -> Source:
+    return Source(title=quoted["title"], url=quoted["url"], states=quoted["quote"])
+
+
+def _measured_fields(slug: str) -> dict:
+    """The measured roofs :mod:`roofline_core.hardware.measured_ceilings` cites for ``slug``."""
+    from roofline_core.hardware.measured_ceilings import MEASURED_CEILINGS
+
+    entry = MEASURED_CEILINGS.get(slug)
+    if entry is None:
+        return {}
+    fields: dict = {}
+    bandwidth = entry.get("bandwidth")
+    if bandwidth:
+        fields["measured_bandwidth_bytes_per_s"] = _bytes(bandwidth)
+        fields["measured_bandwidth_source"] = _source(bandwidth["source"])
+        fields["measured_bandwidth_method"] = bandwidth["method"]
+    peaks = entry.get("matmul")
+    if peaks:
+        fields["measured_peak_flop_per_s"] = {d: tera * TERA for d, tera in peaks["tera_per_s"].items()}
+        fields["measured_peak_source"] = _source(peaks["source"])
+    return fields
+
+
+def _group(record: dict) -> str:
+    vendor, family = record["vendor"], record["family"]
+    return f"{vendor} {family}" if family in FAMILIES_LISTED_APART else vendor
+
+
 def _record_fields(record: dict) -> dict:
-    """What a research record adds to any preset: link, power, grouping and provenance."""
+    """What a research record adds to any preset: link, power, grouping, provenance and the
+    measured roofs cited for it."""
     link = record.get("interconnect") or {}
     return {
+        **_measured_fields(record["slug"]),
+        "group": _group(record),
         "interconnect_kind": link.get("kind") or "",
         "interconnect_bandwidth_bytes_per_s": _bytes(link),
         "interconnect_direction": _link_direction(record),
@@ -494,12 +583,24 @@ def _load_presets() -> dict[str, Accelerator]:
     from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
 
     sheets = {a.slug: a for a in _VENDOR_SHEET_PRESETS}
-    presets: dict[str, Accelerator] = {}
+    built: list[Accelerator] = []
     for record in ACCELERATOR_RECORDS:
         preset = _with_record(sheets[record["slug"]], record) if record["slug"] in sheets else _from_record(record)
         if preset is not None:
-            presets[preset.slug] = preset
-    return presets
+            built.append(preset)
+    return {a.slug: a for a in _listing_order(built)}
+
+
+def _listing_order(presets: list[Accelerator]) -> list[Accelerator]:
+    """Vendors in the order their first record appears, each vendor's groups likewise, records in
+    their order within a group: every select shows one unbroken run per heading, however the
+    modules of records are gathered."""
+    vendors: dict[str, int] = {}
+    groups: dict[str, int] = {}
+    for a in presets:
+        vendors.setdefault(a.vendor, len(vendors))
+        groups.setdefault(a.group, len(groups))
+    return sorted(presets, key=lambda a: (vendors[a.vendor], groups[a.group]))
 
 
 #: Every accelerator preset by slug, grouped by vendor. The first ten carry the vendor sheet's

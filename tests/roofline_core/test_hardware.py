@@ -226,3 +226,31 @@ def test_every_preset_says_how_its_peak_was_obtained() -> None:
         replace(ACCELERATORS["h100-sxm"], peak_basis="guessed")
     with pytest.raises(ValueError, match="disagrees with peak_is_measured"):
         replace(ACCELERATORS["h100-sxm"], peak_basis="measured")
+
+
+def test_a_measured_roof_at_or_above_the_datasheet_is_refused() -> None:
+    h100 = ACCELERATORS["h100-sxm"]
+    assert h100.bandwidth_for("measured") == 2.97e12 < h100.bandwidth_for() == 3.35e12
+    with pytest.raises(ValueError, match="must lie between 0 and the datasheet's"):
+        replace(h100, measured_bandwidth_bytes_per_s=3.35e12)
+    with pytest.raises(ValueError, match="needs measured_bandwidth_source"):
+        replace(h100, measured_bandwidth_source=None)
+    with pytest.raises(ValueError, match="measured bf16 rate"):
+        replace(h100, measured_peak_flop_per_s={"bf16": 1e16})
+
+
+def test_a_chip_without_a_measurement_has_only_the_datasheet_roof() -> None:
+    l4 = ACCELERATORS["l4"]
+    assert l4.measured_bandwidth_bytes_per_s is None and l4.bandwidth_for("datasheet") == l4.bandwidth_bytes_per_s
+    with pytest.raises(KeyError, match="no cited bandwidth measurement"):
+        l4.bandwidth_for("measured")
+    with pytest.raises(KeyError, match="unknown ceiling"):
+        l4.bandwidth_for("typical")
+
+
+def test_every_select_heading_is_one_unbroken_run() -> None:
+    """Selects group options by consecutive runs of one heading, so each heading appears once."""
+    runs = [a.group for a in ACCELERATORS.values()]
+    starts = [g for i, g in enumerate(runs) if i == 0 or runs[i - 1] != g]
+    assert len(starts) == len(set(starts)), starts
+    assert ACCELERATORS["rtx-4090"].group == "NVIDIA GeForce" and ACCELERATORS["h100-sxm"].group == "NVIDIA"
