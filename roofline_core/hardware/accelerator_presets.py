@@ -12,6 +12,8 @@ builds the :class:`~roofline_core.hardware.accelerators.Accelerator` presets fro
 from __future__ import annotations
 
 from roofline_core.hardware.capacity_reasons import GDDR_IS_BINARY, HBM_IS_BINARY, LPDDR_IS_BINARY, STATED_IN_GIB
+from roofline_core.hardware.presets_datacenter_more import DATACENTER_MORE_RECORDS
+from roofline_core.hardware.presets_desktop import DESKTOP_RECORDS
 
 ACCELERATOR_RECORDS: list[dict] = [
     {
@@ -1343,4 +1345,6 @@ ACCELERATOR_RECORDS: list[dict] = [
         "missing": ["16-bit peak", "interconnect bandwidth", "board_power_w"],
         "notes": "Apple publishes no FLOP/s figure. No public GPU matmul measurement of an M4 Pro was found (the two PyTorch benchmark tables cited for the other Apple chips have no M4 Pro row), so the peak is null and the chip is not a preset.",
     },
+    *DESKTOP_RECORDS,
+    *DATACENTER_MORE_RECORDS,
 ]

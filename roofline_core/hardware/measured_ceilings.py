@@ -23,7 +23,9 @@ from __future__ import annotations
 #: deploys the site under another name changes both.
 PROJECT_RESULTS = "https://github.com/OWNER/roofline-glossary/blob/main/benchmarks/gpu/results/"
 
-_COPY_METHOD = "copy of a 2 GiB bf16 tensor with PyTorch (bytes read plus bytes written), median of repeats, mean of two runs"
+_COPY_METHOD = (
+    "copy of a 2 GiB bf16 tensor with PyTorch (bytes read plus bytes written), median of repeats, mean of two runs"
+)
 _MATMUL_METHOD = "8192 x 8192 x 8192 matrix product with PyTorch, median of repeats, mean of two runs"
 
 
