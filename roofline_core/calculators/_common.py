@@ -374,7 +374,10 @@ def math_cross_check(values: dict[str, Any]) -> dict[str, str]:
 def math_text(values: dict[str, Any], accelerator: AnyAccelerator, compute_dtype: str) -> str:
     """How the weights meet the math: ``"W8A8 on the FP8 peak (1,979 TFLOP/s)"``."""
     peak = format_flop_per_s(accelerator.peak_for(compute_dtype))
-    return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak})"
+    # A peak no sheet states says so where it is used (hardware.PEAK_BASES).
+    basis = getattr(accelerator, "peak_basis", "vendor")
+    sureness = {"arithmetic": ", a computed peak", "measured": ", a measured peak"}.get(basis, "")
+    return f"{compute_scheme(values['weight_dtype'], compute_dtype)} ({peak}{sureness})"
 
 
 def communication_output(communication: CommCost, step_time_s: float, *, noun: str = "all-reduces") -> dict[str, Any]:

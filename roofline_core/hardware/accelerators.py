@@ -26,6 +26,13 @@ GIB = 2**30
 #: Decode is bounded by bandwidth, so a chip is listed even where its peak is the least sure kind.
 PEAK_BASES = ("vendor", "arithmetic", "measured")
 
+#: How each basis reads where a page says how sure a peak is.
+PEAK_BASIS_WORDS = {
+    "vendor": "stated by the maker (or a copy of its sheet)",
+    "arithmetic": "computed from stated figures by a stated rule; no source read states it",
+    "measured": "a public measurement; the maker states no FLOP/s figure",
+}
+
 #: The two memory roofs of a chip: the datasheet's peak, and what a cited measurement reached.
 CEILINGS = ("datasheet", "measured")
 

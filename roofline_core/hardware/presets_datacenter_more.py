@@ -75,7 +75,7 @@ DATACENTER_MORE_RECORDS: list[dict] = [
         capacity=(128, "GB"),
         memory_kind="LPDDR5x",
         exposed_why=LPDDR_IS_BINARY,
-        link_kind="ConnectX-7 200GbE (two QSFP ports)",
+        link_kind="ConnectX-7 200GbE x2",
         power_w=140,
         notes="1,000 TOPS is FP4 with sparsity (dense FP4 500). The 16-bit peak is a sixteenth of it, the Blackwell"
         " GeForce rule (FP32 accumulation at half rate), and agrees with 2 x the ~31 TFLOP/s FP32 figure. The"

@@ -410,3 +410,9 @@ def test_kv_cache_calculator_offers_data_parallel_attention_one_copy_and_every_a
     assert out["weight_bytes"]["value"] == pytest.approx(model.weight_bytes("fp8") + replicated)
     assert out["max_batch"]["value"] == 146 > compute("kv-cache", inputs)["outputs"]["max_batch"]["value"]
     assert "146 requests" in out["cache_tokens"]["text"]
+
+
+def test_the_math_output_says_when_a_peak_is_computed_not_stated() -> None:
+    computed = compute("decode-speed-of-light", {"accelerator": "rtx-4070"})["outputs"]["math"]["text"]
+    stated = compute("decode-speed-of-light", {"accelerator": "h100-sxm"})["outputs"]["math"]["text"]
+    assert computed.endswith(", a computed peak)") and not stated.endswith("peak)")
