@@ -295,10 +295,8 @@ def roofline_figure(
                 "reference": True,
             }
         )
-        below_x = math.sqrt(x_lo * math.sqrt(x_lo * curves[0]["ridge_flop_per_byte"]))
-        notes.append(
-            {"text": f"{format_bandwidth(measured)} measured", "x": below_x, "y": measured * below_x, "slope": True}
-        )
+        # On log axes the two roofs lie close, so one label names both: "3.35 TB/s (2.97 measured)".
+        notes[0]["text"] += f" ({format_bandwidth(measured)} measured)"
     regions = []
     if len(chips) == 1:
         ridge = curves[0]["ridge_flop_per_byte"]
