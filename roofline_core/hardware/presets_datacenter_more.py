@@ -41,8 +41,8 @@ DATACENTER_MORE_RECORDS: list[dict] = [
         link_kind="NVLink bridge",
         power_w=300,
         notes="Same GA100 rates as the SXM parts (dense 312 FP16/BF16, 624 with sparsity); the PCIe card has lower"
-        " bandwidth (1,935 GB/s) and a 300 W limit. The table's TDP row merges the two 40GB columns (250 W, then"
-        " 300 W for the PCIe 80GB and 400 W for SXM). NVLink bridge bandwidth was not in the excerpts read.",
+        " bandwidth (1,935 GB/s) and a 300 W limit. The table's TDP row has three cells for four columns: 250 W"
+        " (PCIe 40GB), 300 W (PCIe 80GB), 400 W (both SXM parts). NVLink bridge bandwidth was not in the excerpts read.",
     ),
     record(
         slug="dgx-spark",

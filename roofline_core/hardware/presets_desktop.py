@@ -484,8 +484,8 @@ DESKTOP_RECORDS: list[dict] = [
         exposed_why=GDDR_IS_BINARY,
         link_kind="PCIe 4.0 x16",
         power_w=355,
-        notes="AMD's FP16 figure (122.8, rounded to 123 here) counts RDNA 3's dual-issue WMMA matrix instructions at"
-        " the boost clock; BF16 runs at the same WMMA rate. Sustained matrix throughput sits well below it, so the"
+        notes="The table's 123 TFLOP/s FP16 (AMD's figure, rounded) counts RDNA 3's dual-issue WMMA matrix"
+        " instructions at the boost clock; BF16 runs at the same WMMA rate. Sustained matrix throughput sits well below it, so the"
         " compute roof is the least sure number of this card; decode is bounded by the 960 GB/s.",
     ),
     record(
@@ -522,7 +522,7 @@ DESKTOP_RECORDS: list[dict] = [
         link_kind="PCIe 4.0 x8",
         power_w=190,
         notes="XMX engines run INT8 at half the INT4 rate and FP16/BF16 at half the INT8 rate; Intel's own sheet"
-        " (233 INT8 TOPS at its boost clock) was not read here.",
+        " was not read here.",
     ),
     record(
         slug="arc-a770",
