@@ -489,6 +489,39 @@ DESKTOP_RECORDS: list[dict] = [
         " compute roof is the least sure number of this card; decode is bounded by the 960 GB/s.",
     ),
     record(
+        slug="radeon-pro-w7900",
+        name="AMD Radeon PRO W7900",
+        vendor="AMD",
+        family="Radeon PRO",
+        sources=[
+            {
+                "title": "IT Creations, AMD Radeon PRO W7900 GPU",
+                "url": "https://www.itcreations.com/amd-gpu/amd-radeon-pro-w7900-gpu",
+                "secondary": True,
+                "quote": "It houses 96x Ray Accelerators, 192x AI Accelerators, 6144x Stream Processors, and 96x Compute"
+                " Units. The memory capacity on the AMD Radeon W7900 GPU is 48GB of GDDR6 of memory. The bandwidth on"
+                " this card delivers a blazing fast speed of 864 GB/s and a memory interface of 384-bit. ... With a"
+                " thermal design point (TDP) of 295W",
+            },
+            {
+                "title": "Hugging Face hardware page, AMD PRO W7900",
+                "url": "https://huggingface.co/hardware/pro-w7900",
+                "secondary": True,
+                "quote": "PRO W7900\n\nAMD GPU\n...\nMemory\n48GB\nTFLOPS\n122.6\nPower\n295W",
+            },
+        ],
+        peaks={"fp16": 122.6, "bf16": 122.6},
+        bandwidth=(864, "GB/s"),
+        capacity=(48, "GB"),
+        memory_kind="GDDR6",
+        exposed_why=GDDR_IS_BINARY,
+        link_kind="PCIe 4.0 x16",
+        power_w=295,
+        notes="The Hugging Face page does not name the precision of its 122.6 TFLOPS; it is the FP16 (WMMA) rate,"
+        " counted as the RX 7900 XTX's 123 is (the same 96-CU Navi 31 at a lower clock; the FP32 shader rate is"
+        " half of it). The least sure figure of this card; decode is bounded by the 864 GB/s.",
+    ),
+    record(
         slug="arc-b580",
         name="Intel Arc B580",
         vendor="Intel",

@@ -105,7 +105,7 @@ def test_accelerator_slugs_are_unique_and_cover_the_requested_chips() -> None:
 ISSUE_34_GPUS = {
     "rtx-3060-12gb", "rtx-3070", "rtx-3080", "rtx-3090", "rtx-3090-ti", "rtx-4060-ti-16gb", "rtx-4070",
     "rtx-4070-ti", "rtx-4080", "rtx-4090", "rtx-5060-ti-16gb", "rtx-5070", "rtx-5070-ti", "rtx-5080",
-    "rtx-5090", "rtx-a6000", "rtx-6000-ada", "rtx-pro-6000", "rx-7900-xtx", "arc-b580", "arc-a770",
+    "rtx-5090", "rtx-a6000", "rtx-6000-ada", "rtx-pro-6000", "rx-7900-xtx", "radeon-pro-w7900", "arc-b580", "arc-a770",
     "dgx-spark", "h100-nvl", "a100-pcie-80gb",
 }  # fmt: skip
 
