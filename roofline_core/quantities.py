@@ -50,7 +50,7 @@ from roofline_core.formatting import (
     format_time,
     format_tokens_per_s,
 )
-from roofline_core.hardware import ACCELERATORS, Accelerator
+from roofline_core.hardware import ACCELERATORS, PEAK_BASIS_WORDS, Accelerator
 from roofline_core.hardware.compute_format import resolve_compute_dtype
 from roofline_core.hardware.dtypes import DTYPES, bytes_per_element
 from roofline_core.models import MODELS, AnyModel, CustomModel, Model
@@ -313,6 +313,22 @@ def _sparse_peak(*, accelerator: Accelerator, dtype: str) -> Value:
 
 def _bandwidth(*, accelerator: Accelerator) -> Value:
     return _number(accelerator.bandwidth_bytes_per_s, format_bandwidth, accelerator)
+
+
+def _measured_bandwidth(*, accelerator: Accelerator) -> Value:
+    # The achievable roof: what a cited copy/STREAM-like run reached, cited to that run, never to
+    # the datasheet (hardware.measured_ceilings).
+    measured = accelerator.measured_bandwidth_bytes_per_s
+    if measured is None or accelerator.measured_bandwidth_source is None:
+        having = ", ".join(a.slug for a in ACCELERATORS.values() if a.measured_bandwidth_bytes_per_s)
+        raise QuantityError(f"{accelerator.name} has no cited bandwidth measurement; expected one of: {having}")
+    share = measured / accelerator.bandwidth_bytes_per_s
+    text = f"{format_bandwidth(measured)} ({format_percent(share)} of the datasheet's {format_bandwidth(accelerator.bandwidth_bytes_per_s)})"
+    return Value(text, (accelerator.measured_bandwidth_source,), number=measured)
+
+
+def _peak_basis(*, accelerator: Accelerator) -> Value:
+    return Value(PEAK_BASIS_WORDS[accelerator.peak_basis], _sources(accelerator))
 
 
 def _memory_capacity(*, accelerator: Accelerator) -> Value:
@@ -724,6 +740,8 @@ _EXAMPLES: dict[str, str] = {
     "peak_flop_per_s": "peak_flop_per_s accelerator=h100-sxm",
     "sparse_peak_flop_per_s": "sparse_peak_flop_per_s accelerator=h100-sxm",
     "bandwidth": "bandwidth accelerator=h100-sxm",
+    "measured_bandwidth": "measured_bandwidth accelerator=h100-sxm",
+    "peak_basis": "peak_basis accelerator=rtx-4070",
     "memory_capacity": "memory_capacity accelerator=h100-sxm",
     "memory_kind": "memory_kind accelerator=h100-sxm",
     "accelerator_name": "accelerator_name accelerator=h100-sxm",
@@ -770,6 +788,14 @@ QUANTITIES: dict[str, Quantity] = {
             _sparse_peak,
         ),
         _q("bandwidth", "Peak memory bandwidth of an accelerator, in bytes/s.", (_ACCELERATOR,), _bandwidth),
+        _q(
+            "measured_bandwidth",
+            "Memory bandwidth a cited copy or STREAM-like run reached on an accelerator (the achievable roof),"
+            " in bytes/s, with its share of the datasheet's.",
+            (_ACCELERATOR,),
+            _measured_bandwidth,
+        ),
+        _q("peak_basis", "How an accelerator's peak was obtained, so how sure it is.", (_ACCELERATOR,), _peak_basis),
         _q("memory_capacity", "Memory capacity of an accelerator, in bytes.", (_ACCELERATOR,), _memory_capacity),
         _q("memory_kind", "What an accelerator's memory is (HBM3, GDDR6X...).", (_ACCELERATOR,), _memory_kind),
         _q("accelerator_name", "Display name of an accelerator preset.", (_ACCELERATOR,), _accelerator_name),

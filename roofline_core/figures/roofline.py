@@ -280,6 +280,23 @@ def roofline_figure(
             },
             {"text": format_flop_per_s(peaks[0]), "x": math.sqrt(ridge * x_hi), "y": peaks[0], "slope": False},
         ]
+    measured = chips[0].measured_bandwidth_bytes_per_s if len(chips) == 1 else None
+    if measured is not None:
+        # The achievable roof a cited run reached, dashed under the datasheet's (issue 34): decode
+        # plans against it, the datasheet only bounds it.
+        achievable = roofline_curve(
+            peak_flop_per_s=peaks[0], bandwidth_bytes_per_s=measured, x_min_flop_per_byte=x_lo, x_max_flop_per_byte=x_hi
+        )
+        series.append(
+            {
+                "label": f"measured {format_bandwidth(measured)}",
+                "points": achievable["roof"],
+                "dashed": True,
+                "reference": True,
+            }
+        )
+        # On log axes the two roofs lie close, so one label names both: "3.35 TB/s (2.97 measured)".
+        notes[0]["text"] += f" ({format_bandwidth(measured)} measured)"
     regions = []
     if len(chips) == 1:
         ridge = curves[0]["ridge_flop_per_byte"]
@@ -313,6 +330,8 @@ def roofline_figure(
         f"compute roof at {format_intensity(curve['ridge_flop_per_byte'])}"
         for chip, peak, curve in zip(chips, peaks, curves)
     ]
+    if measured is not None:
+        roof_clauses[0] += f" (a cited measurement reaches {format_bandwidth(measured)}, the dashed roof)"
     if len(chips) == 1:
         alt = f"Roofline of {chips[0].name} ({fmt}): {roof_clauses[0]}"
         title = f"Roofline of {chips[0].name} ({fmt})"
@@ -343,6 +362,8 @@ def roofline_figure(
         ["Memory bandwidth", *(format_bandwidth(chip.bandwidth_bytes_per_s) for chip in chips)],
         ["Ridge point", *(format_intensity(c["ridge_flop_per_byte"]) for c in curves)],
     ]
+    if measured is not None:
+        rows.insert(2, ["Measured bandwidth (cited run)", format_bandwidth(measured)])
     for index, workload in enumerate(workloads):
         rows.append(
             [

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from roofline_core.hardware.accelerators import (
     ACCELERATORS,
+    CEILINGS,
     GIGA,
     PEAK_BASES,
     PEAK_BASIS_WORDS,
@@ -28,6 +29,7 @@ from roofline_core.hardware.accelerators import (
 __all__ = [
     "ACCELERATORS",
     "Accelerator",
+    "CEILINGS",
     "AnyAccelerator",
     "CustomAccelerator",
     "GIGA",

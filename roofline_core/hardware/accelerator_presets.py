@@ -15,6 +15,8 @@ from roofline_core.hardware.capacity_reasons import GDDR_IS_BINARY, HBM_IS_BINAR
 from roofline_core.hardware.presets_apple import APPLE_RECORDS
 from roofline_core.hardware.presets_apu import APU_RECORDS
 from roofline_core.hardware.presets_cpu import CPU_RECORDS
+from roofline_core.hardware.presets_datacenter_more import DATACENTER_MORE_RECORDS
+from roofline_core.hardware.presets_desktop import DESKTOP_RECORDS
 
 ACCELERATOR_RECORDS: list[dict] = [
     {
@@ -1190,6 +1192,8 @@ ACCELERATOR_RECORDS: list[dict] = [
         "missing": [],
         "notes": "Gaudi 2's FP8 rate was not found in an Intel source (pcguia.pt's '835 TFLOPS' FP8 is unverified); left null.",
     },
+    *DESKTOP_RECORDS,
+    *DATACENTER_MORE_RECORDS,
 ]
 
 #: Apple silicon, in its own module (each record quoting Apple and the shader arithmetic behind its peak).

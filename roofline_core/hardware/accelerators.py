@@ -21,6 +21,26 @@ GIGA = 1e9
 #: exposes is a whole number of GiB even where its sheet writes "GB" (an H100 "80 GB" is 80 GiB).
 GIB = 2**30
 
+#: How a preset's peak was obtained, surest first: ``"vendor"`` (the maker's sheet states it),
+#: ``"arithmetic"`` (computed from stated unit counts, clock and per-clock rate, where the maker
+#: states no FLOP/s figure), ``"measured"`` (a public benchmark, where nothing else exists).
+#: Decode is bounded by bandwidth, so a chip is listed even where its peak is the least sure kind.
+PEAK_BASES = ("vendor", "arithmetic", "measured")
+
+#: How each basis reads where a page says how sure a peak is.
+PEAK_BASIS_WORDS = {
+    "vendor": "stated by the maker (or a copy of its sheet)",
+    "arithmetic": "computed from stated figures by a stated rule; no source read states it",
+    "measured": "a public measurement; the maker states no FLOP/s figure",
+}
+
+#: The two memory roofs of a chip: the datasheet's peak, and what a cited measurement reached.
+CEILINGS = ("datasheet", "measured")
+
+#: Families listed apart from their vendor's datacenter parts in every select (grouped as
+#: "<vendor> <family>"), so a reader finds a desktop or edge card among a few dozen of its kind.
+FAMILIES_LISTED_APART = frozenset({"GeForce", "RTX workstation", "Radeon", "Radeon PRO", "Arc", "Jetson", "DGX Spark"})
+
 #: 16-bit formats that run at one tensor-core rate, so a chip listing one computes the other.
 SIXTEEN_BIT_TWINS = {"fp16": "bf16", "bf16": "fp16"}
 
@@ -122,6 +142,15 @@ class Accelerator(_PeakLookup):
         peak_working: For an arithmetic peak, the arithmetic written out with its quoted inputs
             (``"40 GPU cores x 128 ALUs x 2 FLOP per clock x 1.398 GHz = 14.3 TFLOP/s"``); empty
             otherwise (a measured peak's notes say what was measured).
+        measured_bandwidth_bytes_per_s: The memory bandwidth a cited measurement reached (a
+            copy or STREAM-like kernel), in bytes/s: the achievable roof beside the datasheet's
+            ``bandwidth_bytes_per_s``, always below it; None when no measurement is cited.
+        measured_bandwidth_source: Where that measurement comes from (None with no measurement).
+        measured_bandwidth_method: What was run and how it counts bytes (``"BabelStream Copy,
+            FP64, bytes read plus written"``).
+        measured_peak_flop_per_s: Matrix-multiply rates a cited measurement reached, in FLOP/s by
+            dtype, each below the datasheet peak (empty when none is cited).
+        measured_peak_source: Where those rates come from (None when there are none).
         secondary_only: True when no vendor document is among the sources.
         accumulate: For GeForce parts, whose tensor cores run FP32 accumulation at half the
             FP16-accumulate rate: the accumulation the peaks assume (``"FP32"``); empty elsewhere.
@@ -129,8 +158,8 @@ class Accelerator(_PeakLookup):
             alternative, in FP/s by dtype (empty elsewhere).
         kind: What the processor is, a key of :data:`KINDS` (``"gpu"``, ``"cpu"``); lists group
             CPUs apart, and a CPU has no device link.
-        group: The heading the chip is listed under in selects: its vendor, or ``"CPUs: Intel"``
-            for a CPU.
+        group: The heading the chip is listed under in selects: its vendor, "<vendor> <family>"
+            for the families in :data:`FAMILIES_LISTED_APART`, or ``"CPUs: Intel"`` for a CPU.
         gpu_usable_memory_bytes: On unified memory, the share of ``memory_bytes`` the GPU may
             use by default (macOS's wired limit, a BIOS allocation), in bytes; None where the
             chip's memory is its own. Every fit verdict uses it (:attr:`fit_memory_bytes`).
@@ -162,19 +191,25 @@ class Accelerator(_PeakLookup):
     group: str = ""
     gpu_usable_memory_bytes: float | None = None
     gpu_memory_advice: str = ""
+    measured_bandwidth_bytes_per_s: float | None = None
+    measured_bandwidth_source: Source | None = None
+    measured_bandwidth_method: str = ""
+    measured_peak_flop_per_s: dict[str, float] = field(default_factory=dict)
+    measured_peak_source: Source | None = None
 
     def __post_init__(self) -> None:
+        if self.peak_basis not in PEAK_BASES:
+            raise ValueError(f"{self.slug}: peak_basis must be one of {PEAK_BASES}, got {self.peak_basis!r}")
+        if (self.peak_basis == "measured") != self.peak_is_measured:
+            raise ValueError(f"{self.slug}: peak_basis {self.peak_basis!r} disagrees with peak_is_measured")
         unknown = set(self.peak_flop_per_s) - set(DTYPES)
         if unknown:
             raise ValueError(f"{self.slug}: unknown dtypes in peak_flop_per_s: {sorted(unknown)}")
         if "fp16" not in self.peak_flop_per_s and "bf16" not in self.peak_flop_per_s:
             raise ValueError(f"{self.slug}: needs a 16-bit peak, the reference for LLM inference")
-        if self.peak_basis not in PEAK_BASES:
-            raise ValueError(f"{self.slug}: peak_basis must be one of {PEAK_BASES}, got {self.peak_basis!r}")
-        if (self.peak_basis == "measured") != self.peak_is_measured:
-            raise ValueError(f"{self.slug}: peak_basis {self.peak_basis!r} disagrees with peak_is_measured")
         if self.kind not in KINDS:
             raise ValueError(f"{self.slug}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+        self._check_measured()
 
     @property
     def fit_memory_bytes(self) -> float:
@@ -187,6 +222,38 @@ class Accelerator(_PeakLookup):
         """The short word lists put after a peak no sheet states (``"computed"``, ``"measured"``);
         empty for a vendor figure."""
         return PEAK_BASIS_MARKS[self.peak_basis]
+
+    def _check_measured(self) -> None:
+        """A measured roof needs its own source and lies below the datasheet's: a program cannot
+        beat the pins, so a figure above them is a misread (or a cache-resident test)."""
+        measured = self.measured_bandwidth_bytes_per_s
+        if measured is not None:
+            if self.measured_bandwidth_source is None:
+                raise ValueError(f"{self.slug}: a measured bandwidth needs measured_bandwidth_source")
+            if not 0 < measured < self.bandwidth_bytes_per_s:
+                raise ValueError(
+                    f"{self.slug}: measured bandwidth {measured:g} B/s must lie between 0 and the datasheet's "
+                    f"{self.bandwidth_bytes_per_s:g} B/s"
+                )
+        if self.measured_peak_flop_per_s and self.measured_peak_source is None:
+            raise ValueError(f"{self.slug}: measured peaks need measured_peak_source")
+        for dtype, rate in self.measured_peak_flop_per_s.items():
+            if not 0 < rate < self.peak_for(dtype):
+                raise ValueError(f"{self.slug}: measured {dtype} rate {rate:g} must lie below the datasheet peak")
+
+    def bandwidth_for(self, ceiling: str = "datasheet") -> float:
+        """The memory roof named ``ceiling`` (one of :data:`CEILINGS`), in bytes/s.
+
+        Raises:
+            KeyError: for an unknown ceiling, or ``"measured"`` on a chip with no cited measurement.
+        """
+        if ceiling == "datasheet":
+            return self.bandwidth_bytes_per_s
+        if ceiling == "measured" and self.measured_bandwidth_bytes_per_s is not None:
+            return self.measured_bandwidth_bytes_per_s
+        if ceiling == "measured":
+            raise KeyError(f"{self.name} has no cited bandwidth measurement")
+        raise KeyError(f"unknown ceiling {ceiling!r}; expected one of {', '.join(CEILINGS)}")
 
 
 @dataclass(frozen=True)
@@ -411,7 +478,7 @@ _VENDOR_SHEET_PRESETS: tuple[Accelerator, ...] = (
     ),
 )
 
-_UNIT_BYTES = {"GB": 1e9, "GiB": GIB, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8}
+_UNIT_BYTES = {"GB": 1e9, "GiB": GIB, "TB": 1e12, "GB/s": 1e9, "TB/s": 1e12, "Tb/s": 1e12 / 8, "MB/s": 1e6, "B/s": 1.0}
 
 
 def _bytes(quantity: dict | None) -> float | None:
@@ -462,10 +529,36 @@ def _capacity(record: dict) -> tuple[float | None, str]:
     return exposed["value"] * GIB, text
 
 
+def _source(quoted: dict) -> Source:
+    return Source(title=quoted["title"], url=quoted["url"], states=quoted["quote"])
+
+
+def _measured_fields(slug: str) -> dict:
+    """The measured roofs :mod:`roofline_core.hardware.measured_ceilings` cites for ``slug``."""
+    from roofline_core.hardware.measured_ceilings import MEASURED_CEILINGS
+
+    entry = MEASURED_CEILINGS.get(slug)
+    if entry is None:
+        return {}
+    fields: dict = {}
+    bandwidth = entry.get("bandwidth")
+    if bandwidth:
+        fields["measured_bandwidth_bytes_per_s"] = _bytes(bandwidth)
+        fields["measured_bandwidth_source"] = _source(bandwidth["source"])
+        fields["measured_bandwidth_method"] = bandwidth["method"]
+    peaks = entry.get("matmul")
+    if peaks:
+        fields["measured_peak_flop_per_s"] = {d: tera * TERA for d, tera in peaks["tera_per_s"].items()}
+        fields["measured_peak_source"] = _source(peaks["source"])
+    return fields
+
+
 def _record_fields(record: dict) -> dict:
-    """What a research record adds to any preset: link, power, grouping and provenance."""
+    """What a research record adds to any preset: link, power, grouping, provenance and the
+    measured roofs cited for it."""
     link = record.get("interconnect") or {}
     return {
+        **_measured_fields(record["slug"]),
         "interconnect_kind": link.get("kind") or "",
         "interconnect_bandwidth_bytes_per_s": _bytes(link),
         "interconnect_direction": _link_direction(record),
@@ -498,8 +591,12 @@ def _kind(record: dict) -> str:
 
 
 def _group(record: dict) -> str:
-    """A CPU is listed under "CPUs: <vendor>", apart from its vendor's accelerators."""
-    return f"{KINDS['cpu']}: {record['vendor']}" if _kind(record) == "cpu" else record["vendor"]
+    """The heading a preset is listed under: "CPUs: <vendor>" for a CPU, "<vendor> <family>" for
+    the families in :data:`FAMILIES_LISTED_APART`, else its vendor."""
+    vendor, family = record["vendor"], record["family"]
+    if _kind(record) == "cpu":
+        return f"{KINDS['cpu']}: {vendor}"
+    return f"{vendor} {family}" if family in FAMILIES_LISTED_APART else vendor
 
 
 def _peak_basis(record: dict) -> str:
@@ -624,14 +721,24 @@ def _load_presets() -> dict[str, Accelerator]:
     from roofline_core.hardware.accelerator_presets import ACCELERATOR_RECORDS
 
     sheets = {a.slug: a for a in _VENDOR_SHEET_PRESETS}
-    groups: dict[str, list[Accelerator]] = {}
+    built: list[Accelerator] = []
     for record in ACCELERATOR_RECORDS:
         preset = _with_record(sheets[record["slug"]], record) if record["slug"] in sheets else _from_record(record)
         if preset is not None:
-            groups.setdefault(preset.group, []).append(preset)
-    # Records come from several modules (AMD's Strix Halo after Apple's chips), but lists show a
-    # group's presets together: groups in the order they first appear, records in order within.
-    return {preset.slug: preset for presets in groups.values() for preset in presets}
+            built.append(preset)
+    return {a.slug: a for a in _listing_order(built)}
+
+
+def _listing_order(presets: list[Accelerator]) -> list[Accelerator]:
+    """Vendors in the order their first record appears, each vendor's groups likewise, records in
+    their order within a group: every select shows one unbroken run per heading, however the
+    modules of records are gathered."""
+    vendors: dict[str, int] = {}
+    groups: dict[str, int] = {}
+    for a in presets:
+        vendors.setdefault(a.vendor, len(vendors))
+        groups.setdefault(a.group, len(groups))
+    return sorted(presets, key=lambda a: (vendors[a.vendor], groups[a.group]))
 
 
 #: Every accelerator preset by slug, grouped by vendor. The first ten carry the vendor sheet's

@@ -105,6 +105,9 @@ class Reconciliation:
         bound_parts: The speed-of-light time in the estimates' parts
             (:mod:`roofline_core.estimates.parts`), adding up to ``bound_time_s``;
             ``bound_working`` is the formula with the scenario's values behind each.
+        measured_roof_bytes_per_s: The bandwidth all devices together measurably reach (each
+            device's cited measurement, :attr:`~roofline_core.hardware.Accelerator.measured_bandwidth_bytes_per_s`),
+            in bytes/s; None when the chip has no cited measurement.
     """
 
     phase: str
@@ -119,6 +122,7 @@ class Reconciliation:
     parts: tuple[Part, ...]
     bound_parts: tuple[TimePart, ...] = ()
     bound_working: Working = ()
+    measured_roof_bytes_per_s: float | None = None
 
     @property
     def measured_tokens_per_s(self) -> float:
@@ -139,6 +143,14 @@ class Reconciliation:
     def mbu(self) -> float:
         """Achieved memory bandwidth utilisation: bytes / measured time / peak bandwidth."""
         return self.bytes_moved / self.measured_time_s / self.bandwidth_bytes_per_s
+
+    @property
+    def mbu_of_measured_roof(self) -> float | None:
+        """MBU against what the chip measurably reaches instead of its datasheet (None without a
+        cited measurement): a run at 62% of the datasheet may be at 80% of the achievable."""
+        if self.measured_roof_bytes_per_s is None:
+            return None
+        return self.bytes_moved / self.measured_time_s / self.measured_roof_bytes_per_s
 
     @property
     def mfu(self) -> float:
@@ -284,6 +296,7 @@ def _reconciliation(
     tokens: int,
     compute_dtype: str,
     table: dict[str, tuple[str, str, str]],
+    measured_roof_bytes_per_s: float | None = None,
 ) -> Reconciliation:
     """The table's rows from the estimate's own parts of ``step`` (memory is the base; math adds
     only its time beyond the memory time; communication and idle time add on top: the parts'
@@ -311,7 +324,14 @@ def _reconciliation(
         parts=_parts(times, measured_time_s=measured_time_s, bound_time_s=bound_s, table=table),
         bound_parts=step.parts,
         bound_working=step.working,
+        measured_roof_bytes_per_s=measured_roof_bytes_per_s,
     )
+
+
+def _measured_roof(accelerator: AnyAccelerator, devices: int) -> float | None:
+    """All devices' measured bandwidth together, or None (a custom chip has no measurement)."""
+    measured = getattr(accelerator, "measured_bandwidth_bytes_per_s", None)
+    return None if measured is None else measured * devices
 
 
 def reconcile_decode(
@@ -360,6 +380,7 @@ def reconcile_decode(
         tokens=batch,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_DECODE_PARTS,
+        measured_roof_bytes_per_s=_measured_roof(accelerator, devices),
     )
 
 
@@ -402,6 +423,7 @@ def reconcile_prefill(
         tokens=prompt_tokens,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_PREFILL_PARTS,
+        measured_roof_bytes_per_s=_measured_roof(accelerator, devices),
     )
 
 

@@ -101,6 +101,33 @@ def test_accelerator_slugs_are_unique_and_cover_the_requested_chips() -> None:
     assert len(ACCELERATOR_SLUGS) >= 30
 
 
+#: The desktop, workstation and new datacenter parts issue 34 asks for (its GPU list).
+ISSUE_34_GPUS = {
+    "rtx-3060-12gb", "rtx-3070", "rtx-3080", "rtx-3090", "rtx-3090-ti", "rtx-4060-ti-16gb", "rtx-4070",
+    "rtx-4070-ti", "rtx-4080", "rtx-4090", "rtx-5060-ti-16gb", "rtx-5070", "rtx-5070-ti", "rtx-5080",
+    "rtx-5090", "rtx-a6000", "rtx-6000-ada", "rtx-pro-6000", "rx-7900-xtx", "radeon-pro-w7900", "arc-b580", "arc-a770",
+    "dgx-spark", "h100-nvl", "a100-pcie-80gb",
+}  # fmt: skip
+
+
+def test_the_issue_34_gpus_are_presets_and_each_says_how_its_peak_was_obtained() -> None:
+    assert ISSUE_34_GPUS <= set(PRESETS), sorted(ISSUE_34_GPUS - set(PRESETS))
+    for slug in ISSUE_34_GPUS:
+        record = next(a for a in ACCELERATORS if a["slug"] == slug)
+        basis = record.get("peak_basis", "measured" if record.get("measured") else "vendor")
+        assert PRESETS[slug].peak_basis == basis
+        if basis == "arithmetic":
+            # The rule is recorded (checked below) or the notes say how the figure was computed.
+            assert record.get("arithmetic") or "arithmetic" in record["notes"], slug
+
+
+@pytest.mark.parametrize("slug", [a["slug"] for a in ACCELERATORS if a.get("arithmetic")])
+def test_an_arithmetic_peak_is_marked_so(slug: str) -> None:
+    """A peak computed from a stated figure is never presented as the vendor's own."""
+    entry = next(a for a in ACCELERATORS if a["slug"] == slug)
+    assert entry["peak_basis"] == "arithmetic" and PRESETS[slug].peak_basis == "arithmetic"
+
+
 @pytest.mark.parametrize("slug", ACCELERATOR_SLUGS)
 def test_accelerator_entry_quotes_its_source(slug: str) -> None:
     entry = next(a for a in ACCELERATORS if a["slug"] == slug)
@@ -119,13 +146,23 @@ def test_every_accelerator_figure_appears_in_its_quote(slug: str) -> None:
     assert set(entry["dense_halved_from_sparse"]) <= set(peaks)
     accumulate_halved = entry.get("halved_for_fp32_accumulate", [])
     assert set(accumulate_halved) <= set(peaks)
+    arithmetic = entry.get("arithmetic") or {}
     for dtype, value in peaks.items():
+        if dtype in arithmetic:
+            # A peak no source states: a quoted figure times a stated rule (the record's notes).
+            rule = arithmetic[dtype]
+            assert _is_stated(rule["stated"], stated, halved=False), f"{slug}.{dtype}: {rule['stated']} not quoted"
+            assert value == pytest.approx(rule["stated"] * rule["factor"], rel=1e-9), (slug, dtype)
+            continue
         halved = dtype in entry["dense_halved_from_sparse"]
         halvings = 1 if dtype in accumulate_halved else 0
         assert _is_stated(value, stated, halved=halved, halvings=halvings), (
             f"{slug}.{dtype}={value} is not in the quote{' (halved)' if halved or halvings else ''}"
         )
     for dtype, value in (entry.get("fp16_accumulate_dense_tera_per_s") or {}).items():
+        if dtype in arithmetic:
+            assert value == pytest.approx(2 * peaks[dtype], rel=1e-9), (slug, dtype)
+            continue
         assert _is_stated(value, stated, halved=dtype in entry["dense_halved_from_sparse"]), (
             f"{slug}: FP16-accumulate {dtype}={value} is not in the quote"
         )

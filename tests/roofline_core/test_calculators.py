@@ -410,3 +410,23 @@ def test_kv_cache_calculator_offers_data_parallel_attention_one_copy_and_every_a
     assert out["weight_bytes"]["value"] == pytest.approx(model.weight_bytes("fp8") + replicated)
     assert out["max_batch"]["value"] == 146 > compute("kv-cache", inputs)["outputs"]["max_batch"]["value"]
     assert "146 requests" in out["cache_tokens"]["text"]
+
+
+def test_the_math_output_says_when_a_peak_is_computed_not_stated() -> None:
+    computed = compute("decode-speed-of-light", {"accelerator": "rtx-4070"})["outputs"]["math"]["text"]
+    stated = compute("decode-speed-of-light", {"accelerator": "h100-sxm"})["outputs"]["math"]["text"]
+    assert computed.endswith(", a computed peak)") and not stated.endswith("peak)")
+
+
+def test_the_roofline_explorer_switches_to_the_measured_roof() -> None:
+    datasheet = compute("roofline-explorer", {"accelerator": "h100-sxm", "intensity": "1"})
+    measured = compute("roofline-explorer", {"accelerator": "h100-sxm", "intensity": "1", "roof": "measured"})
+    assert datasheet["outputs"]["attainable"]["value"] == pytest.approx(3.35e12)
+    assert measured["outputs"]["attainable"]["value"] == pytest.approx(2.97e12)
+    assert measured["chart"]["bandwidth_bytes_per_s"] == 2.97e12
+    assert datasheet["outputs"]["measured_roof"]["text"] == "2.97 TB/s (88.7% of the datasheet's 3.35 TB/s)"
+    refused = compute("roofline-explorer", {"accelerator": "l4", "roof": "measured"})
+    assert refused["errors"] == {"roof": "NVIDIA L4 has no cited bandwidth measurement; choose the datasheet roof."}
+    assert compute("roofline-explorer", {"accelerator": "l4"})["outputs"]["measured_roof"]["text"] == (
+        "none cited for this accelerator"
+    )

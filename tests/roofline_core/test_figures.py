@@ -171,12 +171,30 @@ def test_roofline_alt_text_states_roofline_core_numbers():
     assert decode.intensity_flop_per_byte == 1.0
     assert data["alt"] == (
         f"Roofline of NVIDIA H100 SXM (FP16): the {format_bandwidth(H100.bandwidth_bytes_per_s)} bandwidth roof meets "
-        f"the {format_flop_per_s(H100.peak_for('fp16'))} compute roof at {format_intensity(ridge)}; for Llama 3 8B, "
+        f"the {format_flop_per_s(H100.peak_for('fp16'))} compute roof at {format_intensity(ridge)} "
+        # The H100 SXM's cited measured roof is drawn dashed and named (issue 34).
+        f"(a cited measurement reaches {format_bandwidth(H100.measured_bandwidth_bytes_per_s)}, the dashed roof); "
+        f"for Llama 3 8B, "
         f"decode at batch 1 sits at {format_intensity(decode.intensity_flop_per_byte)}, memory-bound; "
         f"prefill of 2,048 tokens sits at {format_intensity(prefill.intensity_flop_per_byte)}, compute-bound."
     )
     # The numbers a reader knows from the seeds.
     assert "3.35 TB/s" in data["alt"] and "989 TFLOP/s" in data["alt"] and "295 FLOP/byte" in data["alt"]
+
+
+def test_a_chip_with_a_measured_roof_draws_it_dashed_below_the_datasheet_roof():
+    data = figures.roofline_figure(accelerators=["h100-sxm"], batches=[1], prompt_tokens=[])
+    panel = _panel(data)
+    (dashed,) = [s for s in panel["series"] if s.get("dashed")]
+    assert dashed["label"] == "measured 2.97 TB/s" and dashed["reference"]
+    x, y = dashed["points"][0]
+    assert y == pytest.approx(2.97e12 * x)  # the bandwidth slope of the measured roof
+    assert ["Measured bandwidth (cited run)", "2.97 TB/s"] in data["table"]["rows"]
+    assert panel["notes"][0]["text"] == "3.35 TB/s (2.97 TB/s measured)"
+    # No measurement cited, or several chips compared: the datasheet roofs only.
+    assert not [s for s in _panel(figures.roofline_figure(accelerators=["l4"]))["series"] if s.get("dashed")]
+    several = figures.roofline_figure(accelerators=["h100-sxm", "h200"])
+    assert not [s for s in _panel(several)["series"] if s.get("dashed")]
 
 
 def test_roofline_points_sit_on_the_first_roof_where_roofline_core_puts_them():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -49,8 +50,8 @@ def test_every_preset_has_a_source_quoting_its_figures(slug: str) -> None:
     # FP16-accumulate rate, twice the FP32-accumulate peak the preset holds.
     peak_tflops = accelerator.peak_for("fp16") / 1e12
     scales = (1, 2, 4) if accelerator.accumulate == "FP32" else (1, 2)
-    # An arithmetic peak is computed, not stated: its inputs are checked against the quotes in
-    # tests/data/test_preset_sources.py, and its working is written out beside it.
+    # A peak computed from quoted inputs (peak_arithmetic) or from a stated figure by a rule
+    # (peak_basis "arithmetic") is checked in tests/data/test_preset_sources.py.
     assert accelerator.peak_basis == "arithmetic" or any(
         any(abs(q - k * peak_tflops) < 0.6 * k for k in scales) or abs(1000 * q - peak_tflops) < 0.6 for q in quoted
     ), (
@@ -283,3 +284,44 @@ def test_lists_group_cpus_apart_and_keep_each_group_together() -> None:
     assert ACCELERATORS["xeon-6980p"].group == "CPUs: Intel" and ACCELERATORS["ryzen-9-9950x"].group == "CPUs: AMD"
     assert ACCELERATORS["ryzen-ai-max-395"].group == "AMD", "Strix Halo's GPU is listed with AMD's GPUs"
     assert ACCELERATORS["xeon-6980p"].kind == "cpu" and ACCELERATORS["tpu-v5e"].kind == "tpu"
+
+
+def test_a_peak_basis_that_disagrees_with_peak_is_measured_is_refused() -> None:
+    """Pages say how sure a peak is: a vendor figure, arithmetic from stated units, or a measurement."""
+    assert {a.peak_basis for a in ACCELERATORS.values()} <= set(PEAK_BASES)
+    assert ACCELERATORS["h100-sxm"].peak_basis == "vendor"
+    assert ACCELERATORS["apple-m4-max"].peak_basis == "measured"
+    preset = _from_record(_apple_record(dense_peak_tera_per_s={"fp16": 10.0}, measured=True))
+    assert preset is not None and preset.peak_basis == "measured"
+    with pytest.raises(ValueError, match="peak_basis must be one of"):
+        replace(ACCELERATORS["h100-sxm"], peak_basis="guessed")
+    with pytest.raises(ValueError, match="disagrees with peak_is_measured"):
+        replace(ACCELERATORS["h100-sxm"], peak_basis="measured")
+
+
+def test_a_measured_roof_at_or_above_the_datasheet_is_refused() -> None:
+    h100 = ACCELERATORS["h100-sxm"]
+    assert h100.bandwidth_for("measured") == 2.97e12 < h100.bandwidth_for() == 3.35e12
+    with pytest.raises(ValueError, match="must lie between 0 and the datasheet's"):
+        replace(h100, measured_bandwidth_bytes_per_s=3.35e12)
+    with pytest.raises(ValueError, match="needs measured_bandwidth_source"):
+        replace(h100, measured_bandwidth_source=None)
+    with pytest.raises(ValueError, match="measured bf16 rate"):
+        replace(h100, measured_peak_flop_per_s={"bf16": 1e16})
+
+
+def test_a_chip_without_a_measurement_has_only_the_datasheet_roof() -> None:
+    l4 = ACCELERATORS["l4"]
+    assert l4.measured_bandwidth_bytes_per_s is None and l4.bandwidth_for("datasheet") == l4.bandwidth_bytes_per_s
+    with pytest.raises(KeyError, match="no cited bandwidth measurement"):
+        l4.bandwidth_for("measured")
+    with pytest.raises(KeyError, match="unknown ceiling"):
+        l4.bandwidth_for("typical")
+
+
+def test_every_select_heading_is_one_unbroken_run() -> None:
+    """Selects group options by consecutive runs of one heading, so each heading appears once."""
+    runs = [a.group for a in ACCELERATORS.values()]
+    starts = [g for i, g in enumerate(runs) if i == 0 or runs[i - 1] != g]
+    assert len(starts) == len(set(starts)), starts
+    assert ACCELERATORS["rtx-4090"].group == "NVIDIA GeForce" and ACCELERATORS["h100-sxm"].group == "NVIDIA"

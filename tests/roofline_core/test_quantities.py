@@ -357,3 +357,23 @@ def test_scenario_words_refuses_what_evaluate_refuses():
 
     with pytest.raises(QuantityError, match="unknown accelerator"):
         scenario_words("ridge_point accelerator=h100")
+
+
+def test_the_measured_roof_is_cited_to_its_run_and_states_its_share():
+    from roofline_core.quantities import evaluate_reference
+
+    value = evaluate_reference("measured_bandwidth accelerator=h100-sxm")
+    assert value.number == 2.97e12 and value.text == "2.97 TB/s (88.7% of the datasheet's 3.35 TB/s)"
+    assert [s.url for s in value.sources] == [
+        "https://github.com/OWNER/roofline-glossary/blob/main/benchmarks/gpu/results/2026-11-27-h100-sxm-run1.json"
+    ]
+    with pytest.raises(QuantityError, match="NVIDIA L4 has no cited bandwidth measurement; expected one of: h100-sxm"):
+        evaluate_reference("measured_bandwidth accelerator=l4")
+
+
+def test_peak_basis_says_how_sure_a_peak_is():
+    from roofline_core.quantities import evaluate_reference
+
+    assert evaluate_reference("peak_basis accelerator=h100-sxm").text.startswith("stated by the maker")
+    assert evaluate_reference("peak_basis accelerator=rtx-4070").text.startswith("computed from stated figures")
+    assert evaluate_reference("peak_basis accelerator=apple-m4-max").text.startswith("a public measurement")

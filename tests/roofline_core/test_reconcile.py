@@ -235,3 +235,25 @@ def test_every_part_links_an_existing_glossary_entry() -> None:
     assert missing == []
     for label, closes, _ in (*_DECODE_PARTS.values(), *_PREFILL_PARTS.values(), _FASTER):
         assert label and closes.endswith(".")
+
+
+def test_mbu_is_also_reported_against_what_the_chip_measurably_reaches() -> None:
+    from roofline_core import get_accelerator, get_model
+    from roofline_core.hardware import CustomAccelerator
+    from roofline_core.questions.reconcile import reconcile_decode
+
+    h100 = get_accelerator("h100-sxm")
+    run = reconcile_decode(model=get_model("llama-3-8b"), accelerator=h100, measured_time_s=0.008, devices=2)
+    assert run.measured_roof_bytes_per_s == 2 * 2.97e12
+    assert run.mbu_of_measured_roof == pytest.approx(run.mbu * 3.35 / 2.97)
+    custom = CustomAccelerator(peak_flop_per_s={"fp16": 1e15}, bandwidth_bytes_per_s=3e12)
+    bare = reconcile_decode(model=get_model("llama-3-8b"), accelerator=custom, measured_time_s=0.008)
+    assert bare.measured_roof_bytes_per_s is None and bare.mbu_of_measured_roof is None
+
+
+def test_the_reconciler_states_mbu_as_a_share_of_both_roofs() -> None:
+    from roofline_core.calculators import compute
+
+    measured = compute("reconcile", {"accelerator": "h100-sxm"})["outputs"]["mbu"]["text"]
+    assert " of 3.35 TB/s datasheet, " in measured and measured.endswith(" of the 2.97 TB/s it measurably reaches")
+    assert compute("reconcile", {"accelerator": "l4"})["outputs"]["mbu"]["text"].endswith(" of 300 GB/s")

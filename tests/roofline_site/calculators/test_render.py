@@ -221,10 +221,14 @@ def test_long_selects_are_grouped_by_vendor_and_family():
     from roofline_core.models import models_by_family
 
     for vendor, chips in accelerators_by_vendor().items():
-        # A vendor's chips sit under its heading, or under "CPUs: <vendor>" for its CPUs; each
-        # heading appears once.
+        # A vendor's chips sit under its heading, under "<vendor> <family>" for the desktop and
+        # edge families listed apart (GeForce, Radeon, Arc...), or under "CPUs: <vendor>" for its
+        # CPUs; each heading appears once.
         for chip in chips:
-            assert chip.group in (vendor, f"CPUs: {vendor}"), chip.slug
+            assert chip.group in (vendor, f"{vendor} {chip.family}", f"CPUs: {vendor}"), chip.slug
+            assert html.count(f'<optgroup label="{chip.group}">') == 1, chip.group
+            block = html.split(f'<optgroup label="{chip.group}">', 1)[1].split("</optgroup>", 1)[0]
+            assert f'value="{chip.slug}"' in block, chip.slug
             assert html.count(f'<optgroup label="{chip.group}">') == 1, chip.group
             block = html.split(f'<optgroup label="{chip.group}">', 1)[1].split("</optgroup>", 1)[0]
             assert f'value="{chip.slug}"' in block, chip.slug

@@ -1,0 +1,150 @@
+"""What chips measurably reach: a second, achievable roof beside each datasheet figure.
+
+A datasheet's memory bandwidth is the pins' rate; a program streaming through memory gets less
+(refresh, bank and page switches, the controllers' turnaround between reads and writes). A copy
+or STREAM-like kernel over arrays far larger than the caches is the usual measure of what is left.
+Each entry here cites one such measurement with the exact lines it comes from:
+
+- ``bandwidth``: ``value``/``unit`` as the source prints it (or, with ``mean_of_bytes_per_s``, the
+  mean of those runs, each printed in the quote), the ``method`` (what ran, how it counts bytes) and
+  the ``source`` (title, address, verbatim ``quote``, ``secondary``: not the chip's maker).
+- ``matmul`` (optional): dense matrix-multiply rates in TFLOP/s by dtype, ``mean_of_flop_per_s``
+  per dtype, and their ``source``.
+
+Records are keyed by preset slug; :mod:`roofline_core.hardware.accelerators` adds them to the
+presets, which refuse a measured roof at or above the datasheet's. The tests check every figure
+against its quote and the project's own runs against their result files.
+"""
+
+from __future__ import annotations
+
+#: Where this project's dated GPU runs live in its repository (``benchmarks/gpu/results``).
+#: The address is the repository's default (``extra.repository`` in mkdocs.yml); a fork that
+#: deploys the site under another name changes both.
+PROJECT_RESULTS = "https://github.com/OWNER/roofline-glossary/blob/main/benchmarks/gpu/results/"
+
+_COPY_METHOD = (
+    "copy of a 2 GiB bf16 tensor with PyTorch (bytes read plus bytes written), median of repeats, mean of two runs"
+)
+_MATMUL_METHOD = "8192 x 8192 x 8192 matrix product with PyTorch, median of repeats, mean of two runs"
+
+
+def _project_runs(first: str, second: str, lines: str) -> dict:
+    return {
+        "title": f"Roofline Glossary GPU runs {first}.json and {second}.json (benchmarks/gpu/measure.py)",
+        "url": PROJECT_RESULTS + first + ".json",
+        "secondary": False,
+        "files": [f"benchmarks/gpu/results/{first}.json", f"benchmarks/gpu/results/{second}.json"],
+        "quote": lines,
+    }
+
+
+_H100_RUNS = _project_runs(
+    "2026-11-27-h100-sxm-run1",
+    "2026-11-27-h100-sxm-run2",
+    '"device_name": "NVIDIA H100 80GB HBM3" ... run1: "kind": "copy", "bandwidth_bytes_per_s": 2990724337606.856,'
+    ' "note": "bytes read plus bytes written"; "kind": "bf16", "flop_per_s": 745144669972901.1;'
+    ' "kind": "fp8 e4m3", "flop_per_s": 1314350014455738.8. run2: "kind": "copy",'
+    ' "bandwidth_bytes_per_s": 2951916203661.815; "kind": "bf16", "flop_per_s": 736582628999163.8;'
+    ' "kind": "fp8 e4m3", "flop_per_s": 1210915860051156.5',
+)
+
+_H200_RUNS = _project_runs(
+    "2026-11-27-h200-run1",
+    "2026-11-27-h200-run2",
+    '"device_name": "NVIDIA H200" ... run1: "kind": "copy", "bandwidth_bytes_per_s": 4225466730752.194,'
+    ' "note": "bytes read plus bytes written"; "kind": "bf16", "flop_per_s": 792228386963329.0;'
+    ' "kind": "fp8 e4m3", "flop_per_s": 1383771524255161.5. run2: "kind": "copy",'
+    ' "bandwidth_bytes_per_s": 4200144686463.4155; "kind": "bf16", "flop_per_s": 782085133681497.6;'
+    ' "kind": "fp8 e4m3", "flop_per_s": 1389760282704499.8',
+)
+
+MEASURED_CEILINGS: dict[str, dict] = {
+    "h100-sxm": {
+        "bandwidth": {
+            "value": 2.97,
+            "unit": "TB/s",
+            "mean_of_bytes_per_s": [2990724337606.856, 2951916203661.815],
+            "method": _COPY_METHOD,
+            "source": _H100_RUNS,
+        },
+        "matmul": {
+            "tera_per_s": {"bf16": 740.9, "fp8": 1262.6},
+            "mean_of_flop_per_s": {
+                "bf16": [745144669972901.1, 736582628999163.8],
+                "fp8": [1314350014455738.8, 1210915860051156.5],
+            },
+            "method": _MATMUL_METHOD,
+            "source": _H100_RUNS,
+        },
+    },
+    "h200": {
+        "bandwidth": {
+            "value": 4.21,
+            "unit": "TB/s",
+            "mean_of_bytes_per_s": [4225466730752.194, 4200144686463.4155],
+            "method": _COPY_METHOD,
+            "source": _H200_RUNS,
+        },
+        "matmul": {
+            "tera_per_s": {"bf16": 787.2, "fp8": 1386.8},
+            "mean_of_flop_per_s": {
+                "bf16": [792228386963329.0, 782085133681497.6],
+                "fp8": [1383771524255161.5, 1389760282704499.8],
+            },
+            "method": _MATMUL_METHOD,
+            "source": _H200_RUNS,
+        },
+    },
+    "a100-sxm-80gb": {
+        "bandwidth": {
+            "value": 1709360.800,
+            "unit": "MB/s",
+            "method": "BabelStream 5.0 Copy, CUDA, FP64, 268.4 MB arrays (bytes read plus written), best of 100",
+            "source": {
+                "title": "UKRI benchmark suite, BabelStream: example performance data (Tursa, A100-SXM4-80GB)",
+                "url": "https://github.com/ukri-bench/benchmark-BabelStream/blob/HEAD/README.md",
+                "secondary": True,
+                "quote": "Using CUDA device NVIDIA A100-SXM4-80GB\nDriver: 12030\n...\nFunction    MBytes/sec  Min (sec)"
+                "   Max         Average\nCopy        1709360.800 0.00031     0.00032     0.00032\n"
+                "Mul         1676181.608 0.00032     0.00033     0.00033\n"
+                "Add         1715845.543 0.00047     0.00048     0.00047\n"
+                "Triad       1724827.354 0.00047     0.00047     0.00047",
+            },
+        },
+    },
+    "a100-sxm-40gb": {
+        "bandwidth": {
+            "value": 1394571.325,
+            "unit": "MB/s",
+            "method": "BabelStream 4.0 Copy, CUDA, FP64, 268.4 MB arrays (bytes read plus written), best of 100",
+            "source": {
+                "title": "ALCF Beginners Guide, Polaris examples: BabelStream on an A100-SXM4-40GB",
+                "url": "https://github.com/argonne-lcf/ALCFBeginnersGuide/blob/HEAD/polaris/02_profiling.md",
+                "secondary": True,
+                "quote": "Using CUDA device NVIDIA A100-SXM4-40GB\nDriver: 11040\nFunction    MBytes/sec  Min (sec)"
+                "   Max         Average\nCopy        1394571.325 0.00038     0.00039     0.00039\n"
+                "Mul         1356858.489 0.00040     0.00040     0.00040\n"
+                "Add         1369610.580 0.00059     0.00059     0.00059\n"
+                "Triad       1377425.601 0.00058     0.00059     0.00059",
+            },
+        },
+    },
+    "mi300x": {
+        "bandwidth": {
+            "value": 4255995.148,
+            "unit": "MB/s",
+            "method": "BabelStream 5.0 Copy, HIP, FP64, 2147.5 MB arrays (bytes read plus written), 50 runs;"
+            " AMD's minimum passing score for an acceptance test is 4,177,285 MB/s",
+            "source": {
+                "title": "AMD Instinct MI300X system acceptance guide: performance benchmarking, BabelStream",
+                "url": "https://github.com/ROCm/system-acceptance-docs/blob/HEAD/docs/performance-bench/mi300x.rst",
+                "secondary": False,
+                "quote": "Using HIP device AMD Instinct MI300X\n...\nFunction MBytes/sec Min (sec) Max Average\n"
+                "Copy 4255995.148 0.00101 0.00117 0.00106\nMul 4115971.910 0.00104 0.00111 0.00106\n"
+                "Add 3956389.991 0.00163 0.00170 0.00165\nTriad 3948061.647 0.00163 0.00180 0.00166\n"
+                "... Average, Pass/Fail memory bandwidth for BabelStream benchmarking ... Copy 4,177,285",
+            },
+        },
+    },
+}
