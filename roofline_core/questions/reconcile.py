@@ -105,6 +105,9 @@ class Reconciliation:
         bound_parts: The speed-of-light time in the estimates' parts
             (:mod:`roofline_core.estimates.parts`), adding up to ``bound_time_s``;
             ``bound_working`` is the formula with the scenario's values behind each.
+        expected_time_s: The realistic time of the same step (the estimate's
+            ``expected_step_time_s`` or ``expected_ttft_s``), in seconds; 0 when not given.
+        expected_range_s: ``(fast, slow)``: its 80% prediction interval, in seconds.
     """
 
     phase: str
@@ -119,6 +122,14 @@ class Reconciliation:
     parts: tuple[Part, ...]
     bound_parts: tuple[TimePart, ...] = ()
     bound_working: Working = ()
+    expected_time_s: float = 0.0
+    expected_range_s: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def within_expected_range(self) -> bool:
+        """Whether the measurement lies inside the realistic estimate's 80% interval."""
+        fast_s, slow_s = self.expected_range_s
+        return fast_s <= self.measured_time_s <= slow_s
 
     @property
     def measured_tokens_per_s(self) -> float:
@@ -284,6 +295,8 @@ def _reconciliation(
     tokens: int,
     compute_dtype: str,
     table: dict[str, tuple[str, str, str]],
+    expected_time_s: float,
+    expected_range_s: tuple[float, float],
 ) -> Reconciliation:
     """The table's rows from the estimate's own parts of ``step`` (memory is the base; math adds
     only its time beyond the memory time; communication and idle time add on top: the parts'
@@ -311,6 +324,8 @@ def _reconciliation(
         parts=_parts(times, measured_time_s=measured_time_s, bound_time_s=bound_s, table=table),
         bound_parts=step.parts,
         bound_working=step.working,
+        expected_time_s=expected_time_s,
+        expected_range_s=expected_range_s,
     )
 
 
@@ -360,6 +375,8 @@ def reconcile_decode(
         tokens=batch,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_DECODE_PARTS,
+        expected_time_s=estimate.expected_step_time_s,
+        expected_range_s=estimate.expected_range_step_time_s,
     )
 
 
@@ -402,6 +419,8 @@ def reconcile_prefill(
         tokens=prompt_tokens,
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_PREFILL_PARTS,
+        expected_time_s=step.expected_ttft_s,
+        expected_range_s=step.expected_range_ttft_s,
     )
 
 
