@@ -470,6 +470,36 @@ def _decode(
 
     ``bandwidth_efficiency`` is in percent, as typed (the calculators' unit).
     """
+    return _decode_estimate(
+        accelerator=accelerator,
+        model=model,
+        params=params,
+        batch=batch,
+        context_tokens=context_tokens,
+        devices=devices,
+        weight_dtype=weight_dtype,
+        kv_dtype=kv_dtype,
+        bandwidth_efficiency=bandwidth_efficiency,
+        compute_dtype=compute_dtype,
+        parallelism=parallelism,
+    ).step
+
+
+def _decode_estimate(
+    *,
+    accelerator: Accelerator,
+    model: Model | None,
+    params: float | None,
+    batch: int,
+    context_tokens: int,
+    devices: int,
+    weight_dtype: str,
+    kv_dtype: str,
+    bandwidth_efficiency: float,
+    compute_dtype: str,
+    parallelism: str = TENSOR,
+):
+    """The whole decode estimate (speed of light and the realistic figure) of :func:`_decode`'s scenario."""
     return estimate_decode(
         parallelism=parallelism,
         model=_model_or_params(model, params, context_tokens),
@@ -481,7 +511,24 @@ def _decode(
         devices=devices,
         bandwidth_efficiency=bandwidth_efficiency / 100,
         compute_dtype=compute_dtype,
-    ).step
+    )
+
+
+def _expected_rate(estimate: Any) -> float:
+    return estimate.expected_tokens_per_s_per_sequence
+
+
+def _expected_rate_text(estimate: Any) -> str:
+    low, high = estimate.expected_range_tokens_per_s_per_sequence
+    return (
+        f"{format_tokens_per_s(estimate.expected_tokens_per_s_per_sequence)} "
+        f"({format_tokens_per_s(low)} to {format_tokens_per_s(high)})"
+    )
+
+
+def _expected_ttft_text(estimate: Any) -> str:
+    fast_s, slow_s = estimate.expected_range_ttft_s
+    return f"{format_time(estimate.expected_ttft_s)} ({format_time(fast_s)} to {format_time(slow_s)})"
 
 
 def _prefill(
@@ -570,12 +617,14 @@ def _step_quantity(
     *,
     kind: str = OTHER,
     inverts: str = "",
+    describe: Callable[[Any], str] | None = None,
 ) -> Callable[..., Value]:
     """A quantity that renders one step of :func:`_decode` or :func:`_prefill` (``per`` goes to ``number_of``).
 
     ``number_of(step)`` gives the number in SI units (None for a word such as the bound, which
     ``render`` then takes the step for); a time carries the step's parts, and a rate the parts
-    of the time it inverts, named by ``inverts``.
+    of the time it inverts, named by ``inverts``. ``describe(step)``, when given, writes the text
+    instead (a realistic figure with its range).
     """
 
     def compute(
@@ -589,7 +638,7 @@ def _step_quantity(
         if chosen:
             parts, working = _chosen_parts(parts, working, chosen)
             number = sum(p.seconds for p in parts)
-        text = render(step) if number is None else render(number)
+        text = describe(step) if describe else render(step) if number is None else render(number)
         return Value(
             text,
             _sources(accelerator, model),
@@ -760,6 +809,8 @@ _EXAMPLES: dict[str, str] = {
     "decode_step_time": "decode_step_time params=8e9 accelerator=h100-sxm",
     "decode_tokens_per_s": "decode_tokens_per_s params=8e9 accelerator=h100-sxm",
     "decode_intensity": "decode_intensity params=8e9 accelerator=h100-sxm",
+    "expected_decode_tokens_per_s": "expected_decode_tokens_per_s model=llama-3-8b accelerator=h100-sxm",
+    "expected_ttft": "expected_ttft model=llama-3-8b accelerator=h100-sxm prompt_tokens=2048",
     "decode_bound": "decode_bound params=8e9 accelerator=h100-sxm",
     "decode_utilisation": "decode_utilisation params=8e9 accelerator=h100-sxm",
     "prefill_time": "prefill_time params=8e9 accelerator=h100-sxm prompt_tokens=2048",
@@ -872,6 +923,16 @@ QUANTITIES: dict[str, Quantity] = {
             _decode_memory,
         ),
         _q(
+            "expected_decode_tokens_per_s",
+            "The realistic decode speed one sequence sees, in tokens/s, with its 80% range: the speed of "
+            "light at the shares of peak, fixed cost and communication fitted on published runs of its "
+            "regime (weight format, engine kind, devices).",
+            _DECODE_PARAMETERS,
+            _step_quantity(_decode_estimate, _expected_rate, format_tokens_per_s, describe=_expected_rate_text),
+            _MODEL_OR_PARAMS_NAMES,
+            _decode_memory,
+        ),
+        _q(
             "decode_intensity",
             "Arithmetic intensity of a decode step, in FLOP/byte.",
             _DECODE_PARAMETERS,
@@ -908,6 +969,15 @@ QUANTITIES: dict[str, Quantity] = {
             "Prompt tokens processed per second during prefill, in tokens/s.",
             _PREFILL_PARAMETERS,
             _step_quantity(_prefill, lambda s: s.tokens_per_s, format_tokens_per_s, kind=RATE, inverts="prefill time"),
+            _MODEL_OR_PARAMS_NAMES,
+            _prefill_memory,
+        ),
+        _q(
+            "expected_ttft",
+            "The realistic time to first token of an idle server, in seconds, with its 80% range, from "
+            "published runs of its regime.",
+            _PREFILL_PARAMETERS,
+            _step_quantity(_prefill, lambda e: e.expected_ttft_s, format_time, describe=_expected_ttft_text),
             _MODEL_OR_PARAMS_NAMES,
             _prefill_memory,
         ),

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from roofline_core.estimates import efficiency
 from roofline_core.evidence.measurements import METRICS, Measurement, MeasurementTable
 from roofline_core.evidence.validation import (
     EXCLUDED,
@@ -25,7 +26,10 @@ from roofline_core.evidence.validation import (
     ValidationReport,
     engine_family,
     errors_by_regime,
+    fit_row_counts,
+    held_back_by_regime,
     row_name,
+    worst_held_back,
 )
 from roofline_core.formatting import format_number, format_percent
 from roofline_core.version import package_digest
@@ -67,7 +71,10 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
     ("unit", "unit of measured, speed_of_light and estimate (as the source gives it)"),
     ("measured", "the published number"),
     ("speed_of_light", "roofline_core's bound (empty when excluded)"),
-    ("estimate", "the realistic estimate at the fitted efficiencies (empty when excluded)"),
+    ("estimate", "the realistic estimate of the row's regime (empty when excluded)"),
+    ("estimate_low", "the slow end of the estimate's 80% interval (empty when excluded)"),
+    ("estimate_high", "the fast end of the estimate's 80% interval (empty when excluded)"),
+    ("one_share_estimate", "the estimate at one bandwidth and compute share for every row (the model before regimes)"),
     ("ratio", "measured speed as a fraction of the speed of light"),
     ("error", "the estimate's error relative to the measurement (a fraction)"),
     ("role", "fit, held-back or excluded"),
@@ -122,6 +129,9 @@ def render_markdown(report: ValidationReport, table: MeasurementTable) -> str:
     """
     parts = [
         _summary(report),
+        _held_back_regimes(report),
+        _constants(report),
+        _worst(report),
         _groups(report),
         _source_kinds(report),
         _comparison_table(report),
@@ -177,6 +187,9 @@ def table_records(report: ValidationReport) -> list[dict[str, Any]]:
             "measured": m.value,
             "speed_of_light": c.speed_of_light,
             "estimate": c.estimate,
+            "estimate_low": None if c.expected_range is None else c.expected_range[0],
+            "estimate_high": None if c.expected_range is None else c.expected_range[1],
+            "one_share_estimate": c.uniform_estimate,
             "ratio": c.ratio,
             "error": c.error,
             "role": c.role,
@@ -240,6 +253,7 @@ def _value(value: float) -> str:
 
 def _summary(report: ValidationReport) -> str:
     e = report.efficiencies
+    overall = held_back_by_regime(report).get("all held-back rows")
     rows = [
         "| rows | count | median absolute error of the estimate |",
         "|---|---|---|",
@@ -252,11 +266,105 @@ def _summary(report: ValidationReport) -> str:
         f"| excluded | {report.count(EXCLUDED)} | not compared |",
     ]
     return (
-        "## Fitted efficiencies\n\n"
-        f"Fitted on {report.count(FIT)} rows: **{format_percent(e.bandwidth)} of peak memory bandwidth** "
-        f"and **{format_percent(e.compute)} of peak compute**. The realistic estimate of every row below "
-        "is its speed of light recomputed at those fractions.\n\n" + "\n".join(rows)
+        "## Fitted efficiencies by regime\n\n"
+        f"Fitted on {report.count(FIT)} rows, regime by regime. Each row's realistic estimate is its speed of "
+        "light with the weights read at the bandwidth share of its weight format and kernel, the KV cache at "
+        "its own share, the math at the compute share, a fixed cost per layer (smaller where decode runs as a "
+        "CUDA graph), and tensor parallelism's all-reduces at measured latencies: "
+        "`max(compute / compute share, weights / bandwidth share + KV cache / KV share) + layers × fixed cost "
+        "+ all-reduces` (`roofline_core/estimates/efficiency.py`). The range beside each estimate is an 80% "
+        "prediction interval from the held-back rows of its regime.\n\n"
+        f"Before regimes, one share for every row fits {format_percent(e.bandwidth)} of peak memory bandwidth "
+        f"and {format_percent(e.compute)} of peak compute"
+        + (
+            ""
+            if overall is None
+            else f"; on the held-back rows it is off by a median {format_percent(overall.uniform_median_abs_error)} "
+            f"and within 25% on {format_percent(overall.uniform_within_close)} of them, against "
+            f"{format_percent(overall.median_abs_error)} and {format_percent(overall.within_close)} by regime"
+        )
+        + ".\n\n"
+        + "\n".join(rows)
     )
+
+
+def _held_back_regimes(report: ValidationReport) -> str:
+    rows = [
+        "| regime | held-back rows | median error, one share → by regime | within 25%, one share → by regime "
+        "| inside the 80% interval |",
+        "|---|---|---|---|---|",
+    ]
+    for regime in (None, *REGIMES):
+        if regime is not None:
+            rows.append(f"| **by {regime}** | | | | |")
+        for value, e in held_back_by_regime(report, regime).items():
+            coverage = "n/a" if e.coverage is None else format_percent(e.coverage)
+            rows.append(
+                f"| {_cell(value)} | {e.rows} | {format_percent(e.uniform_median_abs_error)} → "
+                f"{format_percent(e.median_abs_error)} | {format_percent(e.uniform_within_close)} → "
+                f"{format_percent(e.within_close)} | {coverage} |"
+            )
+    return (
+        "### Held-back rows by regime, before and after\n\n"
+        "Only rows the fit never saw. *Inside the 80% interval* is cross-validated: each row against the "
+        "interval built from the other held-back rows of its regime, so about 8 in 10 should fall inside.\n\n"
+        + '<div class="measurements-regimes" markdown>\n\n'
+        + "\n".join(rows)
+        + "\n\n</div>"
+    )
+
+
+def _constants(report: ValidationReport) -> str:
+    counts = fit_row_counts(report)
+    c = report.constants
+    rows = ["| constant | regime | value | fit rows |", "|---|---|---|---|"]
+    for title, table, members in (
+        ("bandwidth share, weights", c.bandwidth_share, counts["bandwidth"]),
+        ("bandwidth share, KV cache", c.kv_share, counts["kv"]),
+        ("compute share", c.compute_share, counts["compute"]),
+    ):
+        rows += [
+            f"| {title} | {_cell(key)} | {format_percent(v)} | {members.get(key, 0)} |" for key, v in table.items()
+        ]
+    rows += [
+        f"| fixed cost per layer | {_cell(key)} | {format_number(v * 1e6)} µs | {counts['fixed'].get(key, 0)} |"
+        for key, v in c.fixed_layer_s.items()
+    ]
+    fallbacks = [f"{_cell(key)} ({rows_} fit rows)" for key, rows_ in c.fallbacks.items()]
+    links = (
+        "one-shot all-reduce over NVLink: "
+        + ", ".join(f"{format_number(t * 1e6)} µs on {n}" for n, t in efficiency.ONE_SHOT_LATENCY_S.items())
+        + " devices ([vLLM's custom all-reduce on H100, SGLang PR 2904](https://github.com/sgl-project/sglang/pull/2904)); "
+        f"large messages as a ring at {format_percent(efficiency.RING_LINK_SHARE)} of the NVLink line rate "
+        "([NCCL's maintainer](https://github.com/NVIDIA/nccl-tests/issues/212)); PCIe-only cards fall back to "
+        f"NCCL's ring, {format_number(efficiency.PCIE_STEP_LATENCY_S * 1e6)} µs a step "
+        "([8 × RTX 4090](https://github.com/NVIDIA/nccl/issues/1530)) and "
+        f"{format_number(efficiency.PCIE_BUS_BYTES_PER_S / 1e9)} GB/s "
+        "([RTX 4090s over PCIe 4.0](https://github.com/tinygrad/open-gpu-kernel-modules/issues/17))."
+    )
+    return (
+        "### The constants and what they were fitted on\n\n"
+        "A regime is keyed by weight format family, then the engine's kernel or backend, then the kind of "
+        "memory (HBM or other). Each value is fitted on the fit rows under its key; a key with fewer than "
+        f"{efficiency.MIN_FIT_ROWS} fit rows falls back to its parent's value. Fell back: "
+        + ("; ".join(fallbacks) if fallbacks else "none")
+        + ".\n\nCommunication is not fitted (the split holds every multi-device row back) but measured: "
+        + links
+        + "\n\n"
+        + '<div class="measurements-regimes" markdown>\n\n'
+        + "\n".join(rows)
+        + "\n\n</div>"
+    )
+
+
+def _worst(report: ValidationReport) -> str:
+    items = [
+        f"- [{_cell(row_name(c.measurement))}](#{c.measurement.id}), "
+        f"{METRIC_LABELS[c.measurement.metric]}, {c.measurement.input_tokens} / {c.measurement.output_tokens} "
+        f"tokens: estimate {_signed_percent(c.error or 0.0)}"
+        for c in worst_held_back(report)
+    ]
+    return "### Explained worst\n\nThe five held-back rows the estimate misses most.\n\n" + "\n".join(items)
 
 
 def _regimes(report: ValidationReport) -> str:
@@ -414,15 +522,20 @@ def _declarations(table: MeasurementTable) -> str:
 
 
 def _closing_note(report: ValidationReport) -> str:
-    e = report.efficiencies
+    overall = held_back_by_regime(report).get("all held-back rows")
+    shares = (
+        ""
+        if overall is None
+        else f", {format_percent(overall.within_close)} of them within 25%, "
+        f"{format_percent(overall.coverage or 0.0)} inside their 80% interval"
+    )
     return (
         "## Closing note\n\n"
-        f"Fitted defaults: {format_percent(e.bandwidth)} of peak bandwidth and {format_percent(e.compute)} of "
-        f"peak compute, from {report.count(FIT)} rows. Median absolute error of the estimate on the "
+        f"Regime constants fitted on {report.count(FIT)} rows. Median absolute error of the estimate on the "
         f"{report.count(HELD_BACK)} held-back rows: **{_error_text(report.median_abs_error(HELD_BACK))}** "
         f"({_error_text(report.median_abs_error(HELD_BACK, 'single'))} on the "
         f"{report.count(HELD_BACK, 'single')} single-device ones, "
         f"{_error_text(report.median_abs_error(HELD_BACK, 'multi'))} on the "
-        f"{report.count(HELD_BACK, 'multi')} multi-device ones); on the rows it was fitted on: "
-        f"{_error_text(report.median_abs_error(FIT))}."
+        f"{report.count(HELD_BACK, 'multi')} multi-device ones){shares}; on the rows it was "
+        f"fitted on: {_error_text(report.median_abs_error(FIT))}."
     )

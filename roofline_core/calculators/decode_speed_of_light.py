@@ -34,7 +34,6 @@ from roofline_core.calculators._common import (
     what_moves,
 )
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.estimates.efficiency import DECODE_SHARE_OF_SPEED_OF_LIGHT
 from roofline_core.estimates.inference import (
     DECODE_TABLE_BATCHES,
     DecodeEstimate,
@@ -98,14 +97,16 @@ def batch_cell(batch: int) -> dict[str, Any]:
     return value(batch, "sequences", format_whole(batch))
 
 
-def _realistic(per_sequence: float) -> dict[str, Any]:
-    """The speed of light scaled by the middle half of published single-device decode runs."""
-    low, high = DECODE_SHARE_OF_SPEED_OF_LIGHT
+def _realistic(estimate: DecodeEstimate) -> dict[str, Any]:
+    """The realistic speed and its 80% range, from the estimate's regime (estimates.efficiency)."""
+    low, high = estimate.expected_range_tokens_per_s_per_sequence
+    expected = estimate.expected_tokens_per_s_per_sequence
     return value(
-        per_sequence * (low + high) / 2,
+        expected,
         "tokens/s",
-        f"{format_tokens_per_s(per_sequence * low)} to {format_tokens_per_s(per_sequence * high)} per sequence "
-        f"(published runs reach {format_percent(low)} to {format_percent(high)} of the speed of light)",
+        f"about {format_tokens_per_s(expected)} per sequence, 8 in 10 published runs of this kind between "
+        f"{format_tokens_per_s(low)} and {format_tokens_per_s(high)} "
+        f"({format_percent(expected / estimate.tokens_per_s_per_sequence)} of the speed of light)",
     )
 
 
@@ -154,7 +155,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "memory_use": value(fit.used_bytes, "B", format_memory_use(fit)),
         "fits": value(fit.fits, "", fit_verdict(values, fit, batch=batch, context_tokens=values["context_tokens"])),
         "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
-        "realistic": _realistic(per_sequence),
+        "realistic": _realistic(estimate),
         "communication_share": communication_output(
             estimate.communication, estimate.step_time_s, noun=COLLECTIVE_NOUN[values["parallelism"]]
         ),

@@ -28,14 +28,13 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.estimates.communication import tensor_parallel_comm
-from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
-from roofline_core.estimates.inference import StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.estimates.inference import PrefillEstimate, StepEstimate, estimate_decode, estimate_prefill
 from roofline_core.formatting import bound_phrase, format_intensity, format_percent, format_time, format_tokens_per_s
 from roofline_core.questions.sensitivity import prefill_sensitivity
 from roofline_core.vocabulary import MATH_DTYPE
 
 
-def _steps(values: dict[str, Any]) -> tuple[StepEstimate, StepEstimate]:
+def _steps(values: dict[str, Any]) -> tuple[PrefillEstimate, StepEstimate]:
     """The prefill step, and a batch-1 decode step of the same model for comparison."""
     accelerator, compute_dtype = math_accelerator(values)
     common = {
@@ -65,18 +64,14 @@ def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dic
     return what_moves(factors, measure="time to first token", bound=bound)
 
 
-def _realistic(prefill: StepEstimate) -> dict[str, Any]:
-    """The time to first token at the fractions of peak fitted on published measurements."""
-    compute_s = prefill.compute_time_s / FITTED_COMPUTE_SHARE
-    memory_s = prefill.memory_time_s / FITTED_BANDWIDTH_SHARE
-    # Communication is already in the step beyond the roofline terms; keep it as it is.
-    extra_s = prefill.step_time_s - max(prefill.compute_time_s, prefill.memory_time_s)
-    seconds = max(compute_s, memory_s) + extra_s
+def _realistic(prefill: PrefillEstimate) -> dict[str, Any]:
+    """The realistic time to first token and its 80% range, from the estimate's regime (estimates.efficiency)."""
+    fast_s, slow_s = prefill.expected_range_ttft_s
     return value(
-        seconds,
+        prefill.expected_ttft_s,
         "s",
-        f"about {format_time(seconds)} at {format_percent(FITTED_COMPUTE_SHARE)} of peak compute and "
-        f"{format_percent(FITTED_BANDWIDTH_SHARE)} of bandwidth (fitted on published runs)",
+        f"about {format_time(prefill.expected_ttft_s)}, 8 in 10 published runs of this kind between "
+        f"{format_time(fast_s)} and {format_time(slow_s)}",
     )
 
 

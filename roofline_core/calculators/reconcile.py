@@ -199,6 +199,24 @@ def _remainder_text(result: Reconciliation) -> str:
     return f"{format_time(remainder)} ({format_percent(remainder / result.measured_time_s)} of the step)"
 
 
+def _expected_text(result: Any) -> dict[str, Any]:
+    """The realistic step for this kind of run (the estimate's expected_* fields) and where the
+    measurement falls against its 80% range."""
+    fast_s, slow_s = result.expected_range_s
+    if result.within_expected_range:
+        where = "yours is inside that range"
+    elif result.measured_time_s > slow_s:
+        where = "yours is slower than 9 in 10 of them: look for a cause beyond the engine"
+    else:
+        where = "yours is faster than 9 in 10 of them"
+    return value(
+        result.expected_time_s,
+        "s",
+        f"about {format_time(result.expected_time_s)}; 8 in 10 published runs of this kind take "
+        f"{format_time(fast_s)} to {format_time(slow_s)}: {where}",
+    )
+
+
 def _ttft_text(values: dict[str, Any], accelerator: Any, compute_dtype: str) -> dict[str, Any]:
     if values["ttft_ms"] == 0:
         return value(0, "1", "no time to first token entered")
@@ -258,6 +276,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             ),
         ),
         "bound": value(result.bound_time_s, "s", _step_text(result.bound_time_s, bound_per_sequence)),
+        "expected": _expected_text(result),
         "measured_step": value(result.measured_time_s, "s", _step_text(measured_s, 1.0 / measured_s)),
         "measured_total": value(
             result.measured_tokens_per_s,
@@ -328,6 +347,7 @@ RECONCILE = Calculator(
         Output("mfu", "FLOP utilisation (MFU)"),
         Output("unexplained", "Unexplained by the roofline"),
         Output("bound", "Speed-of-light step"),
+        Output("expected", "Realistic step for this kind of run"),
         Output("measured_step", "Measured step"),
         Output("measured_total", "Measured throughput"),
         Output("prefill", "Prefill (time to first token)"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 
 from roofline_core.estimates.communication import NONE as NO_COMMUNICATION
 from roofline_core.estimates.communication import (
@@ -23,6 +24,15 @@ from roofline_core.estimates.communication import (
     CommCost,
     expert_parallel_comm,
     tensor_parallel_comm,
+)
+from roofline_core.estimates.efficiency import (
+    DECODE,
+    PREFILL,
+    Regime,
+    expected_range_s,
+    expected_step_s,
+    expected_tensor_parallel_s,
+    regime_of_run,
 )
 from roofline_core.estimates.headroom import DEFAULT_MEMORY_UTILISATION, kv_cache_copies, reserved_bytes
 from roofline_core.estimates.parts import (
@@ -733,6 +743,21 @@ class DecodeEstimate:
     communication: CommCost = NO_COMMUNICATION
     pipeline_bubble: float = 0.0
     kv_copies: float = 1
+    expected_step_time_s: float = 0.0
+    expected_range_step_time_s: tuple[float, float] = (0.0, 0.0)
+    regime: Regime | None = None
+
+    @property
+    def expected_tokens_per_s_per_sequence(self) -> float:
+        """The realistic tokens/s each sequence sees: the step at the fitted shares of peak, fixed
+        cost and measured communication of its regime (:mod:`roofline_core.estimates.efficiency`)."""
+        return 1.0 / self.expected_step_time_s
+
+    @property
+    def expected_range_tokens_per_s_per_sequence(self) -> tuple[float, float]:
+        """``(low, high)`` tokens/s per sequence: the 80% prediction interval of the realistic figure."""
+        fast_s, slow_s = self.expected_range_step_time_s
+        return (1.0 / slow_s, 1.0 / fast_s)
 
     @property
     def communication_share(self) -> float:
@@ -891,7 +916,7 @@ def estimate_decode(
         # (p-1)/(m+p-1) is the bubble of a batch that drains before the next starts.)
         # Activations hop between stages point to point.
         micro = min(batch, devices)
-        one_micro_batch = estimate_decode(
+        one_micro_batch_estimate = estimate_decode(
             model=model,
             accelerator=accelerator,
             weight_dtype=weight_dtype,
@@ -900,7 +925,9 @@ def estimate_decode(
             batch=math.ceil(batch / micro),
             context_tokens=context_tokens,
             bandwidth_efficiency=bandwidth_efficiency,
-        ).step
+        )
+        one_micro_batch = one_micro_batch_estimate.step
+        one_micro_batch_expected_s = one_micro_batch_estimate.expected_step_time_s
         stage = one_micro_batch.step_time_s / devices
         hop = STEP_LATENCY_S
         communication = CommCost((devices - 1) * hop, 0.0, devices - 1, True, (devices - 1) * hop, 0.0, "hop")
@@ -908,6 +935,28 @@ def estimate_decode(
         step = replace(step, step_time_s=devices * stage + communication.time_s, communication=communication)
         step = replace(
             step, fixed_parts=_pipeline_parts(one_micro_batch, micro=micro, stages=devices, hops=communication)
+        )
+    regime = regime_of_run(
+        phase=DECODE,
+        weight_format=weight_dtype,
+        compute_format=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
+        accelerator=accelerator,
+    )
+    if parallelism == PIPELINE and devices > 1:
+        # The stages run one after another: one micro-batch's realistic step, then the hops.
+        expected_s = one_micro_batch_expected_s + communication.time_s
+    else:
+        expected_s = _expected_s(
+            step,
+            regime,
+            model=model,
+            accelerator=accelerator,
+            kv_bytes=kv_bytes,
+            communication_s=(
+                expected_tensor_parallel_s(model, accelerator, devices=devices, tokens=batch)
+                if parallelism == TENSOR
+                else communication.time_s
+            ),
         )
     fit = (
         None
@@ -934,6 +983,31 @@ def estimate_decode(
         communication=communication,
         pipeline_bubble=bubble,
         kv_copies=copies,
+        expected_step_time_s=expected_s,
+        expected_range_step_time_s=expected_range_s(expected_s, regime),
+        regime=regime,
+    )
+
+
+def _expected_s(
+    step: StepEstimate,
+    regime: Regime,
+    *,
+    model: AnyModel,
+    accelerator: AnyAccelerator,
+    kv_bytes: float,
+    communication_s: float,
+) -> float:
+    """The realistic time of ``step`` in ``regime``: its roofs at the devices' peaks (whatever
+    bandwidth efficiency the reader chose), through :func:`~roofline_core.estimates.efficiency.expected_step_s`."""
+    at_peak = accelerator.bandwidth_bytes_per_s * step.devices
+    return expected_step_s(
+        compute_s=step.compute_time_s,
+        memory_s=(step.bytes_moved - kv_bytes) / at_peak,
+        kv_memory_s=kv_bytes / at_peak,
+        communication_s=communication_s,
+        regime=regime,
+        layers=getattr(model, "layers", 0) or None,
     )
 
 
@@ -949,7 +1023,7 @@ def estimate_prefill(
     bandwidth_efficiency: float = 1.0,
     fused_attention: bool = True,
     parallelism: str = TENSOR,
-) -> StepEstimate:
+) -> PrefillEstimate:
     """Prefill of ``batch`` prompts of ``prompt_tokens`` tokens; ``step_time_s`` is the time to first token.
 
     The streamed parameters set the FLOPs and their weights are read once. For an MoE preset a
@@ -1005,11 +1079,50 @@ def estimate_prefill(
         if not (isinstance(model, Model) and model.is_moe):
             raise ValueError("expert parallelism needs a mixture-of-experts model")
         communication = expert_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
+        expected_communication_s = communication.time_s
     elif parallelism == TENSOR:
         communication = tensor_parallel_comm(model, accelerator, devices=devices, tokens=tokens)
+        expected_communication_s = expected_tensor_parallel_s(model, accelerator, devices=devices, tokens=tokens)
     else:
         raise ValueError(f"prefill models parallelism {TENSOR!r} or {EXPERT!r}, not {parallelism!r}")
-    return with_communication(step, communication)
+    step = with_communication(step, communication)
+    regime = regime_of_run(
+        phase=PREFILL, weight_format=weight_dtype, compute_format=compute_dtype, accelerator=accelerator
+    )
+    expected_s = _expected_s(
+        step, regime, model=model, accelerator=accelerator, kv_bytes=0.0, communication_s=expected_communication_s
+    )
+    fields = {f.name: getattr(step, f.name) for f in dataclass_fields(StepEstimate)}
+    return PrefillEstimate(
+        **fields, expected_ttft_s=expected_s, expected_range_ttft_s=expected_range_s(expected_s, regime), regime=regime
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class PrefillEstimate(StepEstimate):
+    """A prefill (:func:`estimate_prefill`): the step at the speed of light, with the realistic time
+    to first token beside it.
+
+    Attributes:
+        expected_ttft_s: The realistic time to first token, in seconds: the pass at the fitted
+            shares of peak, fixed cost and measured communication of its regime
+            (:mod:`roofline_core.estimates.efficiency`). ``step_time_s`` stays the speed of light.
+        expected_range_ttft_s: ``(fast, slow)``: its 80% prediction interval, in seconds.
+        regime: The regime whose constants made it.
+    """
+
+    expected_ttft_s: float = field(default=0.0, compare=False)
+    expected_range_ttft_s: tuple[float, float] = field(default=(0.0, 0.0), compare=False)
+    regime: Regime | None = field(default=None, compare=False)
+
+    def __eq__(self, other: object) -> bool:
+        # The speed-of-light step is the estimate's identity: equal to the plain step it extends
+        # (estimate_prefill(...) == prefill_step(...) for the same numbers), either way round.
+        if not isinstance(other, StepEstimate):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in dataclass_fields(StepEstimate) if f.compare)
+
+    __hash__ = StepEstimate.__hash__
 
 
 def with_attention(step: StepEstimate, attention: AttentionCost) -> StepEstimate:

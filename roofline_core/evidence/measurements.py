@@ -196,12 +196,14 @@ class MeasurementTable:
         declared_models: Slug to source for each ``[models.*]`` table the file declares.
         declared_accelerators: Slug to source for each ``[accelerators.*]`` table.
         formats: Slug to weight format, for the ``[formats.*]`` tables.
+        filename: The file's path, for messages that name ``file:line``.
     """
 
     rows: tuple[Measurement, ...]
     declared_models: dict[str, Source]
     declared_accelerators: dict[str, Source]
     formats: dict[str, WeightFormat]
+    filename: str = "measurements.toml"
 
 
 def load_measurements(text: str, *, filename: str = "measurements.toml") -> MeasurementTable:
@@ -247,6 +249,7 @@ def load_measurements(text: str, *, filename: str = "measurements.toml") -> Meas
         declared_models=model_sources,
         declared_accelerators=accelerator_sources,
         formats=formats,
+        filename=filename,
     )
 
 

@@ -22,13 +22,24 @@ Everything here is standard library, so it runs in CPython at build time like th
 
 from __future__ import annotations
 
+import math
 import statistics
 import zlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from roofline_core.estimates.communication import tensor_parallel_comm
-from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
+from roofline_core.estimates.efficiency import (
+    ALL,
+    FITTED,
+    MIN_FIT_ROWS,
+    Regime,
+    RegimeConstants,
+    expected_step_s,
+    expected_tensor_parallel_s,
+    log_residual,
+    regime_of_run,
+)
 from roofline_core.estimates.inference import decode_step, prefill_step, with_attention
 from roofline_core.evidence.measurements import Measurement, MeasurementTable
 from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
@@ -76,12 +87,6 @@ class Efficiencies:
 #: The roofline itself: every peak reached.
 SPEED_OF_LIGHT = Efficiencies(bandwidth=1.0, compute=1.0)
 
-#: The efficiencies fitted on the repository's measurements table (``measurements/measurements.toml``),
-#: for estimates that run where the table is not shipped (the browser). A test refits the table
-#: and fails if these drift from it, so a new row that moves the fit updates them here too.
-#: Shown with the fit's errors on the site's "Model vs measurement" page.
-FITTED_EFFICIENCIES = Efficiencies(bandwidth=FITTED_BANDWIDTH_SHARE, compute=FITTED_COMPUTE_SHARE)
-
 
 #: Kinds of row the page summarises separately: how far below the bound each kind lands differs.
 GROUPS: tuple[str, ...] = (
@@ -112,8 +117,141 @@ def split_role(measurement: Measurement) -> str:
     return HELD_BACK
 
 
+@dataclass(frozen=True)
+class _Step:
+    """One kind of forward step a row's run is made of, at the speed of light.
+
+    Attributes:
+        count: How many of these steps the run takes.
+        phase: ``"decode"`` or ``"prefill"``.
+        compute_s: FLOPs at the devices' peak, in seconds.
+        memory_s: Bytes at the devices' peak bandwidth, in seconds (all of them).
+        kv_memory_s: Of those, the KV cache's, in seconds.
+        communication_s: Tensor parallelism's all-reduces on the α–β ring (the speed of light).
+        expected_communication_s: The same as engines run them (:mod:`roofline_core.estimates.efficiency`).
+    """
+
+    count: float
+    phase: str
+    compute_s: float
+    memory_s: float
+    kv_memory_s: float
+    communication_s: float
+    expected_communication_s: float
+
+
+_STEPS: dict[int, tuple[Measurement, tuple[_Step, ...]]] = {}
+
+
+def _steps(m: Measurement) -> tuple[_Step, ...]:
+    """The steps of a row's run (cached: the fit evaluates them many times)."""
+    cached = _STEPS.get(id(m))
+    if cached is not None and cached[0] is m:
+        return cached[1]
+    if m.model.is_moe and (m.batch > 1 or m.metric not in _DECODE_METRICS):
+        raise ValueError(
+            f"{m.id}: mixture-of-experts rows are compared at batch 1 decode only; "
+            "expected batch = 1 and a decode metric, or exclude = the reason"
+        )
+    peak_flop_per_s = m.accelerator.peak_for(m.compute_format)
+    bandwidth_bytes_per_s = m.accelerator.bandwidth_bytes_per_s
+    params = m.model.streamed_params_per_token
+    # A pipeline's stages run one after another for one sequence: with fewer sequences than
+    # stages only `batch` devices work at a time (estimate_decode's rule for a pipeline).
+    working = min(m.batch, m.devices) if m.parallelism == "pipeline" else m.devices
+
+    def communication(tokens: int) -> tuple[float, float]:
+        # Tensor-parallel rows pay two all-reduces per layer; the link runs at its own speed.
+        if m.parallelism != "tensor":
+            return 0.0, 0.0
+        sol = tensor_parallel_comm(m.model, m.accelerator, devices=m.devices, tokens=tokens).time_s
+        return sol, expected_tensor_parallel_s(m.model, m.accelerator, devices=m.devices, tokens=tokens)
+
+    def decode(count: float, batch: int) -> _Step:
+        # Decode time grows linearly with the context here, so the step at the mean context of
+        # the generation (prompt plus half the output) is the mean step.
+        context_tokens = m.input_tokens + m.output_tokens / 2.0
+        # The model's own rule: sliding-window layers cache at most their window.
+        kv_bytes = m.model.kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=m.kv_format)
+        step = decode_step(
+            params=params,
+            peak_flop_per_s=peak_flop_per_s,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            bytes_per_param=m.weight_format.bytes_per_weight,
+            batch=batch,
+            kv_cache_bytes=kv_bytes,
+            devices=working,
+        )
+        # Attention's arithmetic over the context, as the site's estimates count it.
+        attention = decode_attention_cost(m.model, context_tokens=round(context_tokens), batch=batch)
+        step = with_attention(step, attention)
+        kv_s = kv_bytes / step.combined_bandwidth_bytes_per_s
+        return _Step(count, "decode", step.compute_time_s, step.memory_time_s, kv_s, *communication(batch))
+
+    def prefill(count: float, batch: int) -> _Step:
+        step = prefill_step(
+            params=params,
+            prompt_tokens=m.input_tokens,
+            peak_flop_per_s=peak_flop_per_s,
+            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
+            bytes_per_param=m.weight_format.bytes_per_weight,
+            batch=batch,
+            devices=working,
+        )
+        attention = prefill_attention_cost(m.model, prompt_tokens=m.input_tokens, batch=batch)
+        step = with_attention(step, attention)
+        return _Step(
+            count, "prefill", step.compute_time_s, step.memory_time_s, 0.0, *communication(batch * m.input_tokens)
+        )
+
+    if m.metric in _DECODE_METRICS:
+        steps: tuple[_Step, ...] = (decode(1, m.batch),)
+    elif m.metric in ("ttft_ms", "prefill_tokens_per_s"):
+        steps = (prefill(1, m.batch),)
+    elif m.metric == "static_batch_output_tokens_per_s_per_device":
+        # The prefill gives each sequence its first token; the rest come one decode step each.
+        # A batch whose KV cache at full length does not fit beside the weights runs in waves of
+        # the sequences that fit, one after the other (the engine queues the rest).
+        resident = _resident_batch(m)
+        waves = math.ceil(m.batch / resident)
+        steps = (prefill(waves, resident), decode(waves * (m.output_tokens - 1), resident))
+    else:
+        raise ValueError(f"{m.id}: unknown metric {m.metric!r}")
+    _STEPS[id(m)] = (m, steps)
+    return steps
+
+
+def _resident_batch(m: Measurement) -> int:
+    """Sequences of a static batch that fit in the devices' memory at once (the whole batch when
+    the accelerator's capacity is unknown, or it fits).
+
+    The whole capacity counts, no headroom: this bounds the run, so it must not be pessimistic.
+    """
+    capacity = getattr(m.accelerator, "memory_bytes", None)
+    if not capacity:
+        return m.batch
+    room = capacity * m.devices - m.model.total_params * m.weight_format.bytes_per_weight
+    per_sequence = m.model.kv_cache_bytes(
+        context_tokens=m.input_tokens + m.output_tokens, batch=1, kv_dtype=m.kv_format
+    )
+    if per_sequence <= 0 or room <= 0:
+        return m.batch
+    return max(1, min(m.batch, int(room // per_sequence)))
+
+
+def _value_from_time(m: Measurement, total_s: float) -> float:
+    """The row's metric, in its unit, for a run of ``total_s`` seconds (one step for decode)."""
+    if m.metric == "decode_tokens_per_s_per_sequence":
+        return 1.0 / total_s
+    if m.metric in ("decode_ms_per_token", "ttft_ms"):
+        return total_s * 1e3
+    if m.metric == "prefill_tokens_per_s":
+        return m.batch * m.input_tokens / total_s
+    return m.batch * m.output_tokens / total_s / m.devices
+
+
 def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGHT) -> float:
-    """What the roofline predicts for the row's metric, in the row's unit.
+    """What the roofline predicts for the row's metric, in the row's unit, at uniform fractions of peak.
 
     Args:
         measurement: The row (its conditions; its value is not used).
@@ -126,67 +264,55 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
         ValueError: for a mixture-of-experts row with more than one sequence, or a prefill of
             one, which this comparison does not model (expert routing over a batch).
     """
+    total = sum(
+        s.count * (max(s.compute_s / efficiencies.compute, s.memory_s / efficiencies.bandwidth) + s.communication_s)
+        for s in _steps(measurement)
+    )
+    return _value_from_time(measurement, total)
+
+
+_REGIMES: dict[tuple[int, str], tuple[Measurement, Regime]] = {}
+
+
+def row_regime(measurement: Measurement, phase: str) -> Regime:
+    """The :class:`~roofline_core.estimates.efficiency.Regime` of a row's ``phase`` steps (cached:
+    the fit asks for it many times)."""
+    cached = _REGIMES.get((id(measurement), phase))
+    if cached is not None and cached[0] is measurement:
+        return cached[1]
+    regime = _regime_of_row(measurement, phase)
+    _REGIMES[(id(measurement), phase)] = (measurement, regime)
+    return regime
+
+
+def _regime_of_row(measurement: Measurement, phase: str) -> Regime:
     m = measurement
-    if m.model.is_moe and (m.batch > 1 or m.metric not in _DECODE_METRICS):
-        raise ValueError(
-            f"{m.id}: mixture-of-experts rows are compared at batch 1 decode only; "
-            "expected batch = 1 and a decode metric, or exclude = the reason"
+    return regime_of_run(
+        phase=phase,
+        weight_format=m.weight_format.slug,
+        compute_format=m.compute_format,
+        accelerator=m.accelerator,
+        engine=m.engine,
+    )
+
+
+def predict_expected(measurement: Measurement, constants: RegimeConstants = FITTED) -> float:
+    """The realistic estimate of the row's metric, in the row's unit: every step through
+    :func:`roofline_core.estimates.efficiency.expected_step_s` at ``constants``."""
+    total = sum(
+        s.count
+        * expected_step_s(
+            compute_s=s.compute_s,
+            memory_s=s.memory_s - s.kv_memory_s,
+            kv_memory_s=s.kv_memory_s,
+            layers=measurement.model.layers,
+            communication_s=s.expected_communication_s,
+            regime=row_regime(measurement, s.phase),
+            constants=constants,
         )
-    peak_flop_per_s = m.accelerator.peak_for(m.compute_format) * efficiencies.compute
-    bandwidth_bytes_per_s = m.accelerator.bandwidth_bytes_per_s * efficiencies.bandwidth
-    params = m.model.streamed_params_per_token
-
-    def decode_s(context_tokens: float) -> float:
-        step = decode_step(
-            params=params,
-            peak_flop_per_s=peak_flop_per_s,
-            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
-            bytes_per_param=m.weight_format.bytes_per_weight,
-            batch=m.batch,
-            # The model's own rule: sliding-window layers cache at most their window.
-            kv_cache_bytes=m.model.kv_cache_bytes(context_tokens=context_tokens, batch=m.batch, kv_dtype=m.kv_format),
-            devices=m.devices,
-        )
-        # Attention's arithmetic over the context, as the site's estimates count it.
-        attention = decode_attention_cost(m.model, context_tokens=round(context_tokens), batch=m.batch)
-        return with_attention(step, attention).step_time_s + communication_s(m.batch)
-
-    def prefill_s() -> float:
-        step = prefill_step(
-            params=params,
-            prompt_tokens=m.input_tokens,
-            peak_flop_per_s=peak_flop_per_s,
-            bandwidth_bytes_per_s=bandwidth_bytes_per_s,
-            bytes_per_param=m.weight_format.bytes_per_weight,
-            batch=m.batch,
-            devices=m.devices,
-        )
-        attention = prefill_attention_cost(m.model, prompt_tokens=m.input_tokens, batch=m.batch)
-        return with_attention(step, attention).step_time_s + communication_s(m.batch * m.input_tokens)
-
-    def communication_s(tokens: int) -> float:
-        # Tensor-parallel rows pay two all-reduces per layer (roofline_core.estimates.communication); the
-        # link runs at its own speed, not at the fitted fractions of memory and compute.
-        if m.parallelism != "tensor":
-            return 0.0
-        return tensor_parallel_comm(m.model, m.accelerator, devices=m.devices, tokens=tokens).time_s
-
-    # Decode time grows linearly with the context here, so the step at the mean context of the
-    # generation (prompt plus half the output) is the mean step.
-    mean_context_tokens = m.input_tokens + m.output_tokens / 2.0
-    if m.metric == "decode_tokens_per_s_per_sequence":
-        return 1.0 / decode_s(mean_context_tokens)
-    if m.metric == "decode_ms_per_token":
-        return decode_s(mean_context_tokens) * 1e3
-    if m.metric == "ttft_ms":
-        return prefill_s() * 1e3
-    if m.metric == "prefill_tokens_per_s":
-        return m.batch * m.input_tokens / prefill_s()
-    if m.metric == "static_batch_output_tokens_per_s_per_device":
-        # The prefill gives each sequence its first token; the rest come one decode step each.
-        total_s = prefill_s() + (m.output_tokens - 1) * decode_s(mean_context_tokens)
-        return m.batch * m.output_tokens / total_s / m.devices
-    raise ValueError(f"{m.id}: unknown metric {m.metric!r}")
+        for s in _steps(measurement)
+    )
+    return _value_from_time(measurement, total)
 
 
 def fraction_of_speed_of_light(measurement: Measurement, speed_of_light: float) -> float:
@@ -209,13 +335,19 @@ class Comparison:
         measurement: The row.
         role: :data:`FIT`, :data:`HELD_BACK` or :data:`EXCLUDED`.
         speed_of_light: The bound, in the row's unit (None when excluded).
-        estimate: The realistic estimate at the fitted efficiencies (None when excluded).
+        estimate: The realistic estimate by regime (:func:`predict_expected`; None when excluded).
+        expected_range: The estimate's 80% interval in the row's unit, slow end first for a speed
+            and fast end first for a time (None when excluded).
+        uniform_estimate: The estimate at one bandwidth and compute share for every row (the
+            model before regimes, kept for comparison; None when excluded).
     """
 
     measurement: Measurement
     role: str
     speed_of_light: float | None
     estimate: float | None
+    expected_range: tuple[float, float] | None = None
+    uniform_estimate: float | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -231,6 +363,21 @@ class Comparison:
             return None
         return relative_error(self.measurement, self.estimate)
 
+    @property
+    def uniform_error(self) -> float | None:
+        """The one-share estimate's error relative to the measurement."""
+        if self.uniform_estimate is None:
+            return None
+        return relative_error(self.measurement, self.uniform_estimate)
+
+    @property
+    def inside_range(self) -> bool | None:
+        """Whether the measurement lies in :attr:`expected_range`."""
+        if self.expected_range is None:
+            return None
+        low, high = sorted(self.expected_range)
+        return low <= self.measurement.value <= high
+
 
 @dataclass(frozen=True)
 class ValidationReport:
@@ -238,11 +385,17 @@ class ValidationReport:
 
     Attributes:
         comparisons: One per row, in file order.
-        efficiencies: The fitted efficiencies.
+        efficiencies: One bandwidth and compute share fitted on every fit row (the model
+            before regimes, shown beside the regime fit).
+        constants: The regime constants fitted on the fit rows, intervals from the held-back rows.
+        loo_coverage: For each held-back row id, whether it lies inside the interval built from
+            the other held-back rows of its regime (leave one out): the interval's honest coverage.
     """
 
     comparisons: tuple[Comparison, ...]
     efficiencies: Efficiencies
+    constants: RegimeConstants = FITTED
+    loo_coverage: dict[str, bool] = field(default_factory=dict)
 
     def _errors(self, role: str, devices: str = "all") -> list[float]:
         return [
@@ -287,7 +440,7 @@ class ValidationReport:
 
 
 def fit_efficiencies(rows: list[Measurement] | tuple[Measurement, ...]) -> Efficiencies:
-    """Efficiencies minimising the median absolute relative error over ``rows``.
+    """One bandwidth and compute share minimising the median absolute relative error over ``rows``.
 
     A coarse grid (steps of 0.05 from 0.10 to 1.00 for each) finds the region, a fine one
     (steps of 0.01 around it) the value; ties go to the smaller mean error, then the higher
@@ -314,34 +467,278 @@ def _fine_around(value: float) -> list[float]:
     return sorted({round(value + i * _FINE_STEP, 2) for i in steps if 0 < round(value + i * _FINE_STEP, 2) <= 1})
 
 
+# --- The regime fit ---------------------------------------------------------------------------
+
+#: Grids of the regime fit: shares in steps of 0.01, fixed costs per layer in steps of 0.5 us up to 120 us.
+_SHARE_GRID: tuple[float, ...] = tuple(round(0.01 * i, 2) for i in range(5, 101))
+_FIXED_GRID_S: tuple[float, ...] = tuple(round(5e-7 * i, 7) for i in range(0, 241))
+#: Most rounds of the coordinate search (fixed costs, then shares, then again); it stops as soon as
+#: a round changes nothing, which on the repository's table happens by the eighth.
+_MAX_ROUNDS = 12
+
+
+def _share_keys(regime: Regime) -> tuple[str, ...]:
+    """The share keys of a regime, most general first."""
+    return tuple(reversed(regime.share_keys))
+
+
+def _depth(key: str) -> int:
+    """0 for :data:`ALL`, 1 for a family (or a kind of fixed cost), one more per ``/`` part."""
+    return 0 if key == ALL else key.count("/") + 1
+
+
+def _steps_regimes(m: Measurement) -> list[Regime]:
+    return [row_regime(m, s.phase) for s in _steps(m)]
+
+
+def _compute_matters(m: Measurement) -> bool:
+    """Whether any step of the row is compute-bound at the speed of light (only those rows say
+    anything about the compute share)."""
+    return any(s.compute_s >= s.memory_s for s in _steps(m))
+
+
+def _kv_matters(m: Measurement) -> bool:
+    """Whether the KV cache is at least a twentieth of some step's bytes (only those rows say anything
+    about the KV share)."""
+    return any(s.kv_memory_s >= 0.05 * s.memory_s for s in _steps(m))
+
+
+def _members(rows: list[Measurement] | tuple[Measurement, ...]) -> dict[str, dict[str, list[Measurement]]]:
+    """The rows each constant is fitted on, by table (``bandwidth``, ``kv``, ``compute``, ``fixed``) and key."""
+    members: dict[str, dict[str, list[Measurement]]] = {"bandwidth": {}, "kv": {}, "compute": {}, "fixed": {}}
+    for m in rows:
+        for key in {k for regime in _steps_regimes(m) for k in _share_keys(regime)}:
+            members["bandwidth"].setdefault(key, []).append(m)
+            if _compute_matters(m):
+                members["compute"].setdefault(key, []).append(m)
+            if _kv_matters(m):
+                members["kv"].setdefault(key, []).append(m)
+        if m.metric != "static_batch_output_tokens_per_s_per_device":
+            for key in row_regime(m, phase_of(m)).fixed_keys:
+                members["fixed"].setdefault(key, []).append(m)
+    return members
+
+
+def fit_regimes(rows: list[Measurement] | tuple[Measurement, ...]) -> RegimeConstants:
+    """The regime constants minimising the median absolute relative error over ``rows`` (fit rows).
+
+    A coordinate search: the fixed step costs (with and without CUDA graphs) on the decode rows of
+    each kind, then each bandwidth share on the rows it applies to (:data:`ALL` on every row, a
+    family on its rows, ``family/kernel`` on its rows), then each compute share on the rows with a
+    compute-bound step, three rounds. A key with fewer than
+    :data:`~roofline_core.estimates.efficiency.MIN_FIT_ROWS` rows is not fitted: its rows use
+    the parent's value, and the key is listed in ``fallbacks`` with its row count. Ties go to
+    the smaller mean error, then the larger share or smaller cost, so the answer does not depend
+    on the order of the rows. Intervals are left empty (:func:`validate` fills them from the
+    held-back rows).
+
+    Raises:
+        ValueError: if ``rows`` is empty.
+    """
+    if not rows:
+        raise ValueError("no rows to fit on")
+    bandwidth: dict[str, float] = {ALL: 0.7}
+    kv: dict[str, float] = {ALL: 0.7}
+    compute: dict[str, float] = {ALL: 0.6}
+    fixed: dict[str, float] = {}
+    groups = _members(rows)
+    members, kv_members = groups["bandwidth"], groups["kv"]
+    compute_members, fixed_members = groups["compute"], groups["fixed"]
+    fallbacks = {k: len(v) for k, v in sorted((members | fixed_members).items()) if len(v) < MIN_FIT_ROWS and k != ALL}
+
+    def constants(depth: int = 99, fixed_depth: int = 99) -> RegimeConstants:
+        # A key is fitted as its members' regime: with the keys below it left out, so a parent is
+        # fitted on all its rows (the value its children fall back to), not on the leftovers.
+        def upto(table: dict[str, float], depth: int = depth) -> dict[str, float]:
+            return {k: v for k, v in table.items() if _depth(k) <= depth}
+
+        return RegimeConstants(
+            upto(bandwidth), upto(kv), upto(compute), upto(fixed, fixed_depth), {ALL: (1.0, 1.0)}, {}
+        )
+
+    def score(candidate_rows: list[Measurement], trial: RegimeConstants) -> tuple[float, float]:
+        errors = [abs(relative_error(m, predict_expected(m, trial))) for m in candidate_rows]
+        return (statistics.median(errors), statistics.fmean(errors))
+
+    def order(keys: dict[str, list[Measurement]]) -> list[str]:
+        # General keys first, so a family starts from the fitted parent value.
+        return sorted(keys, key=lambda k: (_depth(k), k))
+
+    previous = None
+    for _ in range(_MAX_ROUNDS):
+        current = (dict(bandwidth), dict(kv), dict(compute), dict(fixed))
+        if current == previous:
+            break
+        previous = current
+        for key in order(fixed_members):
+            if len(fixed_members[key]) < MIN_FIT_ROWS:
+                continue
+
+            def fixed_score(value: float, key: str = key) -> tuple:
+                fixed[key] = value
+                return (*score(fixed_members[key], constants(fixed_depth=_depth(key))), value)
+
+            fixed[key] = min(_FIXED_GRID_S, key=fixed_score)
+        for table, groups in ((bandwidth, members), (kv, kv_members), (compute, compute_members)):
+            for key in order(groups):
+                # ALL is fitted on whatever rows there are (it is every key's last parent).
+                if len(groups[key]) < (1 if key == ALL else MIN_FIT_ROWS):
+                    table.pop(key, None)
+                    continue
+
+                def share_score(value: float, key: str = key, table: dict = table, groups: dict = groups) -> tuple:
+                    table[key] = value
+                    return (*score(groups[key], constants(_depth(key))), -value)
+
+                table[key] = min(_SHARE_GRID, key=share_score)
+    return RegimeConstants(
+        dict(sorted(bandwidth.items())),
+        dict(sorted(kv.items())),
+        dict(sorted(compute.items())),
+        dict(sorted(fixed.items())),
+        {},
+        fallbacks,
+    )
+
+
+def _interval_keys(c: Comparison) -> tuple[str, ...]:
+    """The interval keys of a compared row, most specific first (``phase/family``, ``phase``, :data:`ALL`)."""
+    phase = phase_of(c.measurement)
+    family = row_regime(c.measurement, "decode").family
+    return (f"{phase}/{family}", phase, ALL)
+
+
+def _speed_residual(c: Comparison) -> float:
+    m = c.measurement
+    return log_residual(measured_speed=tokens_per_s(m, m.value), expected_speed=tokens_per_s(m, c.estimate))
+
+
+def _decile_interval(residuals: list[float]) -> tuple[float, float]:
+    """An 80% prediction interval from log residuals, as factors on the expected speed (2 decimals).
+
+    Distribution-free: of ``n`` sorted residuals, a new one falls between the ``i``-th and the
+    ``j``-th with probability ``(j - i) / (n + 1)``, so ``i = floor(0.1 (n + 1))`` and
+    ``j = ceil(0.9 (n + 1))`` (kept within 1..n) give at least 80%. The plain 10th and 90th
+    percentiles of a sample of 20 cover a new row only about 72% of the time.
+    """
+    ordered = sorted(residuals)
+    n = len(ordered)
+    low = min(n, max(1, math.floor(0.1 * (n + 1))))
+    high = max(1, min(n, math.ceil(0.9 * (n + 1))))
+    return (round(math.exp(ordered[low - 1]), 2), round(math.exp(ordered[high - 1]), 2))
+
+
+def fit_intervals(held_back: list[Comparison]) -> dict[str, tuple[float, float]]:
+    """80% intervals from the held-back rows' residuals, for every key with at least
+    :data:`~roofline_core.estimates.efficiency.MIN_FIT_ROWS` rows (and always :data:`ALL`)."""
+    residuals: dict[str, list[float]] = {}
+    for c in held_back:
+        for key in _interval_keys(c):
+            residuals.setdefault(key, []).append(_speed_residual(c))
+    return {
+        key: _decile_interval(values)
+        for key, values in sorted(residuals.items())
+        if len(values) >= MIN_FIT_ROWS or (key == ALL and len(values) >= 2)
+    }
+
+
+def _leave_one_out(held_back: list[Comparison]) -> dict[str, bool]:
+    """Whether each held-back row lies in the interval of the other held-back rows of its regime."""
+    residuals = {c.measurement.id: _speed_residual(c) for c in held_back}
+    by_key: dict[str, list[str]] = {}
+    for c in held_back:
+        for key in _interval_keys(c):
+            by_key.setdefault(key, []).append(c.measurement.id)
+    inside: dict[str, bool] = {}
+    for c in held_back:
+        row_id = c.measurement.id
+        for key in _interval_keys(c):
+            others = [residuals[i] for i in by_key[key] if i != row_id]
+            if len(others) >= MIN_FIT_ROWS or key == ALL:
+                if len(others) < 2:
+                    break
+                low, high = _decile_interval(others)
+                inside[row_id] = math.log(low) <= residuals[row_id] <= math.log(high)
+                break
+    return inside
+
+
+class FasterThanLightError(RowError):
+    """A row measured faster than its own speed of light: a wrong preset, format or quote."""
+
+    def __init__(self, filename: str, line: int, message: str) -> None:
+        ValueError.__init__(self, f"{filename}:{line}: {message}")
+        self.line = line
+
+
 def validate(table: MeasurementTable) -> ValidationReport:
-    """Fit the efficiencies on the fit rows and compare every row.
+    """Fit the regime constants on the fit rows, the intervals on the held-back rows, and compare every row.
 
     Raises:
         RowError: naming the line of a row that cannot be estimated.
+        FasterThanLightError: ``<file>:<line>: ...`` for a row measured above its speed of light,
+            with the ratio.
         ValueError: if no row is a fit row.
     """
     roles = [split_role(m) for m in table.rows]
     for m, role in zip(table.rows, roles):
         if role != EXCLUDED:
             try:
-                predict(m)
+                bound = predict(m)
             except ValueError as error:
                 raise RowError(m.line, str(error)) from None
-    fitted = fit_efficiencies([m for m, role in zip(table.rows, roles) if role == FIT])
-    comparisons = tuple(
-        Comparison(measurement=m, role=role, speed_of_light=None, estimate=None)
-        if role == EXCLUDED
-        else Comparison(measurement=m, role=role, speed_of_light=predict(m), estimate=predict(m, fitted))
-        for m, role in zip(table.rows, roles)
+            ratio = fraction_of_speed_of_light(m, bound)
+            if ratio > 1.0:
+                raise FasterThanLightError(
+                    table.filename,
+                    m.line,
+                    f"{m.id} runs at {ratio:.2f}x its speed of light; expected at most 1.00 "
+                    "(check the accelerator, the weight format, the device count and the quote)",
+                )
+    fit_rows = [m for m, role in zip(table.rows, roles) if role == FIT]
+    uniform = fit_efficiencies(fit_rows)
+    fitted = fit_regimes(fit_rows)
+
+    def compare(m: Measurement, role: str, constants: RegimeConstants) -> Comparison:
+        if role == EXCLUDED:
+            return Comparison(measurement=m, role=role, speed_of_light=None, estimate=None)
+        estimate = predict_expected(m, constants)
+        low, high = constants.interval(row_regime(m, phase_of(m))) if constants.intervals else (1.0, 1.0)
+        return Comparison(
+            measurement=m,
+            role=role,
+            speed_of_light=predict(m),
+            estimate=estimate,
+            expected_range=_scaled_range(m, estimate, low, high),
+            uniform_estimate=predict(m, uniform),
+        )
+
+    first = [compare(m, role, fitted) for m, role in zip(table.rows, roles)]
+    held_back = [c for c in first if c.role == HELD_BACK]
+    intervals = fit_intervals(held_back) if len(held_back) >= 2 else {ALL: (1.0, 1.0)}
+    constants = RegimeConstants(
+        fitted.bandwidth_share, fitted.kv_share, fitted.compute_share, fitted.fixed_layer_s, intervals, fitted.fallbacks
     )
-    return ValidationReport(comparisons=comparisons, efficiencies=fitted)
+    comparisons = tuple(compare(m, role, constants) for m, role in zip(table.rows, roles))
+    return ValidationReport(
+        comparisons=comparisons,
+        efficiencies=uniform,
+        constants=constants,
+        loo_coverage=_leave_one_out([c for c in comparisons if c.role == HELD_BACK]),
+    )
+
+
+def _scaled_range(m: Measurement, estimate: float, low: float, high: float) -> tuple[float, float]:
+    """The interval of speed factors ``(low, high)`` applied to an estimate in the row's unit."""
+    if m.higher_is_faster:
+        return (estimate * low, estimate * high)
+    return (estimate / high, estimate / low)
 
 
 # --- Summaries for readers: named rows, error by regime, speeds on one axis -------------------
 
 #: Ways the page splits the compared rows to show where the estimate holds and where it does not.
-REGIMES: tuple[str, ...] = ("phase", "devices", "weight format", "engine")
+REGIMES: tuple[str, ...] = ("phase", "devices", "format family", "engine")
 
 
 def phase_of(measurement: Measurement) -> str:
@@ -368,8 +765,8 @@ def regime_of(measurement: Measurement, regime: str) -> str:
         return phase_of(measurement)
     if regime == "devices":
         return "1 device" if measurement.devices == 1 else f"{measurement.devices} devices"
-    if regime == "weight format":
-        return measurement.weight_format.slug
+    if regime == "format family":
+        return row_regime(measurement, "decode").family
     if regime == "engine":
         return engine_family(measurement)
     raise ValueError(f"unknown regime {regime!r}; expected one of {', '.join(REGIMES)}")
@@ -444,3 +841,69 @@ def errors_by_regime(report: ValidationReport, regime: str) -> dict[str, RegimeE
 def _speed_error(c: Comparison) -> float:
     m = c.measurement
     return tokens_per_s(m, c.estimate) / tokens_per_s(m, m.value) - 1.0
+
+
+# --- The cross-validated report by regime -------------------------------------------------------
+
+#: An estimate within this share of the measurement counts as close (the report's second column).
+CLOSE = 0.25
+
+
+@dataclass(frozen=True)
+class HeldBackError:
+    """The held-back rows of one regime value: the regime fit against one share for every row.
+
+    Attributes:
+        rows: Held-back rows.
+        median_abs_error: Median absolute relative error of the regime estimate.
+        within_close: Share of rows the regime estimate gets within :data:`CLOSE`.
+        uniform_median_abs_error: The same for one bandwidth and compute share for every row (before).
+        uniform_within_close: The same for one share (before).
+        coverage: Share of rows inside the 80% interval built from the other held-back rows of
+            their regime (leave one out), None when none has an interval.
+    """
+
+    rows: int
+    median_abs_error: float
+    within_close: float
+    uniform_median_abs_error: float
+    uniform_within_close: float
+    coverage: float | None
+
+
+def held_back_by_regime(report: ValidationReport, regime: str | None = None) -> dict[str, HeldBackError]:
+    """The held-back rows' errors and interval coverage, split by ``regime`` (one of :data:`REGIMES`;
+    None for all rows under ``"all held-back rows"``), most rows first (ties by name)."""
+    groups: dict[str, list[Comparison]] = {}
+    for c in report.comparisons:
+        if c.role == HELD_BACK and c.error is not None:
+            key = "all held-back rows" if regime is None else regime_of(c.measurement, regime)
+            groups.setdefault(key, []).append(c)
+
+    def summary(members: list[Comparison]) -> HeldBackError:
+        errors = [abs(c.error) for c in members if c.error is not None]
+        uniform = [abs(c.uniform_error) for c in members if c.uniform_error is not None]
+        inside = [report.loo_coverage[c.measurement.id] for c in members if c.measurement.id in report.loo_coverage]
+        return HeldBackError(
+            rows=len(members),
+            median_abs_error=statistics.median(errors),
+            within_close=sum(e <= CLOSE for e in errors) / len(errors),
+            uniform_median_abs_error=statistics.median(uniform),
+            uniform_within_close=sum(e <= CLOSE for e in uniform) / len(uniform),
+            coverage=sum(inside) / len(inside) if inside else None,
+        )
+
+    summaries = {value: summary(members) for value, members in groups.items()}
+    return dict(sorted(summaries.items(), key=lambda item: (-item[1].rows, item[0])))
+
+
+def worst_held_back(report: ValidationReport, count: int = 5) -> list[Comparison]:
+    """The ``count`` held-back rows the regime estimate explains worst (largest absolute error)."""
+    held = [c for c in report.comparisons if c.role == HELD_BACK and c.error is not None]
+    return sorted(held, key=lambda c: (-abs(c.error), c.measurement.id))[:count]
+
+
+def fit_row_counts(report: ValidationReport) -> dict[str, dict[str, int]]:
+    """Fit rows behind each constant: ``{"bandwidth": {key: rows}, "kv": ..., "compute": ..., "fixed": ...}``."""
+    members = _members([c.measurement for c in report.comparisons if c.role == FIT])
+    return {name: {key: len(rows) for key, rows in groups.items()} for name, groups in members.items()}

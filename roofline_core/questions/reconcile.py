@@ -108,6 +108,9 @@ class Reconciliation:
         measured_roof_bytes_per_s: The bandwidth all devices together measurably reach (each
             device's cited measurement, :attr:`~roofline_core.hardware.Accelerator.measured_bandwidth_bytes_per_s`),
             in bytes/s; None when the chip has no cited measurement.
+        expected_time_s: The realistic time of the same step (the estimate's
+            ``expected_step_time_s`` or ``expected_ttft_s``), in seconds; 0 when not given.
+        expected_range_s: ``(fast, slow)``: its 80% prediction interval, in seconds.
     """
 
     phase: str
@@ -123,6 +126,14 @@ class Reconciliation:
     bound_parts: tuple[TimePart, ...] = ()
     bound_working: Working = ()
     measured_roof_bytes_per_s: float | None = None
+    expected_time_s: float = 0.0
+    expected_range_s: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def within_expected_range(self) -> bool:
+        """Whether the measurement lies inside the realistic estimate's 80% interval."""
+        fast_s, slow_s = self.expected_range_s
+        return fast_s <= self.measured_time_s <= slow_s
 
     @property
     def measured_tokens_per_s(self) -> float:
@@ -296,6 +307,8 @@ def _reconciliation(
     tokens: int,
     compute_dtype: str,
     table: dict[str, tuple[str, str, str]],
+    expected_time_s: float,
+    expected_range_s: tuple[float, float],
     measured_roof_bytes_per_s: float | None = None,
 ) -> Reconciliation:
     """The table's rows from the estimate's own parts of ``step`` (memory is the base; math adds
@@ -325,6 +338,8 @@ def _reconciliation(
         bound_parts=step.parts,
         bound_working=step.working,
         measured_roof_bytes_per_s=measured_roof_bytes_per_s,
+        expected_time_s=expected_time_s,
+        expected_range_s=expected_range_s,
     )
 
 
@@ -381,6 +396,8 @@ def reconcile_decode(
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_DECODE_PARTS,
         measured_roof_bytes_per_s=_measured_roof(accelerator, devices),
+        expected_time_s=estimate.expected_step_time_s,
+        expected_range_s=estimate.expected_range_step_time_s,
     )
 
 
@@ -424,6 +441,8 @@ def reconcile_prefill(
         compute_dtype=resolve_compute_dtype(compute_dtype, weight_dtype, accelerator),
         table=_PREFILL_PARTS,
         measured_roof_bytes_per_s=_measured_roof(accelerator, devices),
+        expected_time_s=step.expected_ttft_s,
+        expected_range_s=step.expected_range_ttft_s,
     )
 
 

@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from roofline_core import batch_sweep, get_model
 from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.estimates.headroom import activation_bytes
-from roofline_core.estimates.inference import kv_cache_bytes
+from roofline_core.estimates.inference import estimate_decode, kv_cache_bytes
 from roofline_core.estimates.operations import OPERATION_KINDS
+from roofline_core.formatting import format_tokens_per_s
+from roofline_core.hardware import get_accelerator
 from roofline_core.vocabulary import ModelConfig, Number, OneOf, PastedText
 from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
 from tests.support.hf_configs import config_text
@@ -385,8 +387,19 @@ def test_decode_energy_cost_and_realistic_range_by_hand() -> None:
     step_s = result["outputs"]["step_time"]["value"]
     assert result["outputs"]["energy_per_token"]["value"] == pytest.approx(700 * step_s / 64)
     assert result["outputs"]["cost_per_million"]["value"] == pytest.approx(2.5 / 3600 * step_s / 64 * 1e6)
-    per_sequence = 1 / step_s
-    assert result["outputs"]["realistic"]["value"] == pytest.approx(per_sequence * (0.51 + 0.69) / 2)
+    # The realistic speed is the estimate's own regime-aware figure (estimates.efficiency), below
+    # the speed of light, with its 80% range in the text.
+    estimate = estimate_decode(
+        model=get_model("llama-3-8b"),
+        accelerator=get_accelerator("h100-sxm"),
+        batch=64,
+        context_tokens=4096,
+    )
+    realistic = result["outputs"]["realistic"]
+    assert realistic["value"] == pytest.approx(estimate.expected_tokens_per_s_per_sequence)
+    assert realistic["value"] < 1 / step_s
+    low, high = estimate.expected_range_tokens_per_s_per_sequence
+    assert f"between {format_tokens_per_s(low)} and {format_tokens_per_s(high)}" in realistic["text"]
     free = compute("decode-speed-of-light", {})
     assert free["outputs"]["cost_per_million"]["text"] == "enter a price per device-hour"
 

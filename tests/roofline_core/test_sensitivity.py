@@ -74,7 +74,9 @@ def test_more_hardware_never_slows_and_more_context_never_speeds(model, accelera
     for name in ("Memory bandwidth", "Peak compute"):
         assert -STEP - 1e-9 <= factors[name].low_change <= 1e-9
         assert -1e-9 <= factors[name].high_change <= STEP + 1e-9
-    if "Context" in factors:
+    # Chunked attention (Llama 4) reads only the tokens of the current chunk, so one more token
+    # can start a new chunk and read less: its step time is a sawtooth in the context.
+    if "Context" in factors and not MODELS[model].chunked_attention:
         assert factors["Context"].high_change <= 1e-9 <= factors["Context"].low_change + 2e-9
     for name in ("Weight format", "KV cache format"):
         if name in factors:

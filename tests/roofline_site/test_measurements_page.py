@@ -14,8 +14,11 @@ from roofline_core.evidence.validation import (
     REGIMES,
     engine_family,
     errors_by_regime,
+    fit_row_counts,
+    held_back_by_regime,
     row_name,
     validate,
+    worst_held_back,
 )
 from roofline_core.formatting import format_percent
 from roofline_site.measurements_page import (
@@ -52,7 +55,8 @@ def test_the_page_gives_the_median_ratio_of_each_kind_of_row() -> None:
 
 
 def test_tables_carry_no_alignment_since_the_csp_forbids_style_attributes() -> None:
-    text = render_markdown(REPORT, TABLE)
+    # An escaped pipe (\\|) is a quote's text, not table markup: some sources quote Markdown tables.
+    text = render_markdown(REPORT, TABLE).replace("\\|", "")
     assert ":|" not in text.replace("**:", "") and "|:-" not in text and "-:|" not in text
 
 
@@ -135,3 +139,35 @@ def test_rows_listed_but_not_compared_are_named_too() -> None:
     assert excluded
     for m in excluded:
         assert f"- [{row_name(m).replace('_', chr(92) + '_')}](#{m.id}): " in text
+
+
+# --- The regime report: held-back errors before and after, constants, fallbacks, worst rows ----
+
+
+def test_the_page_reports_held_back_rows_by_regime_before_and_after_with_interval_coverage() -> None:
+    text = render_markdown(REPORT, TABLE)
+    section = text[text.index("### Held-back rows by regime") : text.index("### The constants")]
+    for regime in (None, *REGIMES):
+        for value, e in held_back_by_regime(REPORT, regime).items():
+            assert (
+                f"| {value} | {e.rows} | {format_percent(e.uniform_median_abs_error)} → "
+                f"{format_percent(e.median_abs_error)} |" in section
+            )
+
+
+def test_the_page_lists_every_constant_with_its_fit_rows_and_the_regimes_that_fell_back() -> None:
+    text = render_markdown(REPORT, TABLE)
+    section = text[text.index("### The constants") : text.index("### Explained worst")]
+    counts = fit_row_counts(REPORT)
+    for key, share in REPORT.constants.bandwidth_share.items():
+        assert f"| bandwidth share, weights | {key} | {format_percent(share)} | {counts['bandwidth'][key]} |" in section
+    for key, rows in REPORT.constants.fallbacks.items():
+        assert f"{key} ({rows} fit rows)" in section
+    assert "https://github.com/sgl-project/sglang/pull/2904" in section
+
+
+def test_the_page_names_the_five_rows_explained_worst() -> None:
+    text = render_markdown(REPORT, TABLE)
+    section = text[text.index("### Explained worst") :]
+    for comparison in worst_held_back(REPORT):
+        assert f"](#{comparison.measurement.id})" in section
