@@ -176,6 +176,18 @@ function createEngine() {
         }),
     );
 
+  // The first bytes of a model file a reader dropped (an ArrayBuffer, handed over rather than
+  // copied) and the file's size and name: resolves to roofline_core.view.model_file's answer.
+  self.readModelFile = (buffer, size, name) =>
+    self.ready.then(
+      () =>
+        new Promise((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve, reject });
+          worker.postMessage({ type: "model-file", id, buffer, size, name }, [buffer]);
+        }),
+    );
+
   worker.postMessage({ type: "boot" });
   return self;
 }
@@ -184,5 +196,14 @@ function createEngine() {
 function failedEngine(message) {
   const ready = Promise.reject(new Error(message));
   ready.catch(() => {});
-  return { state: "failed", error: message, boot: null, refused: null, ready, failed: Promise.resolve(message), compute: () => ready };
+  return {
+    state: "failed",
+    error: message,
+    boot: null,
+    refused: null,
+    ready,
+    failed: Promise.resolve(message),
+    compute: () => ready,
+    readModelFile: () => ready,
+  };
 }
