@@ -390,7 +390,8 @@ def _index_instead(text: str) -> str:
     stored = "no total_size" if index.total_size is None else f"{index.total_size:,} bytes stored (metadata.total_size)"
     return (
         f"this is a model.safetensors.index.json: {len(index.weight_map):,} tensors in "
-        f"{len(index.shards):,} files, {stored}, but no shape; expected the config.json beside it, "
+        f"{len(index.shards):,} file{'' if len(index.shards) == 1 else 's'}, {stored}, but no shape; "
+        "expected the config.json beside it, "
         "which gives the model's layers and widths"
     )
 

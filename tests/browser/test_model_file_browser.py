@@ -9,10 +9,13 @@ go to ``screenshots/`` (git-ignored) for people to look at.
 
 from __future__ import annotations
 
+import json
 import struct
 from pathlib import Path
 
+import numpy as np
 import pytest
+from safetensors.numpy import save_file
 
 from roofline_core.view.model_file import model_file_answer
 from tests.browser.test_calculators_browser import (
@@ -26,6 +29,7 @@ from tests.browser.test_calculators_browser import (
 )
 from tests.conftest import PageWatch
 from tests.support.gguf_files import llama_q4_k_m
+from tests.support.hf_configs import config_text
 
 pytestmark = pytest.mark.browser
 
@@ -177,4 +181,39 @@ def test_a_hostile_header_gets_one_sentence_and_the_calculator_keeps_working(kv_
     # Typing in the box clears what the file said.
     page.fill(BOX, page.input_value(BOX) + " ")
     page.wait_for_selector(NOTE, state="hidden")
+    assert real_errors(watch) == []
+
+
+def test_a_dropped_safetensors_shard_and_a_pasted_index_say_their_bytes(kv_page, tmp_path):
+    page, watch = kv_page
+    path = tmp_path / "model-00001-of-00002.safetensors"
+    save_file({"a.weight": np.zeros((64, 32), np.float16), "b.weight": np.zeros((16,), np.float32)}, str(path))
+    page.fill(BOX, config_text("llama-3.1-8b"))
+    wait_until_matches_cpython(page, "kv-cache")
+    before = (page.input_value(BOX), shown_outputs(page))
+    # Dropped on the box, as a reader drags it from their files.
+    page.evaluate(
+        """([bytes, name]) => {
+            const box = document.querySelector('[data-drop-for=model_config]');
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([new Uint8Array(bytes)], name));
+            box.dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true, cancelable: true}));
+        }""",
+        [list(path.read_bytes()), path.name],
+    )
+    page.wait_for_function(
+        "() => document.querySelector('[data-file-note-for=model_config]').textContent.startsWith('safetensors: 2 tensors')"
+    )
+    assert "F16 98.5%, F32 1.54%" in page.text_content(NOTE)
+    assert "holds no architecture" in page.text_content(NOTE)
+    # The box keeps its config.json and the results their model.
+    assert (page.input_value(BOX), shown_outputs(page)) == before
+    # The index pasted in the box: its exact total, and a request for the config.json.
+    index = {"metadata": {"total_size": 4160}, "weight_map": {"a.weight": path.name, "b.weight": path.name}}
+    page.fill(BOX, json.dumps(index))
+    page.wait_for_selector(f'{BOX}[aria-invalid="true"]')
+    assert page.text_content(f"{ROOT} [data-error-for=model_config]").startswith(
+        "Model config.json: this is a model.safetensors.index.json: 2 tensors in 1 file, 4,160 bytes stored"
+    )
+    assert shown_outputs(page) == before[1]
     assert real_errors(watch) == []
