@@ -22,9 +22,10 @@ const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "py
 let engine = null;
 
 /**
- * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId)}`;
- * `compute` resolves to roofline_core.view's view of the result (for the calculator whose root
- * element has the id `domId`). The runtime's addresses come from the build's manifest
+ * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId),
+ * readModelFile(buffer, size, name)}`; `compute` resolves to roofline_core.view's view of the
+ * result (for the calculator whose root element has the id `domId`), `readModelFile` to
+ * roofline_core.view.model_file's answer for a dropped file's first bytes. The runtime's addresses come from the build's manifest
  * (runtime-urls.mjs), which the worker reads for itself too.
  */
 export function startEngine() {
