@@ -1277,7 +1277,8 @@ MODEL_CONFIG = ModelConfig(
     label="Model config.json",
     default="",
     help=(
-        "Paste a model's config.json (from its Hugging Face page) or drop the file here. Only the "
+        "Paste a model's config.json (from its Hugging Face page) or drop the file here; or drop a "
+        ".gguf file, whose header alone gives the shape and every tensor's exact bytes. Only the "
         "architecture fields are read; a link to this page carries them in a short code."
     ),
 )

@@ -109,6 +109,7 @@ DATA_ATTRIBUTES: frozenset[str] = frozenset(
         "data-chart-box",
         "data-chart",
         "data-file-for",
+        "data-file-note-for",
         "data-max-chars",
         "data-slider-for",
         "data-scale",

@@ -188,7 +188,7 @@ def model_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:
         choices.append(Choice(value=m.slug, label=m.name, fills=fills, group=m.family))
     if custom_fields:
         choices.append(Choice(value=CUSTOM, label="Custom (enter the sizes)"))
-    choices.append(Choice(value=FROM_CONFIG, label="From a config.json (paste or drop it)", uses=(MODEL_CONFIG.id,)))
+    choices.append(Choice(value=FROM_CONFIG, label="From a config.json or GGUF file", uses=(MODEL_CONFIG.id,)))
     return tuple(choices)
 
 

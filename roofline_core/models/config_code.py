@@ -35,6 +35,7 @@ from roofline_core.models.hybrid_config import (
     kda_block,
 )
 from roofline_core.models.quantisation import NOTE_TEXTS, PARTS, SIXTEEN_BIT, STORED_PARTS, read_quantisation
+from roofline_core.models.safetensors import SafetensorsError, read_safetensors_index
 
 #: config.json key -> (short name, kind). Kinds: ``int``, ``bool``, ``word`` (a model type),
 #: ``kinds`` (a list of layer kinds), ``ints`` (a list of whole numbers). The keys are every
@@ -444,7 +445,10 @@ def read_model_config(text: str) -> tuple[str, dict[str, Any]]:
     if not stripped:
         raise ConfigError("nothing pasted yet; expected the text of a model's config.json")
     if stripped.startswith("{"):
-        fields = architecture_of(parse_config_text(stripped))
+        parsed = parse_config_text(stripped)
+        if "weight_map" in parsed and "model_type" not in parsed:
+            raise ConfigError(_index_instead(stripped))
+        fields = architecture_of(parsed)
     elif _CODE_START.match(stripped):
         fields = decode(stripped)
     else:
@@ -453,6 +457,22 @@ def read_model_config(text: str) -> tuple[str, dict[str, Any]]:
         )
     from_hf_config(fields)  # raises ConfigError naming what is missing or out of range
     return encode(fields), fields
+
+
+def _index_instead(text: str) -> str:
+    """The sentence for a pasted ``model.safetensors.index.json``: what it says (its exact stored
+    bytes, ``metadata.total_size``), and that the shape comes from the config.json beside it."""
+    try:
+        index = read_safetensors_index(text)
+    except SafetensorsError as error:
+        return f"this looks like a model.safetensors.index.json, but {error}"
+    stored = "no total_size" if index.total_size is None else f"{index.total_size:,} bytes stored (metadata.total_size)"
+    return (
+        f"this is a model.safetensors.index.json: {len(index.weight_map):,} tensors in "
+        f"{len(index.shards):,} file{'' if len(index.shards) == 1 else 's'}, {stored}, but no shape; "
+        "expected the config.json beside it, "
+        "which gives the model's layers and widths"
+    )
 
 
 def model_from_code(code: str, **identity: Any) -> Any:

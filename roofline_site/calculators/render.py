@@ -420,19 +420,26 @@ _CONFIG_PLACEHOLDER = '{\n  "model_type": "llama",\n  "hidden_size": 4096,\n  "n
 def _config_control_html(field: dict[str, Any], value: Any, field_id: str, described: str) -> str:
     """A box to paste a config.json into, and a file picker; dropping a file on the box reads it too.
 
-    The browser reads at most ``max_chars + 1`` characters of a file, so an oversized one gets
-    roofline_core's own message instead of stalling the page.
+    The browser reads at most ``max_chars + 1`` characters of a JSON file, so an oversized one
+    gets roofline_core's own message instead of stalling the page. A GGUF file or a safetensors
+    shard is read from its header only (``roofline_core.view.model_file``); what it held is said
+    in the note under the box, which starts empty.
     """
     name = escape(field["id"])
     return (
         f'<div class="roofline-calc__control roofline-calc__control--config" data-drop-for="{name}">'
         f'<textarea id="{field_id}" name="{name}" rows="8" autocomplete="off" spellcheck="false"'
         f' placeholder="{escape(_CONFIG_PLACEHOLDER)}" aria-describedby="{described}">{escape(str(value))}</textarea>'
-        f'<span class="roofline-calc__file"><label for="{field_id}-file">Or open the file:</label> '
-        f'<input type="file" id="{field_id}-file" accept=".json,application/json"'
+        f'<span class="roofline-calc__file"><label for="{field_id}-file">Or open the file (config.json, .gguf or .safetensors):</label> '
+        f'<input type="file" id="{field_id}-file" accept="{MODEL_FILE_TYPES}"'
         f' data-file-for="{name}" data-max-chars="{int(field["max_chars"])}"></span>'
+        f'<p class="roofline-calc__file-note" data-file-note-for="{name}" role="status" hidden></p>'
         "</div>"
     )
+
+
+#: What the config box's file picker offers: a config.json, a GGUF file or a safetensors shard.
+MODEL_FILE_TYPES = ".json,application/json,.gguf,.safetensors"
 
 
 def _split_inputs(spec: dict[str, Any]) -> tuple[list[str], list[str]]:

@@ -38,6 +38,27 @@ const STATUS = {
 
 const mounted = new WeakSet();
 
+// Reads of a model file's first bytes, at most: roofline_core doubles each (1 MiB, 2 MiB, ...)
+// up to its header limit (64 MiB for GGUF), so a real header never needs this many.
+const MAX_HEADER_READS = 12;
+// When the header could not be read at all (Python did not start, or stopped).
+const FILE_UNREAD =
+  "This file's header could not be read here: live recalculation is needed for it. Retry, or paste the model's config.json instead.";
+
+/**
+ * Whether a chosen or dropped file is JSON text (a config.json) rather than a binary model file:
+ * its first non-blank character is "{". A GGUF file starts with "GGUF", a safetensors shard with
+ * its header's length.
+ */
+async function looksLikeJson(file) {
+  if (/\.(gguf|safetensors)$/i.test(file.name)) {
+    return false;
+  }
+  const start = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+  const first = start.find((byte) => ![0x20, 0x09, 0x0a, 0x0d, 0xef, 0xbb, 0xbf].includes(byte));
+  return first === undefined || first === 0x7b;
+}
+
 /**
  * Mount every calculator under `scope` that is not mounted yet (safe to call repeatedly). Only
  * roots the build rendered: they carry its token (runtime-urls.mjs); any other is left inert.
@@ -67,6 +88,8 @@ class CalculatorView {
     this.conditions = this.definition.conditions ?? {};
     // For each config box: the text last read by Python and the short code a link carries for it.
     this.configCodes = new Map();
+    // For each config box, the model file being read into it (a newer file or an edit replaces it).
+    this.fileReads = new Map();
     this.initial = { ...island.inputs };
     this.defaults = { ...island.defaults };
     // The line "Copy as Python" starts with: where pip gets roofline_core (roofline_site/wheel.py).
@@ -325,9 +348,16 @@ class CalculatorView {
     this.changed();
   }
 
-  /** A file chosen or dropped for a config box: its text goes in the box, read as if pasted. */
+  /**
+   * A file chosen or dropped for a config box. A config.json's text goes in the box, read as if
+   * pasted; a GGUF file or a safetensors shard is read from its header only (readModelFile).
+   */
   async onFile(id, file, maxChars) {
     if (!file) {
+      return;
+    }
+    if (!(await looksLikeJson(file))) {
+      await this.readModelFile(id, file);
       return;
     }
     // One character past the limit is enough for roofline_core to say the file is too large.
@@ -336,6 +366,71 @@ class CalculatorView {
     this.state[id] = text;
     this.controls.get(id).value = text;
     this.changed();
+  }
+
+  /**
+   * Read a model file's header in Python and show what it held under the box. Never the whole
+   * file: each read is the file's first bytes (`File.slice`), as many as roofline_core asks for
+   * (its first answer, for no bytes, names the first read; a long header asks for more, up to
+   * the reader's limit). A GGUF file that makes a model puts its code in the box, so every
+   * estimate uses the file's exact bytes; the link carries that code, not the file.
+   */
+  async readModelFile(id, file) {
+    this.edited(id);
+    const reading = {};
+    this.fileReads.set(id, reading);
+    this.showFileNote(id, { text: `Reading the header of ${file.name}…` });
+    const engine = this.wake();
+    let answer = { status: "need_more", read_bytes: 0 };
+    try {
+      let size = -1;
+      for (let reads = 0; answer.status === "need_more" && reads <= MAX_HEADER_READS; reads++) {
+        if (!(answer.read_bytes > size)) {
+          throw new Error(`asked again for ${answer.read_bytes} bytes`);
+        }
+        size = answer.read_bytes;
+        answer = await engine.readModelFile(await file.slice(0, size).arrayBuffer(), file.size, file.name);
+      }
+    } catch (error) {
+      console.warn("roofline: reading a model file failed:", error);
+      answer = { status: "error", message: FILE_UNREAD };
+    }
+    if (this.fileReads.get(id) !== reading) {
+      return; // the reader chose another file or typed in the box meanwhile
+    }
+    if (answer.status === "need_more") {
+      answer = { status: "error", message: FILE_UNREAD };
+    }
+    if (answer.status === "error") {
+      this.showFileNote(id, { problem: answer.message });
+      return;
+    }
+    if (answer.code) {
+      this.state[id] = answer.code;
+      this.controls.get(id).value = answer.code;
+      this.changed();
+    }
+    this.showFileNote(id, { text: answer.summary, detail: answer.note });
+  }
+
+  /** Under the config box: what a dropped file held (`text`, `detail`), a `problem`, or nothing. */
+  showFileNote(id, note) {
+    const box = this.root.querySelector(`[data-file-note-for="${CSS.escape(id)}"]`);
+    if (!box) {
+      return;
+    }
+    const children = [];
+    if (note) {
+      children.push(note.problem ?? note.text);
+      if (note.detail) {
+        const detail = document.createElement("span");
+        detail.textContent = note.detail;
+        children.push(detail);
+      }
+    }
+    box.replaceChildren(...children);
+    box.toggleAttribute("data-problem", Boolean(note?.problem));
+    box.hidden = !note;
   }
 
   /**
@@ -616,6 +711,11 @@ class CalculatorView {
     }
     if (this.fields.get(id).kind === "paste" || this.fields.get(id).kind === "config") {
       this.releasePaste(id);
+    }
+    if (this.fields.get(id).kind === "config") {
+      // What a dropped file held no longer describes the box once the reader changes it.
+      this.fileReads.delete(id);
+      this.showFileNote(id, null);
     }
   }
 

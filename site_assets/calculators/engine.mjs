@@ -22,9 +22,10 @@ const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "py
 let engine = null;
 
 /**
- * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId)}`;
- * `compute` resolves to roofline_core.view's view of the result (for the calculator whose root
- * element has the id `domId`). The runtime's addresses come from the build's manifest
+ * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId),
+ * readModelFile(buffer, size, name)}`; `compute` resolves to roofline_core.view's view of the
+ * result (for the calculator whose root element has the id `domId`), `readModelFile` to
+ * roofline_core.view.model_file's answer for a dropped file's first bytes. The runtime's addresses come from the build's manifest
  * (runtime-urls.mjs), which the worker reads for itself too.
  */
 export function startEngine() {
@@ -176,6 +177,18 @@ function createEngine() {
         }),
     );
 
+  // The first bytes of a model file a reader dropped (an ArrayBuffer, handed over rather than
+  // copied) and the file's size and name: resolves to roofline_core.view.model_file's answer.
+  self.readModelFile = (buffer, size, name) =>
+    self.ready.then(
+      () =>
+        new Promise((resolve, reject) => {
+          const id = nextId++;
+          pending.set(id, { resolve, reject });
+          worker.postMessage({ type: "model-file", id, buffer, size, name }, [buffer]);
+        }),
+    );
+
   worker.postMessage({ type: "boot" });
   return self;
 }
@@ -184,5 +197,14 @@ function createEngine() {
 function failedEngine(message) {
   const ready = Promise.reject(new Error(message));
   ready.catch(() => {});
-  return { state: "failed", error: message, boot: null, refused: null, ready, failed: Promise.resolve(message), compute: () => ready };
+  return {
+    state: "failed",
+    error: message,
+    boot: null,
+    refused: null,
+    ready,
+    failed: Promise.resolve(message),
+    compute: () => ready,
+    readModelFile: () => ready,
+  };
 }

@@ -21,9 +21,10 @@ self.addEventListener("message", (event) => {
       ({ boot: bootPath, refused }) => self.postMessage({ type: "ready", boot: bootPath, refused }),
       (error) => self.postMessage({ type: "failed", message: describe(error) }),
     );
-  } else if (message.type === "compute") {
+  } else if (message.type === "compute" || message.type === "model-file") {
     try {
-      self.postMessage({ type: "result", id: message.id, json: compute(message) });
+      const json = message.type === "compute" ? compute(message) : readModelFile(message);
+      self.postMessage({ type: "result", id: message.id, json });
     } catch (error) {
       // After a fatal error (Pyodide marks it so) this runtime answers nothing again: the page
       // must say so and Retry must start a new worker, not ask this one again.
@@ -157,6 +158,20 @@ function compute({ calculator, inputs, domId, glossaryUrl, pinned }) {
   } finally {
     pyInputs.destroy();
     pyPinned?.destroy();
+  }
+}
+
+let modelFile = null;
+
+/** roofline_core.view.model_file's answer (JSON) for the first bytes of a dropped model file. */
+function readModelFile({ buffer, size, name }) {
+  modelFile ??= pyodide.pyimport("roofline_core.view.model_file");
+  // A memoryview on the Python side: the reader takes any bytes-like object.
+  const bytes = pyodide.toPy(new Uint8Array(buffer));
+  try {
+    return modelFile.model_file_json(bytes, size, String(name ?? ""));
+  } finally {
+    bytes.destroy?.();
   }
 }
 

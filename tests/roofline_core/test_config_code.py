@@ -6,9 +6,11 @@ import dataclasses
 import json
 import re
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from safetensors.numpy import save_file
 
 from roofline_core.models.config_code import (
     FIELDS,
@@ -147,3 +149,24 @@ def test_an_edited_code_gives_a_model_or_a_config_error(slug: str, at: int, inse
 def test_pretty_json_is_a_config_json() -> None:
     _code, fields = read_model_config(config_text("qwen3-8b"))
     assert json.loads(pretty_json(fields)) == fields
+
+
+def test_a_pasted_safetensors_index_says_its_stored_bytes_and_asks_for_the_config(tmp_path) -> None:
+    shards = {
+        "model-00001-of-00002.safetensors": {"embed.weight": np.zeros((320, 64), np.float16)},
+        "model-00002-of-00002.safetensors": {"lm_head.weight": np.zeros((320, 64), np.float16), "norm": np.zeros(64)},
+    }
+    weight_map, total = {}, 0
+    for shard, tensors in shards.items():
+        save_file(tensors, str(tmp_path / shard))
+        weight_map |= dict.fromkeys(tensors, shard)
+        total += sum(t.nbytes for t in tensors.values())
+    text = json.dumps({"metadata": {"total_size": total}, "weight_map": weight_map})
+    with pytest.raises(ConfigError) as raised:
+        read_model_config(text)
+    assert str(raised.value) == (
+        "this is a model.safetensors.index.json: 3 tensors in 2 files, 82,432 bytes stored (metadata.total_size), "
+        "but no shape; expected the config.json beside it, which gives the model's layers and widths"
+    )
+    with pytest.raises(ConfigError, match="looks like a model.safetensors.index.json, but field 'weight_map'"):
+        read_model_config('{"metadata": {}, "weight_map": []}')
