@@ -18,8 +18,8 @@ number below is per replica):
    chunk's share of the prompt's prefill FLOPs (:func:`~roofline_core.estimates.inference.estimate_prefill`,
    attention over the whole prompt included) to the same weight read, and the tensor-parallel
    all-reduces of ``B + chunk`` tokens. Both are made realistic the way the prefill calculator
-   does it: each roof at the fraction of peak fitted on the published measurements
-   (:mod:`roofline_core.estimates.efficiency`), communication unchanged.
+   does it: each roof at the fraction of peak fitted on the published measurements,
+   communication unchanged (:mod:`roofline_core.estimates.mixed_step`).
 3. **Interference.** Prompts arrive as ``a = rate x prompt_eff / chunk`` chunk-steps a second,
    each lasting ``s_chunk``; the rest of the time runs decode-only steps of ``s_decode``. So a
    decoding sequence sees a mean time per token ``1 / (a + (1 - a s_chunk) / s_decode)``: the
@@ -65,9 +65,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from roofline_core.estimates.communication import tensor_parallel_comm
-from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
-from roofline_core.estimates.inference import StepEstimate, estimate_decode, estimate_prefill, memory_fit
+from roofline_core.estimates.inference import memory_fit
+from roofline_core.estimates.mixed_step import MixedSteps
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.models import AnyModel
 from roofline_core.models.tensor_split import tensor_parallel_refusal
@@ -157,18 +156,6 @@ class Scenario:
         """Cached tokens a decode step reads per sequence: prompt and half the output (the mean
         over a sequence's life)."""
         return self.prompt_tokens + self.output_tokens // 2
-
-
-def realistic_seconds(step: StepEstimate, *, communication_s: float) -> float:
-    """A step's time at the fitted fractions of peak (the prefill calculator's rule).
-
-    Each roof is divided by its fitted share (:data:`FITTED_COMPUTE_SHARE`,
-    :data:`FITTED_BANDWIDTH_SHARE`); ``communication_s`` is added as it is. ``step`` must be at
-    peak bandwidth (``bandwidth_efficiency=1``).
-    """
-    return (
-        max(step.compute_time_s / FITTED_COMPUTE_SHARE, step.memory_time_s / FITTED_BANDWIDTH_SHARE) + communication_s
-    )
 
 
 @dataclass(frozen=True)
@@ -303,52 +290,16 @@ def poisson_quantile(mean: float, p: float) -> int:
     return k
 
 
-class _Steps:
-    """Step times of one scenario, remembered: the search asks for the same batch many times."""
-
-    def __init__(self, scenario: Scenario) -> None:
-        self.scenario = scenario
-        self._times: dict[tuple[int, int, int], float] = {}
-        self._prefill: dict[int, StepEstimate] = {}
-
-    def decode(self, tp: int, batch: int) -> StepEstimate:
-        s = self.scenario
-        return estimate_decode(
-            model=s.model,
-            accelerator=s.accelerator,
-            weight_dtype=s.weight_dtype,
-            kv_dtype=s.kv_dtype,
-            batch=batch,
-            context_tokens=s.decode_context_tokens,
-            devices=tp,
-        ).step
-
-    def prefill(self, tp: int) -> StepEstimate:
-        """The mean prompt's prefill on one replica (its FLOPs are shared out over its chunks)."""
-        if tp not in self._prefill:
-            s = self.scenario
-            self._prefill[tp] = estimate_prefill(
-                model=s.model,
-                accelerator=s.accelerator,
-                weight_dtype=s.weight_dtype,
-                prompt_tokens=max(1, round(s.prompt_work_tokens)),
-                devices=tp,
-            )
-        return self._prefill[tp]
-
-    def step_s(self, tp: int, batch: int, chunk: int) -> float:
-        """A step of ``batch`` decoding sequences and ``chunk`` prompt tokens, realistic, in seconds."""
-        key = (tp, batch, chunk)
-        if key not in self._times:
-            s = self.scenario
-            step = self.decode(tp, batch)
-            if chunk:
-                prefill = self.prefill(tp)
-                # The chunk's share of the prompt's FLOPs rides on the decode step's weight read.
-                step = replace(step, flops=step.flops + prefill.flops * chunk / prefill.tokens)
-            comm = tensor_parallel_comm(s.model, s.accelerator, devices=tp, tokens=batch + chunk).time_s
-            self._times[key] = realistic_seconds(step, communication_s=comm)
-        return self._times[key]
+def _steps(scenario: Scenario) -> MixedSteps:
+    """The scenario's step times (they do not depend on the rate, so one memo serves many)."""
+    return MixedSteps(
+        model=scenario.model,
+        accelerator=scenario.accelerator,
+        weight_dtype=scenario.weight_dtype,
+        kv_dtype=scenario.kv_dtype,
+        context_tokens=scenario.decode_context_tokens,
+        prompt_tokens=max(1, round(scenario.prompt_work_tokens)),
+    )
 
 
 def _mean_step_s(decode_s: float, chunk_s: float, chunk_steps_per_s: float) -> float:
@@ -357,10 +308,10 @@ def _mean_step_s(decode_s: float, chunk_s: float, chunk_steps_per_s: float) -> f
 
 
 def replica_state(
-    scenario: Scenario, *, tp: int, chunk_tokens: int, replicas: int, steps: _Steps | None = None
+    scenario: Scenario, *, tp: int, chunk_tokens: int, replicas: int, steps: MixedSteps | None = None
 ) -> Replica:
     """The steady state of one of ``replicas`` replicas of ``tp`` devices (the module's items 1-7)."""
-    steps = steps or _Steps(scenario)
+    steps = steps or _steps(scenario)
     s = scenario
     rate = s.rate_per_s / replicas
     base = Replica(tp=tp, chunk_tokens=chunk_tokens, rate_per_s=rate)
@@ -457,7 +408,7 @@ def tp_sizes(scenario: Scenario) -> tuple[int, ...]:
     return tuple(n for n in TP_SIZES if tensor_parallel_refusal(scenario.model, n) is None)
 
 
-def _fewest_replicas(scenario: Scenario, tp: int, chunk: int, steps: _Steps) -> tuple[int, Replica] | None:
+def _fewest_replicas(scenario: Scenario, tp: int, chunk: int, steps: MixedSteps) -> tuple[int, Replica] | None:
     """Fewest replicas of ``tp`` devices with ``chunk`` that meet both targets: more replicas
     share the rate, which never lengthens a step or a queue, so the first that works is found by
     doubling and halving."""
@@ -483,7 +434,7 @@ def _fewest_replicas(scenario: Scenario, tp: int, chunk: int, steps: _Steps) -> 
     return high, state(high)
 
 
-def _binding(scenario: Scenario, plan: Plan, steps: _Steps) -> tuple[str, str]:
+def _binding(scenario: Scenario, plan: Plan, steps: MixedSteps) -> tuple[str, str]:
     """What stops a fleet one replica smaller (or, at one replica, one at the next smaller TP)."""
     if plan.replicas == 1:
         smaller = [tp for tp in tp_sizes(scenario) if tp < plan.tp]
@@ -525,7 +476,7 @@ def _cheapest(found: Iterable[Plan]) -> Plan | None:
 def cheapest_plan(scenario: Scenario, *, chunk_budgets: tuple[int, ...] = CHUNK_BUDGETS) -> Plan | None:
     """The fleet with the fewest devices that meets both targets, over :func:`tp_sizes` and
     ``chunk_budgets``; None when no TP size and chunk meets them at any replica count."""
-    steps = _Steps(scenario)
+    steps = _steps(scenario)
     per_tp: list[tuple[int, Plan | None]] = []
     for tp in tp_sizes(scenario):
         found = []
@@ -549,7 +500,7 @@ def largest_rate(scenario: Scenario, *, tp: int, replicas: int, chunk_tokens: in
     """
 
     # Step times do not depend on the rate: one memo serves every rate tried.
-    steps = _Steps(scenario)
+    steps = _steps(scenario)
 
     def state(rate: float) -> tuple[Scenario, Replica]:
         s = replace(scenario, rate_per_s=rate)
@@ -578,7 +529,7 @@ def tightest_tpot(scenario: Scenario, *, devices: int, chunk_budgets: tuple[int,
     Returns:
         The plan (``binds`` left :data:`NONE`), or None when no split fits in ``devices``.
     """
-    steps = _Steps(scenario)
+    steps = _steps(scenario)
     found = []
     for tp in tp_sizes(scenario):
         if tp > devices:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
 from roofline_core.estimates.inference import estimate_decode
+from roofline_core.estimates.mixed_step import MixedSteps
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
 from roofline_core.questions import capacity
@@ -33,11 +34,18 @@ LLAMA_8B = MODELS["llama-3.1-8b"]
 LLAMA_70B = MODELS["llama-3.1-70b"]
 
 
-class _FixedSteps(capacity._Steps):
+class _FixedSteps(MixedSteps):
     """Step times that do not depend on the batch, so a steady state can be worked by hand."""
 
     def __init__(self, scenario: Scenario, decode_s: float, chunk_s: float) -> None:
-        super().__init__(scenario)
+        super().__init__(
+            model=scenario.model,
+            accelerator=scenario.accelerator,
+            weight_dtype=scenario.weight_dtype,
+            kv_dtype=scenario.kv_dtype,
+            context_tokens=scenario.decode_context_tokens,
+            prompt_tokens=scenario.prompt_tokens,
+        )
         self.decode_s, self.chunk_s = decode_s, chunk_s
 
     def step_s(self, tp: int, batch: int, chunk: int) -> float:
@@ -107,9 +115,9 @@ def test_step_times_are_the_decode_estimate_at_the_fitted_shares():
         max(step.step.compute_time_s / FITTED_COMPUTE_SHARE, step.step.memory_time_s / FITTED_BANDWIDTH_SHARE)
         + step.communication.time_s
     )
-    assert capacity._Steps(s).step_s(4, 32, 0) == pytest.approx(expected)
+    assert capacity._steps(s).step_s(4, 32, 0) == pytest.approx(expected)
     # A chunk adds arithmetic to the same weight read: never faster.
-    assert capacity._Steps(s).step_s(4, 32, 2048) > expected
+    assert capacity._steps(s).step_s(4, 32, 2048) > expected
 
 
 def test_poisson_quantile_matches_the_cumulative_sum():
