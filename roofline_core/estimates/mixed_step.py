@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from roofline_core.estimates.communication import tensor_parallel_comm
 from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
-from roofline_core.estimates.inference import StepEstimate, estimate_decode, estimate_prefill
+from roofline_core.estimates.inference import MemoryFit, StepEstimate, estimate_decode, estimate_prefill, memory_fit
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.models import AnyModel
 
@@ -71,6 +71,23 @@ class MixedSteps:
         self.prompt_tokens = prompt_tokens
         self._times: dict[tuple[int, int, int], float] = {}
         self._prefill: dict[int, StepEstimate] = {}
+        self._fits: dict[tuple[int, int, int], MemoryFit] = {}
+
+    def memory(self, tp: int, batch: int, context_tokens: int) -> MemoryFit:
+        """How ``batch`` sequences of ``context_tokens`` fit on ``tp`` devices beside the weights
+        (:func:`~roofline_core.estimates.inference.memory_fit`, with the engine's reserve)."""
+        key = (tp, batch, context_tokens)
+        if key not in self._fits:
+            self._fits[key] = memory_fit(
+                model=self.model,
+                accelerator=self.accelerator,
+                weight_dtype=self.weight_dtype,
+                kv_dtype=self.kv_dtype,
+                batch=batch,
+                context_tokens=context_tokens,
+                devices=tp,
+            )
+        return self._fits[key]
 
     def decode(self, tp: int, batch: int) -> StepEstimate:
         """The decode step of ``batch`` sequences on ``tp`` devices, at peak."""

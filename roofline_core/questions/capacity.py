@@ -65,7 +65,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from roofline_core.estimates.inference import memory_fit
 from roofline_core.estimates.mixed_step import MixedSteps
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.models import AnyModel
@@ -315,14 +314,7 @@ def replica_state(
     s = scenario
     rate = s.rate_per_s / replicas
     base = Replica(tp=tp, chunk_tokens=chunk_tokens, rate_per_s=rate)
-    fit_one = memory_fit(
-        model=s.model,
-        accelerator=s.accelerator,
-        weight_dtype=s.weight_dtype,
-        kv_dtype=s.kv_dtype,
-        context_tokens=s.prompt_tokens_high + s.output_tokens_high,
-        devices=tp,
-    )
+    fit_one = steps.memory(tp, 1, s.prompt_tokens_high + s.output_tokens_high)
     if not fit_one.fits:
         return replace(base, failure="memory: one sequence at the high-percentile lengths does not fit")
     chunk_steps_per_s = rate * s.prompt_work_tokens / chunk_tokens
@@ -358,15 +350,7 @@ def replica_state(
     ttft_mean_s = wait_s + service_s
     concurrency = rate * (ttft_mean_s + s.output_tokens * tpot)
     max_sequences = max(1, poisson_quantile(concurrency, SLOT_PERCENTILE))
-    fit = memory_fit(
-        model=s.model,
-        accelerator=s.accelerator,
-        weight_dtype=s.weight_dtype,
-        kv_dtype=s.kv_dtype,
-        batch=max_sequences,
-        context_tokens=s.prompt_tokens + s.output_tokens,
-        devices=tp,
-    )
+    fit = steps.memory(tp, max_sequences, s.prompt_tokens + s.output_tokens)
     kv_share = fit.kv_bytes / fit.free_bytes
     state = replace(
         base,
