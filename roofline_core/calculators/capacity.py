@@ -21,7 +21,14 @@ from roofline_core.calculators._common import (
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.figures.frontier import frontier_chart
-from roofline_core.formatting import format_amount, format_number, format_percent, format_time, format_whole
+from roofline_core.formatting import (
+    format_amount,
+    format_number,
+    format_percent,
+    format_time,
+    format_tokens_per_s,
+    format_whole,
+)
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models.preset_records import PRESET_RECORDS
 from roofline_core.questions.capacity import (
@@ -46,6 +53,8 @@ BINDS_TEXT = {
     MEMORY: "memory",
     NONE: "nothing: one replica at the smallest split meets both targets",
 }
+#: What binds, as a headline's few words.
+BINDS_SHORT = {TTFT: "time to first token", TPOT: "time per output token", MEMORY: "memory", NONE: "nothing"}
 _REPOS = {record["slug"]: record["repo"] for record in PRESET_RECORDS}
 
 
@@ -74,22 +83,33 @@ def _p(scenario: Scenario) -> str:
 
 
 def _cost(plan: Plan) -> dict[str, Any]:
+    """Cost per million output tokens: in dollars at the reader's price, else per unit of price."""
+    if plan.scenario.price_per_device_hour == 0:
+        per_price = plan.devices / 3600 / plan.output_tokens_per_s * 1e6
+        return value(0, "USD", f"{format_number(per_price)} × your price per device-hour")
+    return value(plan.cost_per_million_output_tokens, "USD", f"${format_number(plan.cost_per_million_output_tokens)}")
+
+
+def _working(plan: Plan) -> dict[str, Any]:
+    """The plan's headline numbers worked out, and why a cheaper fleet misses."""
     s = plan.scenario
-    per_price = plan.devices / 3600 / plan.output_tokens_per_s * 1e6
-    if s.price_per_device_hour == 0:
-        return value(
-            0,
-            "USD",
-            f"{format_number(per_price)} × your price per device-hour, per million output tokens "
-            f"({format_amount(plan.devices, 'devices')} ÷ 3,600 s ÷ {format_number(plan.output_tokens_per_s)} tokens/s × 10⁶)",
-        )
-    dollars = plan.cost_per_million_output_tokens
-    return value(
-        dollars,
-        "USD",
-        f"${format_number(dollars)} per million output tokens ({format_amount(plan.devices, 'devices')} × "
-        f"${format_number(s.price_per_device_hour)} an hour ÷ {format_number(plan.output_tokens_per_s)} tokens/s)",
+    devices = format_amount(plan.devices, "devices")
+    tokens = format_number(plan.output_tokens_per_s)
+    device_hours = plan.devices / 3600 / plan.output_tokens_per_s * 1e6
+    price = (
+        f" × ${format_number(s.price_per_device_hour)} an hour = ${format_number(plan.cost_per_million_output_tokens)}"
+        if s.price_per_device_hour
+        else ""
     )
+    text = (
+        f"{format_amount(plan.replicas, 'replicas')} of {format_amount(plan.tp, 'devices')} each "
+        f"({s.accelerator.name}). {BINDS_TEXT[plan.binds][0].upper()}{BINDS_TEXT[plan.binds][1:]} binds: "
+        f"{plan.bind_reason}. {format_number(s.rate_per_s)} requests/s × {format_whole(s.output_tokens)} tokens = "
+        f"{tokens} output tokens/s over {devices} = {format_number(plan.tokens_per_s_per_device)} each; a million "
+        f"tokens take {devices} ÷ 3,600 s ÷ {tokens} tokens/s × 10⁶ = {format_number(device_hours)} "
+        f"device-hours{price}."
+    )
+    return value(text, "", text)
 
 
 def _ttft(plan: Plan) -> dict[str, Any]:
@@ -161,8 +181,9 @@ def _no_plan(scenario: Scenario) -> dict[str, Any]:
         f"a token at {_p(scenario)}: loosen a target, or choose a faster chip or a smaller format."
     )
     outputs = {out.id: value("", "", "–") for out in CAPACITY.outputs if out.id != WEIGHT_FORMAT_READ.id}
-    outputs["plan"] = value("", "", why)
+    outputs["plan"] = value("", "", "none found")
     outputs["binds"] = value("", "", "no plan meets both targets")
+    outputs["working"] = value("", "", why)
     return {"outputs": outputs}
 
 
@@ -172,31 +193,26 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     if plan is None:
         return _no_plan(scenario)
     r = plan.replica
-    name = scenario.accelerator.name
     rate, rate_binds = largest_rate(scenario, tp=plan.tp, replicas=plan.replicas, chunk_tokens=plan.chunk_tokens)
     tight = tightest_tpot(scenario, devices=plan.devices)
     vllm, sglang, _llama = _commands(plan, values)
     chart = frontier_chart(
         _steps(scenario),
-        accelerator_name=name,
+        accelerator_name=scenario.accelerator.name,
         operating_point=(1 / r.tpot_s, plan.tokens_per_s_per_device, "the plan"),
     )
     outputs = {
         "plan": value(
             plan.devices,
             "devices",
-            f"{format_amount(plan.replicas, 'replicas')} × TP={plan.tp} = {format_amount(plan.devices, 'devices')} "
-            f"({name})",
+            f"{format_whole(plan.replicas)} × TP={plan.tp} = {format_amount(plan.devices, 'devices')}",
         ),
-        "binds": value(plan.binds, "", f"{BINDS_TEXT[plan.binds]}: {plan.bind_reason}"),
+        "binds": value(plan.binds, "", BINDS_SHORT[plan.binds]),
         "cost": _cost(plan),
         "tokens_per_s_per_device": value(
-            plan.tokens_per_s_per_device,
-            "tokens/s",
-            f"{format_number(plan.tokens_per_s_per_device)} output tokens/s per device "
-            f"({format_number(scenario.rate_per_s)} requests/s × {format_whole(scenario.output_tokens)} tokens ÷ "
-            f"{format_amount(plan.devices, 'devices')})",
+            plan.tokens_per_s_per_device, "tokens/s", format_tokens_per_s(plan.tokens_per_s_per_device)
         ),
+        "working": _working(plan),
         "ttft": _ttft(plan),
         "tpot": _tpot(plan),
         "decode_batch": value(
@@ -209,14 +225,13 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "max_sequences": value(
             r.max_sequences,
             "sequences",
-            f"{format_whole(r.max_sequences)} per replica: the p{format_number(SLOT_PERCENTILE * 100)} of "
-            f"{format_number(r.concurrency)} requests in flight on average",
+            f"{format_whole(r.max_sequences)} per replica (p{format_number(SLOT_PERCENTILE * 100)} of "
+            f"{format_number(r.concurrency)} in flight)",
         ),
         "chunk_tokens": value(
             r.chunk_tokens,
             "tokens",
-            f"{format_whole(r.chunk_tokens)} prompt tokens a step ({format_whole(plan.batched_tokens)} tokens a "
-            f"step with the decode tokens)",
+            f"{format_whole(r.chunk_tokens)} prompt tokens a step",
         ),
         "utilisation": value(
             r.prefill_utilisation,
@@ -228,7 +243,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "largest_rate": value(
             rate,
             "requests/s",
-            f"{format_number(rate)} requests/s on this fleet, then {BINDS_TEXT.get(rate_binds, rate_binds)} binds",
+            f"{format_number(rate)} requests/s, then {BINDS_SHORT.get(rate_binds, rate_binds)} binds",
         ),
         "tightest_tpot": (
             value(
@@ -350,6 +365,7 @@ CAPACITY = Calculator(
         Output("binds", "What binds"),
         Output("cost", "Cost per million output tokens"),
         Output("tokens_per_s_per_device", "Output tokens/s per device"),
+        Output("working", "How the plan adds up"),
         Output("ttft", "Time to first token"),
         Output("tpot", "Time per output token"),
         Output("decode_batch", "Decode batch"),

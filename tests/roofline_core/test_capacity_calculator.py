@@ -28,11 +28,14 @@ def test_the_default_is_the_closing_note_plan(result):
     out = result["outputs"]
     assert result["errors"] == {}
     assert out["plan"]["value"] == 4
-    assert out["plan"]["text"].startswith("2 replicas × TP=2 = 4 devices")
+    assert out["plan"]["text"] == "2 × TP=2 = 4 devices"
     assert out["binds"]["value"] == "ttft"
     assert out["tokens_per_s_per_device"]["value"] == pytest.approx(1250)
     # No price given: the cost is a multiple of it, 4 devices / 3,600 s / 5,000 tokens/s x 1e6.
-    assert "0.222 × your price per device-hour" in out["cost"]["text"]
+    assert out["cost"]["text"] == "0.222 × your price per device-hour"
+    assert "4 devices ÷ 3,600 s ÷ 5,000 tokens/s × 10⁶ = 0.222 device-hours" in out["working"]["text"]
+    priced = compute("capacity", {"price_per_device_hour": 2})["outputs"]
+    assert priced["cost"]["value"] == pytest.approx(4 * 2 / 3600 / 5000 * 1e6)
 
 
 def test_each_time_is_the_sum_of_the_parts_it_names(result):
@@ -72,7 +75,7 @@ def test_a_length_at_the_percentile_below_the_mean_is_read_as_the_mean():
 
 def test_an_unreachable_target_says_so():
     out = compute("capacity", {"tpot_target_ms": 1})["outputs"]
-    assert "No tensor-parallel size" in out["plan"]["text"]
+    assert "No tensor-parallel size" in out["working"]["text"]
     assert out["binds"]["text"] == "no plan meets both targets"
 
 

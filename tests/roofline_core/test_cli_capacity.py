@@ -40,7 +40,7 @@ def test_capacity_prints_the_plan_its_parts_and_the_commands(capsys) -> None:
     code, out, err = run(capsys, *CLOSING_NOTE)
     assert code == 0 and err == ""
     plan = cheapest_plan(Scenario(model=MODELS["llama-3.1-70b"], accelerator=ACCELERATORS["h100-sxm"]))
-    assert f"{plan.replicas} replicas × TP={plan.tp} = {plan.devices} devices" in out
+    assert f"{plan.replicas} × TP={plan.tp} = {plan.devices} devices" in out
     assert "waiting for the prefill slot (M/D/1" in out
     assert "vllm serve meta-llama/Llama-3.1-70B --tensor-parallel-size 2" in out
     assert "(the plan)" in out
