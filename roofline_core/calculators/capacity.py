@@ -243,7 +243,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "largest_rate": value(
             rate,
             "requests/s",
-            f"{format_number(rate)} requests/s, then {BINDS_SHORT.get(rate_binds, rate_binds)} binds",
+            f"{format_number(rate)} requests/s ({BINDS_SHORT.get(rate_binds, rate_binds)} binds)",
         ),
         "tightest_tpot": (
             value(
