@@ -39,9 +39,9 @@ from roofline_core.questions.capacity import (
     TTFT,
     Plan,
     Scenario,
-    _steps,
     cheapest_plan,
     largest_rate,
+    scenario_steps,
     tightest_tpot,
 )
 from roofline_core.questions.engine_flags import engine_commands
@@ -197,7 +197,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     tight = tightest_tpot(scenario, devices=plan.devices)
     vllm, sglang, _llama = _commands(plan, values)
     chart = frontier_chart(
-        _steps(scenario),
+        scenario_steps(scenario),
         accelerator_name=scenario.accelerator.name,
         operating_point=(1 / r.tpot_s, plan.tokens_per_s_per_device, "the plan"),
     )

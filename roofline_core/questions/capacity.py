@@ -289,7 +289,7 @@ def poisson_quantile(mean: float, p: float) -> int:
     return k
 
 
-def _steps(scenario: Scenario) -> MixedSteps:
+def scenario_steps(scenario: Scenario) -> MixedSteps:
     """The scenario's step times (they do not depend on the rate, so one memo serves many)."""
     return MixedSteps(
         model=scenario.model,
@@ -310,7 +310,7 @@ def replica_state(
     scenario: Scenario, *, tp: int, chunk_tokens: int, replicas: int, steps: MixedSteps | None = None
 ) -> Replica:
     """The steady state of one of ``replicas`` replicas of ``tp`` devices (the module's items 1-7)."""
-    steps = steps or _steps(scenario)
+    steps = steps or scenario_steps(scenario)
     s = scenario
     rate = s.rate_per_s / replicas
     base = Replica(tp=tp, chunk_tokens=chunk_tokens, rate_per_s=rate)
@@ -321,6 +321,8 @@ def replica_state(
     # Fixed point of Little's law: batch = rate x output x TPOT(batch), from below.
     batch = 0.0
     tpot = math.inf
+    # A batch well past what memory holds means the fixed point runs away (each larger batch
+    # slows the step enough to need a larger one still); memory would refuse it anyway.
     most = max(1, fit_one.max_batch or 1) * 4
     for _ in range(200):
         whole = max(1, math.ceil(batch))
@@ -460,7 +462,7 @@ def _cheapest(found: Iterable[Plan]) -> Plan | None:
 def cheapest_plan(scenario: Scenario, *, chunk_budgets: tuple[int, ...] = CHUNK_BUDGETS) -> Plan | None:
     """The fleet with the fewest devices that meets both targets, over :func:`tp_sizes` and
     ``chunk_budgets``; None when no TP size and chunk meets them at any replica count."""
-    steps = _steps(scenario)
+    steps = scenario_steps(scenario)
     per_tp: list[tuple[int, Plan | None]] = []
     for tp in tp_sizes(scenario):
         found = []
@@ -484,7 +486,7 @@ def largest_rate(scenario: Scenario, *, tp: int, replicas: int, chunk_tokens: in
     """
 
     # Step times do not depend on the rate: one memo serves every rate tried.
-    steps = _steps(scenario)
+    steps = scenario_steps(scenario)
 
     def state(rate: float) -> tuple[Scenario, Replica]:
         s = replace(scenario, rate_per_s=rate)
@@ -513,7 +515,7 @@ def tightest_tpot(scenario: Scenario, *, devices: int, chunk_budgets: tuple[int,
     Returns:
         The plan (``binds`` left :data:`NONE`), or None when no split fits in ``devices``.
     """
-    steps = _steps(scenario)
+    steps = scenario_steps(scenario)
     found = []
     for tp in tp_sizes(scenario):
         if tp > devices:

@@ -115,9 +115,9 @@ def test_step_times_are_the_decode_estimate_at_the_fitted_shares():
         max(step.step.compute_time_s / FITTED_COMPUTE_SHARE, step.step.memory_time_s / FITTED_BANDWIDTH_SHARE)
         + step.communication.time_s
     )
-    assert capacity._steps(s).step_s(4, 32, 0) == pytest.approx(expected)
+    assert capacity.scenario_steps(s).step_s(4, 32, 0) == pytest.approx(expected)
     # A chunk adds arithmetic to the same weight read: never faster.
-    assert capacity._steps(s).step_s(4, 32, 2048) > expected
+    assert capacity.scenario_steps(s).step_s(4, 32, 2048) > expected
 
 
 def test_poisson_quantile_matches_the_cumulative_sum():

@@ -11,7 +11,7 @@ from roofline_core.estimates.inference import estimate_decode, memory_fit
 from roofline_core.figures.frontier import FrontierPoint, frontier_chart, frontier_points, pareto, reading
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.models import MODELS
-from roofline_core.questions.capacity import Scenario, _steps
+from roofline_core.questions.capacity import Scenario, scenario_steps
 from roofline_core.view.calculator import chart_drawing
 from roofline_core.view.downloads import chart_csv
 
@@ -83,7 +83,7 @@ def test_an_unreachable_target_says_so():
 
 
 def _scenario_steps():
-    return _steps(Scenario(model=LLAMA_70B, accelerator=H100))
+    return scenario_steps(Scenario(model=LLAMA_70B, accelerator=H100))
 
 
 def test_every_frontier_point_is_the_decode_model():
