@@ -10,6 +10,8 @@ each result and each input's effect changed (:mod:`roofline_core.calculators.com
 (:mod:`roofline_core.engine_log`) and prints each number it found with its line, and how many
 lines it did not use (``--json`` lists them, each with why). ``engine-flags`` prints the vLLM,
 SGLang and llama.cpp commands that run a scenario (:mod:`roofline_core.questions.engine_flags`).
+``capacity`` runs the capacity planner: the cheapest fleet under TTFT and TPOT targets
+(:mod:`roofline_core.questions.capacity`), each time with its parts, and the engine commands.
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -109,6 +111,15 @@ FIELD_OF_OPTION: dict[str, str] = {
     "--ttft-ms": "ttft_ms",
     "--parallelism": "parallelism",
     "--paste-file": "benchmark_output",
+    "--rate": "rate_per_s",
+    "--prompt-tokens-high": "prompt_tokens_high",
+    "--output-tokens": "output_tokens",
+    "--output-tokens-high": "output_tokens_high",
+    "--prefix-hit-rate": "prefix_hit_rate",
+    "--percentile": "percentile",
+    "--ttft-target-ms": "ttft_target_ms",
+    "--tpot-target-ms": "tpot_target_ms",
+    "--price-per-device-hour": "price_per_device_hour",
 }
 
 _GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
@@ -463,6 +474,22 @@ def cmd_limits(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def cmd_capacity(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """The cheapest fleet, its parts and commands, then the cheapest fleet at each TP size."""
+    raw, option_of = _raw_inputs(command, args)
+    _choose_config_model(args, raw, ("--model",))
+    result = _calculate(command, raw, option_of)
+    calc = command.calc
+    return {
+        "command": command.name,
+        "title": calc.title,
+        "inputs": _shown_inputs(calc, result, set()),
+        "outputs": _shown_outputs(calc, result, set()),
+        "columns": {column.id: column.label for column in calc.table_columns},
+        "rows": result.get("table", []),
+    }
+
+
 def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     raw, option_of = _raw_inputs(command, args)
     _choose_step_model(command, args, raw)
@@ -792,6 +819,16 @@ COMMANDS: dict[str, Command] = {
             ("--model", "--config", "--gguf", "--accelerator", "--devices", "--weight-dtype", "--kv-dtype")
             + ("--batch", "--context", "--max-ms-per-token"),
             cmd_limits,
+        ),
+        Command(
+            "capacity",
+            "the cheapest fleet (TP size, replicas, sequences, chunk) that serves a request rate within"
+            " TTFT and TPOT targets at a percentile, what binds it, and each replica's engine command",
+            "capacity",
+            ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--rate")
+            + ("--prompt-tokens", "--prompt-tokens-high", "--output-tokens", "--output-tokens-high")
+            + ("--prefix-hit-rate", "--percentile", "--ttft-target-ms", "--tpot-target-ms", "--price-per-device-hour"),
+            cmd_capacity,
         ),
         Command(
             "reconcile",

@@ -131,6 +131,7 @@ _SINGULAR_OF = {
     "tokens": "token",
     "layers": "layer",
     "heads": "head",
+    "replicas": "replica",
 }
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from roofline_core.calculators._common import MODEL_CONFIG, WEIGHT_FORMAT_READ, config_weight_format
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
+from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
@@ -43,6 +44,7 @@ CALCULATORS: dict[str, Calculator] = {
         SPECULATIVE_DECODING,
         WHAT_FITS,
         RECONCILE,
+        CAPACITY,
     )
 }
 

@@ -24,6 +24,12 @@ TERM_OF: dict[str, str] = {
     "attention": "grouped-query-attention",
     "mla_latent_dim": "multi-head-latent-attention",
     "mla_rope_dim": "multi-head-latent-attention",
+    "rate_per_s": "littles-law",
+    "prefix_hit_rate": "prefix-caching",
+    "percentile": "tail-latency",
+    "ttft_target_ms": "time-to-first-token",
+    "tpot_target_ms": "inter-token-latency",
+    "price_per_device_hour": "cost-per-token",
     # Outputs
     "attainable": "roofline",
     "share_of_peak": "peak-flops",
@@ -42,6 +48,12 @@ TERM_OF: dict[str, str] = {
     "active_params": "mixture-of-experts",
     "decode_flops_per_token": "decode",
     "fits": "kv-cache",
+    # The capacity planner
+    "cost": "cost-per-token",
+    "decode_batch": "continuous-batching",
+    "chunk_tokens": "chunked-prefill",
+    "tpot": "inter-token-latency",
+    "frontier": "throughput-latency-trade-off",
     # The reconciler (measured against the bound)
     "measured": "inter-token-latency",
     "ttft_ms": "time-to-first-token",

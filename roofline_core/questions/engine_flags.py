@@ -132,6 +132,7 @@ def engine_commands(
     kv_dtype: str = "fp16",
     memory_fraction: float = DEFAULT_MEMORY_FRACTION,
     gguf_file: str = "model.gguf",
+    batched_tokens: int | None = None,
 ) -> tuple[EngineCommand, ...]:
     """The vLLM, SGLang and llama.cpp commands that run ``sequences`` at once, each up to
     ``context_tokens`` long, on ``devices`` devices in tensor parallel.
@@ -141,6 +142,9 @@ def engine_commands(
             vLLM and SGLang load; llama.cpp loads ``gguf_file``.
         kv_dtype: The KV cache's format, by the project's names (``fp16``, ``bf16``, ``fp8`` ...).
         memory_fraction: The share of each device's memory vLLM and SGLang may take (0 < f <= 1).
+        batched_tokens: The most tokens one vLLM step may process, decode tokens and a prefill
+            chunk together (``--max-num-batched-tokens``, the chunked-prefill budget); None
+            leaves vLLM's default.
 
     Raises:
         ValueError: for a count below 1 or a share outside (0, 1].
@@ -154,11 +158,13 @@ def engine_commands(
     _whole("devices", devices)
     _whole("context_tokens", context_tokens)
     _whole("sequences", sequences)
+    if batched_tokens is not None:
+        _whole("batched_tokens", batched_tokens)
     if not 0 < memory_fraction <= 1:
         raise ValueError(f"memory_fraction must be above 0 and at most 1, got {memory_fraction!r}")
     share = f"{memory_fraction:g}"
     return (
-        _vllm(model, devices, context_tokens, sequences, kv_dtype, share),
+        _vllm(model, devices, context_tokens, sequences, kv_dtype, share, batched_tokens),
         _sglang(model, devices, context_tokens, sequences, kv_dtype, share),
         _llama_cpp(gguf_file, devices, context_tokens, sequences, kv_dtype),
     )
@@ -178,16 +184,26 @@ def _cache_format(engine: str, formats: dict[str, str], kv_dtype: str, notes: li
     return fallback
 
 
-def _vllm(model: str, devices: int, context: int, sequences: int, kv_dtype: str, share: str) -> EngineCommand:
+def _vllm(
+    model: str, devices: int, context: int, sequences: int, kv_dtype: str, share: str, batched: int | None
+) -> EngineCommand:
     notes: list[str] = []
     kv = _cache_format("vLLM", VLLM_KV, kv_dtype, notes, "auto")
-    flags = (
+    flags: tuple[Flag, ...] = (
         Flag("--tensor-parallel-size", str(devices), "the model split over this many devices"),
         Flag("--max-model-len", str(context), "the longest a sequence may grow, prompt and output together"),
         Flag("--max-num-seqs", str(sequences), "the most sequences decoded together"),
         Flag("--kv-cache-dtype", kv, _cache_why(kv)),
         Flag("--gpu-memory-utilization", share, "the share of each device's memory for weights, cache and activations"),
     )
+    if batched is not None:
+        flags += (
+            Flag(
+                "--max-num-batched-tokens",
+                str(batched),
+                "the most tokens a step processes: one per running sequence plus the prefill chunk",
+            ),
+        )
     return EngineCommand("vLLM", ("vllm", "serve"), model, flags, tuple(notes), VLLM_SOURCE)
 
 

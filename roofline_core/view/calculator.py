@@ -14,11 +14,13 @@ from roofline_core.calculators import CALCULATORS, compute, linked_inputs
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.compare import compare
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
+from roofline_core.figures.frontier import is_frontier_chart
 from roofline_core.models.config_code import decode, pretty_json
 from roofline_core.version import data_version
 from roofline_core.view.chart import is_roofline_chart, roofline_drawing
 from roofline_core.view.compare import comparison_summary, comparison_tree
 from roofline_core.view.downloads import chart_csv, scenario_text, table_csv
+from roofline_core.view.frontier_chart import frontier_drawing
 from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.parts import parts_tree
@@ -167,19 +169,22 @@ def output_parts(calc: Calculator, output_id: str, result: dict[str, Any]) -> No
 
 
 def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:
-    """The drawing of a result's chart: the KV cache chart, or the roofline.
+    """The drawing of a result's chart: the KV cache chart, the capacity frontier, or the roofline.
 
     Raises:
         ValueError: naming the calculator, for chart data of neither shape.
     """
     if is_kv_cache_chart(chart):
         return kv_cache_drawing(chart, element_id=element_id)
+    if is_frontier_chart(chart):
+        return frontier_drawing(chart, element_id=element_id)
     if is_roofline_chart(chart):
         return roofline_drawing(chart, element_id=element_id)
     raise ValueError(
         f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; expected "
         "roofline_core.figures.roofline_curve data (x_range, y_range, roof, points) or "
-        'roofline_core.calculators.kv_cache_chart data (kind "kv-cache")'
+        'roofline_core.calculators.kv_cache_chart data (kind "kv-cache") or '
+        'roofline_core.figures.frontier data (kind "frontier")'
     )
 
 

@@ -230,6 +230,10 @@ SCENARIOS = {
         page.fill(f"{ROOT} [name=measured]", "12"),
         page.fill(f"{ROOT} [name=batch]", "8"),
     ),
+    "capacity": lambda page: (
+        page.fill(f"{ROOT} [name=rate_per_s]", "20"),
+        page.fill(f"{ROOT} [name=tpot_target_ms]", "40"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),

@@ -104,3 +104,11 @@ def test_the_command_line_prints_each_engine_and_refuses_a_bad_count(capsys):
     assert "llama-server -m model.gguf -ngl all -c 8192 -np 2" in printed
     assert main(["engine-flags", "--model", "org/model", "--context", "0"]) == 2
     assert "context_tokens must be a whole number" in capsys.readouterr().err
+
+
+def test_a_chunked_prefill_budget_sets_vllms_batched_tokens():
+    vllm, sglang, _ = engine_commands(model="org/model", context_tokens=4096, sequences=64, batched_tokens=2112)
+    assert vllm.text.endswith("--max-num-batched-tokens 2112")
+    assert "batched" not in sglang.text
+    with pytest.raises(ValueError, match="batched_tokens"):
+        engine_commands(model="org/model", context_tokens=4096, batched_tokens=0)
