@@ -946,7 +946,7 @@ def estimate_decode(
         # The stages run one after another: one micro-batch's realistic step, then the hops.
         expected_s = one_micro_batch_expected_s + communication.time_s
     else:
-        expected_s = _expected_s(
+        expected_s = step_expected_s(
             step,
             regime,
             model=model,
@@ -989,7 +989,7 @@ def estimate_decode(
     )
 
 
-def _expected_s(
+def step_expected_s(
     step: StepEstimate,
     regime: Regime,
     *,
@@ -1089,7 +1089,7 @@ def estimate_prefill(
     regime = regime_of_run(
         phase=PREFILL, weight_format=weight_dtype, compute_format=compute_dtype, accelerator=accelerator
     )
-    expected_s = _expected_s(
+    expected_s = step_expected_s(
         step, regime, model=model, accelerator=accelerator, kv_bytes=0.0, communication_s=expected_communication_s
     )
     fields = {f.name: getattr(step, f.name) for f in dataclass_fields(StepEstimate)}

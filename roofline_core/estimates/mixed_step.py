@@ -9,35 +9,31 @@ built here from the existing estimates, with no second copy of their formulas:
 - plus the chunk's share of its prompt's prefill FLOPs
   (:func:`~roofline_core.estimates.inference.estimate_prefill`, attention over the whole prompt
   included, shared out evenly over its chunks), on the same weight read;
-- plus the tensor-parallel all-reduces of ``batch + chunk`` tokens
-  (:func:`~roofline_core.estimates.communication.tensor_parallel_comm`).
+- plus the tensor-parallel all-reduces of ``batch + chunk`` tokens as engines run them
+  (:func:`~roofline_core.estimates.efficiency.expected_tensor_parallel_s`).
 
-Its time is made realistic the way the prefill calculator does it (:func:`realistic_seconds`):
-each roof at the fraction of peak fitted on the published measurements
-(:mod:`roofline_core.estimates.efficiency`), communication as it is. Standard library only.
+Its realistic time is the decode estimate's own rule
+(:func:`~roofline_core.estimates.inference.step_expected_s`, the regime's fitted shares and fixed
+cost in :mod:`roofline_core.estimates.efficiency`), so a step without a chunk takes exactly the
+decode estimate's ``expected_step_time_s``. Standard library only.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from roofline_core.estimates.communication import tensor_parallel_comm
-from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
-from roofline_core.estimates.inference import MemoryFit, StepEstimate, estimate_decode, estimate_prefill, memory_fit
+from roofline_core.estimates.efficiency import expected_tensor_parallel_s
+from roofline_core.estimates.inference import (
+    DecodeEstimate,
+    MemoryFit,
+    StepEstimate,
+    estimate_decode,
+    estimate_prefill,
+    memory_fit,
+    step_expected_s,
+)
 from roofline_core.hardware import AnyAccelerator
 from roofline_core.models import AnyModel
-
-
-def realistic_seconds(step: StepEstimate, *, communication_s: float) -> float:
-    """``step``'s time at the fitted fractions of peak, in seconds.
-
-    Each roof is divided by its fitted share (:data:`FITTED_COMPUTE_SHARE` of peak compute,
-    :data:`FITTED_BANDWIDTH_SHARE` of peak bandwidth) and ``communication_s`` (seconds) is added
-    as it is. ``step`` must be at peak bandwidth (``bandwidth_efficiency=1``).
-    """
-    return (
-        max(step.compute_time_s / FITTED_COMPUTE_SHARE, step.memory_time_s / FITTED_BANDWIDTH_SHARE) + communication_s
-    )
 
 
 class MixedSteps:
@@ -89,8 +85,8 @@ class MixedSteps:
             )
         return self._fits[key]
 
-    def decode(self, tp: int, batch: int) -> StepEstimate:
-        """The decode step of ``batch`` sequences on ``tp`` devices, at peak."""
+    def decode(self, tp: int, batch: int) -> DecodeEstimate:
+        """The decode estimate of ``batch`` sequences on ``tp`` devices (its ``step`` at peak)."""
         return estimate_decode(
             model=self.model,
             accelerator=self.accelerator,
@@ -99,7 +95,7 @@ class MixedSteps:
             batch=batch,
             context_tokens=self.context_tokens,
             devices=tp,
-        ).step
+        )
 
     def prefill(self, tp: int) -> StepEstimate:
         """The whole prompt's prefill on ``tp`` devices, at peak."""
@@ -115,13 +111,22 @@ class MixedSteps:
 
     def step_s(self, tp: int, batch: int, chunk: int) -> float:
         """A step of ``batch`` decoding sequences and ``chunk`` prompt tokens on ``tp`` devices,
-        at the fitted shares of peak, in seconds."""
+        at realistic speed, in seconds."""
         key = (tp, batch, chunk)
         if key not in self._times:
-            step = self.decode(tp, batch)
+            decode = self.decode(tp, batch)
+            step = decode.step
             if chunk:
                 prefill = self.prefill(tp)
                 step = replace(step, flops=step.flops + prefill.flops * chunk / prefill.tokens)
-            comm = tensor_parallel_comm(self.model, self.accelerator, devices=tp, tokens=batch + chunk).time_s
-            self._times[key] = realistic_seconds(step, communication_s=comm)
+            self._times[key] = step_expected_s(
+                step,
+                decode.regime,
+                model=self.model,
+                accelerator=self.accelerator,
+                kv_bytes=decode.kv_bytes,
+                communication_s=expected_tensor_parallel_s(
+                    self.model, self.accelerator, devices=tp, tokens=batch + chunk
+                ),
+            )
         return self._times[key]

@@ -29,8 +29,8 @@ LEFT_PX = 64
 RIGHT_PX = 24
 TOP_PX = UNIT_TOP_PX
 BOTTOM_PX = 52
-X_TITLE = "Interactivity (tokens/s per user)"
-Y_TITLE = "Throughput (tokens/s per device)"
+X_TITLE = "Interactivity (tok/s per user)"
+Y_TITLE = "Throughput (tok/s per device)"
 _GAP_PX = 8
 _LINE_PX = 26
 

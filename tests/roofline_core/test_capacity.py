@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
 from roofline_core.estimates.inference import estimate_decode
 from roofline_core.estimates.mixed_step import MixedSteps
 from roofline_core.hardware import ACCELERATORS
@@ -100,7 +99,7 @@ def test_a_full_chunk_slot_is_unstable():
     assert misses(s, state) == (TTFT,)
 
 
-def test_step_times_are_the_decode_estimate_at_the_fitted_shares():
+def test_step_times_are_the_decode_estimates_realistic_step():
     s = Scenario(model=LLAMA_70B, accelerator=H100)
     step = estimate_decode(
         model=LLAMA_70B,
@@ -111,10 +110,8 @@ def test_step_times_are_the_decode_estimate_at_the_fitted_shares():
         context_tokens=2250,
         devices=4,
     )
-    expected = (
-        max(step.step.compute_time_s / FITTED_COMPUTE_SHARE, step.step.memory_time_s / FITTED_BANDWIDTH_SHARE)
-        + step.communication.time_s
-    )
+    # One rule for a realistic step: a step without a prefill chunk is the decode estimate's own.
+    expected = step.expected_step_time_s
     assert capacity.scenario_steps(s).step_s(4, 32, 0) == pytest.approx(expected)
     # A chunk adds arithmetic to the same weight read: never faster.
     assert capacity.scenario_steps(s).step_s(4, 32, 2048) > expected
@@ -135,13 +132,14 @@ def test_the_closing_note_plan():
     s = Scenario(model=LLAMA_70B, accelerator=H100, price_per_device_hour=2.0)
     plan = cheapest_plan(s)
     assert plan is not None
-    assert (plan.tp, plan.replicas, plan.devices) == (2, 2, 4)
+    # With the regime's realistic steps (fixed cost per layer, engines' all-reduce), 3 x TP=2.
+    assert (plan.tp, plan.replicas, plan.devices) == (2, 3, 6)
     assert plan.replica.ttft_high_s <= 2.0 and plan.replica.tpot_high_s <= 0.05
     assert plan.binds == TTFT
-    assert plan.tokens_per_s_per_device == pytest.approx(10 * 500 / 4)
-    assert plan.cost_per_million_output_tokens == pytest.approx(4 * 2.0 / 3600 / 5000 * 1e6)
+    assert plan.tokens_per_s_per_device == pytest.approx(10 * 500 / 6)
+    assert plan.cost_per_million_output_tokens == pytest.approx(6 * 2.0 / 3600 / 5000 * 1e6)
     # One replica fewer misses: that is what "binds" means.
-    fewer = replica_state(s, tp=2, chunk_tokens=plan.chunk_tokens, replicas=1)
+    fewer = replica_state(s, tp=2, chunk_tokens=plan.chunk_tokens, replicas=2)
     assert misses(s, fewer)
     # TP=1 holds the weights but too little cache: it needs many more devices.
     per_tp = dict(plan.per_tp)

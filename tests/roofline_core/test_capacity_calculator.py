@@ -5,8 +5,6 @@ from __future__ import annotations
 import pytest
 
 from roofline_core.calculators import compute
-from roofline_core.estimates.communication import tensor_parallel_comm
-from roofline_core.estimates.efficiency import FITTED_BANDWIDTH_SHARE, FITTED_COMPUTE_SHARE
 from roofline_core.estimates.inference import estimate_decode, memory_fit
 from roofline_core.figures.frontier import FrontierPoint, frontier_chart, frontier_points, pareto, reading
 from roofline_core.hardware import ACCELERATORS
@@ -27,15 +25,15 @@ def result():
 def test_the_default_is_the_closing_note_plan(result):
     out = result["outputs"]
     assert result["errors"] == {}
-    assert out["plan"]["value"] == 4
-    assert out["plan"]["text"] == "2 × TP=2 = 4 devices"
+    assert out["plan"]["value"] == 6
+    assert out["plan"]["text"] == "3 × TP=2 = 6 devices"
     assert out["binds"]["value"] == "ttft"
-    assert out["tokens_per_s_per_device"]["value"] == pytest.approx(1250)
-    # No price given: the cost is a multiple of it, 4 devices / 3,600 s / 5,000 tokens/s x 1e6.
-    assert out["cost"]["text"] == "0.222 × your price per device-hour"
-    assert "4 devices ÷ 3,600 s ÷ 5,000 tokens/s × 10⁶ = 0.222 device-hours" in out["working"]["text"]
+    assert out["tokens_per_s_per_device"]["value"] == pytest.approx(5000 / 6)
+    # No price given: the cost is a multiple of it, 6 devices / 3,600 s / 5,000 tokens/s x 1e6.
+    assert out["cost"]["text"] == "0.333 × your price per device-hour"
+    assert "6 devices ÷ 3,600 s ÷ 5,000 tokens/s × 10⁶ = 0.333 device-hours" in out["working"]["text"]
     priced = compute("capacity", {"price_per_device_hour": 2})["outputs"]
-    assert priced["cost"]["value"] == pytest.approx(4 * 2 / 3600 / 5000 * 1e6)
+    assert priced["cost"]["value"] == pytest.approx(6 * 2 / 3600 / 5000 * 1e6)
 
 
 def test_each_time_is_the_sum_of_the_parts_it_names(result):
@@ -100,11 +98,7 @@ def test_every_frontier_point_is_the_decode_model():
             context_tokens=2250,
             devices=point.tp,
         )
-        comm = tensor_parallel_comm(LLAMA_70B, H100, devices=point.tp, tokens=point.batch).time_s
-        step_s = (
-            max(decode.step.compute_time_s / FITTED_COMPUTE_SHARE, decode.step.memory_time_s / FITTED_BANDWIDTH_SHARE)
-            + comm
-        )
+        step_s = decode.expected_step_time_s
         assert point.tokens_per_s_per_user == pytest.approx(1 / step_s)
         assert point.tokens_per_s_per_device == pytest.approx(point.batch / step_s / point.tp)
         assert decode.memory.fits

@@ -24,6 +24,8 @@ UNITS = {
     "FLOP/s",
     "TFLOP/s",
     "tok/s",
+    "tok/s per user",
+    "tok/s per device",
     "s",
     "ms",
     "bytes",
@@ -72,6 +74,7 @@ _SCENARIOS = {
     "prefill-ttft": [{"prompt_tokens": str(p), "batch": str(b)} for p in (1, 16, 512, 32768) for b in (1, 8)],
     "roofline-explorer": [{"intensity": str(i)} for i in (0.1, 1, 64, 295, 5000)],
     "operations-table": [{"batch": str(b)} for b in (1, 32, 512)],
+    "capacity": [{"rate_per_s": str(r)} for r in (0.5, 20)],
     "kv-cache": [
         {"model": m, "devices": str(d), "context_tokens": str(c)}
         for m, d, c in itertools.product(("llama-3-8b", "llama-3-70b"), (1, 4), (100, 8192, 480_000))
