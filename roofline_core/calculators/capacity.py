@@ -86,7 +86,8 @@ def _cost(plan: Plan) -> dict[str, Any]:
     """Cost per million output tokens: in dollars at the reader's price, else per unit of price."""
     if plan.scenario.price_per_device_hour == 0:
         per_price = plan.devices / 3600 / plan.output_tokens_per_s * 1e6
-        return value(0, "USD", f"{format_number(per_price)} × your price per device-hour")
+        # Device-hours per million tokens: times the reader's price, the cost (the working says so).
+        return value(0, "USD", f"{format_number(per_price)} device-hours")
     return value(plan.cost_per_million_output_tokens, "USD", f"${format_number(plan.cost_per_million_output_tokens)}")
 
 
@@ -379,7 +380,7 @@ CAPACITY = Calculator(
         Output("frontier", "Reading the frontier"),
         WEIGHT_FORMAT_READ,
     ),
-    headline=("plan", "binds", "cost", "tokens_per_s_per_device"),
+    headline=("plan", "binds", "cost"),
     key_inputs=("rate_per_s", "tpot_target_ms"),
     compute=_compute,
     table_columns=(

@@ -178,15 +178,12 @@ def _step_text(seconds: float, tokens_per_s_per_sequence: float) -> str:
 
 def _mbu_text(result: Any) -> str:
     """MBU against the datasheet's bandwidth and, where a measurement is cited, against what the
-    chip measurably reaches: "62% of 3.35 TB/s datasheet, 70% of the 2.97 TB/s it measurably reaches"."""
+    chip measurably reaches: "62% of 3.35 TB/s datasheet, 70% of 2.97 TB/s measured"."""
     text = f"{format_percent(result.mbu)} of {format_bandwidth(result.bandwidth_bytes_per_s)}"
     achievable = result.mbu_of_measured_roof
     if achievable is None:
         return text
-    return (
-        f"{text} datasheet, {format_percent(achievable)} of the "
-        f"{format_bandwidth(result.measured_roof_bytes_per_s)} it measurably reaches"
-    )
+    return f"{text} datasheet, {format_percent(achievable)} of {format_bandwidth(result.measured_roof_bytes_per_s)} measured"
 
 
 def _remainder_text(result: Reconciliation) -> str:

@@ -56,7 +56,7 @@ Cost is devices x price per device-hour; per million output tokens it is that ov
 >>> from roofline_core.models import MODELS
 >>> plan = cheapest_plan(Scenario(model=MODELS["llama-3.1-70b"], accelerator=ACCELERATORS["h100-sxm"]))
 >>> plan.tp, plan.replicas, plan.binds
-(2, 2, 'ttft')
+(2, 3, 'ttft')
 """
 
 from __future__ import annotations

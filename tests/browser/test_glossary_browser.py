@@ -13,10 +13,13 @@ import pytest
 
 from roofline_site.glossary import load_glossary
 from tests.conftest import PageWatch
+from tests.support.calculator_driver import save_data
 from tests.support.site_build import PROJECT_ROOT
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
+# Pages here ask to save data (page_factory's saves_data): the checks read previews, the index and
+# the prerendered calculators, so the pages boot no Python (several CPU-seconds each).
 
 GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
 PREVIEW = "#glossary-preview"
@@ -47,7 +50,7 @@ def _assert_preview_of(page, slug: str) -> None:
 
 
 def test_hover_and_keyboard_focus_show_the_right_summary(sub_site, page_factory):
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     page.goto(sub_site + "glossary/roofline/", wait_until="networkidle")
     link = page.locator('article a[data-glossary-term="arithmetic-intensity"]').first
     link.hover()
@@ -74,7 +77,7 @@ def test_hover_and_keyboard_focus_show_the_right_summary(sub_site, page_factory)
 def test_previews_fetch_the_data_the_page_names(sub_site, built_site, page_factory):
     # The page names glossary.json relative to itself; the script follows that name, whatever
     # it is (here the page is changed to name another address, which serves the same data).
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     named = 'content="../../glossary.json"'
     pages_seen: list[str] = []
 
@@ -107,6 +110,7 @@ def test_touch_first_tap_previews_second_tap_follows(sub_site, browser):
         page = context.new_page()
         watch = PageWatch()
         watch.attach(page)
+        save_data(page)
         page.goto(sub_site + "glossary/decode/", wait_until="networkidle")
         link = page.locator('article a[data-glossary-term="kv-cache"]').first
         link.scroll_into_view_if_needed()
@@ -122,7 +126,7 @@ def test_touch_first_tap_previews_second_tap_follows(sub_site, browser):
 
 
 def test_index_filter_narrows_the_list_as_you_type(sub_site, page_factory):
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     page.goto(sub_site + "glossary/", wait_until="networkidle")
     items = page.locator(".glossary-group li")
     total = items.count()
@@ -177,7 +181,7 @@ def _expected_ranking(query: str, build_order: list[str]) -> list[str]:
 
 
 def test_index_filter_ranks_title_then_alias_then_summary_matches(sub_site, page_factory):
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     page.goto(sub_site + "glossary/", wait_until="networkidle")
     build_order = page.locator("[data-glossary-listing] li a[data-glossary-term]").evaluate_all(
         "links => links.map((a) => a.dataset.glossaryTerm)"
@@ -216,7 +220,7 @@ def test_index_filter_ranks_title_then_alias_then_summary_matches(sub_site, page
     ],
 )
 def test_index_filter_matches_british_and_american_spellings(sub_site, page_factory, typed, finds):
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     page.goto(sub_site + f"glossary/?filter={typed}", wait_until="networkidle")
     shown = page.locator(".glossary-group li:visible a[data-glossary-term]").evaluate_all(
         "links => links.map((a) => a.dataset.glossaryTerm)"
@@ -226,7 +230,7 @@ def test_index_filter_matches_british_and_american_spellings(sub_site, page_fact
 
 
 def test_index_a_to_z_is_a_view_of_the_same_list_kept_in_the_address(sub_site, page_factory):
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     page.goto(sub_site + "glossary/?filter=cache&view=a-z", wait_until="networkidle")
     # The link restores both: the letter groups hold the matching terms, A to Z.
     assert page.locator("#glossary-filter-input").input_value() == "cache"
@@ -268,7 +272,7 @@ def _serve_sitemap_as_if_hosted_at_site_url(page, site_base: str) -> None:
 
 
 def test_previews_work_after_instant_navigation(sub_site, page_factory):
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     _serve_sitemap_as_if_hosted_at_site_url(page, sub_site)
     page.goto(sub_site, wait_until="networkidle")
     page.evaluate("window.__sameDocument = true")
@@ -294,7 +298,7 @@ def test_previews_work_after_instant_navigation(sub_site, page_factory):
 
 @pytest.mark.parametrize(("scheme", "width"), [("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)])
 def test_screenshots(sub_site, page_factory, screenshot_dir, scheme, width):
-    page, watch = page_factory(color_scheme=scheme, width=width)
+    page, watch = page_factory(color_scheme=scheme, width=width, saves_data=True)
     for name, path in (("term", "glossary/roofline/"), ("index", "glossary/")):
         page.goto(sub_site + path, wait_until="networkidle")
         page.screenshot(path=str(screenshot_dir / f"glossary-{name}-{scheme}-{width}.png"))
@@ -311,7 +315,7 @@ def test_screenshots(sub_site, page_factory, screenshot_dir, scheme, width):
 
 def test_calculator_labels_preview_their_glossary_terms(sub_site, page_factory):
     # A calculator page links the terms it uses: an output's name, and a "?" beside an input.
-    page, watch = page_factory()
+    page, watch = page_factory(saves_data=True)
     page.goto(sub_site + "calculators/decode-speed-of-light/", wait_until="networkidle")
     page.locator('.roofline-calc__output a.roofline-calc__term[data-glossary-term="ridge-point"]').hover()
     _assert_preview_of(page, "ridge-point")

@@ -30,7 +30,7 @@ def test_the_default_is_the_closing_note_plan(result):
     assert out["binds"]["value"] == "ttft"
     assert out["tokens_per_s_per_device"]["value"] == pytest.approx(5000 / 6)
     # No price given: the cost is a multiple of it, 6 devices / 3,600 s / 5,000 tokens/s x 1e6.
-    assert out["cost"]["text"] == "0.333 × your price per device-hour"
+    assert out["cost"]["text"] == "0.333 device-hours"
     assert "6 devices ÷ 3,600 s ÷ 5,000 tokens/s × 10⁶ = 0.333 device-hours" in out["working"]["text"]
     priced = compute("capacity", {"price_per_device_hour": 2})["outputs"]
     assert priced["cost"]["value"] == pytest.approx(6 * 2 / 3600 / 5000 * 1e6)

@@ -7,12 +7,9 @@ The contract (issue 5): each calculator root has ``data-calculator="<id>"`` and 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 CALCULATOR = "[data-calculator]"
-#: Requests of the calculators' runtime: Pyodide's files and the worker that boots them.
-RUNTIME_REQUEST = re.compile(r"/assets/pyodide/|/calculators/worker\.mjs")
 #: Controls a person changes with arrow keys: sliders, number boxes, selects.
 KEYBOARD_CONTROLS = "input[type=range], input[type=number], select, input[type=text], input:not([type])"
 
@@ -32,21 +29,15 @@ class KeyboardChange:
     after: str
 
 
-def hold_runtime(page) -> list:
-    """Leave the calculators' runtime requests unanswered in ``page`` (the held routes are
-    returned): the calculators stay ``precomputed``, as a check of the mounted page sees them
-    anyway, and the visit does not pay for the boot that the page starts by itself once idle
-    (about 3 CPU-seconds on the 2-core machine) and that such a check never uses.
-
-    Call it after :meth:`PageWatch.attach`: the route added last is asked first.
-    """
-    held: list = []
-
-    def hold(route) -> None:  # neither continued nor aborted: the request stays pending
-        held.append(route)
-
-    page.route(RUNTIME_REQUEST, hold)
-    return held
+def save_data(page) -> None:
+    """Make ``page`` ask to save data (``navigator.connection.saveData``, through the DevTools
+    protocol), on this and every later page it opens: calculators then mount with the build's
+    precomputed values and never start Python by themselves (engine.mjs ``whenIdleAfterLoad``),
+    as for a reader who saves data. A check of the mounted page, which never waits for the
+    runtime, then pays for no boot (about 3 CPU-seconds on the 2-core machine), and needs no
+    request interception either (a route, which would turn the page's HTTP cache off)."""
+    session = page.context.new_cdp_session(page)
+    session.send("Emulation.setDataSaverOverride", {"dataSaverEnabled": True})
 
 
 def wait_until_mounted(page, *, timeout_ms: float = 60_000) -> None:
@@ -79,7 +70,9 @@ def change_focused_control_with_keys(page, *, max_controls: int = 4) -> Keyboard
     """Change the focused control's value with arrow keys (up; down when already at the top).
 
     A text box does not move with arrow keys (it is typed into), so when the focused control
-    does not change, Tab moves on to the next one (its slider, a select), up to ``max_controls``.
+    does not change, Tab moves on to the next one (its slider, a select), up to ``max_controls``;
+    if none of those moves either (a calculator whose first fields are all boxes), the first box
+    is typed into: End, then a digit.
     """
     describe = "() => { const el = document.activeElement; return `${el.tagName.toLowerCase()}[name=${el.name}]`; }"
     first = page.evaluate(describe)
@@ -93,7 +86,11 @@ def change_focused_control_with_keys(page, *, max_controls: int = 4) -> Keyboard
             if after != before:
                 return KeyboardChange(0, control, before, after)
         page.keyboard.press("Tab")
-    return KeyboardChange(0, first, first_before, first_before)
+    for _ in range(max_controls):
+        page.keyboard.press("Shift+Tab")
+    page.keyboard.press("End")
+    page.keyboard.press("1")
+    return KeyboardChange(0, first, first_before, page.evaluate("() => document.activeElement.value"))
 
 
 def calculator_states(page) -> list[str]:
