@@ -108,6 +108,9 @@ class OffloadEstimate(BrokenIntoParts):
 
     Attributes:
         layers: The model's layers.
+        gpu_layers: Layers held on the GPU.
+        second_gpu_layers: Layers held on the second GPU.
+        host_layers: Layers held in host memory.
         engine: One of :data:`ENGINE_STYLES`.
         stages: Each device's share, GPU first, then the second GPU, then the host (devices
             holding no layers left out, except the GPU in the PCIe style, which computes all).
@@ -120,6 +123,9 @@ class OffloadEstimate(BrokenIntoParts):
     """
 
     layers: int
+    gpu_layers: int
+    second_gpu_layers: int
+    host_layers: int
     engine: str
     stages: tuple[Stage, ...]
     pcie_s: float
@@ -374,6 +380,9 @@ def estimate_offload(
         )
     return OffloadEstimate(
         layers=layers,
+        gpu_layers=gpu_layers,
+        second_gpu_layers=second_gpu_layers,
+        host_layers=host_layers,
         engine=engine,
         stages=tuple(stages),
         pcie_s=pcie_s,

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from roofline_core.calculators import compute
 from roofline_core.estimates.inference import estimate_decode
 from roofline_core.estimates.offload import (
     CPU_COMPUTE,
@@ -164,3 +165,51 @@ def test_all_layers_on_the_gpu_is_the_plain_decode_estimate(gpu, model, dtype, c
     plain = estimate_decode(accelerator=ACCELERATORS[gpu], **words)
     assert estimate.tokens_per_s_per_sequence == plain.tokens_per_s_per_sequence
     assert estimate.expected_tokens_per_s_per_sequence == plain.expected_tokens_per_s_per_sequence
+
+
+# --- The calculator -----------------------------------------------------------------------
+
+
+def _outputs(**inputs):
+    result = compute("offload", inputs)
+    assert result["errors"] == {}
+    return result
+
+
+def test_calculator_opens_on_a_70b_that_half_fits_a_4090():
+    result = _outputs()
+    outputs = result["outputs"]
+    most = most_gpu_layers(gpu=GPU, model=MODELS["llama-3.1-70b"], weight_dtype="int4", context_tokens=8192)
+    assert outputs["split"]["value"] == most
+    assert (
+        outputs["split"]["text"] == f"{most} on the GPU, {80 - most} in host memory (the CPU runs them), of 80 layers"
+    )
+    # The CPU's share of the step dominates though it holds fewer layers.
+    assert outputs["slowest"]["value"] == "host"
+    assert outputs["gpu_fit"]["value"] is True and outputs["host_fit"]["value"] is True
+    assert outputs["second_gpu_fit"]["text"] == "nothing held there"
+    assert [row["where"]["value"] for row in result["table"]] == ["gpu", "host"]
+    assert sum(row["time"]["value"] for row in result["table"]) == pytest.approx(outputs["step_time"]["value"])
+    assert [item["label"] for item in result["parts"]["items"]] == ["weights", "kv_cache", HOST_LAYERS]
+
+
+def test_calculator_counts_past_the_model_mean_every_layer():
+    outputs = _outputs(layers_mode="set", gpu_layers=999, weight_dtype="fp16", model="llama-3.1-8b")["outputs"]
+    plain = estimate_decode(model=EIGHT_B, accelerator=GPU, context_tokens=8192)
+    assert outputs["tokens_per_s"]["value"] == plain.tokens_per_s_per_sequence
+    assert outputs["host_fit"]["text"] == "nothing held there"
+
+
+def test_calculator_two_gpus_and_pcie_streaming():
+    # "The most that fit": the 3090 takes what the 4090 leaves, and the host nothing.
+    fitted = _outputs(second_gpu="rtx-3090")["outputs"]
+    assert fitted["split"]["text"].endswith("on the second GPU, of 80 layers")
+    assert fitted["host_fit"]["text"] == "nothing held there"
+    # Forty layers each: the 3090's half is the longer stage.
+    even = _outputs(second_gpu="rtx-3090", layers_mode="set", gpu_layers=40, second_gpu_layers=40)["outputs"]
+    assert even["slowest"]["value"] == "second_gpu"
+    assert even["split"]["text"] == "40 on the GPU, 40 on the second GPU, of 80 layers"
+    streamed = _outputs(engine_style="pcie", pcie="gen5-x16")
+    assert streamed["table"][-1]["where"]["value"] == "pcie"
+    assert streamed["outputs"]["pcie_rate"]["text"].endswith("one way over PCIe 5.0 x16")
+    assert streamed["outputs"]["slowest"]["text"].startswith("the PCIe link")
