@@ -50,7 +50,7 @@ PCIE_CHOICES = {"gen3-x16": (3, 16), "gen4-x16": (4, 16), "gen5-x16": (5, 16)}
 #: Most layers a count field takes: more than any model has means "all", as llama.cpp's -ngl 999.
 MAX_LAYERS = 999
 
-_WHERE = {"gpu": "GPU", "second_gpu": "second GPU", "host": "CPU (host memory)"}
+_WHERE = {"gpu": "GPU", "second_gpu": "second GPU", "host": "CPU"}
 
 
 def _gpus() -> tuple[Any, ...]:
@@ -175,9 +175,9 @@ def _split_text(estimate: OffloadEstimate) -> str:
     if estimate.second_gpu_layers:
         shares.append(f"{format_whole(estimate.second_gpu_layers)} on the second GPU")
     if estimate.host_layers:
-        how = "the CPU runs them" if estimate.engine == CPU_COMPUTE else "sent to the GPU every step"
-        shares.append(f"{format_whole(estimate.host_layers)} in host memory ({how})")
-    return f"{', '.join(shares)}, of {format_whole(estimate.layers)} layers"
+        how = "run by the CPU" if estimate.engine == CPU_COMPUTE else "sent over PCIe"
+        shares.append(f"{format_whole(estimate.host_layers)} in RAM ({how})")
+    return f"{', '.join(shares)}, of {format_whole(estimate.layers)}"
 
 
 def _fit_text(estimate: OffloadEstimate, where: str) -> dict[str, Any]:
@@ -188,16 +188,14 @@ def _fit_text(estimate: OffloadEstimate, where: str) -> dict[str, Any]:
 
 
 def _slowest_text(estimate: OffloadEstimate) -> str:
+    """The longest part of the step (a device's layers, or the PCIe link) and its share."""
     slowest = estimate.slowest
+    total = estimate.step_time_s
     if estimate.pcie_s > slowest.seconds:
-        return (
-            f"the PCIe link: {format_time(estimate.pcie_s)} of {format_time(estimate.step_time_s)} "
-            f"({format_percent(estimate.pcie_s / estimate.step_time_s)}) moving host-held weights"
-        )
+        return f"the PCIe link: {format_percent(estimate.pcie_s / total)} of the step ({format_time(estimate.pcie_s)})"
     return (
-        f"the {_WHERE[slowest.where]}, {slowest.device}: {format_time(slowest.seconds)} of "
-        f"{format_time(estimate.step_time_s)} ({format_percent(slowest.seconds / estimate.step_time_s)}) for "
-        f"{format_whole(slowest.layers)} layers"
+        f"the {_WHERE[slowest.where]}'s {format_whole(slowest.layers)} layers: "
+        f"{format_percent(slowest.seconds / total)} of the step ({format_time(slowest.seconds)})"
     )
 
 
@@ -214,7 +212,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "realistic": value(
             expected,
             "tokens/s",
-            f"about {format_tokens_per_s(expected)} at each device's fitted share of its peak",
+            f"about {format_tokens_per_s(expected)}, each device at its fitted share of peak",
         ),
         "step_time": value(estimate.step_time_s, "s", format_time(estimate.step_time_s)),
         "split": value(estimate.gpu_layers, "layers", _split_text(estimate)),
@@ -222,7 +220,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "gpu_only": value(
             gpu_only,
             "tokens/s",
-            f"{format_tokens_per_s(gpu_only)} if the GPU held every layer ({format_percent(per_s / gpu_only)} of it here)",
+            f"{format_tokens_per_s(gpu_only)} (this split gets {format_percent(per_s / gpu_only)} of it)",
         ),
         "gpu_fit": _fit_text(estimate, "gpu"),
         "second_gpu_fit": _fit_text(estimate, "second_gpu"),

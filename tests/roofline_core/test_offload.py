@@ -181,9 +181,7 @@ def test_calculator_opens_on_a_70b_that_half_fits_a_4090():
     outputs = result["outputs"]
     most = most_gpu_layers(gpu=GPU, model=MODELS["llama-3.1-70b"], weight_dtype="int4", context_tokens=8192)
     assert outputs["split"]["value"] == most
-    assert (
-        outputs["split"]["text"] == f"{most} on the GPU, {80 - most} in host memory (the CPU runs them), of 80 layers"
-    )
+    assert outputs["split"]["text"] == f"{most} on the GPU, {80 - most} in RAM (run by the CPU), of 80"
     # The CPU's share of the step dominates though it holds fewer layers.
     assert outputs["slowest"]["value"] == "host"
     assert outputs["gpu_fit"]["value"] is True and outputs["host_fit"]["value"] is True
@@ -203,12 +201,12 @@ def test_calculator_counts_past_the_model_mean_every_layer():
 def test_calculator_two_gpus_and_pcie_streaming():
     # "The most that fit": the 3090 takes what the 4090 leaves, and the host nothing.
     fitted = _outputs(second_gpu="rtx-3090")["outputs"]
-    assert fitted["split"]["text"].endswith("on the second GPU, of 80 layers")
+    assert fitted["split"]["text"].endswith("on the second GPU, of 80")
     assert fitted["host_fit"]["text"] == "nothing held there"
     # Forty layers each: the 3090's half is the longer stage.
     even = _outputs(second_gpu="rtx-3090", layers_mode="set", gpu_layers=40, second_gpu_layers=40)["outputs"]
     assert even["slowest"]["value"] == "second_gpu"
-    assert even["split"]["text"] == "40 on the GPU, 40 on the second GPU, of 80 layers"
+    assert even["split"]["text"] == "40 on the GPU, 40 on the second GPU, of 80"
     streamed = _outputs(engine_style="pcie", pcie="gen5-x16")
     assert streamed["table"][-1]["where"]["value"] == "pcie"
     assert streamed["outputs"]["pcie_rate"]["text"].endswith("one way over PCIe 5.0 x16")
