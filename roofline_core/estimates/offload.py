@@ -157,7 +157,7 @@ class OffloadEstimate(BrokenIntoParts):
 
     @property
     def slowest(self) -> Stage:
-        """The stage (or, as a host stage, the link) that takes the longest: the one to fix first."""
+        """The device stage that takes the longest (the PCIe transfer, a separate term, is not a stage)."""
         return max(self.stages, key=lambda stage: stage.seconds)
 
     @property
