@@ -23,6 +23,7 @@ from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.kv_cache import KV_CACHE
+from roofline_core.calculators.offload import OFFLOAD
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
 from roofline_core.calculators.pitfalls import PITFALLS
 from roofline_core.calculators.prefill_ttft import PREFILL_TTFT
@@ -45,6 +46,7 @@ CALCULATORS: dict[str, Calculator] = {
         WHAT_FITS,
         RECONCILE,
         CAPACITY,
+        OFFLOAD,
     )
 }
 

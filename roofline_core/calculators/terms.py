@@ -30,6 +30,10 @@ TERM_OF: dict[str, str] = {
     "ttft_target_ms": "time-to-first-token",
     "tpot_target_ms": "inter-token-latency",
     "price_per_device_hour": "cost-per-token",
+    "gpu_layers": "cpu-offloading",
+    "pcie": "pcie-bandwidth",
+    "pcie_rate": "pcie-bandwidth",
+    "host": "memory-channels",
     # Outputs
     "attainable": "roofline",
     "share_of_peak": "peak-flops",

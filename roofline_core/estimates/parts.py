@@ -12,7 +12,9 @@ in seconds, in an order a reader can follow, and they add up to the time:
   weight matmuls (:data:`COMPUTE`) and attention (:data:`ATTENTION`) by their shares of the FLOPs;
 - :data:`COMMUNICATION_LATENCY` and :data:`COMMUNICATION_TRANSFER`: the α and β terms of the
   collectives (:mod:`roofline_core.estimates.communication`);
-- :data:`PIPELINE_IDLE` and :data:`DRAFT_STEPS` for pipelines and speculative decoding.
+- :data:`PIPELINE_IDLE` and :data:`DRAFT_STEPS` for pipelines and speculative decoding;
+- :data:`HOST_LAYERS`, :data:`PCIE_TRANSFER` and :data:`SECOND_DEVICE` for a model split between a
+  GPU, host memory and a second GPU (:mod:`roofline_core.estimates.offload`).
 
 Each part also has its **working**: the formula with the scenario's values
 (``"16.1 GB ÷ 3.35 TB/s"``), so a reader can redo it. Standard library only.
@@ -34,6 +36,9 @@ COMMUNICATION_LATENCY = "communication_latency"
 COMMUNICATION_TRANSFER = "communication_transfer"
 PIPELINE_IDLE = "pipeline_idle"
 DRAFT_STEPS = "draft_steps"
+HOST_LAYERS = "host_layers"
+PCIE_TRANSFER = "pcie_transfer"
+SECOND_DEVICE = "second_device"
 
 #: Every label, in the order parts are listed (a speculative cycle drafts before it verifies),
 #: with the phrase a reader sees for it.
@@ -48,6 +53,9 @@ LABEL_TEXT: dict[str, str] = {
     PIPELINE_IDLE: "pipeline idle",
     COMMUNICATION_LATENCY: "communication latency",
     COMMUNICATION_TRANSFER: "communication transfer",
+    SECOND_DEVICE: "second GPU's layers",
+    HOST_LAYERS: "layers computed by the CPU from host memory",
+    PCIE_TRANSFER: "host-held weights sent over PCIe",
 }
 LABELS: tuple[str, ...] = tuple(LABEL_TEXT)
 

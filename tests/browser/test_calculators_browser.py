@@ -234,6 +234,10 @@ SCENARIOS = {
         page.fill(f"{ROOT} [name=rate_per_s]", "20"),
         page.fill(f"{ROOT} [name=tpot_target_ms]", "40"),
     ),
+    "offload": lambda page: (
+        page.select_option(f"{ROOT} [name=second_gpu]", "rtx-3090"),
+        page.select_option(f"{ROOT} [name=engine_style]", "pcie"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),
