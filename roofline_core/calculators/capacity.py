@@ -380,7 +380,7 @@ CAPACITY = Calculator(
         Output("frontier", "Reading the frontier"),
         WEIGHT_FORMAT_READ,
     ),
-    headline=("plan", "binds", "cost"),
+    headline=("plan", "binds"),
     key_inputs=("rate_per_s", "tpot_target_ms"),
     compute=_compute,
     table_columns=(

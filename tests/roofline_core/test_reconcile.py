@@ -254,6 +254,10 @@ def test_mbu_is_also_reported_against_what_the_chip_measurably_reaches() -> None
 def test_the_reconciler_states_mbu_as_a_share_of_both_roofs() -> None:
     from roofline_core.calculators import compute
 
-    measured = compute("reconcile", {"accelerator": "h100-sxm"})["outputs"]["mbu"]["text"]
-    assert " of 3.35 TB/s datasheet, " in measured and measured.endswith(" of 2.97 TB/s measured")
-    assert compute("reconcile", {"accelerator": "l4"})["outputs"]["mbu"]["text"].endswith(" of 300 GB/s")
+    outputs = compute("reconcile", {"accelerator": "h100-sxm"})["outputs"]
+    assert outputs["mbu"]["text"].endswith(" of 3.35 TB/s")
+    assert outputs["mbu_measured"]["text"].endswith(" of the 2.97 TB/s this chip measurably reaches")
+    assert outputs["mbu_measured"]["value"] == pytest.approx(outputs["mbu"]["value"] * 3.35 / 2.97, rel=1e-3)
+    l4 = compute("reconcile", {"accelerator": "l4"})["outputs"]
+    assert l4["mbu"]["text"].endswith(" of 300 GB/s")
+    assert l4["mbu_measured"]["text"] == "no cited bandwidth measurement of this chip"

@@ -24,7 +24,8 @@ def test_defaults_place_8_ms_per_token_under_the_roofline() -> None:
     assert outputs["mfu"]["value"] == pytest.approx(expected.mfu)
     assert outputs["unexplained"]["value"] == pytest.approx(expected.remainder_s)
     # The H100 SXM has a cited measured roof, so MBU is stated against both (issue 34).
-    assert " of 3.35 TB/s datasheet, " in outputs["mbu"]["text"]
+    assert outputs["mbu"]["text"].endswith(" of 3.35 TB/s")
+    assert outputs["mbu_measured"]["value"] == pytest.approx(expected.mbu_of_measured_roof)
     assert (
         outputs["pasted"]["text"] == "nothing pasted" and outputs["prefill"]["text"] == "no time to first token entered"
     )

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from roofline_core.estimates.efficiency import FITTED
 from roofline_core.evidence.measurements import load_measurements_file
 from roofline_core.evidence.validation import validate
 from roofline_core.figures import figure_data
@@ -71,7 +72,7 @@ def test_a_figure_offers_its_svg_file_its_numbers_and_a_png():
 
 
 def test_the_measurement_table_downloads_hold_every_row_with_the_same_values():
-    report = validate(load_measurements_file(str(DATA_FILE)))
+    report = validate(load_measurements_file(str(DATA_FILE)), FITTED)
     files = table_files(report, version="abc")
     records = table_records(report)
     document = json.loads(files["json"])
@@ -88,7 +89,7 @@ def test_the_measurement_table_downloads_hold_every_row_with_the_same_values():
 def test_hostile_text_in_a_measurement_cannot_become_a_formula_in_its_csv():
     import dataclasses
 
-    report = validate(load_measurements_file(str(DATA_FILE)))
+    report = validate(load_measurements_file(str(DATA_FILE)), FITTED)
     first = report.comparisons[0]
     hostile = dataclasses.replace(first.measurement, conditions='=HYPERLINK("http://x","click"), more')
     report = dataclasses.replace(report, comparisons=(dataclasses.replace(first, measurement=hostile),))

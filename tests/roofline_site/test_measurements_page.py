@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from roofline_core.estimates.efficiency import FITTED
 from roofline_core.evidence.measurements import load_measurements_file
 from roofline_core.evidence.validation import (
     FIT,
@@ -33,7 +34,7 @@ from roofline_site.measurements_page import (
 
 DATA_FILE = Path(__file__).resolve().parents[2] / "measurements" / "measurements.toml"
 TABLE = load_measurements_file(str(DATA_FILE))
-REPORT = validate(TABLE)
+REPORT = validate(TABLE, FITTED)
 
 
 def test_the_page_states_the_fit_and_the_held_back_error_computed_by_the_report() -> None:
