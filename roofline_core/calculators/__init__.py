@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import MODEL_CONFIG, WEIGHT_FORMAT_READ, config_weight_format
+from roofline_core.calculators.agentic_session import AGENTIC_SESSION
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
 from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
@@ -45,6 +46,7 @@ CALCULATORS: dict[str, Calculator] = {
         WHAT_FITS,
         RECONCILE,
         CAPACITY,
+        AGENTIC_SESSION,
     )
 }
 

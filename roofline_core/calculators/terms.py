@@ -54,6 +54,11 @@ TERM_OF: dict[str, str] = {
     "chunk_tokens": "chunked-prefill",
     "tpot": "inter-token-latency",
     "frontier": "throughput-latency-trade-off",
+    # The agentic session
+    "turns": "agentic-workloads",
+    "tool_tokens": "agentic-workloads",
+    "hit_rate": "prefix-cache-hit-rate",
+    "tier": "kv-cache-offload",
     # The reconciler (measured against the bound)
     "measured": "inter-token-latency",
     "ttft_ms": "time-to-first-token",

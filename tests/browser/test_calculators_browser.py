@@ -234,6 +234,10 @@ SCENARIOS = {
         page.fill(f"{ROOT} [name=rate_per_s]", "20"),
         page.fill(f"{ROOT} [name=tpot_target_ms]", "40"),
     ),
+    "agentic-session": lambda page: (
+        page.fill(f"{ROOT} [name=turns]", "14"),
+        page.select_option(f"{ROOT} [name=tier]", "disk"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),
