@@ -12,7 +12,8 @@ lines it did not use (``--json`` lists them, each with why). ``engine-flags`` pr
 SGLang and llama.cpp commands that run a scenario (:mod:`roofline_core.questions.engine_flags`).
 ``capacity`` runs the capacity planner: the cheapest fleet under TTFT and TPOT targets
 (:mod:`roofline_core.questions.capacity`), each time with its parts, and the engine commands.
-``session`` follows an agentic session turn by turn (:mod:`roofline_core.questions.session`).
+``session`` follows an agentic session turn by turn (:mod:`roofline_core.questions.session`), and
+``disaggregate`` sizes prefill and decode pools (:mod:`roofline_core.questions.disaggregation`).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -128,6 +129,7 @@ FIELD_OF_OPTION: dict[str, str] = {
     "--tool-time-s": "tool_time_s",
     "--tier": "tier",
     "--tier-bandwidth-gbs": "tier_bandwidth_gb_per_s",
+    "--link-gbs": "link_gb_per_s",
 }
 
 _GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
@@ -499,7 +501,8 @@ def cmd_capacity(command: Command, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_session(command: Command, args: argparse.Namespace) -> dict[str, Any]:
-    """An agentic session's totals, then its turns one a row (the capacity planner's layout)."""
+    """A calculator's outputs, then its table one row a line (an agentic session's turns, or the
+    disaggregated pools beside the co-located fleet): the capacity planner's layout."""
     return cmd_capacity(command, args)
 
 
@@ -851,6 +854,17 @@ COMMANDS: dict[str, Command] = {
             ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--devices")
             + ("--turns", "--prompt-tokens", "--tool-tokens", "--output-tokens", "--hit-rate", "--concurrent")
             + ("--tool-time-s", "--tier", "--tier-bandwidth-gbs", "--price-per-device-hour"),
+            cmd_session,
+        ),
+        Command(
+            "disaggregate",
+            "prefill and decode pools for a request rate within TTFT and TPOT targets, their ratio, the KV"
+            " cache each request hands over and the link bandwidth it needs, beside the co-located fleet",
+            "disaggregation",
+            ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--rate")
+            + ("--prompt-tokens", "--prompt-tokens-high", "--output-tokens", "--output-tokens-high")
+            + ("--prefix-hit-rate", "--percentile", "--ttft-target-ms", "--tpot-target-ms", "--price-per-device-hour")
+            + ("--link-gbs",),
             cmd_session,
         ),
         Command(

@@ -234,6 +234,10 @@ SCENARIOS = {
         page.fill(f"{ROOT} [name=rate_per_s]", "20"),
         page.fill(f"{ROOT} [name=tpot_target_ms]", "40"),
     ),
+    "disaggregation": lambda page: (
+        page.fill(f"{ROOT} [name=rate_per_s]", "20"),
+        page.fill(f"{ROOT} [name=link_gb_per_s]", "25"),
+    ),
     "agentic-session": lambda page: (
         page.fill(f"{ROOT} [name=turns]", "14"),
         page.select_option(f"{ROOT} [name=tier]", "disk"),
