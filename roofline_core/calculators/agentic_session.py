@@ -46,7 +46,6 @@ from roofline_core.questions.session import (
 from roofline_core.vocabulary import MAX_TOKENS, Choice, Number, OneOf, WholeNumber
 
 TIER_WORDS = {CPU: "CPU memory over PCIe", DISK: "a local NVMe disk", NONE: "nowhere (recomputed)"}
-TIER_SHORT = {CPU: "CPU memory", DISK: "disk", NONE: "nowhere"}
 
 
 def _session(values: dict[str, Any]) -> Session:
@@ -113,9 +112,9 @@ def _energy(result: SessionResult) -> dict[str, Any]:
 
 
 def _row(turn: Any, session: Session) -> dict[str, Any]:
+    # Short cells: seven columns must fit a page's width; the outputs above tell the parts.
     ttft = (
-        f"{format_time(turn.ttft_s)} ({format_time(turn.transfer_s)} back from {TIER_SHORT[session.tier]} + "
-        f"{format_time(turn.prefill_s)} prefill)"
+        f"{format_time(turn.ttft_s)} ({format_time(turn.transfer_s)} back)"
         if turn.transfer_s
         else format_time(turn.ttft_s)
     )
@@ -125,7 +124,7 @@ def _row(turn: Any, session: Session) -> dict[str, Any]:
         "prefilled": value(
             turn.prefill_tokens,
             "tokens",
-            f"{format_whole(turn.prefill_tokens)} ({format_whole(turn.cached_tokens)} cached)",
+            f"{format_whole(turn.prefill_tokens)} ({format_whole(turn.cached_tokens)} hit)",
         ),
         "ttft": value(turn.ttft_s, "s", ttft),
         "tpot": value(turn.tpot_s, "s", format_time(turn.tpot_s)),
@@ -133,8 +132,8 @@ def _row(turn: Any, session: Session) -> dict[str, Any]:
         "kv": value(
             turn.kv_bytes,
             "bytes",
-            f"{format_bytes(turn.kv_bytes)} of {format_bytes(turn.kv_room_bytes)}"
-            + (f" ({format_percent(turn.overflow_share)} offloaded)" if turn.overflow_share else ""),
+            f"{format_bytes(turn.kv_bytes)} / {format_bytes(turn.kv_room_bytes)}"
+            + (f" ({format_percent(turn.overflow_share)} out)" if turn.overflow_share else ""),
         ),
     }
 

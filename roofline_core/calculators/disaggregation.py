@@ -64,9 +64,9 @@ def _compare(plan: SplitPlan) -> dict[str, Any]:
     return value(
         difference,
         "devices",
-        f"Disaggregated {verdict}: {format_whole(plan.devices)} against the co-located "
-        f"{format_whole(co.replicas)} × TP={co.tp} = {format_amount(co.devices, 'devices')} "
-        f"(the capacity planner's cheapest fleet at the same targets; one smaller misses them: {co.bind_reason})",
+        # A headline: short. The co-located fleet's parts are in the table and the capacity planner.
+        f"Disaggregated {verdict}: {format_whole(plan.devices)} against "
+        f"{format_whole(co.replicas)} × TP={co.tp} = {format_whole(co.devices)} co-located",
     )
 
 

@@ -30,6 +30,15 @@ def _decades(values: list[float]) -> list[float]:
     return [10.0**lo_e, 10.0 ** max(hi_e, lo_e + 1)]
 
 
+def _padded(values: list[float]) -> list[float]:
+    """A quarter either side, not whole decades (a session's contexts often span less than one),
+    widened down to a decade when none falls inside, so the axis has a tick to read."""
+    lo, hi = min(values) / 1.25, max(values) * 1.25
+    if math.floor(math.log10(hi)) < math.ceil(math.log10(lo)):
+        lo = 10.0 ** math.floor(math.log10(lo))
+    return [lo, hi]
+
+
 def session_chart(result: SessionResult) -> dict[str, Any]:
     """The chart data of ``result``'s turns.
 
@@ -65,7 +74,7 @@ def session_chart(result: SessionResult) -> dict[str, Any]:
     )
     return {
         "kind": KIND,
-        "x_range": _decades(xs + [xs[0] * 1.5]),
+        "x_range": _padded(xs),
         "y_range": _decades(ys),
         "series": series,
         "points": marks,
