@@ -313,6 +313,11 @@ def run_session(session: Session) -> SessionResult:
         else:
             cached = hit
             offloaded = kv_previous * (hit / previous) * overflow if previous else 0.0
+        # At least one token is computed: its logits give the first output token (vLLM recomputes
+        # the last prompt token on a full hit for the same reason).
+        if cached and cached >= previous + new:
+            offloaded *= (previous + new - 1) / cached
+            cached = previous + new - 1
         transfer_s = offloaded / (s.devices * s.tier_bandwidth) if offloaded else 0.0
         prefill_tokens = previous - cached + new
         prefill_s = prefill_after_prefix_s(s, new_tokens=prefill_tokens, cached_tokens=cached)

@@ -174,3 +174,11 @@ def test_more_turns_never_cost_less(s, hit_rate):
     assert longer.device_s >= shorter.device_s
     assert longer.task_time_s >= shorter.task_time_s
     assert longer.cost >= shorter.cost
+
+
+def test_a_full_hit_with_no_new_tokens_still_computes_one():
+    # No tool output and everything cached: the turn still runs one token to get its logits.
+    s = Session(model=LLAMA_8B, accelerator=H100, turns=2, tool_tokens=0, hit_rate=1.0)
+    second = run_session(s).turns[1]
+    assert second.prefill_tokens == 1 and second.cached_tokens == second.previous_tokens - 1
+    assert second.prefill_s > 0
