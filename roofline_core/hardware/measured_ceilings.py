@@ -66,9 +66,7 @@ _CHSASANK_METHOD = (
     "PyTorch copy_ of a float32 tensor of up to about 380 MB (bytes read plus bytes written), mean of 10 repeats,"
     " the README table's figure"
 )
-_CHSASANK_URL = (
-    "https://github.com/chsasank/device-benchmarks/blob/02b8262e7ade1dc9a3cbba3b1e6bc345195c3adb/README.md"
-)
+_CHSASANK_URL = "https://github.com/chsasank/device-benchmarks/blob/02b8262e7ade1dc9a3cbba3b1e6bc345195c3adb/README.md"
 _CHSASANK_HEADER = (
     "I copy a large tensor to measure bandwidth.\n...\n"
     "| Device | Device Type | TFLOPs (FP32) | TFLOPs (FP16)| TFLOPs (BF16) | TOPS (INT8) | Memory Bandwidth (GB/s) |\n"

@@ -269,8 +269,8 @@ CPU_RECORDS: list[dict] = [
                 "url": "https://www.numberworld.org/blogs/2024_8_7_zen5_avx512_teardown/",
                 "secondary": True,
                 "quote": (
-                    "But AMD's first AVX512 implementation (in Zen4) was not a \"native\" implementation. Instead, it"
-                    " reused the existing 256-bit hardware from Zen3 by \"double-pumping\" 512-bit instructions into"
+                    'But AMD\'s first AVX512 implementation (in Zen4) was not a "native" implementation. Instead, it'
+                    ' reused the existing 256-bit hardware from Zen3 by "double-pumping" 512-bit instructions into'
                     " the 256-bit hardware on consecutive cycles."
                 ),
             },
