@@ -210,6 +210,24 @@ DESKTOP_RECORDS: list[dict] = [
         link_kind="PCIe 4.0 x16 (no NVLink)",
         power_w=170,
     ),
+    _arithmetic_geforce(
+        "rtx-3060-ti",
+        "NVIDIA GeForce RTX 3060 Ti",
+        16.20,
+        [
+            _fpsbench(
+                "GeForce RTX 3060 Ti",
+                "amd-radeon-540-vs-nvidia-geforce-rtx-3060-ti",
+                "GeForce RTX 3060 Ti ... Memory Size ... 8 GB ... Memory Type ... GDDR6 ... Bandwidth ... 448.0 GB/s"
+                " ... FP32 (TFLOPS) ... 16.20 TFLOPS ... Tensor Cores ... 152 ... TDP ... 200 W",
+            )
+        ],
+        bandwidth=(448.0, "GB/s"),
+        capacity=(8, "GB"),
+        memory_kind="GDDR6",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=200,
+    ),
     _ampere_geforce(
         "rtx-3070",
         "NVIDIA GeForce RTX 3070",
@@ -279,6 +297,24 @@ DESKTOP_RECORDS: list[dict] = [
         power_w=450,
     ),
     _arithmetic_geforce(
+        "rtx-4060",
+        "NVIDIA GeForce RTX 4060",
+        15.11,
+        [
+            _fpsbench(
+                "GeForce RTX 4060",
+                "nvidia-geforce-rtx-4060-vs-nvidia-t600",
+                "NVIDIA GeForce RTX 4060 ... Memory Size ... 8 GB ... Memory Type ... GDDR6 ... Memory Bus ... 128 bit"
+                " ... Bandwidth ... 272.0 GB/s ... FP32 (TFLOPS) ... 15.11 TFLOPS ... TDP ... 115 W",
+            )
+        ],
+        bandwidth=(272.0, "GB/s"),
+        capacity=(8, "GB"),
+        memory_kind="GDDR6",
+        link_kind="PCIe 4.0 x8 (no NVLink)",
+        power_w=115,
+    ),
+    _arithmetic_geforce(
         "rtx-4060-ti-16gb",
         "NVIDIA GeForce RTX 4060 Ti 16GB",
         22.06,
@@ -315,6 +351,18 @@ DESKTOP_RECORDS: list[dict] = [
         link_kind="PCIe 4.0 x16 (no NVLink)",
         power_w=200,
     ),
+    _ada_from_cores(
+        "rtx-4070-super",
+        "NVIDIA GeForce RTX 4070 Super",
+        7168,
+        2475,
+        [_ADA_SUPER_TABLE],
+        bandwidth=(504, "GB/s"),
+        capacity=(12, "GB"),
+        memory_kind="GDDR6X",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=220,
+    ),
     _arithmetic_geforce(
         "rtx-4070-ti",
         "NVIDIA GeForce RTX 4070 Ti",
@@ -326,12 +374,36 @@ DESKTOP_RECORDS: list[dict] = [
         link_kind="PCIe 4.0 x16 (no NVLink)",
         power_w=285,
     ),
+    _ada_from_cores(
+        "rtx-4070-ti-super",
+        "NVIDIA GeForce RTX 4070 Ti Super",
+        8448,
+        2610,
+        [_ADA_SUPER_TABLE],
+        bandwidth=(672, "GB/s"),
+        capacity=(16, "GB"),
+        memory_kind="GDDR6X",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=285,
+    ),
     _arithmetic_geforce(
         "rtx-4080",
         "NVIDIA GeForce RTX 4080",
         48.7,
         [_ADA_TABLE],
         bandwidth=(717, "GB/s"),
+        capacity=(16, "GB"),
+        memory_kind="GDDR6X",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=320,
+    ),
+    _ada_from_cores(
+        "rtx-4080-super",
+        "NVIDIA GeForce RTX 4080 Super",
+        10240,
+        2550,
+        [_ADA_SUPER_TABLE],
+        bandwidth=(736, "GB/s"),
         capacity=(16, "GB"),
         memory_kind="GDDR6X",
         link_kind="PCIe 4.0 x16 (no NVLink)",
@@ -545,6 +617,66 @@ DESKTOP_RECORDS: list[dict] = [
         " compute roof is the least sure number of this card; decode is bounded by the 960 GB/s.",
     ),
     record(
+        slug="rx-7900-xt",
+        name="AMD Radeon RX 7900 XT",
+        vendor="AMD",
+        family="Radeon",
+        sources=[
+            {
+                "title": "Tom's Hardware (via bloglaralemi), AMD Radeon RX 7900 series deep dive, spec table",
+                "url": "https://bloglaralemi.com/2022/11/14/amd-radeon-rx-7900-collection-deep-dive/",
+                "secondary": True,
+                "quote": "Graphics Card RX 7900 XTX RX 7900 XT RX 6950 XT\n...\nVRAM (GB) 24 20 16\n...\nTFLOPS FP32"
+                " (Enhance) 61.4 51.6 23.7\nTFLOPS FP16 (FP8) 123 103 47.4\nBandwidth (GBps) 960 800 576\nTDP (watts)"
+                " 355 300 335",
+            }
+        ],
+        peaks={"fp16": 103, "bf16": 103},
+        bandwidth=(800, "GB/s"),
+        capacity=(20, "GB"),
+        memory_kind="GDDR6",
+        exposed_why=GDDR_IS_BINARY,
+        link_kind="PCIe 4.0 x16",
+        power_w=300,
+        notes="The table's 103 TFLOP/s FP16 counts RDNA 3's dual-issue WMMA instructions at the boost clock, as for"
+        " the RX 7900 XTX; BF16 runs at the same rate. The table gives 300 W; AMD's own board-power figure for"
+        " the reference card is higher (315 W, not quoted here). Decode is bounded by the 800 GB/s.",
+    ),
+    record(
+        slug="rx-9070-xt",
+        name="AMD Radeon RX 9070 XT",
+        vendor="AMD",
+        family="Radeon",
+        sources=[
+            {
+                "title": "HMC Tech GPU database, AMD Radeon RX 9070 XT vs AMD Radeon RX 7900 XTX",
+                "url": "https://hmc-tech.com/gpu/amd-radeon-rx-9070-xt-vs-amd-radeon-rx-7900-xtx",
+                "secondary": True,
+                "quote": "| 4096 Shaders 16GB GDDR6 2970MHz | 6144 Shaders 24GB GDDR6 2500MHz |\n...\n"
+                "| FP32 48.66 TFLOPS | FP32 61.44 TFLOPS |\n| FP16 97.32 TFLOPS | FP16 122.88 TFLOPS |\n...\n"
+                "| TDP 304W | TDP 355W |",
+            },
+            {
+                "title": "AZ Hot Deal, Exploring AMD's Radeon RX 9070 series specifications (after VideoCardz)",
+                "url": "https://azhotdeal.com/exploring-amds-radeon-rx-9070-series-specifications/",
+                "secondary": True,
+                "quote": "Both models share identical memory configurations: 16 GB of GDDR6 memory that operates at 20 Gbps"
+                " on a 256-bit bus, resulting in an impressive 640 GB/s bandwidth.",
+            },
+        ],
+        peaks={"fp16": 97.32, "bf16": 97.32},
+        bandwidth=(640, "GB/s"),
+        capacity=(16, "GB"),
+        memory_kind="GDDR6",
+        exposed_why=GDDR_IS_BINARY,
+        link_kind="PCIe 5.0 x16",
+        power_w=304,
+        notes="97.32 TFLOP/s is the database's FP16 figure, twice the FP32 shader rate (4,096 shaders, dual issue,"
+        " 2,970 MHz boost); RDNA 4's WMMA matrix instructions are reported to run FP16 at twice that again, a"
+        " figure no source read here states, so the compute roof is a floor. BF16 is taken at the FP16 rate."
+        " Decode is bounded by the 640 GB/s.",
+    ),
+    record(
         slug="radeon-pro-w7900",
         name="AMD Radeon PRO W7900",
         vendor="AMD",
@@ -645,137 +777,5 @@ DESKTOP_RECORDS: list[dict] = [
         power_w=225,
         notes="137.6 TFLOP/s is arithmetic from the unit counts: 512 XMX engines x 128 FP16 FLOP per clock x"
         " 2.1 GHz; no Intel FP16 matrix figure was read here.",
-    ),
-    _arithmetic_geforce(
-        "rtx-3060-ti",
-        "NVIDIA GeForce RTX 3060 Ti",
-        16.20,
-        [
-            _fpsbench(
-                "GeForce RTX 3060 Ti",
-                "amd-radeon-540-vs-nvidia-geforce-rtx-3060-ti",
-                "GeForce RTX 3060 Ti ... Memory Size ... 8 GB ... Memory Type ... GDDR6 ... Bandwidth ... 448.0 GB/s"
-                " ... FP32 (TFLOPS) ... 16.20 TFLOPS ... Tensor Cores ... 152 ... TDP ... 200 W",
-            )
-        ],
-        bandwidth=(448.0, "GB/s"),
-        capacity=(8, "GB"),
-        memory_kind="GDDR6",
-        link_kind="PCIe 4.0 x16 (no NVLink)",
-        power_w=200,
-    ),
-    _arithmetic_geforce(
-        "rtx-4060",
-        "NVIDIA GeForce RTX 4060",
-        15.11,
-        [
-            _fpsbench(
-                "GeForce RTX 4060",
-                "nvidia-geforce-rtx-4060-vs-nvidia-t600",
-                "NVIDIA GeForce RTX 4060 ... Memory Size ... 8 GB ... Memory Type ... GDDR6 ... Memory Bus ... 128 bit"
-                " ... Bandwidth ... 272.0 GB/s ... FP32 (TFLOPS) ... 15.11 TFLOPS ... TDP ... 115 W",
-            )
-        ],
-        bandwidth=(272.0, "GB/s"),
-        capacity=(8, "GB"),
-        memory_kind="GDDR6",
-        link_kind="PCIe 4.0 x8 (no NVLink)",
-        power_w=115,
-    ),
-    _ada_from_cores(
-        "rtx-4070-super",
-        "NVIDIA GeForce RTX 4070 Super",
-        7168,
-        2475,
-        [_ADA_SUPER_TABLE],
-        bandwidth=(504, "GB/s"),
-        capacity=(12, "GB"),
-        memory_kind="GDDR6X",
-        link_kind="PCIe 4.0 x16 (no NVLink)",
-        power_w=220,
-    ),
-    _ada_from_cores(
-        "rtx-4070-ti-super",
-        "NVIDIA GeForce RTX 4070 Ti Super",
-        8448,
-        2610,
-        [_ADA_SUPER_TABLE],
-        bandwidth=(672, "GB/s"),
-        capacity=(16, "GB"),
-        memory_kind="GDDR6X",
-        link_kind="PCIe 4.0 x16 (no NVLink)",
-        power_w=285,
-    ),
-    _ada_from_cores(
-        "rtx-4080-super",
-        "NVIDIA GeForce RTX 4080 Super",
-        10240,
-        2550,
-        [_ADA_SUPER_TABLE],
-        bandwidth=(736, "GB/s"),
-        capacity=(16, "GB"),
-        memory_kind="GDDR6X",
-        link_kind="PCIe 4.0 x16 (no NVLink)",
-        power_w=320,
-    ),
-    record(
-        slug="rx-7900-xt",
-        name="AMD Radeon RX 7900 XT",
-        vendor="AMD",
-        family="Radeon",
-        sources=[
-            {
-                "title": "Tom's Hardware (via bloglaralemi), AMD Radeon RX 7900 series deep dive, spec table",
-                "url": "https://bloglaralemi.com/2022/11/14/amd-radeon-rx-7900-collection-deep-dive/",
-                "secondary": True,
-                "quote": "Graphics Card RX 7900 XTX RX 7900 XT RX 6950 XT\n...\nVRAM (GB) 24 20 16\n...\nTFLOPS FP32"
-                " (Enhance) 61.4 51.6 23.7\nTFLOPS FP16 (FP8) 123 103 47.4\nBandwidth (GBps) 960 800 576\nTDP (watts)"
-                " 355 300 335",
-            }
-        ],
-        peaks={"fp16": 103, "bf16": 103},
-        bandwidth=(800, "GB/s"),
-        capacity=(20, "GB"),
-        memory_kind="GDDR6",
-        exposed_why=GDDR_IS_BINARY,
-        link_kind="PCIe 4.0 x16",
-        power_w=300,
-        notes="The table's 103 TFLOP/s FP16 counts RDNA 3's dual-issue WMMA instructions at the boost clock, as for"
-        " the RX 7900 XTX; BF16 runs at the same rate. The table gives 300 W; AMD's own board-power figure for"
-        " the reference card is higher (315 W, not quoted here). Decode is bounded by the 800 GB/s.",
-    ),
-    record(
-        slug="rx-9070-xt",
-        name="AMD Radeon RX 9070 XT",
-        vendor="AMD",
-        family="Radeon",
-        sources=[
-            {
-                "title": "HMC Tech GPU database, AMD Radeon RX 9070 XT vs AMD Radeon RX 7900 XTX",
-                "url": "https://hmc-tech.com/gpu/amd-radeon-rx-9070-xt-vs-amd-radeon-rx-7900-xtx",
-                "secondary": True,
-                "quote": "| 4096 Shaders 16GB GDDR6 2970MHz | 6144 Shaders 24GB GDDR6 2500MHz |\n...\n"
-                "| FP32 48.66 TFLOPS | FP32 61.44 TFLOPS |\n| FP16 97.32 TFLOPS | FP16 122.88 TFLOPS |\n...\n"
-                "| TDP 304W | TDP 355W |",
-            },
-            {
-                "title": "AZ Hot Deal, Exploring AMD's Radeon RX 9070 series specifications (after VideoCardz)",
-                "url": "https://azhotdeal.com/exploring-amds-radeon-rx-9070-series-specifications/",
-                "secondary": True,
-                "quote": "Both models share identical memory configurations: 16 GB of GDDR6 memory that operates at 20 Gbps"
-                " on a 256-bit bus, resulting in an impressive 640 GB/s bandwidth.",
-            },
-        ],
-        peaks={"fp16": 97.32, "bf16": 97.32},
-        bandwidth=(640, "GB/s"),
-        capacity=(16, "GB"),
-        memory_kind="GDDR6",
-        exposed_why=GDDR_IS_BINARY,
-        link_kind="PCIe 5.0 x16",
-        power_w=304,
-        notes="97.32 TFLOP/s is the database's FP16 figure, twice the FP32 shader rate (4,096 shaders, dual issue,"
-        " 2,970 MHz boost); RDNA 4's WMMA matrix instructions are reported to run FP16 at twice that again, a"
-        " figure no source read here states, so the compute roof is a floor. BF16 is taken at the FP16 rate."
-        " Decode is bounded by the 640 GB/s.",
     ),
 ]
