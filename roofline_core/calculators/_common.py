@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Output, value
@@ -12,6 +13,7 @@ from roofline_core.estimates.parts import LABEL_TEXT, Part
 from roofline_core.figures import roofline_curve
 from roofline_core.formatting import (
     bound_phrase,
+    format_bandwidth,
     format_capacity,
     format_fit_advice,
     format_flop_per_s,
@@ -164,6 +166,74 @@ def accelerator_of(values: dict[str, Any], *, compute_dtype: str = "fp16") -> An
         bandwidth_bytes_per_s=values["bandwidth_tb_per_s"] * TERA,
         memory_bytes=values["memory_gb"] * GIGA if "memory_gb" in values else None,
     )
+
+
+#: Which memory roof a calculator's speed of light uses: the datasheet's, or what a cited run
+#: reached on the chip (hardware.measured_ceilings). One definition for the roofline explorer,
+#: decode and prefill calculators, so the field reads and refuses the same everywhere.
+MEMORY_ROOF = OneOf(
+    id="roof",
+    label="Memory roof",
+    choices=(
+        Choice(value="datasheet", label="Datasheet bandwidth"),
+        Choice(value="measured", label="Measured bandwidth (where a run is cited)"),
+    ),
+    default="datasheet",
+    help="The datasheet's peak bandwidth, or what a cited copy or STREAM-like run reached on the chip.",
+)
+
+
+def measured_bandwidth(accelerator: AnyAccelerator) -> float | None:
+    """The chip's cited measured bandwidth in bytes/s, or None (every custom accelerator)."""
+    return getattr(accelerator, "measured_bandwidth_bytes_per_s", None)
+
+
+def roof_cross_check(values: dict[str, Any]) -> dict[str, str]:
+    """The measured roof is refused, at its field, on a chip with no cited measurement."""
+    if values.get(MEMORY_ROOF.id, MEMORY_ROOF.default) != "measured":
+        return {}
+    accelerator = accelerator_of(values)
+    if measured_bandwidth(accelerator) is None:
+        return {MEMORY_ROOF.id: f"{accelerator.name} has no cited bandwidth measurement; choose the datasheet roof."}
+    return {}
+
+
+def at_memory_roof(accelerator: AnyAccelerator, values: dict[str, Any]) -> AnyAccelerator:
+    """The accelerator whose bandwidth is the chosen memory roof: itself for the datasheet's, a
+    copy reading at the measured bandwidth for the measured one.
+
+    Only the speed of light moves: the realistic estimate's shares were fitted against datasheet
+    bandwidth (estimates.efficiency), so a calculator keeps the datasheet chip for it.
+    """
+    measured = measured_bandwidth(accelerator)
+    if values.get(MEMORY_ROOF.id, MEMORY_ROOF.default) != "measured" or measured is None:
+        return accelerator
+    # The copy's datasheet figure is the measured one; its own "measured" fields are cleared, as
+    # a roof at the datasheet's is not a measurement below it.
+    return replace(
+        accelerator,
+        bandwidth_bytes_per_s=measured,
+        measured_bandwidth_bytes_per_s=None,
+        measured_bandwidth_source=None,
+        measured_bandwidth_method="",
+    )
+
+
+def memory_roof_output(accelerator: AnyAccelerator, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The chip's measured roof beside its datasheet's (and which one the figures use), or why
+    there is none."""
+    measured = measured_bandwidth(accelerator)
+    if measured is None:
+        return value(0, "B/s", "none cited for this accelerator")
+    datasheet = accelerator.bandwidth_bytes_per_s
+    text = (
+        f"{format_bandwidth(measured)} ({format_percent(measured / datasheet)} of the datasheet's "
+        f"{format_bandwidth(datasheet)})"
+    )
+    if values is not None:
+        used = values.get(MEMORY_ROOF.id, MEMORY_ROOF.default) == "measured"
+        text += "; the speed of light uses the measured roof" if used else "; the speed of light uses the datasheet's"
+    return value(measured, "B/s", text)
 
 
 def model_choices(*, custom_fields: tuple[str, ...] = ()) -> tuple[Choice, ...]:

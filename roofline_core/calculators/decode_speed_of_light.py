@@ -10,9 +10,11 @@ from typing import Any
 
 from roofline_core.calculators._common import (
     COLLECTIVE_NOUN,
+    MEMORY_ROOF,
     PARALLELISM_INPUT,
     WEIGHT_FORMAT_READ,
     accelerator_input,
+    at_memory_roof,
     batch_input,
     communication_output,
     context_input,
@@ -24,12 +26,14 @@ from roofline_core.calculators._common import (
     math_accelerator,
     math_cross_check,
     math_text,
+    memory_roof_output,
     model_config_input,
     model_input,
     model_of,
     parallelism_cross_check,
     params_input,
     parts_result,
+    roof_cross_check,
     roofline_chart,
     what_moves,
 )
@@ -56,9 +60,15 @@ from roofline_core.questions.sensitivity import decode_sensitivity
 from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE, Number
 
 
-def decode_at(values: dict[str, Any], batch: int) -> DecodeEstimate:
-    """The decode estimate of the chosen setup at ``batch`` (the table varies only the batch)."""
+def decode_at(values: dict[str, Any], batch: int, *, roof: bool = True) -> DecodeEstimate:
+    """The decode estimate of the chosen setup at ``batch`` (the table varies only the batch).
+
+    With ``roof`` (the default) the chip reads at the chosen memory roof; without it, at its
+    datasheet bandwidth, the roof the realistic estimate's shares were fitted against.
+    """
     accelerator, compute_dtype = math_accelerator(values)
+    if roof:
+        accelerator = at_memory_roof(accelerator, values)
     return estimate_decode(
         model=model_of(values),
         accelerator=accelerator,
@@ -79,7 +89,7 @@ def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dic
     accelerator, compute_dtype = math_accelerator(values)
     factors = decode_sensitivity(
         model=model_of(values),
-        accelerator=accelerator,
+        accelerator=at_memory_roof(accelerator, values),
         compute_dtype=compute_dtype,
         weight_dtype=values["weight_dtype"],
         kv_dtype=values["kv_dtype"],
@@ -97,8 +107,9 @@ def batch_cell(batch: int) -> dict[str, Any]:
     return value(batch, "sequences", format_whole(batch))
 
 
-def _realistic(estimate: DecodeEstimate) -> dict[str, Any]:
-    """The realistic speed and its 80% range, from the estimate's regime (estimates.efficiency)."""
+def _realistic(estimate: DecodeEstimate, speed_of_light: DecodeEstimate) -> dict[str, Any]:
+    """The realistic speed and its 80% range, from the datasheet estimate's regime
+    (estimates.efficiency), as a share of the speed of light at the chosen memory roof."""
     low, high = estimate.expected_range_tokens_per_s_per_sequence
     expected = estimate.expected_tokens_per_s_per_sequence
     return value(
@@ -106,7 +117,7 @@ def _realistic(estimate: DecodeEstimate) -> dict[str, Any]:
         "tokens/s",
         f"about {format_tokens_per_s(expected)} per sequence, 8 in 10 published runs of this kind between "
         f"{format_tokens_per_s(low)} and {format_tokens_per_s(high)} "
-        f"({format_percent(expected / estimate.tokens_per_s_per_sequence)} of the speed of light)",
+        f"({format_percent(expected / speed_of_light.tokens_per_s_per_sequence)} of the speed of light)",
     )
 
 
@@ -136,6 +147,9 @@ def _cost(values: dict[str, Any], step: StepEstimate) -> dict[str, Any]:
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     batch = values["batch"]
     estimate = decode_at(values, batch)
+    # The realistic speed is the regime's, fitted at datasheet bandwidth: the memory roof moves
+    # only the speed of light.
+    datasheet = estimate if values["roof"] == "datasheet" else decode_at(values, batch, roof=False)
     accelerator, math_dtype = math_accelerator(values)
     step, kv_bytes, fit = estimate.step, estimate.kv_bytes, estimate.memory
     assert fit is not None  # presets state their memory, and the custom accelerator has a memory field
@@ -155,7 +169,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         "memory_use": value(fit.used_bytes, "B", format_memory_use(fit)),
         "fits": value(fit.fits, "", fit_verdict(values, fit, batch=batch, context_tokens=values["context_tokens"])),
         "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
-        "realistic": _realistic(estimate),
+        "realistic": _realistic(datasheet, estimate),
+        "memory_roof": memory_roof_output(accelerator, values),
         "communication_share": communication_output(
             estimate.communication, estimate.step_time_s, noun=COLLECTIVE_NOUN[values["parallelism"]]
         ),
@@ -245,6 +260,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         PARALLELISM_INPUT,
         BANDWIDTH_EFFICIENCY,
         MATH_DTYPE,
+        MEMORY_ROOF,
         Number(
             id="price_per_device_hour",
             label="Price per device-hour",
@@ -275,10 +291,11 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("communication_share", "Time communicating"),
         Output("pipeline_bubble", "Pipeline bubble"),
         Output("realistic", "Realistic speed"),
+        Output("memory_roof", "Measured bandwidth"),
         Output("energy_per_token", "Energy per token"),
         Output("cost_per_million", "Cost per million tokens"),
     ),
-    cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values),
+    cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values) | roof_cross_check(values),
     headline=("step_time", "tokens_per_s", "fits"),
     key_inputs=("model", "batch"),
     compute=_compute,

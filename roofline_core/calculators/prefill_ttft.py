@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import (
+    MEMORY_ROOF,
     WEIGHT_FORMAT_READ,
     accelerator_input,
+    at_memory_roof,
     batch_input,
     communication_output,
     custom_accelerator_inputs,
@@ -17,12 +19,14 @@ from roofline_core.calculators._common import (
     math_cross_check,
     math_text,
     memory_fit_of,
+    memory_roof_output,
     model_config_input,
     model_input,
     model_of,
     params_input,
     parts_result,
     prompt_input,
+    roof_cross_check,
     roofline_chart,
     what_moves,
 )
@@ -34,9 +38,15 @@ from roofline_core.questions.sensitivity import prefill_sensitivity
 from roofline_core.vocabulary import MATH_DTYPE
 
 
-def _steps(values: dict[str, Any]) -> tuple[PrefillEstimate, StepEstimate]:
-    """The prefill step, and a batch-1 decode step of the same model for comparison."""
+def _steps(values: dict[str, Any], *, roof: bool = True) -> tuple[PrefillEstimate, StepEstimate]:
+    """The prefill step, and a batch-1 decode step of the same model for comparison.
+
+    With ``roof`` (the default) the chip reads at the chosen memory roof; without it, at its
+    datasheet bandwidth, the roof the realistic estimate's shares were fitted against.
+    """
     accelerator, compute_dtype = math_accelerator(values)
+    if roof:
+        accelerator = at_memory_roof(accelerator, values)
     common = {
         "model": model_of(values),
         "accelerator": accelerator,
@@ -54,7 +64,7 @@ def _what_moves(values: dict[str, Any], bound: str) -> tuple[dict[str, Any], dic
     accelerator, compute_dtype = math_accelerator(values)
     factors = prefill_sensitivity(
         model=model_of(values),
-        accelerator=accelerator,
+        accelerator=at_memory_roof(accelerator, values),
         compute_dtype=compute_dtype,
         prompt_tokens=values["prompt_tokens"],
         weight_dtype=values["weight_dtype"],
@@ -77,6 +87,9 @@ def _realistic(prefill: PrefillEstimate) -> dict[str, Any]:
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     prefill, decode = _steps(values)
+    # The realistic time is the regime's, fitted at datasheet bandwidth: the memory roof moves
+    # only the speed of light.
+    datasheet = prefill if values["roof"] == "datasheet" else _steps(values, roof=False)[0]
     accelerator, math_dtype = math_accelerator(values)
     # After the pass, every prompt token of every sequence sits in the KV cache beside the
     # weights; a custom model known only by its size counts its weights alone.
@@ -114,7 +127,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 + ("" if model.kv_cache_known else " (weights only: a custom model has no KV shape)"),
             ),
             "math": value(math_dtype, "", math_text(values, accelerator, math_dtype)),
-            "realistic": _realistic(prefill),
+            "realistic": _realistic(datasheet),
+            "memory_roof": memory_roof_output(accelerator, values),
             "communication_share": communication_output(
                 tensor_parallel_comm(
                     model, accelerator, devices=values["devices"], tokens=values["batch"] * values["prompt_tokens"]
@@ -150,6 +164,7 @@ PREFILL_TTFT = Calculator(
         dtype_input(id="kv_dtype", label="KV cache format", help="How the prompt's cached keys and values are stored."),
         devices_input(),
         MATH_DTYPE,
+        MEMORY_ROOF,
     ),
     outputs=(
         Output("ttft", "Time to first token"),
@@ -163,9 +178,10 @@ PREFILL_TTFT = Calculator(
         Output("math", "Math"),
         WEIGHT_FORMAT_READ,
         Output("realistic", "Realistic time to first token"),
+        Output("memory_roof", "Measured bandwidth"),
         Output("communication_share", "Time in tensor-parallel all-reduces"),
     ),
-    cross_check=math_cross_check,
+    cross_check=lambda values: math_cross_check(values) | roof_cross_check(values),
     # As on the decode calculator, a scenario that does not fit says so at the top; the chart
     # beside shows which roof limits the pass.
     headline=("ttft", "fits"),

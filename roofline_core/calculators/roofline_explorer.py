@@ -4,35 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import accelerator_input, accelerator_of, custom_accelerator_inputs
+from roofline_core.calculators._common import (
+    MEMORY_ROOF,
+    accelerator_input,
+    accelerator_of,
+    at_memory_roof,
+    custom_accelerator_inputs,
+    memory_roof_output,
+    roof_cross_check,
+)
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.figures import roofline_curve
-from roofline_core.formatting import (
-    bound_phrase,
-    format_bandwidth,
-    format_flop_per_s,
-    format_intensity,
-    format_percent,
-)
+from roofline_core.formatting import bound_phrase, format_flop_per_s, format_intensity, format_percent
 from roofline_core.roofline import attainable_flop_per_s, bound, ridge_point
-from roofline_core.vocabulary import COMPUTE_DTYPE, INTENSITY, Choice, OneOf
-
-#: Which memory roof the explorer draws: the datasheet's, or what a cited run reached
-#: (hardware.measured_ceilings), for the chips that have one.
-ROOF = OneOf(
-    id="roof",
-    label="Memory roof",
-    choices=(
-        Choice(value="datasheet", label="Datasheet bandwidth"),
-        Choice(value="measured", label="Measured bandwidth (where a run is cited)"),
-    ),
-    default="datasheet",
-    help="The datasheet's peak bandwidth, or what a cited copy or STREAM-like run reached on the chip.",
-)
-
-
-def _measured(accelerator: Any) -> float | None:
-    return getattr(accelerator, "measured_bandwidth_bytes_per_s", None)
+from roofline_core.vocabulary import COMPUTE_DTYPE, INTENSITY
 
 
 def _cross_check(values: dict[str, Any]) -> dict[str, str]:
@@ -40,19 +25,14 @@ def _cross_check(values: dict[str, Any]) -> dict[str, str]:
     if not accelerator.supports(values["dtype"]):
         supported = ", ".join(accelerator.peak_flop_per_s)
         return {"dtype": f"Precision {values['dtype']} has no peak on {accelerator.name}; choose one of {supported}."}
-    if values.get("roof") == "measured" and _measured(accelerator) is None:
-        return {"roof": f"{accelerator.name} has no cited bandwidth measurement; choose the datasheet roof."}
-    return {}
+    return roof_cross_check(values)
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     accelerator = accelerator_of(values, compute_dtype=values["dtype"])
     # FP16 and BF16 share one rate (Accelerator.peak_for), so the default precision works with
     # every preset, TPUs included; a custom peak is the rate of the chosen precision.
-    measured = _measured(accelerator)
-    peak, bandwidth = accelerator.peak_for(values["dtype"]), accelerator.bandwidth_bytes_per_s
-    if values.get("roof") == "measured" and measured is not None:
-        bandwidth = measured
+    peak, bandwidth = accelerator.peak_for(values["dtype"]), at_memory_roof(accelerator, values).bandwidth_bytes_per_s
     intensity = values["intensity"]
     attainable = attainable_flop_per_s(
         intensity_flop_per_byte=intensity, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth
@@ -66,7 +46,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "share_of_peak": value(share, "1", format_percent(share)),
             "bound": value(which, "", bound_phrase(which)),
             "ridge_point": value(ridge, "FLOP/byte", format_intensity(ridge)),
-            "measured_roof": _measured_roof(accelerator, measured),
+            "measured_roof": memory_roof_output(accelerator),
         },
         "chart": roofline_curve(
             peak_flop_per_s=peak,
@@ -76,19 +56,6 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             x_max_flop_per_byte=10_000,
         ),
     }
-
-
-def _measured_roof(accelerator: Any, measured: float | None) -> dict[str, Any]:
-    """The chip's measured roof beside its datasheet's, or why there is none."""
-    if measured is None:
-        return value(0, "B/s", "none cited for this accelerator")
-    datasheet = accelerator.bandwidth_bytes_per_s
-    return value(
-        measured,
-        "B/s",
-        f"{format_bandwidth(measured)} ({format_percent(measured / datasheet)} of the datasheet's "
-        f"{format_bandwidth(datasheet)})",
-    )
 
 
 _CUSTOM_ACCELERATOR_FIELDS = ("peak_tflop_per_s", "bandwidth_tb_per_s")
@@ -102,7 +69,7 @@ ROOFLINE_EXPLORER = Calculator(
         COMPUTE_DTYPE,
         *custom_accelerator_inputs(*_CUSTOM_ACCELERATOR_FIELDS),
         INTENSITY,
-        ROOF,
+        MEMORY_ROOF,
     ),
     outputs=(
         Output("attainable", "Attainable throughput"),

@@ -59,6 +59,39 @@ _H200_RUNS = _project_runs(
     ' "kind": "fp8 e4m3", "flop_per_s": 1389760282704499.8',
 )
 
+#: Sasank Chilamkurthy's device-benchmarks: ``benchmark.py`` copies one float32 tensor into
+#: another with PyTorch and counts 2 x the tensor's bytes (read plus write) over the mean time of
+#: 10 repeats; the largest size is 2^26.5 elements (about 380 MB), past every cache here.
+_CHSASANK_METHOD = (
+    "PyTorch copy_ of a float32 tensor of up to about 380 MB (bytes read plus bytes written), mean of 10 repeats,"
+    " the README table's figure"
+)
+_CHSASANK_URL = "https://github.com/chsasank/device-benchmarks/blob/02b8262e7ade1dc9a3cbba3b1e6bc345195c3adb/README.md"
+_CHSASANK_HEADER = (
+    "I copy a large tensor to measure bandwidth.\n...\n"
+    "| Device | Device Type | TFLOPs (FP32) | TFLOPs (FP16)| TFLOPs (BF16) | TOPS (INT8) | Memory Bandwidth (GB/s) |\n"
+    "...\n"
+)
+
+
+def _chsasank(gb_per_s: float, row: str) -> dict:
+    """A GPU row of the device-benchmarks README table: its copy bandwidth in GB/s."""
+    return {
+        "bandwidth": {
+            "value": gb_per_s,
+            "unit": "GB/s",
+            "method": _CHSASANK_METHOD,
+            "source": {
+                "title": "Sasank Chilamkurthy, device-benchmarks README: matrix-multiplication FLOP/s and copy"
+                " bandwidth measured with PyTorch",
+                "url": _CHSASANK_URL,
+                "secondary": True,
+                "quote": _CHSASANK_HEADER + row,
+            },
+        }
+    }
+
+
 MEASURED_CEILINGS: dict[str, dict] = {
     "h100-sxm": {
         "bandwidth": {
@@ -147,4 +180,15 @@ MEASURED_CEILINGS: dict[str, dict] = {
             },
         },
     },
+    # One person's PyTorch copy runs on desktop GPUs and Macs (README table, pinned commit).
+    "rtx-3090": _chsasank(831, "| Nvidia 3090 | GPU | 27 |  |  |  | 831 |"),
+    "rtx-4090": _chsasank(912, "| Nvidia 4090 | GPU | 58 |  | 168 | NA | 912 |"),
+    "rtx-4070-super": _chsasank(411, "| Nvidia 4070 Super | GPU | 23 |  |  |  | 411 |"),
+    "a10": _chsasank(469, "| Nvidia A10 24GB | GPU | 14 | 54 | 56 | NA | 469 |"),
+    "rx-7900-xtx": _chsasank(792, "| AMD 7900 XTX | GPU | 26 |  | 104 | NA | 792 |"),
+    "arc-a770": _chsasank(452, "| Intel Arc 770 16GB | GPU | 15 |  | 90 | 174 | 452 |"),
+    "apple-m1": _chsasank(56, "| Apple M1 GPU | GPU | 1.4 |  |  |  |  | 56 |"),
+    "apple-m1-pro": _chsasank(176, "| Apple M1 Pro GPU 16-core | GPU | 3.7 | 4.3 |  |  | 176 |"),
+    "apple-m2": _chsasank(90, "| Apple M2 GPU | GPU | 2 |  | NA | NA | 90 |"),
+    "apple-m2-ultra": _chsasank(636, "| Apple M2 Ultra GPU (76 Core) | GPU | 20 |  |  |  | 636 |"),
 }

@@ -485,6 +485,48 @@ APPLE_RECORDS: list[dict] = [
         capacity_gb=32,
         notes="Memory options up to 32 GB; the preset holds 32. Peak: 10 cores x 128 ALUs x 2 x 1.74 GHz = 4.45 TFLOP/s, the shader rate; each GPU core also has a Neural Accelerator for matrix math, which the database lists at 8.91 TFLOPS FP16 and Apple puts at over 4x the M4's GPU AI compute, so prefill may run faster than this peak says. Decode, bounded by 153 GB/s, does not depend on it.",
     ),
+    _apple(
+        slug="apple-m1",
+        name="Apple M1 (8-core GPU)",
+        sources=[
+            {
+                "title": "MrLiambi's blog, New Apple silicon: M1 Pro and M1 Max double down on performance potential",
+                "url": "https://www.liambi.com/2021/10/new-apple-silicon-m1-pro-and-m1-max.html",
+                "secondary": True,
+                "quote": "M1: 8-core CPU, 7- or 8-core GPU, 68GB/s memory bandwidth, up to 16GB unified memory\n"
+                "  • M1 Pro: 8- or 10-core CPU, 14- or 16-core GPU, 200GB/s memory bandwidth, up to 32GB unified memory",
+            },
+            _turner("| M1 | Apple 7 | 1278 MHz | 8 | 2617 | 2617 | 1309 |"),
+        ],
+        cores=8,
+        clock_ghz=1.278,
+        bandwidth_gb_s=68,
+        capacity_gb=16,
+        notes="Memory options 8 or 16 GB; the preset holds 16. 68 GB/s as the source rounds it (LPDDR4X-4266 on a"
+        " 128-bit bus is 68.25 GB/s). The 7-core M1 has the same bandwidth. Peak: 8 cores x 128 ALUs x 2 x 1.278 GHz,"
+        " the metal-benchmarks table's 2,617 GFLOPS F16.",
+    ),
+    _apple(
+        slug="apple-m1-pro",
+        name="Apple M1 Pro (16-core GPU)",
+        sources=[
+            {
+                "title": "9to5Mac, Apple unveils next-generation M1 Pro and M1 Max chips for new Macs (18 October 2021)",
+                "url": "https://9to5mac.com/2021/10/18/apple-unveils-next-generation-m1-pro-and-m1-max-chips-for-new-macs/",
+                "secondary": True,
+                "quote": "Here are the specs of the M1 Pro, as announced by Apple's Johnny Srouji during today's event:\n"
+                "- 200GB/s memory bandwidth\n- Up to 32GB of unified memory\n...\n- Up to 10-core CPU\n"
+                "- Up to 16-core GPU",
+            },
+            _turner("| M1 Pro | Apple 7 | 1296 MHz | 16 | 5308 | 5308 | 2654 |"),
+        ],
+        cores=16,
+        clock_ghz=1.296,
+        bandwidth_gb_s=200,
+        capacity_gb=32,
+        notes="Memory options 16 or 32 GB; the preset holds 32. The 14-core M1 Pro has the same bandwidth. Peak: 16"
+        " cores x 128 ALUs x 2 x 1.296 GHz, the metal-benchmarks table's 5,308 GFLOPS F16.",
+    ),
 ]
 
 _TIERS = ("", "pro", "max", "ultra")

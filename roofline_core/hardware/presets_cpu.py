@@ -238,4 +238,67 @@ CPU_RECORDS: list[dict] = [
             "Bandwidth: 2 channels x 8 bytes x 5,600 MT/s = 89.6 GB/s. Capacity: one 64 GB module per channel (128 GB)."
         ),
     ),
+    _cpu(
+        slug="epyc-9654",
+        vendor="AMD",
+        family="EPYC 4th gen (Genoa)",
+        name="AMD EPYC 9654 (Genoa, 12 x DDR5-4800)",
+        sources=[
+            {
+                "title": "LLMPerf, AMD EPYC 9000 series (Genoa - Turin): summary table (after TechPowerUp's CPU database)",
+                "url": "https://llmperf.net/categories/cpu/AMD-EPYC-9000-Genoa-Turin-CPUs",
+                "secondary": True,
+                "quote": (
+                    "CPU Model AMD EPYC 9654 (Genoa, 4th Gen) AMD EPYC 9965 (Turin Dense, 5th Gen)\n...\n"
+                    "Microarchitecture Zen 4 (x86-64)\n...\nMax Cores / Threads 96 cores / 192 threads\n...\n"
+                    "Base Clock 2.40 GHz\nMax Turbo Clock 3.70 GHz\nTDP (Thermal Design Power) 360 W (typical SKUs)"
+                ),
+            },
+            {
+                "title": "Dell Technologies InfoHub, DDR5 memory bandwidth for next-generation PowerEdge servers featuring"
+                " 4th Gen AMD EPYC processors",
+                "url": "https://infohub.delltechnologies.com/en-us/p/ddr5-memory-bandwidth-for-next-generation-poweredge-servers-featuring-4th-gen-amd-epyc-processors/",
+                "secondary": True,
+                "quote": (
+                    "Each socket supports up to 12 DIMMs at speeds of up to 4,800 MT/s.\n...\n"
+                    "The memory runs at speeds of up to 4,800 MT/s"
+                ),
+            },
+            {
+                "title": "Alexander J. Yee, Zen5's AVX512 teardown (numberworld.org)",
+                "url": "https://www.numberworld.org/blogs/2024_8_7_zen5_avx512_teardown/",
+                "secondary": True,
+                "quote": (
+                    'But AMD\'s first AVX512 implementation (in Zen4) was not a "native" implementation. Instead, it'
+                    ' reused the existing 256-bit hardware from Zen3 by "double-pumping" 512-bit instructions into'
+                    " the 256-bit hardware on consecutive cycles."
+                ),
+            },
+            {
+                "title": "AI Cassindra, SIMD registers visualised (AVX-512 and AMX rates)",
+                "url": "https://aicassindra.com/labs/transformer_math/simd_register_viz.html",
+                "secondary": True,
+                "quote": "AVX-512: 16 FP32 multiply-adds per cycle. AMX: tile matmul - 1024 BF16 ops per cycle.",
+            },
+            _STH_RDIMM,
+        ],
+        arithmetic={
+            "cores": 96,
+            "cores_what": "cores",
+            "units_per_core": 16,
+            "units_what": "FP32 multiply-adds (one AVX-512 FMA, double-pumped)",
+            "flop_per_clock_per_unit": 2,
+            "clock_ghz": 2.40,
+            "dtypes": ["fp16"],
+        },
+        memory=_memory(12, 4800, None),
+        power_w=360,
+        notes=(
+            "Peak: 96 cores x 16 FP32 multiply-adds x 2 FLOP x 2.40 GHz base = 7.37 TFLOP/s. Zen 4 runs a 512-bit"
+            " FMA as two halves on its 256-bit units, so one AVX-512 FMA per core per cycle is the rule here; CPU"
+            " kernels convert 16-bit weights to FP32, so the FP32 rate stands for the 16-bit peak (AVX512-BF16 dot"
+            " products, not quoted, can do more). Bandwidth: 12 channels x 8 bytes x 4,800 MT/s = 460.8 GB/s."
+            " Capacity: one 64 GB RDIMM per channel (768 GB). No AMX on AMD parts."
+        ),
+    ),
 ]

@@ -58,6 +58,32 @@ _BLACKWELL_TABLE = {
 }
 
 
+_ADA_SUPER_TABLE = {
+    "title": "Svět hardware, Nvidia GeForce RTX 4000 Super (launch specification table, Czech; cells separated by"
+    " line breaks)",
+    "url": "https://www.svethardware.cz/nvidia-geforce-rtx-4000-super-prichazi-vice-jader-vice-pameti-nebo-nizsi-cena/60300",
+    "secondary": True,
+    "quote": "GeForce RTX 4070\n\nGeForce RTX 4070 Super\n\nGeForce RTX 4070 Ti GeForce RTX 4070 Ti Super\n\n"
+    "GeForce RTX 4080 GeForce RTX 4080 Super GeForce RTX 4090 ... Počet CUDA jader\n\n"
+    "5888 7168 7680 8448 9728 10240 16384 Základní takt\n\n1920 MHz 1980 MHz\n\n2310 MHz 2340 MHz\n\n"
+    "2205 MHz 2295 MHz\n\n2235 MHz Boost takt\n\n2475 MHz 2475 GHz\n\n2610 MHz 2610 MHz\n\n2505 MHz 2550 MHz\n\n"
+    "2520 MHz FP32 výkon\n\n29,15 TFLOPS 35,49 TFLOPS\n\n40,09 TFLOPS 44,1 TFLOPS\n\n48,74 TFLOPS 52,22 TFLOPS\n\n"
+    "82,58 TFLOPS Paměti\n\n12 GB GDDR6X 12 GB GDDR6X 12 GB GDDR6X 16 GB GDDR6X\n\n16 GB GDDR6X 16 GB 24 GB GDDR6X"
+    " ... Paměťová propustnost\n\n504 GB/s 504 GB/s\n\n504 GB/s 672 GB/s\n\n717 GB/s 736 GB/s\n\n1008 GB/s TGP\n\n"
+    "200 W 220 W\n\n285 W 285 W\n\n320 W 320 W\n\n450 W",
+}
+
+
+def _fpsbench(card: str, url_tail: str, rows: str) -> dict:
+    """A card's column of an fpsbench.com comparison page (TechPowerUp-style database figures)."""
+    return {
+        "title": f"fpsbench, GPU comparison: detailed specifications of the {card} (GPU database figures)",
+        "url": f"https://fpsbench.com/compare/gpu/{url_tail}",
+        "secondary": True,
+        "quote": rows,
+    }
+
+
 def _ampere_geforce(slug: str, name: str, tensor_sparse: float, sources: list[dict], **figures) -> dict:
     """An Ampere GeForce card from NVIDIA's launch "Tensor-TFLOPS" (FP16 accumulate, with sparsity)."""
     return record(
@@ -126,6 +152,36 @@ def _blackwell_from_ai_tops(slug: str, name: str, ai_tops: float, sources: list[
     )
 
 
+def _ada_from_cores(slug: str, name: str, cores: int, boost_mhz: int, sources: list[dict], **figures) -> dict:
+    """An Ada GeForce card whose source gives its CUDA cores and boost clock but no tensor rate.
+
+    The shader FP32 rate is cores x 2 FLOP (one multiply-add) x the boost clock; the tensor rate
+    with FP32 accumulation is twice that (module docstring), so the peak is cores x 4 x clock.
+    """
+    factor = 4 * boost_mhz / 1e6  # TFLOP/s per CUDA core
+    peak = cores * factor
+    return record(
+        slug=slug,
+        name=name,
+        vendor="NVIDIA",
+        family="GeForce",
+        sources=sources,
+        peaks={"fp16": peak, "bf16": peak},
+        arithmetic={
+            d: {"stated": cores, "factor": factor, "from": f"CUDA cores x 2 FLOP x 2 (tensor) x {boost_mhz} MHz"}
+            for d in ("fp16", "bf16")
+        },
+        peak_basis="arithmetic",
+        fp32_accumulate=True,
+        exposed_why=GDDR_IS_BINARY,
+        notes=f"No source read here states the tensor rate: the shader FP32 rate is {cores:,} CUDA cores x 2 FLOP x"
+        f" {boost_mhz} MHz boost = {cores * 2 * boost_mhz / 1e6:.2f} TFLOP/s (the table's FP32 row, written with"
+        f" decimal commas), and the tensor rate with FP32 accumulation is 2 x that, the GeForce rule the RTX 4090"
+        f" and 3090 sheets show (module docstring). This is arithmetic. {_ACCUMULATE_NOTE}",
+        **figures,
+    )
+
+
 DESKTOP_RECORDS: list[dict] = [
     _ampere_geforce(
         "rtx-3060-12gb",
@@ -153,6 +209,24 @@ DESKTOP_RECORDS: list[dict] = [
         memory_kind="GDDR6",
         link_kind="PCIe 4.0 x16 (no NVLink)",
         power_w=170,
+    ),
+    _arithmetic_geforce(
+        "rtx-3060-ti",
+        "NVIDIA GeForce RTX 3060 Ti",
+        16.20,
+        [
+            _fpsbench(
+                "GeForce RTX 3060 Ti",
+                "amd-radeon-540-vs-nvidia-geforce-rtx-3060-ti",
+                "GeForce RTX 3060 Ti ... Memory Size ... 8 GB ... Memory Type ... GDDR6 ... Bandwidth ... 448.0 GB/s"
+                " ... FP32 (TFLOPS) ... 16.20 TFLOPS ... Tensor Cores ... 152 ... TDP ... 200 W",
+            )
+        ],
+        bandwidth=(448.0, "GB/s"),
+        capacity=(8, "GB"),
+        memory_kind="GDDR6",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=200,
     ),
     _ampere_geforce(
         "rtx-3070",
@@ -223,6 +297,24 @@ DESKTOP_RECORDS: list[dict] = [
         power_w=450,
     ),
     _arithmetic_geforce(
+        "rtx-4060",
+        "NVIDIA GeForce RTX 4060",
+        15.11,
+        [
+            _fpsbench(
+                "GeForce RTX 4060",
+                "nvidia-geforce-rtx-4060-vs-nvidia-t600",
+                "NVIDIA GeForce RTX 4060 ... Memory Size ... 8 GB ... Memory Type ... GDDR6 ... Memory Bus ... 128 bit"
+                " ... Bandwidth ... 272.0 GB/s ... FP32 (TFLOPS) ... 15.11 TFLOPS ... TDP ... 115 W",
+            )
+        ],
+        bandwidth=(272.0, "GB/s"),
+        capacity=(8, "GB"),
+        memory_kind="GDDR6",
+        link_kind="PCIe 4.0 x8 (no NVLink)",
+        power_w=115,
+    ),
+    _arithmetic_geforce(
         "rtx-4060-ti-16gb",
         "NVIDIA GeForce RTX 4060 Ti 16GB",
         22.06,
@@ -259,6 +351,18 @@ DESKTOP_RECORDS: list[dict] = [
         link_kind="PCIe 4.0 x16 (no NVLink)",
         power_w=200,
     ),
+    _ada_from_cores(
+        "rtx-4070-super",
+        "NVIDIA GeForce RTX 4070 Super",
+        7168,
+        2475,
+        [_ADA_SUPER_TABLE],
+        bandwidth=(504, "GB/s"),
+        capacity=(12, "GB"),
+        memory_kind="GDDR6X",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=220,
+    ),
     _arithmetic_geforce(
         "rtx-4070-ti",
         "NVIDIA GeForce RTX 4070 Ti",
@@ -270,12 +374,36 @@ DESKTOP_RECORDS: list[dict] = [
         link_kind="PCIe 4.0 x16 (no NVLink)",
         power_w=285,
     ),
+    _ada_from_cores(
+        "rtx-4070-ti-super",
+        "NVIDIA GeForce RTX 4070 Ti Super",
+        8448,
+        2610,
+        [_ADA_SUPER_TABLE],
+        bandwidth=(672, "GB/s"),
+        capacity=(16, "GB"),
+        memory_kind="GDDR6X",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=285,
+    ),
     _arithmetic_geforce(
         "rtx-4080",
         "NVIDIA GeForce RTX 4080",
         48.7,
         [_ADA_TABLE],
         bandwidth=(717, "GB/s"),
+        capacity=(16, "GB"),
+        memory_kind="GDDR6X",
+        link_kind="PCIe 4.0 x16 (no NVLink)",
+        power_w=320,
+    ),
+    _ada_from_cores(
+        "rtx-4080-super",
+        "NVIDIA GeForce RTX 4080 Super",
+        10240,
+        2550,
+        [_ADA_SUPER_TABLE],
+        bandwidth=(736, "GB/s"),
         capacity=(16, "GB"),
         memory_kind="GDDR6X",
         link_kind="PCIe 4.0 x16 (no NVLink)",
@@ -487,6 +615,66 @@ DESKTOP_RECORDS: list[dict] = [
         notes="The table's 123 TFLOP/s FP16 (AMD's figure, rounded) counts RDNA 3's dual-issue WMMA matrix"
         " instructions at the boost clock; BF16 runs at the same WMMA rate. Sustained matrix throughput sits well below it, so the"
         " compute roof is the least sure number of this card; decode is bounded by the 960 GB/s.",
+    ),
+    record(
+        slug="rx-7900-xt",
+        name="AMD Radeon RX 7900 XT",
+        vendor="AMD",
+        family="Radeon",
+        sources=[
+            {
+                "title": "Tom's Hardware (via bloglaralemi), AMD Radeon RX 7900 series deep dive, spec table",
+                "url": "https://bloglaralemi.com/2022/11/14/amd-radeon-rx-7900-collection-deep-dive/",
+                "secondary": True,
+                "quote": "Graphics Card RX 7900 XTX RX 7900 XT RX 6950 XT\n...\nVRAM (GB) 24 20 16\n...\nTFLOPS FP32"
+                " (Enhance) 61.4 51.6 23.7\nTFLOPS FP16 (FP8) 123 103 47.4\nBandwidth (GBps) 960 800 576\nTDP (watts)"
+                " 355 300 335",
+            }
+        ],
+        peaks={"fp16": 103, "bf16": 103},
+        bandwidth=(800, "GB/s"),
+        capacity=(20, "GB"),
+        memory_kind="GDDR6",
+        exposed_why=GDDR_IS_BINARY,
+        link_kind="PCIe 4.0 x16",
+        power_w=300,
+        notes="The table's 103 TFLOP/s FP16 counts RDNA 3's dual-issue WMMA instructions at the boost clock, as for"
+        " the RX 7900 XTX; BF16 runs at the same rate. The table gives 300 W; AMD's own board-power figure for"
+        " the reference card is higher (315 W, not quoted here). Decode is bounded by the 800 GB/s.",
+    ),
+    record(
+        slug="rx-9070-xt",
+        name="AMD Radeon RX 9070 XT",
+        vendor="AMD",
+        family="Radeon",
+        sources=[
+            {
+                "title": "HMC Tech GPU database, AMD Radeon RX 9070 XT vs AMD Radeon RX 7900 XTX",
+                "url": "https://hmc-tech.com/gpu/amd-radeon-rx-9070-xt-vs-amd-radeon-rx-7900-xtx",
+                "secondary": True,
+                "quote": "| 4096 Shaders 16GB GDDR6 2970MHz | 6144 Shaders 24GB GDDR6 2500MHz |\n...\n"
+                "| FP32 48.66 TFLOPS | FP32 61.44 TFLOPS |\n| FP16 97.32 TFLOPS | FP16 122.88 TFLOPS |\n...\n"
+                "| TDP 304W | TDP 355W |",
+            },
+            {
+                "title": "AZ Hot Deal, Exploring AMD's Radeon RX 9070 series specifications (after VideoCardz)",
+                "url": "https://azhotdeal.com/exploring-amds-radeon-rx-9070-series-specifications/",
+                "secondary": True,
+                "quote": "Both models share identical memory configurations: 16 GB of GDDR6 memory that operates at 20 Gbps"
+                " on a 256-bit bus, resulting in an impressive 640 GB/s bandwidth.",
+            },
+        ],
+        peaks={"fp16": 97.32, "bf16": 97.32},
+        bandwidth=(640, "GB/s"),
+        capacity=(16, "GB"),
+        memory_kind="GDDR6",
+        exposed_why=GDDR_IS_BINARY,
+        link_kind="PCIe 5.0 x16",
+        power_w=304,
+        notes="97.32 TFLOP/s is the database's FP16 figure, twice the FP32 shader rate (4,096 shaders, dual issue,"
+        " 2,970 MHz boost); RDNA 4's WMMA matrix instructions are reported to run FP16 at twice that again, a"
+        " figure no source read here states, so the compute roof is a floor. BF16 is taken at the FP16 rate."
+        " Decode is bounded by the 640 GB/s.",
     ),
     record(
         slug="radeon-pro-w7900",

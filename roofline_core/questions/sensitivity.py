@@ -80,11 +80,21 @@ class Factor:
 
 
 def _scaled(accelerator: AnyAccelerator, *, bandwidth: float = 1.0, compute: float = 1.0) -> AnyAccelerator:
-    return dataclasses.replace(
-        accelerator,
-        bandwidth_bytes_per_s=accelerator.bandwidth_bytes_per_s * bandwidth,
-        peak_flop_per_s={dtype: peak * compute for dtype, peak in accelerator.peak_flop_per_s.items()},
-    )
+    changes: dict[str, object] = {
+        "bandwidth_bytes_per_s": accelerator.bandwidth_bytes_per_s * bandwidth,
+        "peak_flop_per_s": {dtype: peak * compute for dtype, peak in accelerator.peak_flop_per_s.items()},
+    }
+    # A preset's measured roofs scale with its datasheet ones: a chip 10 % slower reaches 10 %
+    # less, and its measured roof stays below the datasheet's, as an Accelerator requires (a
+    # measured roof within 10 % of the datasheet's would otherwise be refused). A custom
+    # accelerator has none.
+    measured = getattr(accelerator, "measured_bandwidth_bytes_per_s", None)
+    if measured is not None:
+        changes["measured_bandwidth_bytes_per_s"] = measured * bandwidth
+    measured_peaks = getattr(accelerator, "measured_peak_flop_per_s", None)
+    if measured_peaks:
+        changes["measured_peak_flop_per_s"] = {dtype: rate * compute for dtype, rate in measured_peaks.items()}
+    return dataclasses.replace(accelerator, **changes)
 
 
 def decode_sensitivity(

@@ -84,3 +84,9 @@ def test_the_projects_own_runs_match_their_result_files(slug: str) -> None:
         kinds = {"bf16": "bf16", "fp16": "fp16", "fp8": "fp8 e4m3"}
         for dtype, runs in matmul["mean_of_flop_per_s"].items():
             assert runs == [next(m["flop_per_s"] for m in r["matmul"] if m["kind"] == kinds[dtype]) for r in results]
+
+
+def test_desktop_cards_and_macs_have_a_measured_roof() -> None:
+    """Consumer GPUs and Apple silicon, where most readers run models, have a second roof too."""
+    assert {"rtx-3090", "rtx-4090", "rx-7900-xtx", "arc-a770", "apple-m1-pro", "apple-m2-ultra"} <= set(SLUGS)
+    assert len(SLUGS) >= 14

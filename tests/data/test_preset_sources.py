@@ -276,3 +276,32 @@ def test_a_preset_and_its_record_agree(slug: str) -> None:
             assert preset.peak_for(dtype) / 1e12 == pytest.approx(tera, rel=1e-3), (slug, dtype)
     unit = {"GB/s": 1e9, "TB/s": 1e12}[record["memory_bandwidth"]["unit"]]
     assert preset.bandwidth_bytes_per_s == pytest.approx(record["memory_bandwidth"]["value"] * unit, rel=1e-3)
+
+
+#: The rest of issue 34's lists: the Super refresh, more GeForce and Radeon tiers, the M1 and M1
+#: Pro, and a Genoa server CPU.
+ISSUE_34_MORE = {
+    "rtx-3060-ti", "rtx-4060", "rtx-4070-super", "rtx-4070-ti-super", "rtx-4080-super", "rx-7900-xt",
+    "rx-9070-xt", "apple-m1", "apple-m1-pro", "epyc-9654",
+}  # fmt: skip
+
+
+def test_there_are_at_least_eighty_presets_with_the_rest_of_issue_34s_chips() -> None:
+    assert ISSUE_34_MORE <= set(PRESETS), sorted(ISSUE_34_MORE - set(PRESETS))
+    assert len(PRESETS) >= 80
+
+
+def test_an_ada_super_peak_is_its_cuda_cores_times_four_times_the_boost_clock() -> None:
+    """The rule written out: 2 FLOP per multiply-add, x 2 for the tensor rate with FP32 accumulation."""
+    for slug, cores, boost_mhz in (
+        ("rtx-4070-super", 7168, 2475),
+        ("rtx-4070-ti-super", 8448, 2610),
+        ("rtx-4080-super", 10240, 2550),
+    ):
+        assert PRESETS[slug].peak_for("fp16") == pytest.approx(cores * 4 * boost_mhz * 1e6, rel=1e-12), slug
+        assert PRESETS[slug].peak_basis == "arithmetic"
+
+
+def test_the_genoa_preset_is_twelve_ddr5_4800_channels() -> None:
+    chip = PRESETS["epyc-9654"]
+    assert chip.kind == "cpu" and chip.bandwidth_bytes_per_s == pytest.approx(12 * 8 * 4800e6)

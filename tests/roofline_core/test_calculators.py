@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from roofline_core import batch_sweep, get_model
 from roofline_core.calculators import CALCULATORS, compute, definition
+from roofline_core.calculators._common import MEMORY_ROOF
 from roofline_core.estimates.headroom import activation_bytes
 from roofline_core.estimates.inference import estimate_decode, kv_cache_bytes
 from roofline_core.estimates.operations import OPERATION_KINDS
@@ -441,5 +442,52 @@ def test_the_roofline_explorer_switches_to_the_measured_roof() -> None:
     refused = compute("roofline-explorer", {"accelerator": "l4", "roof": "measured"})
     assert refused["errors"] == {"roof": "NVIDIA L4 has no cited bandwidth measurement; choose the datasheet roof."}
     assert compute("roofline-explorer", {"accelerator": "l4"})["outputs"]["measured_roof"]["text"] == (
+        "none cited for this accelerator"
+    )
+
+
+@pytest.mark.parametrize("calculator_id", ["decode-speed-of-light", "prefill-ttft", "roofline-explorer"])
+def test_the_memory_roof_is_one_shared_field(calculator_id: str) -> None:
+    """The decode and prefill calculators take the roofline explorer's memory roof, the same field."""
+    assert MEMORY_ROOF in CALCULATORS[calculator_id].inputs
+
+
+def test_the_decode_speed_of_light_follows_the_chosen_memory_roof() -> None:
+    base = {"accelerator": "rtx-3090", "model": "llama-3-8b", "context_tokens": "0"}
+    datasheet = compute("decode-speed-of-light", base)
+    measured = compute("decode-speed-of-light", base | {"roof": "measured"})
+    # One sequence, no context: a step reads the weights, so the speed scales with the roof.
+    ratio = (
+        measured["outputs"]["tokens_per_s_per_sequence"]["value"]
+        / (datasheet["outputs"]["tokens_per_s_per_sequence"]["value"])
+    )
+    assert ratio == pytest.approx(831 / 936, rel=1e-6)
+    assert measured["chart"]["bandwidth_bytes_per_s"] == 831e9
+    # The realistic speed is the regime's, fitted at the datasheet's bandwidth: the switch leaves it.
+    assert measured["outputs"]["realistic"]["value"] == datasheet["outputs"]["realistic"]["value"]
+    assert measured["outputs"]["realistic"]["text"] != datasheet["outputs"]["realistic"]["text"]
+    assert measured["outputs"]["memory_roof"]["text"] == (
+        "831 GB/s (88.8% of the datasheet's 936 GB/s); the speed of light uses the measured roof"
+    )
+
+
+def test_the_prefill_speed_of_light_follows_the_chosen_memory_roof() -> None:
+    # A short prompt on an H100 is bound by reading the weights, so the roof moves it.
+    base = {"accelerator": "h100-sxm", "model": "llama-3-8b", "prompt_tokens": "16"}
+    datasheet = compute("prefill-ttft", base)
+    measured = compute("prefill-ttft", base | {"roof": "measured"})
+    assert datasheet["outputs"]["bound"]["value"] == "memory"
+    assert measured["outputs"]["ttft"]["value"] == pytest.approx(
+        datasheet["outputs"]["ttft"]["value"] * 3.35 / 2.97, rel=1e-3
+    )
+    assert measured["chart"]["bandwidth_bytes_per_s"] == 2.97e12
+    assert measured["outputs"]["realistic"]["value"] == datasheet["outputs"]["realistic"]["value"]
+
+
+@pytest.mark.parametrize("calculator_id", ["decode-speed-of-light", "prefill-ttft"])
+def test_the_measured_roof_is_refused_where_no_run_is_cited(calculator_id: str) -> None:
+    refused = compute(calculator_id, {"accelerator": "l4", "roof": "measured"})
+    assert refused["errors"] == {"roof": "NVIDIA L4 has no cited bandwidth measurement; choose the datasheet roof."}
+    assert compute(calculator_id, {"accelerator": "l4"})["outputs"]["memory_roof"]["text"] == (
         "none cited for this accelerator"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -183,3 +184,13 @@ def test_factors_are_ranked_by_effect_and_name_their_real_moves(model, accelerat
     assert by_name["Weight format"].high == "FP16 \u2192 FP8"
     if context:
         assert by_name["Context"].low.startswith(f"{context:,} \u2192 ") and by_name["Context"].low.endswith(" tokens")
+
+
+def test_a_chip_measured_close_to_its_datasheet_still_says_what_moves():
+    """Scaling the bandwidth 10 % down scales the measured roof too: a chip whose copy run
+    reached more than 90 % of its datasheet is not refused halfway through the sensitivity."""
+    h100 = ACCELERATORS["h100-sxm"]
+    close = dataclasses.replace(h100, measured_bandwidth_bytes_per_s=0.95 * h100.bandwidth_bytes_per_s)
+    factors = decode_sensitivity(model=MODELS["llama-3-8b"], accelerator=close)
+    assert _by_name(factors)["Memory bandwidth"].low_change == pytest.approx(-STEP)
+    assert compute("prefill-ttft", {"accelerator": "rtx-4090"})["outputs"]["ttft"]["value"] > 0
