@@ -91,6 +91,9 @@ METRIC_LABELS = {
     "prefill_tokens_per_s": "prefill, tok/s",
     "ttft_ms": "time to first token, ms",
     "static_batch_output_tokens_per_s_per_device": "static batch, output tok/s per device",
+    "serving_output_tokens_per_s": "serving, output tok/s (server)",
+    "serving_tpot_ms": "serving, mean ms per output token",
+    "serving_ttft_ms": "serving, mean time to first token, ms",
 }
 
 

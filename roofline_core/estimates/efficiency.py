@@ -207,25 +207,26 @@ def regime_of_run(
 #: Sustained share of peak bandwidth reading the weights, by the keys of Regime.share_keys:
 #: "family", "family/kernel", "family/kernel/memory" or "family/memory", and "all".
 BANDWIDTH_SHARE: dict[str, float] = {
-    "16-bit": 0.89,  # 38 fit rows
-    "16-bit/HBM": 0.92,  # 13 fit rows
+    "16-bit": 0.89,  # 42 fit rows
+    "16-bit/HBM": 0.93,  # 13 fit rows
     "16-bit/llama.cpp CUDA": 0.95,  # 12 fit rows
     "16-bit/llama.cpp CUDA/other": 0.97,  # 8 fit rows
-    "16-bit/llama.cpp Metal": 0.81,  # 12 fit rows
-    "16-bit/llama.cpp Metal/other": 0.81,  # 12 fit rows
+    "16-bit/llama.cpp Metal": 0.83,  # 12 fit rows
+    "16-bit/llama.cpp Metal/other": 0.83,  # 12 fit rows
+    "16-bit/other": 0.93,  # 5 fit rows
     "4-bit weight-only": 1.0,  # 17 fit rows
     "4-bit weight-only/AWQ GEMM": 1.0,  # 9 fit rows
     "4-bit weight-only/AWQ GEMM/other": 1.0,  # 9 fit rows
-    "FP8 W8A8": 0.75,  # 36 fit rows
-    "FP8 W8A8/HBM": 1.0,  # 30 fit rows
-    "FP8 W8A8/other": 0.71,  # 6 fit rows
-    "GGUF block formats": 0.87,  # 46 fit rows
+    "FP8 W8A8": 0.73,  # 36 fit rows
+    "FP8 W8A8/HBM": 0.96,  # 30 fit rows
+    "FP8 W8A8/other": 0.68,  # 6 fit rows
+    "GGUF block formats": 0.82,  # 46 fit rows
     "GGUF block formats/llama.cpp CUDA": 0.9,  # 33 fit rows
     "GGUF block formats/llama.cpp CUDA/HBM": 0.61,  # 8 fit rows
     "GGUF block formats/llama.cpp CUDA/other": 0.94,  # 25 fit rows
-    "GGUF block formats/llama.cpp Metal": 0.71,  # 11 fit rows
-    "GGUF block formats/llama.cpp Metal/other": 0.71,  # 11 fit rows
-    "all": 0.85,  # 141 fit rows
+    "GGUF block formats/llama.cpp Metal": 0.72,  # 11 fit rows
+    "GGUF block formats/llama.cpp Metal/other": 0.72,  # 11 fit rows
+    "all": 0.85,  # 145 fit rows
 }
 
 #: Sustained share of peak bandwidth while attention reads the KV cache, by the same keys: decode
@@ -233,29 +234,29 @@ BANDWIDTH_SHARE: dict[str, float] = {
 KV_SHARE: dict[str, float] = {
     "16-bit": 0.72,  # 7 fit rows
     "16-bit/HBM": 0.74,  # 7 fit rows
-    "FP8 W8A8": 0.9,  # 28 fit rows
+    "FP8 W8A8": 0.92,  # 28 fit rows
     "FP8 W8A8/HBM": 0.85,  # 26 fit rows
-    "GGUF block formats": 0.67,  # 11 fit rows
+    "GGUF block formats": 1.0,  # 11 fit rows
     "GGUF block formats/llama.cpp CUDA": 0.47,  # 8 fit rows
     "GGUF block formats/llama.cpp CUDA/other": 0.75,  # 6 fit rows
-    "all": 0.85,  # 48 fit rows
+    "all": 0.84,  # 48 fit rows
 }
 
 #: Sustained share of peak compute, by family (prefill and compute-bound decode).
 COMPUTE_SHARE: dict[str, float] = {
-    "16-bit": 0.87,  # 18 fit rows
+    "16-bit": 0.87,  # 22 fit rows
     "16-bit/HBM": 0.62,  # 10 fit rows
     "4-bit weight-only": 0.35,  # 5 fit rows
     "4-bit weight-only/AWQ GEMM": 0.35,  # 5 fit rows
     "4-bit weight-only/AWQ GEMM/other": 0.35,  # 5 fit rows
-    "FP8 W8A8": 0.46,  # 33 fit rows
+    "FP8 W8A8": 0.48,  # 33 fit rows
     "FP8 W8A8/HBM": 0.46,  # 29 fit rows
     "GGUF block formats": 0.72,  # 19 fit rows
     "GGUF block formats/llama.cpp CUDA": 0.71,  # 13 fit rows
     "GGUF block formats/llama.cpp CUDA/other": 0.66,  # 11 fit rows
     "GGUF block formats/llama.cpp Metal": 0.68,  # 5 fit rows
     "GGUF block formats/llama.cpp Metal/other": 0.68,  # 5 fit rows
-    "all": 0.65,  # 75 fit rows
+    "all": 0.66,  # 79 fit rows
 }
 
 #: Fixed cost of a forward step per layer, in seconds, with and without CUDA graphs, and by the
@@ -264,12 +265,12 @@ COMPUTE_SHARE: dict[str, float] = {
 #: SXM and H200 runs (benchmarks/gpu/results/, CUDA graphs) put the intercept of step time
 #: against weight bytes at about 0.75 ms and 0.58 ms for 16-64-layer models.
 FIXED_LAYER_S: dict[str, float] = {
-    "CUDA graphs": 8.6e-05,  # 8 fit rows
-    "CUDA graphs/torch.compile": 8.6e-05,  # 5 fit rows
+    "CUDA graphs": 8.75e-05,  # 8 fit rows
+    "CUDA graphs/torch.compile": 8.75e-05,  # 5 fit rows
     "no CUDA graphs": 9.55e-05,  # 55 fit rows
     "no CUDA graphs/llama.cpp CUDA": 0.0001005,  # 28 fit rows
-    "no CUDA graphs/llama.cpp Metal": 9.5e-05,  # 14 fit rows
-    "prefill": 9.1e-05,  # 43 fit rows
+    "no CUDA graphs/llama.cpp Metal": 0.00012,  # 14 fit rows
+    "prefill": 7.6e-05,  # 43 fit rows
     "prefill/AWQ GEMM": 0.00012,  # 5 fit rows
     "prefill/llama.cpp CUDA": 0.0,  # 17 fit rows
     "prefill/llama.cpp Metal": 0.0,  # 9 fit rows
@@ -278,7 +279,6 @@ FIXED_LAYER_S: dict[str, float] = {
 #: Regimes that took their parent's constant, with the fit rows they had.
 FALLBACKS: dict[str, int] = {
     "16-bit/llama.cpp CUDA/HBM": 4,
-    "16-bit/other": 1,
     "4-bit weight-only/AWQ GEMV": 3,
     "4-bit weight-only/AWQ GEMV/other": 3,
     "4-bit weight-only/ExLlamaV2": 4,
@@ -301,22 +301,26 @@ FALLBACKS: dict[str, int] = {
 
 #: 80% prediction interval of measured speed over the expected speed, from the held-back rows'
 #: residuals (distribution-free order statistics; validation.fit_intervals), by "phase/family",
-#: then "phase", then :data:`ALL`, each key with at least MIN_FIT_ROWS held-back rows.
+#: then "phase", then :data:`ALL`, each key with at least MIN_FIT_ROWS held-back rows. The
+#: "serving" keys are continuous-batching benchmarks at a fixed concurrency (the page's rows).
 INTERVALS: dict[str, tuple[float, float]] = {
-    "all": (0.68, 1.12),
-    "decode": (0.78, 1.16),
+    "all": (0.65, 1.13),
+    "decode": (0.78, 1.17),
     "decode/16-bit": (0.76, 1.19),
     "decode/4-bit weight-only": (0.86, 1.32),
-    "decode/8-bit weight-only": (0.78, 1.24),
-    "decode/FP8 W8A8": (0.57, 1.02),
-    "decode/GGUF block formats": (0.78, 1.11),
+    "decode/8-bit weight-only": (0.78, 1.25),
+    "decode/FP8 W8A8": (0.58, 1.05),
+    "decode/GGUF block formats": (0.78, 1.12),
     "prefill": (0.38, 1.09),
-    "prefill/16-bit": (0.38, 1.12),
-    "prefill/FP8 W8A8": (0.59, 1.09),
+    "prefill/16-bit": (0.38, 1.11),
+    "prefill/FP8 W8A8": (0.55, 1.09),
     "prefill/GGUF block formats": (0.26, 1.07),
-    "static batch": (0.51, 1.12),
+    "serving": (0.15, 1.27),
+    "serving/16-bit": (0.09, 0.97),
+    "serving/FP8 W8A8": (0.55, 1.31),
+    "static batch": (0.52, 1.12),
     "static batch/16-bit": (0.51, 1.21),
-    "static batch/FP8 W8A8": (0.51, 1.12),
+    "static batch/FP8 W8A8": (0.52, 1.12),
 }
 
 

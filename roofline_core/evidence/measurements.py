@@ -38,12 +38,19 @@ from roofline_core.sources import Source
 #: ``static_batch_output_tokens_per_s_per_device``: a static batch of ``batch`` requests run to
 #: completion (prefill, then ``output_tokens - 1`` decode steps), output tokens per second per
 #: device.
+#: ``serving_*``: a continuous-batching server kept at ``batch`` requests in flight (the benchmark's
+#: concurrency), each with ``input_tokens`` of prompt and ``output_tokens`` of output: the server's
+#: output tokens per second (all requests), the mean time per output token (TPOT or ITL) and the
+#: mean time to first token.
 METRICS: dict[str, tuple[str, bool]] = {
     "decode_tokens_per_s_per_sequence": ("tok/s", True),
     "decode_ms_per_token": ("ms", False),
     "prefill_tokens_per_s": ("tok/s", True),
     "ttft_ms": ("ms", False),
     "static_batch_output_tokens_per_s_per_device": ("tok/s", True),
+    "serving_output_tokens_per_s": ("tok/s", True),
+    "serving_tpot_ms": ("ms", False),
+    "serving_ttft_ms": ("ms", False),
 }
 
 #: Kinds of source, for the count by kind on the page.
@@ -63,7 +70,7 @@ ROW_FIELDS: dict[str, str] = {
     "weight_format": "number format of the weights, or a [formats.<slug>] table",
     "kv_format": f"number format of the KV cache, one of {', '.join(STORAGE_DTYPES)}",
     "compute_format": "number format the matrix math runs in (the accelerator must have a peak for it)",
-    "batch": "sequences run together (whole number >= 1)",
+    "batch": "sequences run together; for a serving_* metric the requests kept in flight (whole number >= 1)",
     "input_tokens": "prompt tokens per sequence (whole number >= 1)",
     "output_tokens": "generated tokens per sequence (whole number >= 1)",
     "metric": f"one of {', '.join(METRICS)}",

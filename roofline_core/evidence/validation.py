@@ -9,6 +9,12 @@ For every row of a :class:`~roofline_core.evidence.measurements.MeasurementTable
 * the **ratio**: measured speed over the speed of light (1.0 would be a perfect run), and the
   estimate's error relative to the measurement.
 
+A continuous-batching **serving** row (a benchmark at a fixed concurrency) is one steady-state
+step: a decode step at the concurrency plus the share of a prompt's prefill each step carries
+(concurrency / output tokens of them); its mean TPOT is that step and its output rate is
+concurrency / step. Its time to first token is the request's own prefill, one decode step of the
+others and an M/D/1 queueing wait (:func:`_serving_wait_s`).
+
 The efficiencies are fitted on one part of the rows and checked on the rest. The split is a fixed
 rule that does not depend on the file's order: a single-device row whose id has an even CRC-32
 is fitted on; every other row (odd CRC-32, or several devices) is held back. Multi-device rows are
@@ -26,7 +32,8 @@ import math
 import statistics
 import zlib
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from roofline_core.estimates.communication import tensor_parallel_comm
 from roofline_core.estimates.efficiency import (
@@ -52,6 +59,7 @@ EXCLUDED = "excluded"
 _COARSE_GRID: tuple[float, ...] = tuple(round(0.05 * i, 2) for i in range(2, 21))
 _FINE_STEP = 0.01
 _DECODE_METRICS = ("decode_tokens_per_s_per_sequence", "decode_ms_per_token")
+_SERVING_METRICS = ("serving_output_tokens_per_s", "serving_tpot_ms", "serving_ttft_ms")
 
 
 class RowError(ValueError):
@@ -95,6 +103,7 @@ GROUPS: tuple[str, ...] = (
     "prefill and time to first token, one device",
     "prefill and time to first token, several devices",
     "static batch to completion",
+    "continuous-batching serving",
 )
 
 
@@ -105,6 +114,8 @@ def row_group(measurement: Measurement) -> str:
         return f"decode, {devices}"
     if measurement.metric in ("ttft_ms", "prefill_tokens_per_s"):
         return f"prefill and time to first token, {devices}"
+    if measurement.metric in _SERVING_METRICS:
+        return "continuous-batching serving"
     return "static batch to completion"
 
 
@@ -129,6 +140,8 @@ class _Step:
         kv_memory_s: Of those, the KV cache's, in seconds.
         communication_s: Tensor parallelism's all-reduces on the α–β ring (the speed of light).
         expected_communication_s: The same as engines run them (:mod:`roofline_core.estimates.efficiency`).
+        load: True for the steps of the load a serving row's request arrives into (they set its
+            queueing wait, :func:`_serving_wait_s`, and are not themselves part of its time).
     """
 
     count: float
@@ -138,6 +151,7 @@ class _Step:
     kv_memory_s: float
     communication_s: float
     expected_communication_s: float
+    load: bool = False
 
 
 _STEPS: dict[int, tuple[Measurement, tuple[_Step, ...]]] = {}
@@ -215,6 +229,23 @@ def _steps(m: Measurement) -> tuple[_Step, ...]:
         resident = _resident_batch(m)
         waves = math.ceil(m.batch / resident)
         steps = (prefill(waves, resident), decode(waves * (m.output_tokens - 1), resident))
+    elif m.metric in ("serving_output_tokens_per_s", "serving_tpot_ms"):
+        # A server kept at `batch` requests in flight: every decode step advances all of them, and
+        # in the steady state a request finishes (and a new prompt is prefilled) every
+        # output_tokens / batch steps. So each step carries, on average, batch / output_tokens
+        # prompts' prefill: the step a sequence sees is one decode step at the concurrency plus
+        # that share of a `batch`-prompt prefill. Its time is the mean time per output token, and
+        # `batch` tokens come out of it (the server's output tokens per second).
+        steps = (decode(1, m.batch), prefill(1.0 / m.output_tokens, m.batch))
+    elif m.metric == "serving_ttft_ms":
+        # A request's own prompt in one pass; with other requests in flight, the pass also carries
+        # their decode tokens (chunked prefill mixes them), about one decode step of batch - 1
+        # sequences, and the prompt may wait behind others' prompts: the server's steady-state
+        # step (the two load steps) sets how busy prefill keeps it (_serving_wait_s).
+        steps = (prefill(1, 1),)
+        if m.batch > 1:
+            load = (decode(1, m.batch), prefill(1.0 / m.output_tokens, m.batch))
+            steps += (decode(1, m.batch - 1), *(replace(step, load=True) for step in load))
     else:
         raise ValueError(f"{m.id}: unknown metric {m.metric!r}")
     _STEPS[id(m)] = (m, steps)
@@ -243,8 +274,10 @@ def _value_from_time(m: Measurement, total_s: float) -> float:
     """The row's metric, in its unit, for a run of ``total_s`` seconds (one step for decode)."""
     if m.metric == "decode_tokens_per_s_per_sequence":
         return 1.0 / total_s
-    if m.metric in ("decode_ms_per_token", "ttft_ms"):
+    if m.metric in ("decode_ms_per_token", "ttft_ms", "serving_tpot_ms", "serving_ttft_ms"):
         return total_s * 1e3
+    if m.metric == "serving_output_tokens_per_s":
+        return m.batch / total_s
     if m.metric == "prefill_tokens_per_s":
         return m.batch * m.input_tokens / total_s
     return m.batch * m.output_tokens / total_s / m.devices
@@ -264,11 +297,42 @@ def predict(measurement: Measurement, efficiencies: Efficiencies = SPEED_OF_LIGH
         ValueError: for a mixture-of-experts row with more than one sequence, or a prefill of
             one, which this comparison does not model (expert routing over a batch).
     """
-    total = sum(
-        s.count * (max(s.compute_s / efficiencies.compute, s.memory_s / efficiencies.bandwidth) + s.communication_s)
-        for s in _steps(measurement)
+    return _value_from_time(
+        measurement,
+        _run_time_s(
+            measurement,
+            lambda s: max(s.compute_s / efficiencies.compute, s.memory_s / efficiencies.bandwidth) + s.communication_s,
+        ),
     )
-    return _value_from_time(measurement, total)
+
+
+def _run_time_s(m: Measurement, step_s: Callable[[_Step], float]) -> float:
+    """The row's time (one step's for decode and serving), with each step timed by ``step_s``."""
+    steps = _steps(m)
+    times = [step_s(s) for s in steps]
+    total = sum(s.count * t for s, t in zip(steps, times) if not s.load)
+    if any(s.load for s in steps):
+        total += _serving_wait_s(steps, times)
+    return total
+
+
+def _serving_wait_s(steps: tuple[_Step, ...], times: list[float]) -> float:
+    """How long a serving row's prompt waits behind other prompts, in seconds.
+
+    The load steps are the server's steady-state step: one decode step at the concurrency and the
+    share of prompts' prefill it carries. Prefill keeps the server busy for the fraction
+    ``rho = prefill share / step`` of the time; with arrivals treated as random (many requests
+    finishing independently) and a prompt's prefill taking a fixed time ``P`` (the row's own
+    prefill step), the mean wait is the M/D/1 queue's ``rho P / (2 (1 - rho))`` (Pollaczek-
+    Khinchine with a deterministic service time). Benchmarks whose requests finish in lockstep
+    (fixed output lengths, all started at once) queue in waves and wait longer than this.
+    """
+    own_prefill = times[0]
+    load = [(s, s.count * t) for s, t in zip(steps, times) if s.load]
+    step_s = sum(t for _, t in load)
+    prefill_s = sum(t for s, t in load if s.phase == "prefill")
+    rho = min(prefill_s / step_s, 0.99) if step_s > 0 else 0.0
+    return rho * own_prefill / (2.0 * (1.0 - rho))
 
 
 _REGIMES: dict[tuple[int, str], tuple[Measurement, Regime]] = {}
@@ -299,20 +363,21 @@ def _regime_of_row(measurement: Measurement, phase: str) -> Regime:
 def predict_expected(measurement: Measurement, constants: RegimeConstants = FITTED) -> float:
     """The realistic estimate of the row's metric, in the row's unit: every step through
     :func:`roofline_core.estimates.efficiency.expected_step_s` at ``constants``."""
-    total = sum(
-        s.count
-        * expected_step_s(
-            compute_s=s.compute_s,
-            memory_s=s.memory_s - s.kv_memory_s,
-            kv_memory_s=s.kv_memory_s,
-            layers=measurement.model.layers,
-            communication_s=s.expected_communication_s,
-            regime=row_regime(measurement, s.phase),
-            constants=constants,
-        )
-        for s in _steps(measurement)
+    return _value_from_time(
+        measurement,
+        _run_time_s(
+            measurement,
+            lambda s: expected_step_s(
+                compute_s=s.compute_s,
+                memory_s=s.memory_s - s.kv_memory_s,
+                kv_memory_s=s.kv_memory_s,
+                layers=measurement.model.layers,
+                communication_s=s.expected_communication_s,
+                regime=row_regime(measurement, s.phase),
+                constants=constants,
+            ),
+        ),
     )
-    return _value_from_time(measurement, total)
 
 
 def fraction_of_speed_of_light(measurement: Measurement, speed_of_light: float) -> float:
@@ -513,7 +578,9 @@ def _members(rows: list[Measurement] | tuple[Measurement, ...]) -> dict[str, dic
                 members["compute"].setdefault(key, []).append(m)
             if _kv_matters(m):
                 members["kv"].setdefault(key, []).append(m)
-        if m.metric != "static_batch_output_tokens_per_s_per_device":
+        # Runs made of several kinds of step (static batches, serving) say nothing clean about one
+        # kind's fixed cost.
+        if m.metric != "static_batch_output_tokens_per_s_per_device" and m.metric not in _SERVING_METRICS:
             for key in row_regime(m, phase_of(m)).fixed_keys:
                 members["fixed"].setdefault(key, []).append(m)
     return members
@@ -747,11 +814,14 @@ REGIMES: tuple[str, ...] = ("phase", "devices", "format family", "engine")
 
 
 def phase_of(measurement: Measurement) -> str:
-    """``"decode"``, ``"prefill"`` (time to first token included) or ``"static batch"``."""
+    """``"decode"``, ``"prefill"`` (time to first token included), ``"static batch"`` or
+    ``"serving"`` (a continuous-batching server at a fixed concurrency)."""
     if measurement.metric in _DECODE_METRICS:
         return "decode"
     if measurement.metric in ("ttft_ms", "prefill_tokens_per_s"):
         return "prefill"
+    if measurement.metric in _SERVING_METRICS:
+        return "serving"
     return "static batch"
 
 
@@ -792,10 +862,12 @@ def tokens_per_s(measurement: Measurement, value: float) -> float:
     every row on one axis, where a perfect estimate lies on the diagonal.
     """
     m = measurement
-    if m.metric == "decode_ms_per_token":
+    if m.metric in ("decode_ms_per_token", "serving_tpot_ms"):
         return 1e3 / value
     if m.metric == "ttft_ms":
         return m.batch * m.input_tokens / (value / 1e3)
+    if m.metric == "serving_ttft_ms":
+        return m.input_tokens / (value / 1e3)
     return value
 
 

@@ -152,6 +152,43 @@ def test_static_batch_throughput_is_prefill_then_decode_steps_per_device() -> No
     assert predict(row) == pytest.approx(64 * 128 / total_s / 2)
 
 
+def _prefill_s(prompt_tokens: int, batch: int) -> float:
+    step = prefill_step(
+        params=LLAMA.streamed_params_per_token,
+        prompt_tokens=prompt_tokens,
+        peak_flop_per_s=989e12,
+        bandwidth_bytes_per_s=3.35e12,
+        batch=batch,
+    )
+    return with_attention(step, prefill_attention_cost(LLAMA, prompt_tokens=prompt_tokens, batch=batch)).step_time_s
+
+
+def test_a_serving_step_is_a_decode_step_at_the_concurrency_plus_its_share_of_prompts() -> None:
+    # 32 requests in flight, 1000 in and 500 out: every step decodes all 32 and, in the steady
+    # state, carries 32 / 500 of a prompt's prefill (a request finishes every 500 / 32 steps).
+    shape = {"batch": 32, "input_tokens": 1000, "output_tokens": 500}
+    step_s = _decode_s(_row(**shape), 3.35e12, 989e12) + _prefill_s(1000, 32) / 500
+    tpot = _row(metric="serving_tpot_ms", unit="ms", **shape)
+    throughput = _row(metric="serving_output_tokens_per_s", **shape)
+    assert predict(tpot) == pytest.approx(step_s * 1e3)
+    assert predict(throughput) == pytest.approx(32 / step_s)
+    assert row_group(tpot) == "continuous-batching serving"
+
+
+def test_serving_ttft_is_the_prompt_plus_a_decode_step_plus_the_m_d_1_wait() -> None:
+    alone = _row(metric="serving_ttft_ms", unit="ms", batch=1, input_tokens=1000, output_tokens=500)
+    own = _prefill_s(1000, 1)
+    assert predict(alone) == pytest.approx(own * 1e3)  # nothing else in flight: no wait
+    loaded = dataclasses.replace(alone, batch=32)
+    decode_s = _decode_s(dataclasses.replace(loaded, metric="decode_ms_per_token"), 3.35e12, 989e12)
+    others_s = _decode_s(dataclasses.replace(loaded, metric="decode_ms_per_token", batch=31), 3.35e12, 989e12)
+    share_s = _prefill_s(1000, 32) / 500
+    rho = share_s / (decode_s + share_s)
+    wait_s = rho * own / (2 * (1 - rho))
+    assert predict(loaded) == pytest.approx((own + others_s + wait_s) * 1e3)
+    assert predict(loaded) > predict(alone)
+
+
 def test_ratio_is_a_share_of_the_speed_of_light_for_speeds_and_times() -> None:
     assert fraction_of_speed_of_light(_row(value=50.0), 200.0) == 0.25
     assert fraction_of_speed_of_light(_row(metric="ttft_ms", unit="ms", value=40.0), 10.0) == 0.25

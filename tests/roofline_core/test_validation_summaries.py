@@ -34,6 +34,12 @@ def test_every_metric_becomes_tokens_per_second() -> None:
     assert tokens_per_s(_row(metric="ttft_ms", batch=4, input_tokens=100), 50.0) == pytest.approx(8000.0)
     assert tokens_per_s(_row(metric="prefill_tokens_per_s"), 9000.0) == 9000.0
     assert tokens_per_s(_row(), 42.0) == 42.0
+    # Serving: a mean TPOT is one sequence's speed, a mean TTFT one prompt's tokens over its wait,
+    # and the server's output rate stays as it is.
+    assert tokens_per_s(_row(metric="serving_tpot_ms", batch=32), 20.0) == pytest.approx(50.0)
+    assert tokens_per_s(_row(metric="serving_ttft_ms", batch=32, input_tokens=1000), 250.0) == pytest.approx(4000.0)
+    assert tokens_per_s(_row(metric="serving_output_tokens_per_s", batch=32), 900.0) == 900.0
+    assert regime_of(_row(metric="serving_tpot_ms", batch=32), "phase") == "serving"
 
 
 def _report(rows_and_estimates) -> ValidationReport:
