@@ -443,3 +443,18 @@ def test_the_roofline_explorer_switches_to_the_measured_roof() -> None:
     assert compute("roofline-explorer", {"accelerator": "l4"})["outputs"]["measured_roof"]["text"] == (
         "none cited for this accelerator"
     )
+
+
+def test_kv_cache_calculator_shows_the_cache_as_vllm_allocates_it_beside_the_model() -> None:
+    # Llama 3.1 8B on one H100 at 0.9: the by-hand allocation of tests/roofline_core/test_engine_memory.py.
+    inputs = {"model": "llama-3.1-8b", "accelerator": "h100-sxm", "devices": "1", "weight_dtype": "bf16"}
+    out = compute("kv-cache", inputs)["outputs"]
+    assert out["vllm_cache_tokens"]["value"] == 457_024
+    assert "28,564 blocks of 16 tokens" in out["vllm_cache_tokens"]["text"]
+    assert out["vllm_concurrency"]["value"] == pytest.approx(28_564 / 2048)
+    assert "KV cache pool" in out["vllm_memory"]["text"] and "activation profile" in out["vllm_memory"]["text"]
+    # A lower utilisation leaves fewer blocks; the command carries the same share.
+    lower = compute("kv-cache", {**inputs, "gpu_memory_utilization": "0.8"})["outputs"]
+    assert lower["vllm_cache_tokens"]["value"] < 457_024
+    assert "--gpu-memory-utilization 0.8" in lower["vllm_command"]["value"]
+    assert lower["sglang_command"]["value"].startswith("python -m sglang.launch_server --model-path meta-llama/")
