@@ -26,6 +26,7 @@ from roofline_core.calculators._common import (
     roofline_chart,
     what_moves,
 )
+from roofline_core.calculators._engines import COMMAND_OUTPUTS, command_outputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.estimates.communication import tensor_parallel_comm
 from roofline_core.estimates.inference import PrefillEstimate, StepEstimate, estimate_decode, estimate_prefill
@@ -121,6 +122,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 ),
                 prefill.step_time_s,
             ),
+            # The first token must fit beside the prompt.
+            **command_outputs(values, model, context_tokens=values["prompt_tokens"] + 1, sequences=values["batch"]),
         },
         "chart": roofline_chart(
             peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points
@@ -164,6 +167,7 @@ PREFILL_TTFT = Calculator(
         WEIGHT_FORMAT_READ,
         Output("realistic", "Realistic time to first token"),
         Output("communication_share", "Time in tensor-parallel all-reduces"),
+        *COMMAND_OUTPUTS,
     ),
     cross_check=math_cross_check,
     # As on the decode calculator, a scenario that does not fit says so at the top; the chart

@@ -458,3 +458,19 @@ def test_kv_cache_calculator_shows_the_cache_as_vllm_allocates_it_beside_the_mod
     assert lower["vllm_cache_tokens"]["value"] < 457_024
     assert "--gpu-memory-utilization 0.8" in lower["vllm_command"]["value"]
     assert lower["sglang_command"]["value"].startswith("python -m sglang.launch_server --model-path meta-llama/")
+
+
+@pytest.mark.parametrize(
+    ("calculator", "inputs", "flags"),
+    [
+        ("decode-speed-of-light", {"batch": "8", "context_tokens": "4096"}, "--max-model-len 4097 --max-num-seqs 8"),
+        ("prefill-ttft", {"prompt_tokens": "2048", "batch": "2"}, "--max-model-len 2049 --max-num-seqs 2"),
+        ("kv-cache", {"context_tokens": "8192", "batch": "3"}, "--max-model-len 8192 --max-num-seqs 3"),
+        ("what-fits", {"context_tokens": "8192", "batch": "16"}, "--max-model-len 8192 --max-num-seqs 16"),
+    ],
+)
+def test_every_serving_calculator_prints_the_engine_commands_that_realise_it(calculator, inputs, flags) -> None:
+    out = compute(calculator, inputs)["outputs"]
+    assert flags in out["vllm_command"]["value"]
+    assert out["sglang_command"]["value"].startswith("python -m sglang.launch_server")
+    assert out["llama_cpp_command"]["value"].startswith("llama-server -m")
