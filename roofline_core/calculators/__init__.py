@@ -22,6 +22,7 @@ from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Outp
 from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
+from roofline_core.calculators.engine_log import ENGINE_LOG_CALCULATOR
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
 from roofline_core.calculators.pitfalls import PITFALLS
@@ -44,6 +45,7 @@ CALCULATORS: dict[str, Calculator] = {
         SPECULATIVE_DECODING,
         WHAT_FITS,
         RECONCILE,
+        ENGINE_LOG_CALCULATOR,
         CAPACITY,
     )
 }
