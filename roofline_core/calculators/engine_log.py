@@ -58,8 +58,10 @@ def _expected_text(expected: float, unit: str) -> str:
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     text = values["engine_log"]
     if not text.strip():
-        empty = "nothing pasted: paste the start-up lines of vLLM, SGLang or llama.cpp above"
-        return {"outputs": {o.id: value(0, "", empty) for o in ENGINE_LOG_OUTPUTS}, "table": []}
+        # Said once, in the first output; the others stay quiet rather than repeat it.
+        empty = {o.id: value(0, "", "–") for o in ENGINE_LOG_OUTPUTS}
+        empty["engine"] = value(0, "", "nothing pasted: paste the start-up lines of vLLM, SGLang or llama.cpp")
+        return {"outputs": empty, "table": []}
     try:
         log = parse(text)
     except EngineLogError as error:
@@ -131,7 +133,7 @@ ENGINE_LOG_CALCULATOR = Calculator(
     ),
     outputs=ENGINE_LOG_OUTPUTS,
     headline=("agreement", "engine"),
-    key_inputs=("model",),
+    key_inputs=("engine_log", "model"),
     compute=_compute,
     table_columns=(
         Output("number", "Number"),
