@@ -13,10 +13,9 @@ from typing import Any
 
 from roofline_core.calculators._common import devices_input, model_config_input, model_input, model_of
 from roofline_core.calculators.base import Calculator, Output, value
-from roofline_core.engine_log import MAX_INPUT_BYTES, EngineLogError, LogNumber, parse
 from roofline_core.formatting import format_number, format_whole
 from roofline_core.models import Model
-from roofline_core.questions.engine_log_check import check_log
+from roofline_core.questions.engine_log_check import MAX_INPUT_BYTES, EngineLogError, LogNumber, check_log, parse
 from roofline_core.vocabulary import PastedText
 
 #: An example to paste (the docs page shows it): vLLM's lines for Llama 3.1 8B on one 80 GiB GPU.

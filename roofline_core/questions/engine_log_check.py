@@ -33,7 +33,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from roofline_core.engine_log import EngineLog, LogNumber
+# The calculators read a paste through this module (their floor may not import engine_log itself).
+from roofline_core.engine_log import MAX_INPUT_BYTES, EngineLog, EngineLogError, LogNumber, parse
 from roofline_core.estimates.engine_memory import VLLM_BATCHED_TOKENS, VLLM_BLOCK_TOKENS, VLLM_VERSION, vllm_layout
 from roofline_core.estimates.headroom import kv_cache_copies
 from roofline_core.hardware.dtypes import bytes_per_element
@@ -311,3 +312,16 @@ def _llama_cpp(log: EngineLog, model: Model) -> tuple[Check, ...]:
             )
         )
     return tuple(checks)
+
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "Check",
+    "EngineLog",
+    "EngineLogError",
+    "LogNumber",
+    "Setting",
+    "check_log",
+    "llama_cpp_value_bytes",
+    "parse",
+]
