@@ -54,13 +54,24 @@ def _expected_text(expected: float, unit: str) -> str:
     return format_number(expected)
 
 
+def _placeholder_row(why: str) -> dict[str, Any]:
+    """A row that holds the table's place when there is nothing to compare, saying why."""
+    return {
+        "number": value("", "", "–"),
+        "logged": value(0, "", "–"),
+        "model": value(0, "", "–"),
+        "working": value("", "", "–"),
+        "verdict": value(False, "", why),
+    }
+
+
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
     text = values["engine_log"]
     if not text.strip():
         # Said once, in the first output; the others stay quiet rather than repeat it.
         empty = {o.id: value(0, "", "–") for o in ENGINE_LOG_OUTPUTS}
         empty["engine"] = value(0, "", "nothing pasted: paste the start-up lines of vLLM, SGLang or llama.cpp")
-        return {"outputs": empty, "table": []}
+        return {"outputs": empty, "table": [_placeholder_row("paste a log to compare it with the model")]}
     try:
         log = parse(text)
     except EngineLogError as error:
@@ -89,6 +100,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         }
         for c in checks
     ]
+    if not rows:
+        # The page draws a table only where the result has rows; one says why it is empty.
+        rows = [_placeholder_row("no number here the model can reproduce")]
     read = ", ".join(f"{n.name} = {n.printed}" for n in log.numbers) or "no number it knows"
     unused = "; ".join(f"line {u.line_number}: {u.line} ({u.reason})" for u in log.unused) or "none"
     outputs = {

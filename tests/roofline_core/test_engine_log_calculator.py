@@ -55,3 +55,9 @@ def test_the_docs_page_shows_the_example_log() -> None:
 
     page = (Path(__file__).parents[2] / "docs" / "calculators" / "engine-log.md").read_text()
     assert EXAMPLE_LOG in page
+
+
+def test_the_table_is_never_empty_so_the_page_has_one_to_fill() -> None:
+    for paste in ("", "hello"):
+        rows = compute("engine-log", {"engine_log": paste})["table"]
+        assert len(rows) == 1 and rows[0]["number"]["text"] == "–"
