@@ -444,8 +444,11 @@ def cmd_prefill(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-_MEMORY_OUTPUTS = {"share_of_memory", "weight_bytes", "max_batch", "max_context_tokens"}
-_WEIGHT_OUTPUTS = {"weight_bytes", "max_batch", "max_context_tokens", "cache_tokens"}
+#: vLLM's allocation needs the device's memory and the weights; the engines' commands name a model.
+_VLLM_OUTPUTS = {"vllm_cache_tokens", "vllm_concurrency", "vllm_memory"}
+_COMMAND_OUTPUTS = {"vllm_command", "sglang_command", "llama_cpp_command"}
+_MEMORY_OUTPUTS = {"share_of_memory", "weight_bytes", "max_batch", "max_context_tokens", *_VLLM_OUTPUTS}
+_WEIGHT_OUTPUTS = {"weight_bytes", "max_batch", "max_context_tokens", "cache_tokens", *_VLLM_OUTPUTS, *_COMMAND_OUTPUTS}
 
 
 def cmd_kv_cache(command: Command, args: argparse.Namespace) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
 from roofline_core.calculators.disaggregation import DISAGGREGATION
+from roofline_core.calculators.engine_log import ENGINE_LOG_CALCULATOR
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.offload import OFFLOAD
 from roofline_core.calculators.operations_table import OPERATIONS_TABLE
@@ -47,6 +48,7 @@ CALCULATORS: dict[str, Calculator] = {
         SPECULATIVE_DECODING,
         WHAT_FITS,
         RECONCILE,
+        ENGINE_LOG_CALCULATOR,
         CAPACITY,
         OFFLOAD,
         AGENTIC_SESSION,

@@ -37,6 +37,7 @@ from roofline_core.calculators._common import (
     roofline_chart,
     what_moves,
 )
+from roofline_core.calculators._engines import COMMAND_OUTPUTS, command_outputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.estimates.inference import (
     DECODE_TABLE_BATCHES,
@@ -227,6 +228,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         points=points,
         dots="table rows",
     )
+    # The token being generated sits beside the cached context.
+    outputs |= command_outputs(values, model_of(values), context_tokens=values["context_tokens"] + 1, sequences=batch)
     return {"outputs": outputs, "table": table, "chart": chart, "sensitivity": sensitivity, "parts": parts}
 
 
@@ -294,6 +297,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         Output("memory_roof", "Measured bandwidth"),
         Output("energy_per_token", "Energy per token"),
         Output("cost_per_million", "Cost per million tokens"),
+        *COMMAND_OUTPUTS,
     ),
     cross_check=lambda values: math_cross_check(values) | parallelism_cross_check(values) | roof_cross_check(values),
     headline=("step_time", "tokens_per_s", "fits"),

@@ -22,6 +22,14 @@ from roofline_core.calculators._common import (
     model_of,
     params_input,
 )
+from roofline_core.calculators._engines import (
+    BLOCK_INPUT,
+    COMMAND_OUTPUTS,
+    UTILISATION_INPUT,
+    VLLM_OUTPUTS,
+    command_outputs,
+    vllm_outputs,
+)
 from roofline_core.calculators.base import CUSTOM, Calculator, Output, value
 from roofline_core.calculators.kv_cache_chart import kv_cache_chart
 from roofline_core.estimates.headroom import KV_BLOCK_TOKENS, kv_capacity
@@ -142,6 +150,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "max_batch": value(fit.max_batch, "sequences", _max_batch_text(values, fit)),
             "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
             "cache_tokens": _engine_report(values, model, fit),
+            **vllm_outputs(values, model, weight_bytes=fit.weight_bytes, context_tokens=values["context_tokens"]),
+            **command_outputs(values, model, context_tokens=values["context_tokens"], sequences=values["batch"]),
         },
         "chart": kv_cache_chart(
             model=model,
@@ -230,6 +240,8 @@ KV_CACHE = Calculator(
                 "copy but puts all the attention weights on every device."
             ),
         ),
+        UTILISATION_INPUT,
+        BLOCK_INPUT,
     ),
     outputs=(
         Output("kv_bytes", "KV cache, whole batch"),
@@ -242,7 +254,9 @@ KV_CACHE = Calculator(
         WEIGHT_FORMAT_READ,
         Output("max_batch", "Largest batch that fits"),
         Output("max_context_tokens", "Longest context that fits"),
-        Output("cache_tokens", "KV cache capacity, as an engine reports it"),
+        Output("cache_tokens", "KV cache capacity, at a generic engine's reserve"),
+        *VLLM_OUTPUTS,
+        *COMMAND_OUTPUTS,
     ),
     # Whether the batch fits leads (a configuration that does not fit says so at the top); the
     # chart beside shows up to what context it does.

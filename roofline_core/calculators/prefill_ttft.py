@@ -30,6 +30,7 @@ from roofline_core.calculators._common import (
     roofline_chart,
     what_moves,
 )
+from roofline_core.calculators._engines import COMMAND_OUTPUTS, command_outputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.estimates.communication import tensor_parallel_comm
 from roofline_core.estimates.inference import PrefillEstimate, StepEstimate, estimate_decode, estimate_prefill
@@ -135,6 +136,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 ),
                 prefill.step_time_s,
             ),
+            # The first token must fit beside the prompt.
+            **command_outputs(values, model, context_tokens=values["prompt_tokens"] + 1, sequences=values["batch"]),
         },
         "chart": roofline_chart(
             peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points
@@ -180,6 +183,7 @@ PREFILL_TTFT = Calculator(
         Output("realistic", "Realistic time to first token"),
         Output("memory_roof", "Measured bandwidth"),
         Output("communication_share", "Time in tensor-parallel all-reduces"),
+        *COMMAND_OUTPUTS,
     ),
     cross_check=lambda values: math_cross_check(values) | roof_cross_check(values),
     # As on the decode calculator, a scenario that does not fit says so at the top; the chart

@@ -16,6 +16,7 @@ from roofline_core.calculators._common import (
     model_input,
     model_of,
 )
+from roofline_core.calculators._engines import COMMAND_OUTPUTS, command_outputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import format_amount, format_number
 from roofline_core.hardware import ACCELERATORS
@@ -85,6 +86,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     }
     outputs = {key: _answer(answer, noun) for key, (answer, noun) in answers.items()}
     outputs["limit"] = value(limit_ms, "ms", f"{format_number(limit_ms)} ms per output token")
+    outputs |= command_outputs(values, model, context_tokens=context, sequences=batch)
     rows = []
     for key, question in QUESTIONS:
         answer, noun = answers[key]
@@ -133,6 +135,7 @@ WHAT_FITS = Calculator(
         *(Output(key, question) for key, question in QUESTIONS),
         Output("limit", "Latency target"),
         WEIGHT_FORMAT_READ,
+        *COMMAND_OUTPUTS,
     ),
     headline=("largest_batch", "longest_context"),
     key_inputs=("context_tokens", "max_ms_per_token"),

@@ -8,13 +8,15 @@ from, its page (block) of tokens. Where they differ it says which assumption exp
 
 The rules, per engine, each from its source:
 
-- **vLLM** (V1, ``vllm/v1/core/kv_cache_utils.py``): a uniform model's cache is
-  ``num_blocks = available // (page_bytes * layers)`` blocks of ``block_size`` tokens (16
-  by default), ``page_bytes = block_size * 2 * kv_heads_per_device * head_dim * dtype_bytes`` (the
-  MLA latent instead of keys and values), so the tokens are ``num_blocks * block_size``; the
-  concurrency is those tokens over the longest sequence, ``max_model_len``. A model with
-  sliding-window or linear layers goes through the hybrid allocator, which groups layers into
-  shared pages: the check then says the figure is approximate.
+- **vLLM** (V1): the pages, groups and blocks of
+  :func:`roofline_core.estimates.engine_memory.vllm_layout` (``vllm/v1/core/kv_cache_utils.py``,
+  ``vllm/v1/kv_cache_interface.py``): a uniform model's cache is ``num_blocks = available //
+  (page_bytes * layers)`` blocks of ``block_size`` tokens (16 by default), ``page_bytes =
+  block_size * 2 * kv_heads_per_device * head_dim * dtype_bytes`` (the MLA latent instead of
+  keys and values), so the tokens are ``num_blocks * block_size``; a model with sliding-window
+  or recurrent layers goes through the hybrid allocator's groups and shared page, and the log's
+  tokens are the blocks per group. The concurrency is the blocks over those one request of
+  ``max_model_len`` takes.
 - **SGLang** (``python/sglang/srt/mem_cache/memory_pool.py``): the pool holds ``#tokens`` (plus
   one page) rows per layer of ``kv_heads_per_device * head_dim`` keys and as many values, printed
   as "K size" and "V size" in GB of 2^30 bytes; the MLA pool one latent per token ("KV size").
@@ -31,14 +33,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from roofline_core.engine_log import EngineLog, LogNumber
+# The calculators read a paste through this module (their floor may not import engine_log itself).
+from roofline_core.engine_log import MAX_INPUT_BYTES, EngineLog, EngineLogError, LogNumber, parse
+from roofline_core.estimates.engine_memory import VLLM_BATCHED_TOKENS, VLLM_BLOCK_TOKENS, VLLM_VERSION, vllm_layout
 from roofline_core.estimates.headroom import kv_cache_copies
 from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models.gguf import GGML_TYPES
 from roofline_core.models.model import MLA, Model
-
-#: vLLM's default tokens per KV block (``--block-size``, CacheConfig).
-VLLM_BLOCK_TOKENS = 16
 
 
 def llama_cpp_value_bytes(cache_type: str) -> float | None:
@@ -126,10 +127,6 @@ def _per_device_values_per_token_per_layer(model: Model, tensor_parallel: int) -
     return float(values), f"2 x {heads} KV heads x {model.head_dim}"
 
 
-def _uniform(model: Model) -> bool:
-    return model.sliding_layers == 0
-
-
 def check_log(
     log: EngineLog, *, model: Model, tensor_parallel: int | None = None, kv_dtype: str | None = None
 ) -> tuple[Check, ...]:
@@ -163,63 +160,79 @@ def check_log(
 
 def _vllm(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]:
     checks: list[Check] = []
-    values, values_text = _per_device_values_per_token_per_layer(model, setting.tensor_parallel)
-    value_bytes = bytes_per_element(setting.cache_format)
-    page = VLLM_BLOCK_TOKENS * values * value_bytes * model.layers
+    logged_block = log.value("block_size_tokens")
+    block = logged_block if isinstance(logged_block, int) and logged_block >= 1 else VLLM_BLOCK_TOKENS
+    layout = vllm_layout(
+        model, tensor_parallel=setting.tensor_parallel, kv_dtype=setting.cache_format, block_tokens=block
+    )
+    groups = len(layout.groups)
     basis = f"{setting.tensor_parallel} device(s) in tensor parallel, a {setting.cache_format.upper()} cache" + (
         f" (the log says {', '.join(setting.said_by_log)})" if setting.said_by_log else " (assumed)"
     )
-    approximate = (
-        ""
-        if _uniform(model)
-        else (
-            " The model has sliding-window layers: vLLM's hybrid allocator groups them into shared "
-            "pages, so this figure is approximate."
-        )
-    )
+    layout_note = (" vLLM " + VLLM_VERSION + ": " + "; ".join(layout.notes) + ".") if layout.notes else ""
     available = log.get("kv_cache_memory_bytes")
     tokens = log.get("kv_cache_tokens")
     if available is not None and tokens is not None:
-        blocks = math.floor(float(available.value) / page)
-        expected = float(blocks * VLLM_BLOCK_TOKENS)
+        blocks = layout.blocks(float(available.value))
+        expected = float(layout.reported_tokens(blocks))
         # The memory is printed to 0.01 GiB: half a step either way moves the blocks that fit.
-        tolerance = math.ceil(available.resolution / 2 / page + 1) * VLLM_BLOCK_TOKENS
+        step = layout.page_bytes * layout.group_size
+        tolerance = math.ceil(available.resolution / 2 / step / groups + 1) * layout.block_tokens
+        per_group = f" // {groups} groups" if groups > 1 else ""
         checks.append(
             Check(
                 name="kv_cache_tokens",
                 logged=tokens,
                 expected=expected,
                 working=(
-                    f"floor({available.printed} / ({VLLM_BLOCK_TOKENS} tokens x {values_text} x "
-                    f"{value_bytes:g} bytes x {model.layers} layers)) = {blocks:,} blocks of "
-                    f"{VLLM_BLOCK_TOKENS} tokens"
+                    f"floor({available.printed} / ({layout.block_tokens} tokens x {_values_text(model, setting)} x "
+                    f"{layout.group_size} layers)) = {blocks:,} blocks{per_group} of "
+                    f"{layout.block_tokens} tokens"
                 ),
                 agrees=abs(float(tokens.value) - expected) <= tolerance,
                 tolerance=float(tolerance),
                 explanation=f"For {basis}; within {tolerance:,} tokens the printed memory's rounding explains."
-                + approximate,
+                + layout_note,
             )
         )
     concurrency = log.get("max_concurrency")
     length = log.get("max_model_len_tokens")
     if concurrency is not None and length is not None and tokens is not None:
-        expected = float(tokens.value) / float(length.value)
+        logged_batched = log.value("max_num_batched_tokens")
+        batched = logged_batched if isinstance(logged_batched, int) else VLLM_BATCHED_TOKENS[True]
+        blocks_in_pool = int(tokens.value) // layout.block_tokens * groups
+        per_request = layout.blocks_per_request(int(length.value), batched_tokens=batched)
+        expected = blocks_in_pool / per_request
         checks.append(
             Check(
                 name="max_concurrency",
                 logged=concurrency,
                 expected=expected,
-                working=f"{int(tokens.value):,} tokens / {int(length.value):,} tokens per request",
+                working=(
+                    f"{blocks_in_pool:,} blocks / {per_request:,} blocks a request of {int(length.value):,} tokens"
+                ),
                 agrees=abs(float(concurrency.value) - expected) <= 0.01 + expected * 0.01,
                 tolerance=0.01 + expected * 0.01,
                 explanation=(
-                    "Requests of the longest length the cache holds at once; newer vLLM counts "
-                    "whole blocks per request, so a length that is not a multiple of "
-                    f"{VLLM_BLOCK_TOKENS} reads a little lower."
+                    "Requests of the longest length the cache holds at once; a request takes whole blocks "
+                    f"of {layout.block_tokens} tokens in every group"
+                    + (", one state slot in each recurrent group" if model.recurrent is not None else "")
+                    + (
+                        f", and a sliding layer its window plus {batched:,} batched tokens"
+                        if model.sliding_layers
+                        else ""
+                    )
+                    + "."
                 ),
             )
         )
     return tuple(checks)
+
+
+def _values_text(model: Model, setting: Setting) -> str:
+    """One token's cached values in one layer on one device, and the bytes of each, in words."""
+    values, values_text = _per_device_values_per_token_per_layer(model, setting.tensor_parallel)
+    return f"{values_text} x {bytes_per_element(setting.cache_format):g} bytes"
 
 
 def _sglang(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]:
@@ -299,3 +312,16 @@ def _llama_cpp(log: EngineLog, model: Model) -> tuple[Check, ...]:
             )
         )
     return tuple(checks)
+
+
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "Check",
+    "EngineLog",
+    "EngineLogError",
+    "LogNumber",
+    "Setting",
+    "check_log",
+    "llama_cpp_value_bytes",
+    "parse",
+]

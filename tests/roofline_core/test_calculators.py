@@ -491,3 +491,34 @@ def test_the_measured_roof_is_refused_where_no_run_is_cited(calculator_id: str) 
     assert compute(calculator_id, {"accelerator": "l4"})["outputs"]["memory_roof"]["text"] == (
         "none cited for this accelerator"
     )
+
+
+def test_kv_cache_calculator_shows_the_cache_as_vllm_allocates_it_beside_the_model() -> None:
+    # Llama 3.1 8B on one H100 at 0.9: the by-hand allocation of tests/roofline_core/test_engine_memory.py.
+    inputs = {"model": "llama-3.1-8b", "accelerator": "h100-sxm", "devices": "1", "weight_dtype": "bf16"}
+    out = compute("kv-cache", inputs)["outputs"]
+    assert out["vllm_cache_tokens"]["value"] == 457_024
+    assert "28,564 blocks of 16 tokens" in out["vllm_cache_tokens"]["text"]
+    assert out["vllm_concurrency"]["value"] == pytest.approx(28_564 / 2048)
+    assert "KV cache pool" in out["vllm_memory"]["text"] and "activation profile" in out["vllm_memory"]["text"]
+    # A lower utilisation leaves fewer blocks; the command carries the same share.
+    lower = compute("kv-cache", {**inputs, "gpu_memory_utilization": "0.8"})["outputs"]
+    assert lower["vllm_cache_tokens"]["value"] < 457_024
+    assert "--gpu-memory-utilization 0.8" in lower["vllm_command"]["value"]
+    assert lower["sglang_command"]["value"].startswith("python -m sglang.launch_server --model-path meta-llama/")
+
+
+@pytest.mark.parametrize(
+    ("calculator", "inputs", "flags"),
+    [
+        ("decode-speed-of-light", {"batch": "8", "context_tokens": "4096"}, "--max-model-len 4097 --max-num-seqs 8"),
+        ("prefill-ttft", {"prompt_tokens": "2048", "batch": "2"}, "--max-model-len 2049 --max-num-seqs 2"),
+        ("kv-cache", {"context_tokens": "8192", "batch": "3"}, "--max-model-len 8192 --max-num-seqs 3"),
+        ("what-fits", {"context_tokens": "8192", "batch": "16"}, "--max-model-len 8192 --max-num-seqs 16"),
+    ],
+)
+def test_every_serving_calculator_prints_the_engine_commands_that_realise_it(calculator, inputs, flags) -> None:
+    out = compute(calculator, inputs)["outputs"]
+    assert flags in out["vllm_command"]["value"]
+    assert out["sglang_command"]["value"].startswith("python -m sglang.launch_server")
+    assert out["llama_cpp_command"]["value"].startswith("llama-server -m")

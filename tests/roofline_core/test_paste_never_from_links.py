@@ -25,7 +25,7 @@ URL_STATE = PROJECT_ROOT / "site_assets" / "calculators" / "url-state.mjs"
 
 def test_only_pasted_text_is_unlinked_and_the_page_is_told() -> None:
     unlinked = {(c.id, f.id) for c in CALCULATORS.values() for f in c.inputs if not f.linked}
-    assert unlinked == {("reconcile", "benchmark_output")}
+    assert unlinked == {("reconcile", "benchmark_output"), ("engine-log", "engine_log")}
     fields = {f["id"]: f for f in definition("reconcile")["inputs"]}
     assert fields["benchmark_output"]["linked"] is False
     # The config box stays linked: a link carries its short code.
