@@ -77,9 +77,9 @@ def frontier_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         if point["label"]:
             spots = [
                 (x + dx, y + dy + direction * lines_up * _LINE_PX, anchor)
-                for lines_up in range(3)
+                for lines_up in range(5)
                 for direction, dy in ((-1, -_GAP_PX), (1, _GAP_PX + 18))
-                for dx, anchor in ((12, "start"), (-12, "end"), (0, "middle"))
+                for dx, anchor in ((12, "start"), (-12, "end"), (0, "middle"), (28, "start"), (-28, "end"))
             ]
             group["children"].append(place_label(point["label"], spots, placed, frame))
         points.append(group)

@@ -171,6 +171,10 @@ def test_a_pasted_config_comes_back_as_the_code_a_link_carries_and_as_json():
     # Only the weight-format line tells them apart: the config has no quantization_config.
     assert view["outputs"].pop("weight_format_read")["text"].startswith("none: the config.json has no")
     assert preset["outputs"].pop("weight_format_read")["text"] == "none: the model is not a pasted config.json"
+    # And the vLLM and SGLang commands: a preset names its repository, a pasted config.json does
+    # not (llama.cpp's names a local file either way).
+    for command in ("vllm_command", "sglang_command"):
+        assert view["outputs"].pop(command)["text"] != preset["outputs"].pop(command)["text"]
     assert view["outputs"] == preset["outputs"]
     # No config read while a preset is chosen, and a bad paste is an error under its field.
     assert preset["configs"] == {}
