@@ -301,6 +301,21 @@ def _bytes_text(bytes_per_element: float) -> str:
     return f"{bytes_per_element:g} byte"
 
 
+def price_input(*, help: str) -> Number:  # noqa: A002 - the field's own word
+    """The price of one accelerator per hour, in US dollars: 0 (the default) means none given,
+    and ``help`` says what the calculator then shows."""
+    return Number(
+        id="price_per_device_hour",
+        label="Price per device-hour",
+        unit="USD",
+        default=0,
+        minimum=0,
+        maximum=10_000,
+        step=0.01,
+        help=help,
+    )
+
+
 def params_input(*, default: float) -> Number:
     return PARAMS_BILLION.variant(
         default=default,

@@ -20,6 +20,7 @@ from roofline_core.calculators._common import (
     model_config_input,
     model_input,
     model_of,
+    price_input,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.session_chart import session_chart
@@ -299,16 +300,7 @@ AGENTIC_SESSION = Calculator(
                 f"x16, {format_number(TIER_BANDWIDTH[DISK] / 1e9)} GB/s for a PCIe 4.0 NVMe drive."
             ),
         ),
-        Number(
-            id="price_per_device_hour",
-            label="Price per device-hour",
-            unit="USD",
-            default=0,
-            minimum=0,
-            maximum=10_000,
-            step=0.01,
-            help="What one accelerator costs you per hour; 0 gives the cost in device-hours.",
-        ),
+        price_input(help="What one accelerator costs you per hour; 0 gives the cost in device-hours."),
     ),
     outputs=(
         Output("task_time", "Time for the task"),

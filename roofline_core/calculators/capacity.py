@@ -18,6 +18,7 @@ from roofline_core.calculators._common import (
     model_config_input,
     model_input,
     model_of,
+    price_input,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.figures.frontier import frontier_chart
@@ -350,16 +351,7 @@ CAPACITY = Calculator(
             step=0.1,
             help="Longest mean time between output tokens at the percentile.",
         ),
-        Number(
-            id="price_per_device_hour",
-            label="Price per device-hour",
-            unit="USD",
-            default=0,
-            minimum=0,
-            maximum=10_000,
-            step=0.01,
-            help="What one accelerator costs you per hour; 0 gives the cost as a multiple of it.",
-        ),
+        price_input(help="What one accelerator costs you per hour; 0 gives the cost as a multiple of it."),
     ),
     outputs=(
         Output("plan", "Cheapest fleet"),

@@ -33,6 +33,7 @@ from roofline_core.calculators._common import (
     parallelism_cross_check,
     params_input,
     parts_result,
+    price_input,
     roof_cross_check,
     roofline_chart,
     what_moves,
@@ -58,7 +59,7 @@ from roofline_core.formatting import (
     format_whole,
 )
 from roofline_core.questions.sensitivity import decode_sensitivity
-from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE, Number
+from roofline_core.vocabulary import BANDWIDTH_EFFICIENCY, MATH_DTYPE
 
 
 def decode_at(values: dict[str, Any], batch: int, *, roof: bool = True) -> DecodeEstimate:
@@ -264,16 +265,7 @@ DECODE_SPEED_OF_LIGHT = Calculator(
         BANDWIDTH_EFFICIENCY,
         MATH_DTYPE,
         MEMORY_ROOF,
-        Number(
-            id="price_per_device_hour",
-            label="Price per device-hour",
-            unit="USD",
-            default=0,
-            minimum=0,
-            maximum=10_000,
-            step=0.01,
-            help="What one accelerator costs you per hour; 0 leaves the cost out.",
-        ),
+        price_input(help="What one accelerator costs you per hour; 0 leaves the cost out."),
     ),
     outputs=(
         Output("step_time", "Time per decode step"),
