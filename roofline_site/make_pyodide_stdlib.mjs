@@ -27,11 +27,19 @@ for _module in pkgutil.walk_packages(roofline_core.__path__, "roofline_core."):
     importlib.import_module(_module.name)
 from roofline_core.calculators import CALCULATORS
 from roofline_core.view import compute_view_json
+_seen = set()
 for _id, _calc in CALCULATORS.items():
     compute_view_json(_id, {}, "x")
     for _field in _calc.inputs:
         compute_view_json(_id, {_field.id: "\\u00e9 not valid {"}, "x")
         for _choice in getattr(_field, "choices", ()):
+            # Each choice once, in the first calculator with the field: the library modules a
+            # choice's branch loads do not depend on which calculator asks, and the model and
+            # chip lists are shared by a dozen calculators, some of which (the fleet planners)
+            # take a tenth of a second a compute.
+            if (_field.id, _choice.value) in _seen:
+                continue
+            _seen.add((_field.id, _choice.value))
             compute_view_json(_id, {_field.id: _choice.value}, "x")
             # Compared with a pinned scenario A at the defaults, and A wrong.
             compute_view_json(_id, {_field.id: _choice.value}, "x", pinned={})
