@@ -238,14 +238,6 @@ SCENARIOS = {
         page.select_option(f"{ROOT} [name=second_gpu]", "rtx-3090"),
         page.select_option(f"{ROOT} [name=engine_style]", "pcie"),
     ),
-    "disaggregation": lambda page: (
-        page.fill(f"{ROOT} [name=rate_per_s]", "20"),
-        page.fill(f"{ROOT} [name=link_gb_per_s]", "25"),
-    ),
-    "agentic-session": lambda page: (
-        page.fill(f"{ROOT} [name=turns]", "14"),
-        page.select_option(f"{ROOT} [name=tier]", "disk"),
-    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),
