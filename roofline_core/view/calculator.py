@@ -272,5 +272,7 @@ def table_tree(
     return node(
         "div",
         {"class": "roofline-calc__table", "data-table": "", "data-prose-columns": " ".join(c.id for c in prose)},
-        node("table", {}, node("thead", {}, head), node("tbody", {}, *rows)),
+        # Focusable: a table wider than the calculator's column scrolls sideways in the box
+        # Material wraps it in, and a keyboard reader scrolls it from the focused table.
+        node("table", {"tabindex": "0"}, node("thead", {}, head), node("tbody", {}, *rows)),
     )
