@@ -238,10 +238,14 @@ SCENARIOS = {
         page.select_option(f"{ROOT} [name=second_gpu]", "rtx-3090"),
         page.select_option(f"{ROOT} [name=engine_style]", "pcie"),
     ),
-    "engine-log": lambda page: page.fill(
-        f"{ROOT} [name=engine_log]",
-        "INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: 53.47 GiB\n"
-        "INFO 11-27 12:00:06 [kv_cache_utils.py:1087] GPU KV cache size: 438,016 tokens\n",
+    # The paste never goes into the link; the model does.
+    "engine-log": lambda page: (
+        page.select_option(f"{ROOT} [name=model]", "llama-3.1-70b"),
+        page.fill(
+            f"{ROOT} [name=engine_log]",
+            "INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: 53.47 GiB\n"
+            "INFO 11-27 12:00:06 [kv_cache_utils.py:1087] GPU KV cache size: 438,016 tokens\n",
+        ),
     ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
