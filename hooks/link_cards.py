@@ -89,7 +89,9 @@ def on_files(files: Files, config) -> Files:
 
 
 def _cache_dir(config) -> Path:
-    return Path(config["config_file_path"]).resolve().parent / ".cache" / "link-cards"
+    # The repository's own .cache (beside this hook), not the built project's: cards are keyed by
+    # their texts alone, so a fixture site or a build with another SITE_URL reuses them.
+    return Path(__file__).resolve().parent.parent / ".cache" / "link-cards"
 
 
 def on_env(env, config, files):

@@ -81,7 +81,7 @@ def repository_config_digest() -> str:
     """The digest of this checkout's own build configuration as files (its ``mkdocs.yml``, hooks
     and overrides), whatever site is being built: for the caches in the repository's ``.cache``
     that every build with this code shares (the packed core, the Pyodide library and snapshot,
-    the CSP record), whose records depend on no site's settings. A fixture
+    the CSP record, the link cards), whose records depend on no site's settings. A fixture
     site in a test, or another ``SITE_URL``, then reuses them; an edit to a hook still misses."""
     if _repository is None:
         start_build(PROJECT_ROOT / "mkdocs.yml")

@@ -51,7 +51,9 @@ def drawing_digest() -> str:
 def card_key(title: str, summary: str, kind: str, *, site_name: str) -> str:
     """Hex key of a card: every text drawn on it and :func:`drawing_digest`."""
     parts = (drawing_digest().encode(), *(text.encode() for text in (title, summary, kind, site_name)))
-    return input_key(parts)[:24]
+    # Shared by every build of this checkout (fixture sites too): a card depends only on its texts
+    # and the drawing code, never on the site being built.
+    return input_key(parts, shared=True)[:24]
 
 
 def card_figure(title: str, summary: str, kind: str, *, site_name: str) -> Figure:
@@ -146,7 +148,7 @@ def cached_scenario_card_file(
 ) -> Path:
     """The scenario card's file in ``cache_dir``, drawn now if missing (as :func:`cached_card_file`)."""
     texts = ["scenario", title, inputs, site_name, *(part for result in results for part in result)]
-    key = input_key([drawing_digest().encode(), *(text.encode() for text in texts)])[:24]
+    key = input_key([drawing_digest().encode(), *(text.encode() for text in texts)], shared=True)[:24]
     path = cache_dir / f"scenario.{key}.png"
     if path.is_file():
         return path

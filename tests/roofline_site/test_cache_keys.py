@@ -308,7 +308,7 @@ CACHES: dict[str, Cache] = {
 
 #: Caches in the repository's own .cache that every build with this code shares (fixture sites,
 #: other SITE_URLs): they depend on the repository's configuration files, not on the site's.
-SHARED = {"csp-inline-code", "pyodide-core", "pyodide-stdlib", "pyodide-snapshot"}
+SHARED = {"csp-inline-code", "link-cards", "pyodide-core", "pyodide-stdlib", "pyodide-snapshot"}
 #: Caches in the user's cache folder, shared by every checkout on the machine: keyed by their
 #: inputs' bytes alone (tests/roofline_site/test_precompress.py).
 MACHINE_WIDE = {"precompressed"}
