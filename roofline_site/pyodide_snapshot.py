@@ -28,8 +28,9 @@ MAKER = HERE / "make_pyodide_snapshot.mjs"
 #: The container format and file name, shared with the worker.
 SNAPSHOT_MODULE = HERE.parent / "site_assets" / "calculators" / "snapshot.mjs"
 CACHE_DIR_NAME = ".cache/pyodide-snapshot"
-# Making one boots Python in Node; a minute means something is wrong.
-MAKE_TIMEOUT_S = 120
+# Making one boots Python in Node (a few CPU-s); the bound only catches a hang, with room for a
+# busy machine, where wall time stretches many times.
+MAKE_TIMEOUT_S = 900
 # On a snapshot here, gzip level 6 is within 1 % of level 9's size in a sixth of the time.
 GZIP_LEVEL = 6
 
