@@ -205,12 +205,39 @@ def page_factory(browser):
         context.close()
 
 
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        help="save the browser tests' screenshots into screenshots/ for people to look at",
+    )
+
+
+class Screenshots:
+    """Screenshots for people to look at (``screenshots/``, git-ignored), saved only when the run
+    asks (``scripts/test --screenshots``): no assertion reads them, and rasterising full pages was
+    a large share of the browser tests' CPU time. The checks beside each screenshot run either way."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+
+    @property
+    def wanted(self) -> bool:
+        return self.folder is not None
+
+    def take(self, target, name: str, **options) -> None:
+        """``target.screenshot`` (a page or a locator) into ``name``, when wanted."""
+        if self.folder is not None:
+            target.screenshot(path=str(self.folder / name), **options)
+
+
 @pytest.fixture(scope="session")
-def screenshot_dir() -> Path:
-    """Where browser tests save screenshots for people to look at (``screenshots/``, git-ignored)."""
+def screenshots(request) -> Screenshots:
+    if not request.config.getoption("--screenshots"):
+        return Screenshots(None)
     path = PROJECT_ROOT / "screenshots"
     path.mkdir(exist_ok=True)
-    return path
+    return Screenshots(path)
 
 
 def have_node() -> bool:

@@ -18,12 +18,12 @@ def test_home_page_has_no_external_asset(built_site):
 
 
 @pytest.mark.browser
-def test_home_page_loads_without_leaving_localhost(site_server, page_factory, screenshot_dir):
+def test_home_page_loads_without_leaving_localhost(site_server, page_factory, screenshots):
     for scheme in ("light", "dark"):
         page, watch = page_factory(color_scheme=scheme)
         page.goto(site_server, wait_until="networkidle")
         assert "Roofline Glossary" in page.title()
-        page.screenshot(path=str(screenshot_dir / f"home-{scheme}.png"))
+        screenshots.take(page, f"home-{scheme}.png")
         assert watch.external_requests == []
         assert watch.console_errors == []
         assert watch.page_errors == []

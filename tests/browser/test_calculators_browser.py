@@ -110,12 +110,15 @@ def chart_geometry(page) -> dict:
     )
 
 
-def screenshot_calculator(page, path) -> None:
+def screenshot_calculator(page, screenshots, name: str) -> None:
     """The calculator as laid out on the full page (an element shot would catch the sticky header)."""
+    if not screenshots.wanted:
+        return
     box = page.locator(ROOT).bounding_box()
     scroll_y = page.evaluate("window.scrollY")
-    page.screenshot(
-        path=str(path),
+    screenshots.take(
+        page,
+        name,
         full_page=True,
         clip={"x": box["x"], "y": box["y"] + scroll_y, "width": box["width"], "height": box["height"]},
     )
@@ -487,17 +490,17 @@ def test_instant_navigation_kept_one_worker_and_stayed_local(live):
     assert real_errors(live.watch) == []
 
 
-def test_screenshots_of_each_calculator(live, screenshot_dir):
+def test_screenshots_of_each_calculator(live, screenshots):
     page = live.page
     for calculator_id in CALCULATORS:
         instant_navigate(page, calculator_id)
         page.set_viewport_size({"width": 1280, "height": 900})
-        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-light.png")
+        screenshot_calculator(page, screenshots, f"calculator-{calculator_id}-light.png")
         set_scheme(page, "dark")
-        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-dark.png")
+        screenshot_calculator(page, screenshots, f"calculator-{calculator_id}-dark.png")
         set_scheme(page, "light")
         page.set_viewport_size({"width": 390, "height": 844})
-        screenshot_calculator(page, screenshot_dir / f"calculator-{calculator_id}-390px.png")
+        screenshot_calculator(page, screenshots, f"calculator-{calculator_id}-390px.png")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"{calculator_id}: page scrolls sideways at 390 px ({width} px wide)"
         page.set_viewport_size({"width": 1280, "height": 900})

@@ -297,11 +297,11 @@ def test_previews_work_after_instant_navigation(sub_site, page_factory):
 
 
 @pytest.mark.parametrize(("scheme", "width"), [("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)])
-def test_screenshots(sub_site, page_factory, screenshot_dir, scheme, width):
+def test_screenshots(sub_site, page_factory, screenshots, scheme, width):
     page, watch = page_factory(color_scheme=scheme, width=width, saves_data=True)
     for name, path in (("term", "glossary/roofline/"), ("index", "glossary/")):
         page.goto(sub_site + path, wait_until="networkidle")
-        page.screenshot(path=str(screenshot_dir / f"glossary-{name}-{scheme}-{width}.png"))
+        screenshots.take(page, f"glossary-{name}-{scheme}-{width}.png")
     page.goto(sub_site + "glossary/roofline/", wait_until="networkidle")
     link = page.locator('article a[data-glossary-term="memory-bandwidth"]').first
     link.scroll_into_view_if_needed()
@@ -309,7 +309,7 @@ def test_screenshots(sub_site, page_factory, screenshot_dir, scheme, width):
     page.locator(PREVIEW).wait_for(state="visible")
     box = page.locator(PREVIEW).bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width  # stays on screen at 390 px
-    page.screenshot(path=str(screenshot_dir / f"glossary-preview-{scheme}-{width}.png"))
+    screenshots.take(page, f"glossary-preview-{scheme}-{width}.png")
     _assert_clean(watch)
 
 

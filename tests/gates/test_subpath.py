@@ -83,7 +83,7 @@ def test_every_reference_resolves_under_the_prefix(subpath_site):
 
 
 @pytest.mark.browser
-def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, page_factory, screenshot_dir):
+def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, page_factory, screenshots):
     site_dir, base_url = subpath_site
     page, watch = page_factory()
     failed: list[str] = []
@@ -142,7 +142,7 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
         page.goto(base_url + url_path(calculator_pages[0]), wait_until="load")
         _change, states = make_live(page)
         assert set(states) == {"live"}, f"{calculator_pages[0]}: calculators under the prefix: {states}"
-    page.screenshot(path=str(screenshot_dir / "subpath-last-page.png"))
+    screenshots.take(page, "subpath-last-page.png")
 
     assert failed == [], f"failed requests under the prefix: {failed}"
     assert outside == [], f"requests outside the prefix: {outside}"

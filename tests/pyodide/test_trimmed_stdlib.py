@@ -38,4 +38,3 @@ def test_it_holds_compiled_modules_only_and_what_roofline_core_imports(trimmed):
 def test_it_is_much_smaller_than_the_stock_library(trimmed):
     stock = (pyodide_package_dir(PROJECT_ROOT) / STOCK_NAME).stat().st_size
     assert len(trimmed.data) < 0.6 * stock
-

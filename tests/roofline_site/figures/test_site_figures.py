@@ -48,7 +48,7 @@ def test_gallery_has_every_kind_with_alt_text_and_numbers(built_site):
 
 
 @pytest.mark.browser
-def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, screenshot_dir):
+def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, screenshots):
     fills = {}
     for scheme, width in (("light", 1280), ("dark", 1280), ("light", 390), ("dark", 390)):
         page, watch = page_factory(color_scheme=scheme, width=width)
@@ -88,13 +88,13 @@ def test_gallery_screenshots_light_dark_and_phone(site_server, page_factory, scr
             "() => document.querySelectorAll('.md-header, .md-tabs').forEach(e => e.style.setProperty('display', 'none', 'important'))"
         )
         for index, kind in enumerate(kinds):
-            figures.nth(index).screenshot(path=str(screenshot_dir / f"figure-{index + 1}-{kind}-{scheme}-{width}.png"))
+            screenshots.take(figures.nth(index), f"figure-{index + 1}-{kind}-{scheme}-{width}.png")
         # The numbers open under the figure.
         table = figures.first.locator("details table")
         assert not table.is_visible()
         figures.first.locator("summary").click()
         assert table.is_visible()
-        page.screenshot(path=str(screenshot_dir / f"figures-page-{scheme}-{width}.png"), full_page=True)
+        screenshots.take(page, f"figures-page-{scheme}-{width}.png", full_page=True)
         assert watch.external_requests == [] and watch.console_errors == [] and watch.page_errors == []
     assert fills["light"] != fills["dark"]
     assert fills["light"][0] == "rgba(0, 0, 0, 0.87)"  # Material's light text colour
