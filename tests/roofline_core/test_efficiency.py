@@ -3,7 +3,6 @@ realistic figure, and the expected_* fields every consumer reads."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.quantities import evaluate
 from roofline_core.questions.reconcile import reconcile_decode
-from roofline_core.sources import Source
+from tests.support.measurement_rows import measurement_row
 
 H100 = get_accelerator("h100-sxm")
 LLAMA = get_model("llama-3-8b")
@@ -153,32 +152,9 @@ def test_prefill_carries_its_realistic_time_to_first_token_and_stays_the_plain_s
 
 
 def _row(**changes: object) -> Measurement:
-    base = Measurement(
-        id="row",
-        line=1,
-        source_kind="engine",
-        model_slug="llama-3-8b",
-        model=LLAMA,
-        accelerator_slug="h100-sxm",
-        accelerator=H100,
-        devices=1,
-        parallelism="none",
-        weight_format=WeightFormat("bf16", 16.0),
-        kv_format="bf16",
-        compute_format="bf16",
-        batch=4,
-        input_tokens=100,
-        output_tokens=200,
-        metric="decode_tokens_per_s_per_sequence",
-        value=100.0,
-        unit="tok/s",
-        engine="vLLM",
-        engine_version="1",
-        date="2025",
-        source=Source(title="t", url="https://example.org", states="100.0"),
-        conditions="c",
-    )
-    return dataclasses.replace(base, **changes)
+    # A vLLM run in BF16 at batch 4; the rest as tests/support/measurement_rows.py has it.
+    bf16 = {"weight_format": WeightFormat("bf16", 16.0), "kv_format": "bf16", "compute_format": "bf16"}
+    return measurement_row(**{**bf16, "batch": 4, "engine": "vLLM", "date": "2025", **changes})
 
 
 def test_the_comparison_and_the_estimates_make_the_realistic_figure_the_same_way() -> None:

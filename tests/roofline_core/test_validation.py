@@ -30,39 +30,10 @@ from roofline_core.evidence.validation import (
 from roofline_core.hardware import get_accelerator
 from roofline_core.models import get_model
 from roofline_core.models.attention import decode_attention_cost, prefill_attention_cost
-from roofline_core.sources import Source
+from tests.support.measurement_rows import measurement_row as _row
 
 H100 = get_accelerator("h100-sxm")
 LLAMA = get_model("llama-3-8b")
-
-
-def _row(**changes: object) -> Measurement:
-    base = Measurement(
-        id="row",
-        line=1,
-        source_kind="engine",
-        model_slug="llama-3-8b",
-        model=LLAMA,
-        accelerator_slug="h100-sxm",
-        accelerator=H100,
-        devices=1,
-        parallelism="none",
-        weight_format=WeightFormat("fp16", 16.0),
-        kv_format="fp16",
-        compute_format="fp16",
-        batch=1,
-        input_tokens=100,
-        output_tokens=200,
-        metric="decode_tokens_per_s_per_sequence",
-        value=100.0,
-        unit="tok/s",
-        engine="e",
-        engine_version="1",
-        date="2024",
-        source=Source(title="t", url="https://example.org", states="100.0"),
-        conditions="c",
-    )
-    return dataclasses.replace(base, **changes)
 
 
 def _decode_s(row: Measurement, bandwidth: float, peak: float) -> float:
