@@ -271,7 +271,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
             "shared_experts": 1 if shared_width else 0,
             "shared_expert_ffn_size": shared_width,
         }
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa"):
         first_dense = f.whole("first_k_dense_replace", default=0, minimum=0)
         return {
             "experts": f.whole("n_routed_experts", limit="experts"),
@@ -319,7 +319,7 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
         pass  # their layer plan, windows included, is read below (hybrid_config)
     else:
         fields["sliding_window"], fields["sliding_layers"] = _sliding(f, model_type, layers)
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "kimi_linear"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa", "kimi_linear"):
         fields.update(
             attention=MLA,
             kv_heads=heads,

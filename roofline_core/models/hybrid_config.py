@@ -41,6 +41,10 @@ HYBRID_MODEL_TYPES: dict[str, str] = {
     "jamba": "Jamba",
     "kimi_linear": "Kimi",
     "deepseek_v32": "DeepSeek",
+    # GLM-5: DeepSeek-V3.2's layout (MLA, DSA indexer, DeepSeek-style experts) at its own sizes
+    # (GlmMoeDsaConfig in transformers; https://github.com/zai-org/GLM-5 "integrates DeepSeek
+    # Sparse Attention (DSA)").
+    "glm_moe_dsa": "GLM",
     "minimax": "MiniMax",
     "minimax_text_01": "MiniMax",
 }
@@ -48,6 +52,9 @@ HYBRID_MODEL_TYPES: dict[str, str] = {
 #: Types whose every MLP is a mixture of experts or that size their MLPs in other fields, so
 #: ``intermediate_size`` may be absent.
 NO_DENSE_WIDTH = ("qwen3_5_moe", "qwen3_5_moe_text", "kimi_linear", "granitemoehybrid")
+
+#: Types with DeepSeek Sparse Attention's indexer (index_n_heads, index_head_dim, index_topk).
+DSA_MODEL_TYPES = ("deepseek_v32", "glm_moe_dsa")
 
 _QWEN_GDN = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text")
 
@@ -102,7 +109,7 @@ def read_hybrid(fields: Any, model_type: str, base: dict[str, Any]) -> dict[str,
         return _kimi_linear(fields, layers)
     if model_type in ("minimax", "minimax_text_01"):
         return _minimax_lightning(fields, layers, base)
-    if model_type == "deepseek_v32":
+    if model_type in DSA_MODEL_TYPES:
         return {
             "sparse_attention": SparseAttention(
                 index_heads=fields.whole("index_n_heads", limit="num_attention_heads"),

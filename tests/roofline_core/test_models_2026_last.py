@@ -1,0 +1,50 @@
+"""The last 2025-26 model types and presets (issue 38): GLM-5's sparse attention, ..., each read
+from its published config and checked against its publisher's counts and a hand derivation."""
+
+from __future__ import annotations
+
+from roofline_core.models import MODELS
+from roofline_core.models.hf_config import from_hf_config
+from roofline_core.models.layer_kinds import SparseAttention
+from tests.roofline_core.test_hf_config import SOURCES, _within
+from tests.support.hf_configs import config
+
+# GLM-5 (glm_moe_dsa) ----------------------------------------------------------------------------
+
+
+def test_glm_5_reads_as_deepseek_sparse_attention_at_its_own_sizes() -> None:
+    m = from_hf_config(config("glm-5"))
+    assert (m.family, m.notes, m.attention) == ("GLM", (), "mla")
+    assert m.sparse_attention == SparseAttention(index_heads=32, index_head_dim=128, top_k=2048)
+    assert (m.dense_layers, m.moe_layers, m.experts, m.experts_per_token, m.shared_experts) == (3, 75, 256, 8, 1)
+    # MLA's no-rotary width, not the config's head_dim (64), is the query-key head.
+    assert (m.head_dim, m.mla_v_head_dim, m.mla_latent_dim, m.mla_rope_dim) == (192, 256, 512, 64)
+    assert m.mtp_layers == 1
+
+
+def test_glm_5_counts_match_the_readme() -> None:
+    m, entry = MODELS["glm-5"], SOURCES["glm-5"]
+    assert _within(m.total_params, entry["published_total_params"]["value"]), m.total_params / 1e9
+    # GLM counts the decoder layers only, as for GLM-4.5: no embedding, no output head.
+    decoder = m.streamed_params_per_token - m.vocab_size * m.hidden_size
+    assert _within(decoder, entry["published_active_params"]["value"]), decoder / 1e9
+    assert m == from_hf_config(config("glm-5"), slug="glm-5", name="GLM-5", source=m.source)
+
+
+def test_glm_5_cache_and_sparse_reads_by_hand() -> None:
+    m = MODELS["glm-5"]
+    # Per layer and token: the 512-wide latent and 64-wide rotary key in 16 bits, plus the
+    # indexer's 128 FP8 values and one FP32 scale; 78 layers, no fixed state.
+    per_token = 78 * ((512 + 64) * 2 + 128 + 4)
+    assert m.kv_bytes_per_token("fp16") == per_token == 100_152
+    assert m.state_bytes_per_sequence == 0
+    assert m.kv_cache_bytes(context_tokens=131_072) == 131_072 * per_token
+    # At 128k a decode step reads 2,048 latents per layer and every token's indexer key.
+    read = m.decode_cache_read_bytes(context_tokens=131_072, kv_dtype="fp16")
+    assert read == 78 * ((512 + 64) * 2 * 2048 + 132 * 131_072)
+    # The indexer's weights per layer: its query from the 2,048-wide compressed query, one key
+    # head and its norm, and one weight per head.
+    indexer = 2048 * 32 * 128 + 6144 * 128 + 2 * 128 + 6144 * 32
+    assert m.sparse_attention.params(6144, 2048) == indexer
+    dense_twin = from_hf_config({**config("glm-5"), "model_type": "deepseek_v3"})
+    assert m.total_params - dense_twin.total_params == 78 * indexer
