@@ -505,6 +505,11 @@ _UNREADABLE_MARKERS = (
     "laurel",
     "per_layer_input",
     "kv_shared",
+    # DeepSeek-V4's compressed attention (per-layer compress_ratios of the cached tokens) and
+    # hyper-connections (hc_mult residual streams): read as a plain DeepSeek MoE, its cache would
+    # be several times too large.
+    "compress_ratio",
+    "hc_mult",
 )
 #: How each fallback layout is named in its note.
 _LAYOUT_NAMES = {

@@ -3,8 +3,10 @@ from its published config and checked against its publisher's counts and a hand 
 
 from __future__ import annotations
 
+import pytest
+
 from roofline_core.models import MODELS
-from roofline_core.models.hf_config import from_hf_config
+from roofline_core.models.hf_config import ConfigError, from_hf_config
 from roofline_core.models.layer_kinds import SparseAttention
 from tests.roofline_core.test_hf_config import SOURCES, _within
 from tests.support.hf_configs import config
@@ -48,3 +50,39 @@ def test_glm_5_cache_and_sparse_reads_by_hand() -> None:
     assert m.sparse_attention.params(6144, 2048) == indexer
     dense_twin = from_hf_config({**config("glm-5"), "model_type": "deepseek_v3"})
     assert m.total_params - dense_twin.total_params == 78 * indexer
+
+
+# DeepSeek-V4 (deepseek_v4): refused, naming what is not modelled ------------------------------
+
+#: DeepSeek-V4-Flash's architecture fields, from NVIDIA's NVFP4 checkpoint of it
+#: (https://github.com/ai-dynamo/aiconfigurator/blob/7b359652cc600f4e157258117719c380aaadfb47/aic-core/src/aiconfigurator_core/model_configs/nvidia--DeepSeek-V4-Flash-NVFP4_config.json).
+DEEPSEEK_V4_FLASH = {
+    "model_type": "deepseek_v4",
+    "compress_ratios": [0, 0] + [4, 128] * 20 + [4, 0],
+    "hc_mult": 4,
+    "head_dim": 512,
+    "hidden_size": 4096,
+    "index_head_dim": 128,
+    "index_n_heads": 64,
+    "index_topk": 512,
+    "moe_intermediate_size": 2048,
+    "n_routed_experts": 256,
+    "n_shared_experts": 1,
+    "num_attention_heads": 64,
+    "num_experts_per_tok": 6,
+    "num_hidden_layers": 43,
+    "num_key_value_heads": 1,
+    "o_lora_rank": 1024,
+    "q_lora_rank": 1024,
+    "qk_rope_head_dim": 64,
+    "sliding_window": 128,
+    "vocab_size": 129280,
+}
+
+
+@pytest.mark.parametrize("extra", [{}, {"intermediate_size": 2048}])
+def test_deepseek_v4_is_refused_for_its_compressed_attention(extra: dict) -> None:
+    # With an intermediate_size its fields would pass for a DeepSeek-style MoE with one KV head
+    # of 512 on every layer: a cache 4 to 128 times the compressed one. Refused instead.
+    with pytest.raises(ConfigError, match=r"it has 'compress_ratios', a field of layers no known layout reads"):
+        from_hf_config({**DEEPSEEK_V4_FLASH, **extra})
