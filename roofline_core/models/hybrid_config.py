@@ -366,7 +366,10 @@ def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
             value_dim=head_dim,
             conv_kernel=inner.whole("short_conv_kernel_size", default=4),
             gate_rank=head_dim,
-            state_dtype=_dtype(fields.config, "mamba_ssm_cache_dtype"),
+            # vLLM keeps KDA's recurrent state in FP32 whatever the model's dtype, its convolution
+            # state in the model's (MambaStateDtypeCalculator.kda_state_dtype returns float32 last;
+            # vllm/model_executor/layers/mamba/mamba_utils.py at commit 2afe1e8573cf).
+            state_dtype="fp32",
             conv_dtype=_dtype(fields.config),
         ),
         "recurrent_layers": len(set(kda_layers)),

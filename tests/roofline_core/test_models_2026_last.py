@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from roofline_core.estimates.engine_memory import vllm_layout
 from roofline_core.models import MODELS
 from roofline_core.models.hf_config import ConfigError, from_hf_config
 from roofline_core.models.layer_kinds import SparseAttention
+from roofline_core.models.preset_records import PRESET_RECORDS
 from tests.roofline_core.test_hf_config import SOURCES, _within
 from tests.support.hf_configs import config
 
@@ -86,3 +88,36 @@ def test_deepseek_v4_is_refused_for_its_compressed_attention(extra: dict) -> Non
     # of 512 on every layer: a cache 4 to 128 times the compressed one. Refused instead.
     with pytest.raises(ConfigError, match=r"it has 'compress_ratios', a field of layers no known layout reads"):
         from_hf_config({**DEEPSEEK_V4_FLASH, **extra})
+
+
+# Kimi Linear 48B-A3B (kimi_linear) ----------------------------------------------------------------
+
+
+def test_kimi_linear_preset_is_its_config_and_matches_the_readme() -> None:
+    from tests.roofline_core.test_layer_kinds import KIMI_LINEAR
+
+    m = MODELS["kimi-linear-48b-a3b"]
+    assert m == from_hf_config(KIMI_LINEAR, slug=m.slug, name=m.name, source=m.source)
+    record = next(r for r in PRESET_RECORDS if r["slug"] == m.slug)
+    # Moonshot's 48B and 3B leave out the embedding table and the output head (0.75B together).
+    tables = 2 * 163_840 * 2304
+    assert _within(m.total_params - tables, record["total"]["value"]), (m.total_params - tables) / 1e9
+    assert _within(m.active_params_per_token - tables, record["active"]["value"])
+    assert m.family == "Kimi" and (m.recurrent_layers, m.attention_layers, m.moe_layers) == (20, 7, 26)
+
+
+def test_kimi_linear_state_and_vllm_page_by_hand() -> None:
+    m = MODELS["kimi-linear-48b-a3b"]
+    # One KDA layer: 32 heads x 128 x 128 in FP32, and the last 3 inputs of q, k and v (3 x 4,096
+    # channels) in BF16.
+    per_layer = 32 * 128 * 128 * 4 + 3 * 4096 * 3 * 2
+    assert per_layer == 2_170_880 and m.state_bytes_per_sequence == 20 * per_layer
+    # At 8k and 128k the 7 MLA layers add 576 BF16 values per token each; the state stays.
+    for context in (8192, 131_072):
+        assert m.kv_cache_bytes(context_tokens=context) == 20 * per_layer + 7 * 576 * 2 * context
+    # vLLM: an MLA hybrid's attention block is the smallest multiple of 64 tokens whose page
+    # (1,152 bytes a token) holds one layer's state: 64 x ceil(2,170,880 / 73,728) = 1,920 tokens.
+    layout = vllm_layout(m)
+    assert (layout.block_tokens, layout.page_bytes) == (1920, 1920 * 1152)
+    # A GQA hybrid still rounds to 16 tokens (Qwen3-Next: 544).
+    assert vllm_layout(MODELS["qwen3-next-80b-a3b"]).block_tokens == 544
