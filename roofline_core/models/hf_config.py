@@ -587,6 +587,9 @@ SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "gemma4": "Gemma",
     "gemma4_text": "Gemma",
     "hunyuan_v1_moe": "Hunyuan",
+    # Hunyuan's dense models (Hunyuan-7B and smaller, HunYuanDenseV1Config): a Llama layout with
+    # query and key norms (2 x head_dim weights a layer, left out as the other norms' heads are).
+    "hunyuan_v1_dense": "Hunyuan",
     # Hybrid, state-space and sparse-attention families (hybrid_config.py)
     **HYBRID_MODEL_TYPES,
 }

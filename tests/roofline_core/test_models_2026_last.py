@@ -121,3 +121,29 @@ def test_kimi_linear_state_and_vllm_page_by_hand() -> None:
     assert (layout.block_tokens, layout.page_bytes) == (1920, 1920 * 1152)
     # A GQA hybrid still rounds to 16 tokens (Qwen3-Next: 544).
     assert vllm_layout(MODELS["qwen3-next-80b-a3b"]).block_tokens == 544
+
+
+# Hunyuan dense (hunyuan_v1_dense) ------------------------------------------------------------------
+
+#: Hunyuan-7B's architecture fields (tencent/Hunyuan-7B-Instruct config.json).
+HUNYUAN_7B = {
+    "model_type": "hunyuan_v1_dense",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "intermediate_size": 14336,
+    "vocab_size": 128167,
+    "tie_word_embeddings": True,
+}
+
+
+def test_hunyuan_dense_reads_as_its_own_family_without_a_fallback_note() -> None:
+    m = from_hf_config(HUNYUAN_7B)
+    assert (m.family, m.notes, m.is_moe) == ("Hunyuan", (), False)
+    # A Llama layout: GQA attention, a gated MLP, one tied table.
+    h = 4096
+    layer = 2 * h * 32 * 128 + 2 * h * 8 * 128 + 3 * h * 14336 + 2 * h
+    assert m.total_params == 128167 * h + 32 * layer + h
+    assert m.kv_bytes_per_token("fp16") == 2 * 32 * 8 * 128 * 2
