@@ -198,11 +198,13 @@ def vllm_layout(
     if block_tokens < 1:
         raise ValueError(f"block_tokens must be at least 1, got {block_tokens!r}")
     kinds: list[tuple[str, int, float]] = []
-    full_layers = model.attention_layers - model.sliding_layers
+    # A layer that shares an earlier layer's cache (Gemma 3n's last 15) gets no KV cache spec of
+    # its own: vLLM points it at its target's (``kv_sharing_target_layer_name``).
+    full_layers = model.cached_full_layers
     if full_layers:
         kinds.append((FULL, full_layers, 0.0))
-    if model.sliding_layers:
-        kinds.append((SLIDING, model.sliding_layers, 0.0))
+    if model.cached_sliding_layers:
+        kinds.append((SLIDING, model.cached_sliding_layers, 0.0))
     state = 0.0
     if model.recurrent is not None and model.recurrent_layers:
         # Heads (and the convolution's channels) are split over the devices.
@@ -402,15 +404,15 @@ def vllm_allocation(
 def _model_bytes_per_request(model: Model, context_tokens: int, *, tensor_parallel: int, kv_dtype: str) -> float:
     """What one request's state needs on one device, with no pages: the attention layers' tokens
     (a sliding layer's window) and the recurrent layers' state, in bytes."""
-    full = model.attention_layers - model.sliding_layers
+    full = model.cached_full_layers
     need = (
         full
         * context_tokens
         * _attention_bytes_per_token(model, tensor_parallel=tensor_parallel, kv_dtype=kv_dtype, sliding=False)
     )
-    if model.sliding_layers:
+    if model.cached_sliding_layers:
         need += (
-            model.sliding_layers
+            model.cached_sliding_layers
             * min(context_tokens, model.sliding_window)
             * _attention_bytes_per_token(model, tensor_parallel=tensor_parallel, kv_dtype=kv_dtype, sliding=True)
         )
@@ -441,7 +443,7 @@ def sglang_max_total_tokens(
         raise ValueError(f"mem_fraction_static must be more than 0 and at most 1, got {mem_fraction_static!r}")
     free = total_bytes - weight_bytes / tensor_parallel - other_bytes
     rest = free - total_bytes * (1.0 - mem_fraction_static)
-    cell = model.attention_layers * _attention_bytes_per_token(
+    cell = (model.cached_full_layers + model.cached_sliding_layers) * _attention_bytes_per_token(
         model, tensor_parallel=tensor_parallel, kv_dtype=kv_dtype, sliding=False
     )
     return max(0, int(rest // cell))

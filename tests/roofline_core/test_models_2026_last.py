@@ -3,6 +3,8 @@ from its published config and checked against its publisher's counts and a hand 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from roofline_core.estimates.engine_memory import vllm_layout
@@ -147,3 +149,76 @@ def test_hunyuan_dense_reads_as_its_own_family_without_a_fallback_note() -> None
     layer = 2 * h * 32 * 128 + 2 * h * 8 * 128 + 3 * h * 14336 + 2 * h
     assert m.total_params == 128167 * h + 32 * layer + h
     assert m.kv_bytes_per_token("fp16") == 2 * 32 * 8 * 128 * 2
+
+
+# Gemma 3n (gemma3n) --------------------------------------------------------------------------------
+
+
+def test_gemma_3n_shares_its_last_15_layers_caches() -> None:
+    m = MODELS["gemma-3n-e4b"]
+    assert m == from_hf_config(config("gemma-3n-e4b"), slug=m.slug, name=m.name, source=m.source)
+    assert (m.family, m.notes, m.sliding_layers, m.sliding_window) == ("Gemma", (), 28, 512)
+    # Layers 21-35 (three periods of four sliding and one full) hold no cache: 16 sliding and 4
+    # full layers do, each 2 x 2 KV heads x 256 x 2 bytes = 2,048 bytes a token.
+    assert (m.kv_shared_layers, m.kv_shared_sliding_layers) == (15, 12)
+    assert (m.cached_full_layers, m.cached_sliding_layers) == (4, 16)
+    assert m.kv_bytes_per_token("fp16") == 20 * 2048
+    for context in (8192, 32_768):
+        assert m.kv_cache_bytes(context_tokens=context) == (4 * context + 16 * 512) * 2048
+    # A decode step still reads a cache in all 35 layers: the sharing ones read their target's.
+    assert m.kv_read_bytes(context_tokens=32_768) == (7 * 32_768 + 28 * 512) * 2048
+    # vLLM gives the sharing layers no pages of their own.
+    layout = vllm_layout(m)
+    assert [(g.kind, g.layers) for g in layout.groups] == [("full attention", 4)] + [("sliding window", 4)] * 4
+
+
+def test_gemma_3n_parameters_by_hand_and_against_googles_4b_core() -> None:
+    m = MODELS["gemma-3n-e4b"]
+    h, layers, ple, streams, rank = 2048, 35, 256, 4, 64
+    decoder = layers * (2 * h * 8 * 256 + 2 * h * 2 * 256 + 3 * h * 16_384) + (2 * layers + 1) * h
+    per_layer_table = 262_144 * layers * ple
+    altup = 2 * h + streams**2 + streams**3 + h * streams
+    auxiliary = h * layers * ple + ple + 2 * 3 * h * h + layers * (altup + 2 * h * rank + h + 2 * h * ple + h)
+    assert (m.per_layer_embedding_params, m.auxiliary_params) == (per_layer_table, auxiliary)
+    assert m.total_params == 262_400 * h + per_layer_table + decoder + auxiliary == 6_866_535_408
+    # The per-layer table is gathered a row per token, never streamed.
+    assert m.streamed_params_per_token == 262_400 * h + decoder + auxiliary
+    assert m.weight_bytes("bf16") == 2 * m.total_params
+    # "the core transformer weights (approximately ... 4B for E4B)": neither table.
+    core = m.total_params - per_layer_table - m.embedding_params
+    assert _within(core, SOURCES["gemma-3n-e4b"]["published_active_params"]["value"]), core / 1e9
+
+
+def test_gemma_3n_survives_a_link_and_refuses_what_it_cannot_count() -> None:
+    from roofline_core.models.config_code import model_from_code, read_model_config
+
+    text = json.dumps(config("gemma-3n-e4b"))
+    code = read_model_config(text)[0]
+    assert ".ks-15." in code and ".vp-262144." in code and ".an-4." in code and ".lr-64" in code
+    assert model_from_code(code) == from_hf_config(config("gemma-3n-e4b"))
+    wrapped = config("gemma-3n-e4b")
+    wrapped["text_config"]["num_kv_shared_layers"] = 35
+    with pytest.raises(ConfigError, match="field 'num_kv_shared_layers' is 35; expected fewer than"):
+        from_hf_config(wrapped)
+    mixed = config("gemma-3n-e4b")
+    mixed["text_config"]["intermediate_size"] = [8192] * 20 + [16_384] * 15  # a Mix-n-Match slice
+    with pytest.raises(ConfigError, match="field 'intermediate_size' lists 35 values; expected one value"):
+        from_hf_config(mixed)
+
+
+def test_gemma_3n_without_a_window_shares_full_layers_only() -> None:
+    text = {
+        k: v for k, v in config("gemma-3n-e4b")["text_config"].items() if k not in ("sliding_window", "layer_types")
+    }
+    m = from_hf_config(text)
+    assert (m.sliding_layers, m.kv_shared_layers, m.kv_shared_sliding_layers, m.cached_full_layers) == (0, 15, 0, 20)
+
+
+def test_the_config_explainer_says_which_gemma_3n_layers_keep_a_cache() -> None:
+    from roofline_core.calculators import compute
+
+    result = compute("config-explainer", {"model_config": json.dumps(config("gemma-3n-e4b"))})
+    text = json.dumps(result.outputs if hasattr(result, "outputs") else result, default=str)
+    assert (
+        "the last 15 read the KV cache of an earlier layer of their kind instead of their own, so 20 keep one" in text
+    )
