@@ -560,6 +560,10 @@ _UNREADABLE_MARKERS = (
     # be several times too large.
     "compress_ratio",
     "hc_mult",
+    # MiMo-V2-Flash's sliding layers with their own head counts (swa_num_key_value_heads ...) in
+    # a hybrid_layer_pattern: read as a plain MoE, every layer would cache the whole context.
+    "hybrid_layer_pattern",
+    "swa_",
 )
 #: How each fallback layout is named in its note.
 _LAYOUT_NAMES = {

@@ -188,12 +188,21 @@ def _mamba2(fields: Any, names: tuple[str, ...]) -> RecurrentMixer:
     )
 
 
+#: ``layers_block_type`` names -> ``hybrid_override_pattern`` letters (NemotronHConfig).
+_NEMOTRON_BLOCKS = {"mamba": "M", "attention": "*", "mlp": "-", "moe": "E"}
+
+
 def _nemotron_h(fields: Any, base: dict[str, Any]) -> dict[str, Any]:
     """Nemotron-H and Nemotron 3: one block per character of ``hybrid_override_pattern``:
     ``M`` Mamba-2, ``*`` attention, ``-`` an MLP, ``E`` a mixture of experts; squared-ReLU MLPs
     (two matrices)."""
     layers = base["layers"]
     pattern = fields.config.get("hybrid_override_pattern")
+    if pattern is None and fields.list_of("layers_block_type") is not None:
+        # Newer Nemotron configs (Nemotron 3.5, Nemotron 3 Ultra) name each block in a list
+        # instead of the pattern string: the same four kinds.
+        kinds = _kinds_list(fields, "layers_block_type", layers, tuple(_NEMOTRON_BLOCKS))
+        pattern = "".join(_NEMOTRON_BLOCKS[kind] for kind in kinds)
     if not isinstance(pattern, str) or len(pattern) != layers or set(pattern) - set("M*-E"):
         raise ConfigError(
             f"field 'hybrid_override_pattern' is {pattern!r}; expected {layers} characters of M, *, - and E"
@@ -437,7 +446,7 @@ HYBRID_CODE_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 #: Layer kinds these families name in ``layer_types`` / ``layers_block_type``, and their code letters.
-HYBRID_LAYER_KIND_CODES = {"linear_attention": "g", "mamba": "m", "attention": "a"}
+HYBRID_LAYER_KIND_CODES = {"linear_attention": "g", "mamba": "m", "attention": "a", "moe": "e", "mlp": "p"}
 #: Nemotron-H's block letters, and the ones a query string keeps as they are.
 PATTERN_CODES = {"M": "m", "*": "a", "-": "p", "E": "e"}
 #: The keys of ``linear_attn_config`` the reader uses, in the order a code writes them.

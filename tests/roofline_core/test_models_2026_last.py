@@ -222,3 +222,76 @@ def test_the_config_explainer_says_which_gemma_3n_layers_keep_a_cache() -> None:
     assert (
         "the last 15 read the KV cache of an earlier layer of their kind instead of their own, so 20 keep one" in text
     )
+
+
+# Nemotron 3.5 (nemotron_h with layers_block_type) -------------------------------------------------
+
+_BLOCKS = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe"}
+#: NVIDIA-Nemotron-3.5-Lightning-30B-A3B's architecture fields, from NVIDIA's NVFP4 checkpoint
+#: (https://github.com/ai-dynamo/aiconfigurator/blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/aiconfigurator_core/model_configs/nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4_config.json):
+#: the blocks listed by name, not as Nemotron 3 Nano's hybrid_override_pattern string.
+NEMOTRON_35_LIGHTNING = {
+    "model_type": "nemotron_h",
+    "num_hidden_layers": 52,
+    "layers_block_type": [_BLOCKS[c] for c in "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"],
+    "hidden_size": 2688,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 2,
+    "head_dim": 128,
+    "mamba_num_heads": 64,
+    "mamba_head_dim": 64,
+    "n_groups": 8,
+    "ssm_state_size": 128,
+    "conv_kernel": 4,
+    "use_conv_bias": True,
+    "n_routed_experts": 128,
+    "num_experts_per_tok": 6,
+    "moe_intermediate_size": 1856,
+    "moe_shared_expert_intermediate_size": 3712,
+    "n_shared_experts": 1,
+    "intermediate_size": 1856,
+    "vocab_size": 131072,
+    "tie_word_embeddings": False,
+    "mamba_ssm_cache_dtype": "float32",
+    "mlp_hidden_act": "relu2",
+    "moe_latent_size": None,
+}
+
+
+def test_nemotron_blocks_listed_by_name_read_as_the_pattern_string() -> None:
+    from roofline_core.models.config_code import model_from_code, read_model_config
+
+    m = from_hf_config(NEMOTRON_35_LIGHTNING)
+    assert (m.family, m.recurrent_layers, m.attention_layers, m.moe_layers) == ("Nemotron", 23, 6, 23)
+    as_string = {k: v for k, v in NEMOTRON_35_LIGHTNING.items() if k != "layers_block_type"}
+    as_string["hybrid_override_pattern"] = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"
+    assert m == from_hf_config(as_string)
+    # 23 Mamba-2 layers of 64 heads x 64 x 128 in FP32, convolution over x, B and C in BF16.
+    assert m.state_bytes_per_sequence == 23 * (64 * 64 * 128 * 4 + (64 * 64 + 2 * 8 * 128) * 3 * 2)
+    code = read_model_config(json.dumps(NEMOTRON_35_LIGHTNING))[0]
+    assert model_from_code(code) == m
+    with pytest.raises(ConfigError, match="field 'layers_block_type' holds 'ssm'"):
+        from_hf_config({**NEMOTRON_35_LIGHTNING, "layers_block_type": ["ssm"] * 52})
+
+
+def test_mimo_v2_flash_is_refused_for_its_own_sliding_layers() -> None:
+    # XiaomiMiMo/MiMo-V2-Flash: 39 of 48 layers slide over 128 tokens with their own head counts
+    # (https://github.com/ai-dynamo/aiconfigurator/blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/aiconfigurator_core/model_configs/XiaomiMiMo--MiMo-V2-Flash_config.json).
+    flash = {
+        "model_type": "mimo_v2_flash",
+        "num_hidden_layers": 48,
+        "hidden_size": 4096,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 4,
+        "head_dim": 192,
+        "intermediate_size": 16384,
+        "vocab_size": 152576,
+        "n_routed_experts": 256,
+        "num_experts_per_tok": 8,
+        "moe_intermediate_size": 2048,
+        "sliding_window": 128,
+        "hybrid_layer_pattern": [0, 1, 1, 1, 1, 0] + [1, 1, 1, 1, 1, 0] * 7,
+        "swa_num_key_value_heads": 8,
+    }
+    with pytest.raises(ConfigError, match="it has 'hybrid_layer_pattern', a field of layers no known layout reads"):
+        from_hf_config(flash)
