@@ -196,6 +196,9 @@ def _attention_shape(f: _Fields) -> tuple[int, int, int, int, int, str]:
     if f.has("head_dim"):
         # An explicit head width wins: Gemma, Llama 3.2 and Qwen3 set it apart from hidden/heads.
         head_dim = f.whole("head_dim")
+    elif f.has("kv_lora_rank") and f.has("qk_nope_head_dim"):
+        # Latent attention gives its head widths itself (Kimi K3: 7,168 wide, 96 heads).
+        head_dim = f.whole("qk_nope_head_dim", limit="head_dim")
     else:
         if hidden % heads:
             raise ConfigError(

@@ -356,6 +356,10 @@ def _minimax_lightning(fields: Any, layers: int, base: dict[str, Any]) -> dict[s
 def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
     """Kimi Linear: Kimi Delta Attention layers and MLA layers, listed (1-based) in
     ``linear_attn_config``; MoE after the first ``first_k_dense_replace`` layers."""
+    for key, what in (("routed_expert_hidden_size", "latent experts"), ("attn_res_block_size", "attention residuals")):
+        if fields.has(key):
+            # Kimi K3's additions to the Kimi Linear layout: counting it as Kimi Linear would be wrong.
+            raise ConfigError(f"field '{key}' ({what}) is not modelled; expected a config without it")
     block = fields.config.get("linear_attn_config")
     if not isinstance(block, dict):
         raise ConfigError("field 'linear_attn_config' is missing; expected an object with kda_layers")

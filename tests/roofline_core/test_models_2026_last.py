@@ -295,3 +295,22 @@ def test_mimo_v2_flash_is_refused_for_its_own_sliding_layers() -> None:
     }
     with pytest.raises(ConfigError, match="it has 'hybrid_layer_pattern', a field of layers no known layout reads"):
         from_hf_config(flash)
+
+
+def test_kimi_k3_is_refused_for_what_kimi_linear_does_not_have() -> None:
+    # moonshotai/Kimi-K3 (kimi_k3 wrapping a kimi_linear text_config): 7,168 wide with 96 heads,
+    # latent experts and attention residuals
+    # (https://github.com/ai-dynamo/aiconfigurator/blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/aiconfigurator_core/model_configs/moonshotai--Kimi-K3_config.json).
+    from tests.roofline_core.test_layer_kinds import KIMI_LINEAR
+
+    k3 = {**KIMI_LINEAR, "hidden_size": 7168, "num_attention_heads": 96, "num_key_value_heads": 96}
+    k3 = {"model_type": "kimi_k3", "text_config": {**k3, "routed_expert_hidden_size": 3584, "attn_res_block_size": 12}}
+    with pytest.raises(ConfigError, match=r"field 'routed_expert_hidden_size' \(latent experts\) is not modelled"):
+        from_hf_config(k3)
+    # Without them it reads: latent attention needs no hidden / heads head width.
+    plain = {
+        key: value
+        for key, value in k3["text_config"].items()
+        if key not in ("routed_expert_hidden_size", "attn_res_block_size")
+    }
+    assert from_hf_config(plain).head_dim == 128
