@@ -51,8 +51,14 @@ def _mlp_effect(m: Model, fields: dict[str, Any]) -> str:
 
 def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row]:
     kv_dtype, weight_dtype = v["kv_dtype"], v["weight_dtype"]
-    per_layer_kv = m.kv_bytes_per_token(kv_dtype) / max(m.attention_layers, 1)
-    if m.attention_layers == m.layers:
+    cached = m.cached_full_layers + m.cached_sliding_layers
+    per_layer_kv = m.kv_bytes_per_token(kv_dtype) / max(cached, 1)
+    if m.kv_shared_layers:
+        layers_text = (
+            f"{m.layers} decoder layers, all attending; the last {m.kv_shared_layers} read the KV cache of an "
+            f"earlier layer of their kind instead of their own, so {cached} keep one."
+        )
+    elif m.attention_layers == m.layers:
         layers_text = f"{m.layers} decoder layers, each with its own attention, MLP and KV cache."
     else:
         layers_text = (

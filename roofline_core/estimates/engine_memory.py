@@ -33,7 +33,12 @@ they differ.
   ``HybridAttentionMambaModelConfig.verify_and_update_config``): attention and Mamba layers must
   share one page size, so the attention block grows to the smallest multiple of 16 tokens whose
   page holds one sequence's state of a Mamba layer (Qwen3-Next: 544 tokens), and the Mamba page is
-  padded up to it.
+  padded up to it. Models whose attention is MLA (Kimi Linear, served from releases after
+  v0.11.0) round to 64 tokens instead, the MLA kernels' block alignment (the ``use_mla`` branch,
+  ``kernel_block_alignment_size = 64``, at commit 1936cf3841ed of that file; 128 with the
+  CUTLASS MLA backend, not modelled). Prefix caching stays off for these models, as v0.11.0's
+  ``MambaModelConfig`` sets it; later releases may keep it on for a model that supports it and
+  then round the block to the Mamba kernel's chunk (256 tokens), which is not modelled.
 - *Reported* (``_report_kv_cache_config``): "GPU KV cache size" is ``num_blocks // groups x
   block_size`` tokens; "Maximum concurrency" is ``num_blocks`` over the blocks one request of
   ``max_model_len`` tokens takes in every group (``get_max_concurrency_for_kv_cache_config``):
@@ -70,6 +75,10 @@ VLLM_DEFAULT_UTILISATION = 0.9
 #: ``CacheConfig`` block size default, in tokens, and the attention kernels' block alignment the
 #: hybrid page rounds to (``HybridAttentionMambaModelConfig``, ``kernel_block_alignment_size``).
 VLLM_BLOCK_TOKENS = 16
+#: The alignment for a hybrid model whose attention is MLA: "Other MLA backends: kernel_block_size
+#: 64 alignment" (``vllm/model_executor/models/config.py`` at commit
+#: 1936cf3841edb9781b06c50fc4daf4bac9d3b23e).
+VLLM_MLA_BLOCK_ALIGNMENT = 64
 #: Server defaults on a GPU of 70 GiB or more (not an A100) and below (``arg_utils.py``, v0.11.0).
 VLLM_LARGE_GPU_BYTES = 70 * 2**30
 VLLM_BATCHED_TOKENS = {True: 8192, False: 2048}
@@ -189,11 +198,13 @@ def vllm_layout(
     if block_tokens < 1:
         raise ValueError(f"block_tokens must be at least 1, got {block_tokens!r}")
     kinds: list[tuple[str, int, float]] = []
-    full_layers = model.attention_layers - model.sliding_layers
+    # A layer that shares an earlier layer's cache (Gemma 3n's last 15) gets no KV cache spec of
+    # its own: vLLM points it at its target's (``kv_sharing_target_layer_name``).
+    full_layers = model.cached_full_layers
     if full_layers:
         kinds.append((FULL, full_layers, 0.0))
-    if model.sliding_layers:
-        kinds.append((SLIDING, model.sliding_layers, 0.0))
+    if model.cached_sliding_layers:
+        kinds.append((SLIDING, model.cached_sliding_layers, 0.0))
     state = 0.0
     if model.recurrent is not None and model.recurrent_layers:
         # Heads (and the convolution's channels) are split over the devices.
@@ -206,7 +217,8 @@ def vllm_layout(
     )
     notes: list[str] = []
     if state and per_token:
-        aligned = VLLM_BLOCK_TOKENS * math.ceil(state / (VLLM_BLOCK_TOKENS * per_token))
+        alignment = VLLM_MLA_BLOCK_ALIGNMENT if model.attention == MLA else VLLM_BLOCK_TOKENS
+        aligned = alignment * math.ceil(state / (alignment * per_token))
         if aligned > block_tokens:
             notes.append(
                 f"attention blocks grow from {block_tokens} to {aligned} tokens so that one page holds a "
@@ -392,15 +404,15 @@ def vllm_allocation(
 def _model_bytes_per_request(model: Model, context_tokens: int, *, tensor_parallel: int, kv_dtype: str) -> float:
     """What one request's state needs on one device, with no pages: the attention layers' tokens
     (a sliding layer's window) and the recurrent layers' state, in bytes."""
-    full = model.attention_layers - model.sliding_layers
+    full = model.cached_full_layers
     need = (
         full
         * context_tokens
         * _attention_bytes_per_token(model, tensor_parallel=tensor_parallel, kv_dtype=kv_dtype, sliding=False)
     )
-    if model.sliding_layers:
+    if model.cached_sliding_layers:
         need += (
-            model.sliding_layers
+            model.cached_sliding_layers
             * min(context_tokens, model.sliding_window)
             * _attention_bytes_per_token(model, tensor_parallel=tensor_parallel, kv_dtype=kv_dtype, sliding=True)
         )
@@ -431,7 +443,7 @@ def sglang_max_total_tokens(
         raise ValueError(f"mem_fraction_static must be more than 0 and at most 1, got {mem_fraction_static!r}")
     free = total_bytes - weight_bytes / tensor_parallel - other_bytes
     rest = free - total_bytes * (1.0 - mem_fraction_static)
-    cell = model.attention_layers * _attention_bytes_per_token(
+    cell = (model.cached_full_layers + model.cached_sliding_layers) * _attention_bytes_per_token(
         model, tensor_parallel=tensor_parallel, kv_dtype=kv_dtype, sliding=False
     )
     return max(0, int(rest // cell))

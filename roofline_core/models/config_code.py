@@ -95,6 +95,10 @@ FIELDS: dict[str, tuple[str, str]] = {
     "top_k_experts": ("tk", "int"),
     "num_kv_shared_layers": ("ks", "int"),
     "hidden_size_per_layer_input": ("hp", "int"),
+    # Gemma 3n: the per-layer embedding table, AltUp's streams and LAuReL's rank
+    "vocab_size_per_layer_input": ("vp", "int"),
+    "altup_num_inputs": ("an", "int"),
+    "laurel_rank": ("lr", "int"),
     # Hunyuan-A13B: expert fields per layer, one value repeated
     "moe_topk": ("ht", "int"),
     "num_shared_expert": ("hs", "int"),

@@ -48,7 +48,9 @@ MAX_JSON_DEPTH = 32
 #: (which the JSON reader calls) refuses strings of over 4,300 digits with a bare ValueError.
 MAX_NUMBER_DIGITS = 100
 
-_GEMMA_FAMILY = ("gemma", "gemma2", "gemma3", "gemma3_text")
+#: Gemma 3n's text model, alone or inside its multimodal wrapper.
+_GEMMA_3N = ("gemma3n", "gemma3n_text")
+_GEMMA_FAMILY = ("gemma", "gemma2", "gemma3", "gemma3_text", *_GEMMA_3N)
 
 # What the pre-scan steps on: a bracket, a string (skipped whole; one that never closes stops
 # at the line's end, which no valid string crosses), or the start of an over-long digit run.
@@ -194,6 +196,9 @@ def _attention_shape(f: _Fields) -> tuple[int, int, int, int, int, str]:
     if f.has("head_dim"):
         # An explicit head width wins: Gemma, Llama 3.2 and Qwen3 set it apart from hidden/heads.
         head_dim = f.whole("head_dim")
+    elif f.has("kv_lora_rank") and f.has("qk_nope_head_dim"):
+        # Latent attention gives its head widths itself (Kimi K3: 7,168 wide, 96 heads).
+        head_dim = f.whole("qk_nope_head_dim", limit="head_dim")
     else:
         if hidden % heads:
             raise ConfigError(
@@ -234,6 +239,8 @@ def _sliding(f: _Fields, model_type: str, layers: int) -> tuple[int, int]:
     if model_type in ("gemma3", "gemma3_text"):
         pattern = f.whole("sliding_window_pattern", default=6)
         return window, layers - layers // pattern  # every pattern-th layer is global
+    if model_type in _GEMMA_3N:
+        return window, layers - layers // 5  # Gemma3nTextConfig: four sliding layers, then a full one
     return window, layers  # Mistral v0.1, Phi-3: the window applies to every layer
 
 
@@ -271,7 +278,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
             "shared_experts": 1 if shared_width else 0,
             "shared_expert_ffn_size": shared_width,
         }
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa"):
         first_dense = f.whole("first_k_dense_replace", default=0, minimum=0)
         return {
             "experts": f.whole("n_routed_experts", limit="experts"),
@@ -296,7 +303,11 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
 def _build(config: dict, model_type: str) -> dict[str, Any]:
     f = _Fields(config)
     layers, hidden, heads, kv_heads, head_dim, attention = _attention_shape(f)
-    ffn = f.whole("intermediate_size", default=0 if model_type in NO_DENSE_WIDTH else None)
+    if model_type in _GEMMA_3N:
+        # MatFormer configs list a width per layer; the released E2B and E4B repeat one.
+        ffn = _uniform(f, "intermediate_size", layers, limit="intermediate_size")
+    else:
+        ffn = f.whole("intermediate_size", default=0 if model_type in NO_DENSE_WIDTH else None)
     fields: dict[str, Any] = {
         "layers": layers,
         "hidden_size": hidden,
@@ -319,7 +330,7 @@ def _build(config: dict, model_type: str) -> dict[str, Any]:
         pass  # their layer plan, windows included, is read below (hybrid_config)
     else:
         fields["sliding_window"], fields["sliding_layers"] = _sliding(f, model_type, layers)
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "kimi_linear"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa", "kimi_linear"):
         fields.update(
             attention=MLA,
             kv_heads=heads,
@@ -460,6 +471,48 @@ def _refine_2026(f: _Fields, model_type: str, fields: dict[str, Any]) -> None:
     fields["mtp_layers"] = _mtp_layers(f, model_type)
     if model_type in _GEMMA_4:
         _gemma_4(f, fields)
+    if model_type in _GEMMA_3N:
+        _gemma_3n(f, fields)
+
+
+def _gemma_3n(f: _Fields, fields: dict[str, Any]) -> None:
+    """Gemma 3n: the last ``num_kv_shared_layers`` layers attend over the cache of the last
+    earlier layer of their kind instead of their own; a per-layer embedding table; AltUp's
+    extra residual streams, LAuReL's low-rank residual and the per-layer inputs' projections.
+
+    Shapes from ``Gemma3nTextModel`` and ``Gemma3nTextDecoderLayer`` in transformers'
+    ``models/gemma3n/modeling_gemma3n.py``; defaults from ``Gemma3nTextConfig`` (those of
+    google/gemma-3n-E4B). The vision and audio encoders are not counted, as for every
+    multimodal wrapper here.
+    """
+    layers, h = fields["layers"], fields["hidden_size"]
+    if not fields["sliding_layers"]:
+        kinds = ["full_attention"] * layers  # no sliding_window: every layer attends in full
+    else:
+        kinds = f.list_of("layer_types") or [
+            "full_attention" if (i + 1) % 5 == 0 else "sliding_attention" for i in range(layers)
+        ]
+    shared = f.whole("num_kv_shared_layers", limit="num_hidden_layers", default=15, minimum=0)
+    own = kinds[: layers - shared]
+    missing = sorted({kind for kind in kinds[layers - shared :] if kind not in own})
+    if shared >= layers or missing:
+        raise ConfigError(
+            f"field 'num_kv_shared_layers' is {shared}; expected fewer than num_hidden_layers ({layers}), "
+            f"with an earlier layer of each kind to share ({missing[0] if missing else 'none'} has none)"
+        )
+    fields["kv_shared_layers"] = shared
+    fields["kv_shared_sliding_layers"] = sum(kind != "full_attention" for kind in kinds[layers - shared :])
+    ple = f.whole("hidden_size_per_layer_input", limit="hidden_size", default=256, minimum=0)
+    ple_vocab = f.whole("vocab_size_per_layer_input", limit="vocab_size", default=262_144, minimum=0)
+    streams = f.whole("altup_num_inputs", limit="experts", default=4)
+    rank = f.whole("laurel_rank", limit="hidden_size", default=64, minimum=0)
+    fields["per_layer_embedding_params"] = ple_vocab * layers * ple
+    # Per layer: AltUp (output scale, correction and prediction coefficients, router and its
+    # norm), LAuReL (two low-rank matrices and a norm), the per-layer input's gate, projection
+    # and norm. Once: the per-layer inputs' projection and norm, AltUp's in and out projections.
+    altup = 2 * h + streams * streams + streams**3 + h * streams
+    per_layer = altup + (2 * h * rank + h) + (2 * h * ple + h)
+    fields["auxiliary_params"] = h * layers * ple + ple + 2 * (streams - 1) * h * h + layers * per_layer
 
 
 def _gemma_4(f: _Fields, fields: dict[str, Any]) -> None:
@@ -505,6 +558,15 @@ _UNREADABLE_MARKERS = (
     "laurel",
     "per_layer_input",
     "kv_shared",
+    # DeepSeek-V4's compressed attention (per-layer compress_ratios of the cached tokens) and
+    # hyper-connections (hc_mult residual streams): read as a plain DeepSeek MoE, its cache would
+    # be several times too large.
+    "compress_ratio",
+    "hc_mult",
+    # MiMo-V2-Flash's sliding layers with their own head counts (swa_num_key_value_heads ...) in
+    # a hybrid_layer_pattern: read as a plain MoE, every layer would cache the whole context.
+    "hybrid_layer_pattern",
+    "swa_",
 )
 #: How each fallback layout is named in its note.
 _LAYOUT_NAMES = {
@@ -581,7 +643,12 @@ SUPPORTED_MODEL_TYPES: dict[str, str] = {
     "mistral3": "Mistral",
     "gemma4": "Gemma",
     "gemma4_text": "Gemma",
+    "gemma3n": "Gemma",
+    "gemma3n_text": "Gemma",
     "hunyuan_v1_moe": "Hunyuan",
+    # Hunyuan's dense models (Hunyuan-7B and smaller, HunYuanDenseV1Config): a Llama layout with
+    # query and key norms (2 x head_dim weights a layer, left out as the other norms' heads are).
+    "hunyuan_v1_dense": "Hunyuan",
     # Hybrid, state-space and sparse-attention families (hybrid_config.py)
     **HYBRID_MODEL_TYPES,
 }

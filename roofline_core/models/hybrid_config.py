@@ -41,6 +41,10 @@ HYBRID_MODEL_TYPES: dict[str, str] = {
     "jamba": "Jamba",
     "kimi_linear": "Kimi",
     "deepseek_v32": "DeepSeek",
+    # GLM-5: DeepSeek-V3.2's layout (MLA, DSA indexer, DeepSeek-style experts) at its own sizes
+    # (GlmMoeDsaConfig in transformers; https://github.com/zai-org/GLM-5 "integrates DeepSeek
+    # Sparse Attention (DSA)").
+    "glm_moe_dsa": "GLM",
     "minimax": "MiniMax",
     "minimax_text_01": "MiniMax",
 }
@@ -48,6 +52,9 @@ HYBRID_MODEL_TYPES: dict[str, str] = {
 #: Types whose every MLP is a mixture of experts or that size their MLPs in other fields, so
 #: ``intermediate_size`` may be absent.
 NO_DENSE_WIDTH = ("qwen3_5_moe", "qwen3_5_moe_text", "kimi_linear", "granitemoehybrid")
+
+#: Types with DeepSeek Sparse Attention's indexer (index_n_heads, index_head_dim, index_topk).
+DSA_MODEL_TYPES = ("deepseek_v32", "glm_moe_dsa")
 
 _QWEN_GDN = ("qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe", "qwen3_5_moe_text")
 
@@ -102,7 +109,7 @@ def read_hybrid(fields: Any, model_type: str, base: dict[str, Any]) -> dict[str,
         return _kimi_linear(fields, layers)
     if model_type in ("minimax", "minimax_text_01"):
         return _minimax_lightning(fields, layers, base)
-    if model_type == "deepseek_v32":
+    if model_type in DSA_MODEL_TYPES:
         return {
             "sparse_attention": SparseAttention(
                 index_heads=fields.whole("index_n_heads", limit="num_attention_heads"),
@@ -181,12 +188,21 @@ def _mamba2(fields: Any, names: tuple[str, ...]) -> RecurrentMixer:
     )
 
 
+#: ``layers_block_type`` names -> ``hybrid_override_pattern`` letters (NemotronHConfig).
+_NEMOTRON_BLOCKS = {"mamba": "M", "attention": "*", "mlp": "-", "moe": "E"}
+
+
 def _nemotron_h(fields: Any, base: dict[str, Any]) -> dict[str, Any]:
     """Nemotron-H and Nemotron 3: one block per character of ``hybrid_override_pattern``:
     ``M`` Mamba-2, ``*`` attention, ``-`` an MLP, ``E`` a mixture of experts; squared-ReLU MLPs
     (two matrices)."""
     layers = base["layers"]
     pattern = fields.config.get("hybrid_override_pattern")
+    if pattern is None and fields.list_of("layers_block_type") is not None:
+        # Newer Nemotron configs (Nemotron 3.5, Nemotron 3 Ultra) name each block in a list
+        # instead of the pattern string: the same four kinds.
+        kinds = _kinds_list(fields, "layers_block_type", layers, tuple(_NEMOTRON_BLOCKS))
+        pattern = "".join(_NEMOTRON_BLOCKS[kind] for kind in kinds)
     if not isinstance(pattern, str) or len(pattern) != layers or set(pattern) - set("M*-E"):
         raise ConfigError(
             f"field 'hybrid_override_pattern' is {pattern!r}; expected {layers} characters of M, *, - and E"
@@ -340,6 +356,10 @@ def _minimax_lightning(fields: Any, layers: int, base: dict[str, Any]) -> dict[s
 def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
     """Kimi Linear: Kimi Delta Attention layers and MLA layers, listed (1-based) in
     ``linear_attn_config``; MoE after the first ``first_k_dense_replace`` layers."""
+    for key, what in (("routed_expert_hidden_size", "latent experts"), ("attn_res_block_size", "attention residuals")):
+        if fields.has(key):
+            # Kimi K3's additions to the Kimi Linear layout: counting it as Kimi Linear would be wrong.
+            raise ConfigError(f"field '{key}' ({what}) is not modelled; expected a config without it")
     block = fields.config.get("linear_attn_config")
     if not isinstance(block, dict):
         raise ConfigError("field 'linear_attn_config' is missing; expected an object with kda_layers")
@@ -359,7 +379,10 @@ def _kimi_linear(fields: Any, layers: int) -> dict[str, Any]:
             value_dim=head_dim,
             conv_kernel=inner.whole("short_conv_kernel_size", default=4),
             gate_rank=head_dim,
-            state_dtype=_dtype(fields.config, "mamba_ssm_cache_dtype"),
+            # vLLM keeps KDA's recurrent state in FP32 whatever the model's dtype, its convolution
+            # state in the model's (MambaStateDtypeCalculator.kda_state_dtype returns float32 last;
+            # vllm/model_executor/layers/mamba/mamba_utils.py at commit 2afe1e8573cf).
+            state_dtype="fp32",
             conv_dtype=_dtype(fields.config),
         ),
         "recurrent_layers": len(set(kda_layers)),
@@ -427,7 +450,7 @@ HYBRID_CODE_FIELDS: dict[str, tuple[str, str]] = {
 }
 
 #: Layer kinds these families name in ``layer_types`` / ``layers_block_type``, and their code letters.
-HYBRID_LAYER_KIND_CODES = {"linear_attention": "g", "mamba": "m", "attention": "a"}
+HYBRID_LAYER_KIND_CODES = {"linear_attention": "g", "mamba": "m", "attention": "a", "moe": "e", "mlp": "p"}
 #: Nemotron-H's block letters, and the ones a query string keeps as they are.
 PATTERN_CODES = {"M": "m", "*": "a", "-": "p", "E": "e"}
 #: The keys of ``linear_attn_config`` the reader uses, in the order a code writes them.

@@ -113,6 +113,17 @@ class Model:
         global_values_from_keys: Whether the full-attention layers have no value projection,
             their values being the key projection's output normed (Gemma 4's
             ``attention_k_eq_v``): one projection fewer, but keys and values are still cached.
+        kv_shared_layers: Layers at the end of the stack that compute no keys or values of their
+            own but attend over the cache of an earlier layer of their kind (Gemma 3n's
+            ``num_kv_shared_layers``): they read a cache but hold none.
+        kv_shared_sliding_layers: How many of ``kv_shared_layers`` are sliding-window layers.
+        per_layer_embedding_params: A second embedding table that gives every layer a small
+            input of its own per token (Gemma 3n's per-layer embeddings, ``vocab_size_per_layer_input
+            x layers x hidden_size_per_layer_input``): held, and like the main table gathered one
+            row per token, never streamed.
+        auxiliary_params: Weights outside the blocks modelled above that every token still reads
+            (Gemma 3n's AltUp projections and router, LAuReL's low-rank residual, the per-layer
+            inputs' projections and their norms).
         notes: Sentences about how the config was read (for a ``model_type`` this project does
             not know, which known layout read it).
         quantisation: What the config's ``quantization_config`` says about the stored weights
@@ -165,6 +176,10 @@ class Model:
     global_head_dim: int = 0
     global_kv_heads: int = 0
     global_values_from_keys: bool = False
+    kv_shared_layers: int = 0
+    kv_shared_sliding_layers: int = 0
+    per_layer_embedding_params: int = 0
+    auxiliary_params: int = 0
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -191,6 +206,18 @@ class Model:
             raise ValueError(f"{self.slug}: chunked_attention needs sliding_layers (the chunked ones)")
         if self.mtp_layers < 0:
             raise ValueError(f"{self.slug}: mtp_layers must be >= 0")
+        if min(self.per_layer_embedding_params, self.auxiliary_params) < 0:
+            raise ValueError(f"{self.slug}: per_layer_embedding_params and auxiliary_params must be >= 0")
+        if not (
+            0 <= self.kv_shared_sliding_layers <= min(self.kv_shared_layers, self.sliding_layers)
+            and self.kv_shared_layers - self.kv_shared_sliding_layers <= self.attention_layers - self.sliding_layers
+            and self.kv_shared_layers < self.attention_layers
+        ):
+            raise ValueError(
+                f"{self.slug}: {self.kv_shared_layers} layers sharing an earlier cache "
+                f"({self.kv_shared_sliding_layers} sliding) do not fit in {self.attention_layers} attention layers "
+                "(at least one must hold its own)"
+            )
         if self.global_kv_heads and self.heads % self.global_kv_heads:
             raise ValueError(f"{self.slug}: global_kv_heads must divide heads")
         if self.attention == MLA and (self.global_head_dim or self.global_kv_heads or self.global_values_from_keys):
@@ -319,10 +346,12 @@ class Model:
         """Every parameter, all experts included: what must fit in memory."""
         return (
             self.embedding_params
+            + self.per_layer_embedding_params
             + self.output_head_params
             + self.mixer_params
             + self._mlp_params_all_layers(self.experts)
             + self._norm_params
+            + self.auxiliary_params
         )
 
     def _mtp_module_params(self, experts_used: int) -> int:
@@ -364,12 +393,20 @@ class Model:
         still counts, because the whole matrix is multiplied.
         """
         head = self.vocab_size * self.hidden_size  # tied or not, the head matrix is read
-        return head + self.mixer_params + self._mlp_params_all_layers(self.experts_per_token) + self._norm_params
+        return (
+            head
+            + self.mixer_params
+            + self._mlp_params_all_layers(self.experts_per_token)
+            + self._norm_params
+            + self.auxiliary_params
+        )
 
     @property
     def active_params_per_token(self) -> int:
-        """Parameters one token uses, embedding table included: the model card's "active" figure."""
-        return self.streamed_params_per_token + (0 if self.tied_embeddings else self.embedding_params)
+        """Parameters one token uses, embedding tables included (a row of each is gathered; Gemma
+        3n's per-layer table too): the model card's "active" figure."""
+        embedding = 0 if self.tied_embeddings else self.embedding_params
+        return self.streamed_params_per_token + embedding + self.per_layer_embedding_params
 
     # KV cache ---------------------------------------------------------------------------
 
@@ -379,12 +416,22 @@ class Model:
         return True
 
     @property
+    def cached_sliding_layers(self) -> int:
+        """Sliding (or chunked) layers that hold a cache of their own."""
+        return self.sliding_layers - self.kv_shared_sliding_layers
+
+    @property
+    def cached_full_layers(self) -> int:
+        """Full-attention layers that hold a cache of their own (not sharing an earlier one's)."""
+        return self.attention_layers - self.sliding_layers - (self.kv_shared_layers - self.kv_shared_sliding_layers)
+
+    @property
     def kv_elements_per_token(self) -> int:
-        """Cached elements per token over the attention layers (keys and values, or the MLA
-        latent). Recurrent layers cache nothing per token; their fixed state is
-        :meth:`state_bytes_per_sequence`."""
+        """Cached elements per token over the attention layers that hold a cache (keys and
+        values, or the MLA latent). Recurrent layers cache nothing per token; their fixed state is
+        :meth:`state_bytes_per_sequence`; layers sharing an earlier layer's cache add nothing."""
         full, sliding = self._kv_elements_per_layer()
-        return (self.attention_layers - self.sliding_layers) * full + self.sliding_layers * sliding
+        return self.cached_full_layers * full + self.cached_sliding_layers * sliding
 
     def _kv_elements_per_layer(self) -> tuple[int, int]:
         """Cached elements per token of one full-attention layer and of one sliding layer."""
@@ -400,8 +447,7 @@ class Model:
         beyond it, use :meth:`kv_cache_bytes`, which caps those layers. A sparse-attention model
         adds its indexer's key (FP8, whatever ``kv_dtype``) in every attention layer.
         """
-        full_layers = self.attention_layers - self.sliding_layers
-        indexer = self.sparse_attention.key_bytes_per_token * full_layers if self.sparse_attention else 0.0
+        indexer = self.sparse_attention.key_bytes_per_token * self.cached_full_layers if self.sparse_attention else 0.0
         return self.kv_elements_per_token * bytes_per_element(kv_dtype) + indexer
 
     @property
@@ -416,7 +462,9 @@ class Model:
         """The part of :meth:`kv_cache_bytes` that grows with the context: the attention layers'
         KV cache (sliding layers capped at their window), in bytes."""
         local = min(context_tokens, self.sliding_window) if self.sliding_layers else 0
-        return self._growing_bytes(full_tokens=context_tokens, local_tokens=local, batch=batch, kv_dtype=kv_dtype)
+        return self._growing_bytes(
+            full_tokens=context_tokens, local_tokens=local, batch=batch, kv_dtype=kv_dtype, held=True
+        )
 
     def kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """Cache memory of ``batch`` sequences of ``context_tokens`` tokens each, in bytes.
@@ -432,12 +480,19 @@ class Model:
         growing = self.growing_kv_cache_bytes(context_tokens=context_tokens, batch=batch, kv_dtype=kv_dtype)
         return growing + self.state_bytes_per_sequence * batch
 
-    def _growing_bytes(self, *, full_tokens: float, local_tokens: float, batch: int, kv_dtype: str) -> float:
-        """Bytes the attention layers hold (or read) with ``full_tokens`` in each full-attention
-        layer and ``local_tokens`` in each sliding or chunked one, plus any indexer keys."""
+    def _growing_bytes(
+        self, *, full_tokens: float, local_tokens: float, batch: int, kv_dtype: str, held: bool = False
+    ) -> float:
+        """Bytes the attention layers hold (``held``: only the layers with a cache of their own)
+        or read (every attention layer, a sharing one reading the cache it shares) with
+        ``full_tokens`` in each full-attention layer and ``local_tokens`` in each sliding or
+        chunked one, plus any indexer keys."""
         full_layer, sliding_layer = self._kv_elements_per_layer()
-        full = self.attention_layers - self.sliding_layers
-        elements = full * full_layer * full_tokens + self.sliding_layers * sliding_layer * local_tokens
+        if held:
+            full, sliding = self.cached_full_layers, self.cached_sliding_layers
+        else:
+            full, sliding = self.attention_layers - self.sliding_layers, self.sliding_layers
+        elements = full * full_layer * full_tokens + sliding * sliding_layer * local_tokens
         indexer = self.sparse_attention.key_bytes_per_token * full * full_tokens if self.sparse_attention else 0.0
         return (elements * bytes_per_element(kv_dtype) + indexer) * batch
 
@@ -503,8 +558,7 @@ class Model:
             return kv_bytes / per_token_all
         full_layer, _ = self._kv_elements_per_layer()
         indexer = self.sparse_attention.key_bytes_per_token if self.sparse_attention else 0.0
-        full_layers = self.attention_layers - self.sliding_layers
-        per_token_full = full_layers * (full_layer * bytes_per_element(kv_dtype) + indexer) * batch
+        per_token_full = self.cached_full_layers * (full_layer * bytes_per_element(kv_dtype) + indexer) * batch
         if per_token_full == 0:
             return math.inf
         return window + (kv_bytes - at_window) / per_token_full
@@ -524,10 +578,11 @@ class Model:
         dense = (self.layers - self.mlp_free_layers - self.moe_layers) * self._mlp_params(self.ffn_size)
         shared = self.shared_experts * self._mlp_params(self.shared_expert_ffn_size or self.moe_ffn_size)
         parts = {
-            EMBEDDING: 0 if streamed else self.embedding_params,
+            EMBEDDING: 0 if streamed else self.embedding_params + self.per_layer_embedding_params,
             LM_HEAD: self.vocab_size * self.hidden_size if streamed else self.output_head_params,
             ATTENTION: self.mixer_params,
-            MLP: dense + self.moe_layers * shared,
+            # Gemma 3n's auxiliary weights are linear layers, quantised as the MLPs are.
+            MLP: dense + self.moe_layers * shared + self.auxiliary_params,
             EXPERTS: self.moe_layers * used * self.expert_params,
             SIXTEEN_BIT: self._norm_params + (self.moe_layers * self.hidden_size * self.experts if self.is_moe else 0),
         }

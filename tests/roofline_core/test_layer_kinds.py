@@ -132,11 +132,13 @@ def test_mamba1_state_by_hand():
 
 
 def test_kimi_delta_attention_state_by_hand():
-    # Kimi Linear: 20 KDA layers of 32 heads x 128 x 128, q, k and v convolved apiece; 7 MLA layers.
+    # Kimi Linear: 20 KDA layers of 32 heads x 128 x 128 in FP32 (vLLM's kda_state_dtype keeps
+    # this state in float32 whatever the model's dtype), q, k and v convolved apiece in BF16;
+    # 7 MLA layers.
     model = from_hf_config(KIMI_LINEAR)
     assert model.recurrent.kind == KDA
     assert (model.recurrent_layers, model.attention_layers) == (20, 7)
-    assert model.state_bytes_per_sequence == 20 * (32 * 128 * 128 * 2 + 3 * 32 * 128 * 3 * 2)
+    assert model.state_bytes_per_sequence == 20 * (32 * 128 * 128 * 4 + 3 * 32 * 128 * 3 * 2)
     assert model.kv_bytes_per_token("fp16") == 7 * (512 + 64) * 2
 
 

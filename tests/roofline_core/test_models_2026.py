@@ -319,12 +319,13 @@ def test_an_unknown_deepseek_style_moe_is_read_by_that_layout() -> None:
             "it has 'mamba_d_state', a field of layers no known layout reads",
         ),
         (
-            # Gemma 3n (google/gemma-3n-E4B): alternating updates and per-layer embeddings.
+            # An unknown type with Gemma 3n's alternating updates and per-layer embeddings (Gemma
+            # 3n itself is read since issue 38's last models).
             {
-                "model_type": "gemma3n",
+                "model_type": "acme_matformer",
                 "text_config": {
                     **{k: v for k, v in _config("llama-3.1-8b").items() if k != "model_type"},
-                    "model_type": "gemma3n_text",
+                    "model_type": "acme_matformer_text",
                     "altup_num_inputs": 4,
                     "laurel_rank": 64,
                     "hidden_size_per_layer_input": 256,
