@@ -219,6 +219,18 @@ def at_memory_roof(accelerator: AnyAccelerator, values: dict[str, Any]) -> AnyAc
     )
 
 
+def other_memory_roof(accelerator: AnyAccelerator, values: dict[str, Any]) -> tuple[str, float] | None:
+    """The memory roof a chart draws dashed beside the chosen one (issue 34: both roofs shown):
+    the measured roof under the datasheet's, or the datasheet's above the measured one; None on a
+    chip with no cited measurement."""
+    measured = measured_bandwidth(accelerator)
+    if measured is None:
+        return None
+    if values.get(MEMORY_ROOF.id, MEMORY_ROOF.default) == "measured":
+        return f"datasheet {format_bandwidth(accelerator.bandwidth_bytes_per_s)}", accelerator.bandwidth_bytes_per_s
+    return f"measured {format_bandwidth(measured)}", measured
+
+
 def memory_roof_output(accelerator: AnyAccelerator, values: dict[str, Any] | None = None) -> dict[str, Any]:
     """The chip's measured roof beside its datasheet's (and which one the figures use), or why
     there is none."""
