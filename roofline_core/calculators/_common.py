@@ -238,13 +238,12 @@ def memory_roof_output(accelerator: AnyAccelerator, values: dict[str, Any] | Non
     if measured is None:
         return value(0, "B/s", "none cited for this accelerator")
     datasheet = accelerator.bandwidth_bytes_per_s
-    text = (
-        f"{format_bandwidth(measured)} ({format_percent(measured / datasheet)} of the datasheet's "
-        f"{format_bandwidth(datasheet)})"
-    )
+    # Short: a half-width card on a phone (390 px) holds "831 GB/s (88.8% of 936 GB/s)" in two
+    # lines; the output's label says it is the measured roof.
+    text = f"{format_bandwidth(measured)} ({format_percent(measured / datasheet)} of {format_bandwidth(datasheet)})"
     if values is not None:
         used = values.get(MEMORY_ROOF.id, MEMORY_ROOF.default) == "measured"
-        text += "; the speed of light uses the measured roof" if used else "; the speed of light uses the datasheet's"
+        text += ", the roof in use" if used else "; the datasheet's roof is in use"
     return value(measured, "B/s", text)
 
 
