@@ -11,6 +11,7 @@ from roofline_core.calculators._common import (
     at_memory_roof,
     custom_accelerator_inputs,
     memory_roof_output,
+    other_memory_roof,
     roof_cross_check,
 )
 from roofline_core.calculators.base import Calculator, Output, value
@@ -54,6 +55,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             points=[{"label": f"workload · {format_intensity(intensity)}", "intensity_flop_per_byte": intensity}],
             x_min_flop_per_byte=0.01,
             x_max_flop_per_byte=10_000,
+            other_roof=other_memory_roof(accelerator, values),
         ),
     }
 

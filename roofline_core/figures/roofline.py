@@ -52,6 +52,7 @@ def roofline_curve(
     points: list[dict[str, Any]] | None = None,
     x_min_flop_per_byte: float | None = None,
     x_max_flop_per_byte: float | None = None,
+    other_roof: tuple[str, float] | None = None,
 ) -> RooflineCurve:
     """One accelerator's roofline and workload points on it.
 
@@ -63,12 +64,17 @@ def roofline_curve(
         x_min_flop_per_byte: Left edge of the intensity axis (default: a decade below the
             smallest point, at most 0.1).
         x_max_flop_per_byte: Right edge (default: a decade past the ridge or the largest point).
+        other_roof: ``(label, bandwidth in bytes/s)`` of the chip's other memory roof (issue 34:
+            the measured one beside the datasheet's, or the reverse), drawn dashed under the same
+            compute roof; the points stay on the main roof.
 
     Returns:
         A :class:`~roofline_core.figures.schema.RooflineCurve`: ``{"ridge_flop_per_byte",
         "peak_flop_per_s", "bandwidth_bytes_per_s", "x_range", "y_range", "roof": [[x, y], ...],
         "points": [{"label", "x", "y", "bound", "highlight"}]}`` with x in FLOP/byte and y in
-        FLOP/s. The roof is three points: it is straight on log-log axes.
+        FLOP/s. The roof is three points: it is straight on log-log axes. With ``other_roof``
+        the result also has ``"other_roof": {"label", "bandwidth_bytes_per_s", "ridge_flop_per_byte",
+        "roof"}``.
     """
     ridge = ridge_point(peak_flop_per_s=peak_flop_per_s, bandwidth_bytes_per_s=bandwidth_bytes_per_s)
     points = points or []
@@ -106,8 +112,10 @@ def roofline_curve(
         }
         for p in points
     ]
-    y_lo, y_hi = decade_range(roof[0][1], peak_flop_per_s * 2)
-    return {
+    other = _other_roof(other_roof, peak_flop_per_s, x_lo, x_hi)
+    lowest = min([roof[0][1], *([other["roof"][0][1]] if other else [])])
+    y_lo, y_hi = decade_range(lowest, peak_flop_per_s * 2)
+    curve: RooflineCurve = {
         "ridge_flop_per_byte": ridge,
         "peak_flop_per_s": peak_flop_per_s,
         "bandwidth_bytes_per_s": bandwidth_bytes_per_s,
@@ -115,6 +123,24 @@ def roofline_curve(
         "y_range": [y_lo, y_hi],
         "roof": roof,
         "points": placed,
+    }
+    if other:
+        curve["other_roof"] = other
+    return curve
+
+
+def _other_roof(other: tuple[str, float] | None, peak: float, x_lo: float, x_hi: float) -> dict[str, Any] | None:
+    """The second memory roof under the same compute roof, over the same intensity range."""
+    if other is None:
+        return None
+    label, bandwidth = other
+    ridge = ridge_point(peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    low = attainable_flop_per_s(intensity_flop_per_byte=x_lo, peak_flop_per_s=peak, bandwidth_bytes_per_s=bandwidth)
+    return {
+        "label": label,
+        "bandwidth_bytes_per_s": bandwidth,
+        "ridge_flop_per_byte": ridge,
+        "roof": [[x_lo, low], [ridge, peak], [x_hi, peak]],
     }
 
 
@@ -287,6 +313,8 @@ def roofline_figure(
         achievable = roofline_curve(
             peak_flop_per_s=peaks[0], bandwidth_bytes_per_s=measured, x_min_flop_per_byte=x_lo, x_max_flop_per_byte=x_hi
         )
+        # The lower roof can start a decade below the datasheet's: the axis reaches down to it.
+        y_lo = min(y_lo, achievable["y_range"][0])
         series.append(
             {
                 "label": f"measured {format_bandwidth(measured)}",

@@ -178,7 +178,14 @@ class CurvePoint(_CurvePointRequired, total=False):
     highlight: bool
 
 
-class RooflineCurve(TypedDict):
+class _CurveOptions(TypedDict, total=False):
+    """What a roofline curve may add: the chip's other memory roof, drawn dashed (``{"label",
+    "bandwidth_bytes_per_s", "ridge_flop_per_byte", "roof"}``; the calculators' memory-roof switch)."""
+
+    other_roof: dict[str, Any]
+
+
+class RooflineCurve(_CurveOptions):
     """One accelerator's roof (:func:`roofline_core.figures.roofline_curve`; the calculators' chart).
 
     ``roof`` is three ``[FLOP/byte, FLOP/s]`` points (the roof is straight on log-log axes);

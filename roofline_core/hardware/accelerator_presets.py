@@ -901,9 +901,32 @@ ACCELERATOR_RECORDS: list[dict] = [
                 "url": "https://www.tomshardware.com/pc-components/gpus/amds-instinct-mi355x-accelerator-will-consume-1-400-watts",
                 "secondary": True,
                 "quote": "the higher-performance Instinct MI355X that will consume up to 1400W ... Both SKUs will come with 288GB HBM3E memory that will offer up to 8 TB/s of bandwidth, but the MI350X will offer a maximum FP4/FP6 performance of 18.45 PFLOPS, whereas the MI355X is said to push the maximum FP4/FP6 performance to 20.1 PFLOPS.",
-            }
+            },
+            {
+                "title": "Stas Bekman, Machine Learning Engineering: accelerators, TFLOPS comparison table (AMD's dense"
+                " figures, note 22)",
+                "url": "https://github.com/stas00/ml-engineering/blob/HEAD/compute/accelerator/README.md",
+                "secondary": True,
+                "quote": "| Accelerator \\ TFLOPS  | fp32  | tf32   | fp16 | bf16 | fp8  | int8 | fp6   | fp4   | nvfp4 |"
+                " Notes |\n...\n| AMD MI355X            | 157.3 |      ? | 2500 | 2500 | 5000 | 5000 | 10100 | 10100 |"
+                "     X |    22 |\n...\n22. [AMD Instinct MI355X specifications](https://www.amd.com/en/products/"
+                "accelerators/instinct/mi350/mi355x.html) - these are AMD's dense figures. AMD also publishes `with"
+                " Structured Sparsity` variants at exactly 2x - 10.1 PFLOPS for OCP-FP8 and 5 PFLOPS for FP16 matrix",
+            },
+            {
+                "title": "Six Rack Units newsletter, August 2025: MI350X and MI355X against Blackwell (from AMD's"
+                " brochures)",
+                "url": "https://github.com/FistOfHit/SixRackUnits/blob/HEAD/newsletters/2025/august/august.md",
+                "secondary": True,
+                "quote": "| Feature                | AMD MI350X      | AMD MI355X      | NVIDIA B200         |"
+                " NVIDIA B300         |\n...\n| Memory Capacity        | 288 GB HBM3e    | 288 GB HBM3e    |"
+                " 180 GB HBM3e        | 288 GB HBM3e        |\n| Memory Bandwidth       | 8 TB/s          | 8 TB/s"
+                "          | 8 TB/s              | 8 TB/s              |\n...\n| TDP                    | 1000 W"
+                "          | 1400 W          | 1000 W              | 1300 W              |\n...\n| FP16 FLOPs"
+                "             | 2.3 PFLOPS      | 2.5 PFLOPS      | 2.25 PFLOPS         | 2.25 PFLOPS         |",
+            },
         ],
-        "dense_peak_tera_per_s": {},
+        "dense_peak_tera_per_s": {"fp16": 2500, "bf16": 2500, "fp8": 5000, "int8": 5000, "fp4": 10100},
         "dense_halved_from_sparse": [],
         "memory_bandwidth": {"value": 8, "unit": "TB/s"},
         "memory_capacity": {"value": 288, "unit": "GB"},
@@ -917,8 +940,8 @@ ACCELERATOR_RECORDS: list[dict] = [
         "measured": False,
         "secondary_only": True,
         "complete": False,
-        "missing": ["16-bit peak", "interconnect bandwidth"],
-        "notes": "Peaks left null: the 20.1 PFLOPS FP4/FP6 figure is not marked dense or sparse, and no vendor FP16/FP8 table was found. A report of AMD's ISSCC talk says FP8 'delivering five petaflops' (world-today-news.com), also without a dense/sparse marker.",
+        "missing": ["interconnect bandwidth"],
+        "notes": "AMD's dense rates, as tabulated from its MI355X page: 2.5 PFLOP/s FP16 and BF16 (the sheet's 2,516.6 rounded; 5 with structured sparsity), 5 PFLOP/s FP8 and INT8, 10.1 PFLOP/s FP4/FP6 (Tom's Hardware's 20.1 PFLOPS is the sparse FP4 figure). 288 GB HBM3E at 8 TB/s, 1,400 W (liquid cooled; the 1,000 W MI350X is the same silicon at a lower clock). Infinity Fabric bandwidth was not in the excerpts read.",
     },
     {
         "slug": "tpu-v4",

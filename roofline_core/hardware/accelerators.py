@@ -543,7 +543,8 @@ def _measured_fields(slug: str) -> dict:
     fields: dict = {}
     bandwidth = entry.get("bandwidth")
     if bandwidth:
-        fields["measured_bandwidth_bytes_per_s"] = _bytes(bandwidth)
+        # A multi-socket run prints the sockets' total; a CPU preset is one socket.
+        fields["measured_bandwidth_bytes_per_s"] = _bytes(bandwidth) / bandwidth.get("sockets", 1)
         fields["measured_bandwidth_source"] = _source(bandwidth["source"])
         fields["measured_bandwidth_method"] = bandwidth["method"]
     peaks = entry.get("matmul")

@@ -8,6 +8,9 @@ Each entry here cites one such measurement with the exact lines it comes from:
 - ``bandwidth``: ``value``/``unit`` as the source prints it (or, with ``mean_of_bytes_per_s``, the
   mean of those runs, each printed in the quote), the ``method`` (what ran, how it counts bytes) and
   the ``source`` (title, address, verbatim ``quote``, ``secondary``: not the chip's maker).
+  A run over ``sockets`` CPUs of a multi-socket server prints their total; the preset, one
+  socket, takes that total divided by ``sockets`` (each socket has its own memory channels, and
+  the runs bind threads to every socket's local memory).
 - ``matmul`` (optional): dense matrix-multiply rates in TFLOP/s by dtype, ``mean_of_flop_per_s``
   per dtype, and their ``source``.
 
@@ -27,6 +30,16 @@ _COPY_METHOD = (
     "copy of a 2 GiB bf16 tensor with PyTorch (bytes read plus bytes written), median of repeats, mean of two runs"
 )
 _MATMUL_METHOD = "8192 x 8192 x 8192 matrix product with PyTorch, median of repeats, mean of two runs"
+
+
+#: STREAM's byte count: Triad reads two arrays and writes one, 24 bytes per element, all counted.
+_STREAM_TRIAD = (
+    "STREAM 5.10 Triad (a = b + s*c, FP64; bytes read plus written, non-temporal stores), best of 10, OpenMP over"
+    " both sockets with one thread per {step} cores; the two-socket total divided by 2"
+)
+_OCI_TITLE = "Oracle Japan OCI tutorials, How to run STREAM on {shape} ({cpu})"
+_OCI_URL = "https://github.com/oracle-japan/ocitutorials/blob/HEAD/content/hpc/benchmark/{page}/index.md"
+_STREAM_HEADER = "Function    Best Rate MB/s  Avg time     Min time     Max time\n"
 
 
 def _project_runs(first: str, second: str, lines: str) -> dict:
@@ -177,6 +190,61 @@ MEASURED_CEILINGS: dict[str, dict] = {
                 "Copy 4255995.148 0.00101 0.00117 0.00106\nMul 4115971.910 0.00104 0.00111 0.00106\n"
                 "Add 3956389.991 0.00163 0.00170 0.00165\nTriad 3948061.647 0.00163 0.00180 0.00166\n"
                 "... Average, Pass/Fail memory bandwidth for BabelStream benchmarking ... Copy 4,177,285",
+            },
+        },
+    },
+    # Server CPUs: STREAM on two-socket hosts, per socket (see the module docstring).
+    "epyc-9654": {
+        "bandwidth": {
+            "value": 715650.4,
+            "unit": "MB/s",
+            "sockets": 2,
+            "method": _STREAM_TRIAD.format(step=2) + "; NPS1 (one NUMA node per socket), Oracle's Genoa shape",
+            "source": {
+                "title": _OCI_TITLE.format(shape="BM.Standard.E5.192", cpu="two EPYC 9654-based CPUs"),
+                "url": _OCI_URL.format(page="run-stream-e5"),
+                "secondary": True,
+                "quote": "CPU： **AMD EPYC** 9654ベース x 2（192コア）\n    - メモリ： DDR5 2.3 TB\n...\n    - メモリ帯域："
+                " 921.6 GB/s\n...\n[ **NPS1** の場合]\n...\n" + _STREAM_HEADER + "Copy:          681724.7     0.010136"
+                "     0.010094     0.010191\nScale:         685595.0     0.010068     0.010037     0.010095\nAdd:"
+                "           721807.1     0.014329     0.014300     0.014359\nTriad:         715650.4     0.014469"
+                "     0.014423     0.014515",
+            },
+        },
+    },
+    "epyc-9755": {
+        "bandwidth": {
+            "value": 986224.2,
+            "unit": "MB/s",
+            "sockets": 2,
+            "method": _STREAM_TRIAD.format(step=8) + "; NPS1, Oracle's Turin shape (memory at DDR5-6400)",
+            "source": {
+                "title": _OCI_TITLE.format(shape="BM.Standard.E6.256", cpu="two EPYC 9755-based CPUs"),
+                "url": _OCI_URL.format(page="run-stream-e6"),
+                "secondary": True,
+                "quote": "CPU： **AMD EPYC** 9755ベース x 2（256コア）\n...\n    - メモリ帯域： 1,228.8 GB/s\n...\n"
+                "[ **NPS1** の場合]\n...\n" + _STREAM_HEADER + "Copy:          936354.1     0.007465     0.007349"
+                "     0.007697\nScale:         934051.1     0.007419     0.007367     0.007455\nAdd:           986516.4"
+                "     0.010497     0.010463     0.010529\nTriad:         986224.2     0.010486     0.010466     0.010522",
+            },
+        },
+    },
+    "xeon-8480plus": {
+        "bandwidth": {
+            "value": 372.228,
+            "unit": "GB/s",
+            "sockets": 2,
+            "method": "My Stream Benchmark, MPI, 112 processes over two sockets, 'axpy (TRIAD)' kernel (bytes read plus"
+            " written as the tool counts them), 50 repetitions; the two-socket total divided by 2. The DIMM population"
+            " is not stated, so this is what that host reached, likely below a fully populated DDR5-4800 socket",
+            "source": {
+                "title": "S. Rizzi (simon-r), My_Stream_Benchmark RESULTS.md: Intel Xeon Platinum 8480+ (2x NUMA CPUs)",
+                "url": "https://github.com/simon-r/My_Stream_Benchmark/blob/HEAD/RESULTS.md",
+                "secondary": True,
+                "quote": "## Intel(R) Xeon(R) Platinum 8480+ (2x NUMA CPUs)\n...\n    Number of MPI processes:"
+                "               112\n...\n    Test            Total bandwidth        clock  \n...\n"
+                "    FMA:            379.202 GB/s,          78.594036 ms\n    copy:           354.011 GB/s,"
+                "          42.092840 ms\n    axpy (TRIAD):   372.228 GB/s,          60.048817 ms",
             },
         },
     },

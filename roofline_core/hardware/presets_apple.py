@@ -12,8 +12,9 @@ Capacity: each preset holds the largest standard memory configuration of its tie
 are in the notes); a reader with less picks Custom. The GPU may wire only part of it, by default
 (``gpu_memory``: see :mod:`roofline_core.hardware.unified_memory`).
 
-Of the binned GPU variants whose bandwidth differs, the 32-core M4 Max (410 GB/s) is a preset;
-the 30-core M3 Max (300 GB/s) waits for a source quoting its bandwidth.
+Of the binned GPU variants whose bandwidth differs, the 30-core M3 Max (300 GB/s, from Apple's own
+tech specs) and the 32-core M4 Max (410 GB/s) are presets. The 32-core M5 Max is not: no source read
+states its bandwidth except as "around" a figure, and the M5 Ultra had no published specification.
 """
 
 from __future__ import annotations
@@ -116,6 +117,39 @@ def _apple(
         "missing": ["interconnect bandwidth", "board_power_w"],
         "notes": notes,
     }
+
+
+#: Apple's tech specs for the 16-inch MacBook Pro (Nov 2023): the two M3 Max GPU variants' bandwidth.
+_APPLE_M3_MAX_SPECS = {
+    "title": "Apple Support, MacBook Pro (16-inch, Nov 2023) - Tech Specs",
+    "url": "https://support.apple.com/en-au/117737",
+    "secondary": False,
+    "quote": (
+        "Configurable to:\n\n    • M3 Max with 14-core CPU and 30-core GPU (300GB/s memory bandwidth), or M3 Max with"
+        " 16-core CPU and 40-core GPU (400GB/s memory bandwidth)\n...\nConfigurable to 36GB (M3 Pro or M3 Max with"
+        " 14-core CPU) or 96GB"
+    ),
+}
+
+#: The M5 Pro and M5 Max as Apple announced them (3 March 2026), in a report's spec summary.
+_M5_PRO_MAX = {
+    "title": "Mikeshouts, Apple M5 Pro and M5 Max (spec highlights of Apple's announcement)",
+    "url": "https://mikeshouts.com/apple-m5-pro-m5-max/amp",
+    "secondary": True,
+    "quote": (
+        "M5 Pro\n18-core CPU (six super cores + twelve performance cores), up to 20-core GPU with Neural Accelerators,"
+        " 16-core Neural Engine, up to 64 GB unified memory, up to 307 GB/s unified memory bandwidth, third-generation"
+        " 3 nm process, hardware ray tracing, Thunderbolt 5 support.\nM5 Max\n18-core CPU (six super cores + twelve"
+        " performance cores), up to 40-core GPU with Neural Accelerators, 16-core Neural Engine, up to 128 GB unified"
+        " memory, up to 614 GB/s unified memory bandwidth"
+    ),
+}
+
+#: The M5's GPU clock, the only M5-generation clock found: the Pro and Max use it.
+_HMC_M5 = _hmc(
+    "https://hmc-tech.com/gpu/apple-10-core-m5-vs-intel-uhd-620-1100mhz",
+    "10-Core M5\n...\n1280 Shaders\nShared Memory\n1740MHz",
+)
 
 
 APPLE_RECORDS: list[dict] = [
@@ -484,6 +518,49 @@ APPLE_RECORDS: list[dict] = [
         bandwidth_gb_s=153,
         capacity_gb=32,
         notes="Memory options up to 32 GB; the preset holds 32. Peak: 10 cores x 128 ALUs x 2 x 1.74 GHz = 4.45 TFLOP/s, the shader rate; each GPU core also has a Neural Accelerator for matrix math, which the database lists at 8.91 TFLOPS FP16 and Apple puts at over 4x the M4's GPU AI compute, so prefill may run faster than this peak says. Decode, bounded by 153 GB/s, does not depend on it.",
+    ),
+    _apple(
+        slug="apple-m3-max-30c",
+        name="Apple M3 Max (30-core GPU)",
+        sources=[
+            _APPLE_M3_MAX_SPECS,
+            _hmc(
+                "https://hmc-tech.com/gpu/apple-32-core-m4-max-vs-apple-40-core-m3-max",
+                "40-Core M3 Max\n...\n5120 Shaders\nShared Memory\n1398MHz",
+            ),
+            _turner(),
+        ],
+        cores=30,
+        clock_ghz=1.398,
+        bandwidth_gb_s=300,
+        capacity_gb=96,
+        notes="The binned M3 Max (14-core CPU, 30-core GPU): Apple's tech specs give it 300 GB/s against the 40-core"
+        " part's 400, and memory of 36 or 96 GB; the preset holds 96. Peak: 30 cores x 128 ALUs x 2 x 1.398 GHz,"
+        " the clock the database lists for the 40-core M3 Max (same GPU design, fewer cores enabled).",
+    ),
+    _apple(
+        slug="apple-m5-pro",
+        name="Apple M5 Pro (20-core GPU)",
+        sources=[_M5_PRO_MAX, _HMC_M5, _turner()],
+        cores=20,
+        clock_ghz=1.74,
+        bandwidth_gb_s=307,
+        capacity_gb=64,
+        notes="Memory up to 64 GB; the preset holds 64. Peak: 20 cores x 128 ALUs x 2 x 1.74 GHz, the shader rate at"
+        " the M5's GPU clock (no clock was found for the M5 Pro; it is the same GPU core design). Each GPU core"
+        " has a Neural Accelerator for matrix math, so prefill may beat this peak; decode is bounded by 307 GB/s.",
+    ),
+    _apple(
+        slug="apple-m5-max",
+        name="Apple M5 Max (40-core GPU)",
+        sources=[_M5_PRO_MAX, _HMC_M5, _turner()],
+        cores=40,
+        clock_ghz=1.74,
+        bandwidth_gb_s=614,
+        capacity_gb=128,
+        notes="Memory up to 128 GB; the preset holds 128. Peak: 40 cores x 128 ALUs x 2 x 1.74 GHz, the shader rate at"
+        " the M5's GPU clock (no clock was found for the M5 Max). Each GPU core has a Neural Accelerator, so"
+        " prefill may beat this peak; decode is bounded by 614 GB/s.",
     ),
     _apple(
         slug="apple-m1",

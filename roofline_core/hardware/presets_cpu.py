@@ -72,9 +72,10 @@ def _cpu(
     sources: list[dict],
     arithmetic: dict,
     memory: dict,
-    power_w: float,
+    power_w: float | None,
     notes: str,
 ) -> dict:
+    missing = ["interconnect bandwidth", *([] if power_w is not None else ["board_power_w"])]
     return {
         "slug": slug,
         "vendor": vendor,
@@ -92,8 +93,30 @@ def _cpu(
         "measured": False,
         "secondary_only": True,
         "complete": False,
-        "missing": ["interconnect bandwidth"],
+        "missing": missing,
         "notes": notes,
+    }
+
+
+#: Zen 4 and Zen 5 server cores: one AVX-512 FMA of 16 FP32 lanes per cycle, the rule the EPYC
+#: presets count (Zen 5 has two 512-bit FMA pipes, so this is a floor there).
+_CASSINDRA_AVX512 = {
+    "title": "AI Cassindra, SIMD registers visualised (AVX-512 and AMX rates)",
+    "url": "https://aicassindra.com/labs/transformer_math/simd_register_viz.html",
+    "secondary": True,
+    "quote": "AVX-512: 16 FP32 multiply-adds per cycle. AMX: tile matmul - 1024 BF16 ops per cycle.",
+}
+
+
+def _avx512(cores: int, clock_ghz: float, units_what: str) -> dict:
+    return {
+        "cores": cores,
+        "cores_what": "cores",
+        "units_per_core": 16,
+        "units_what": units_what,
+        "flop_per_clock_per_unit": 2,
+        "clock_ghz": clock_ghz,
+        "dtypes": ["fp16"],
     }
 
 
@@ -299,6 +322,56 @@ CPU_RECORDS: list[dict] = [
             " kernels convert 16-bit weights to FP32, so the FP32 rate stands for the 16-bit peak (AVX512-BF16 dot"
             " products, not quoted, can do more). Bandwidth: 12 channels x 8 bytes x 4,800 MT/s = 460.8 GB/s."
             " Capacity: one 64 GB RDIMM per channel (768 GB). No AMX on AMD parts."
+        ),
+    ),
+    _cpu(
+        slug="epyc-9755",
+        vendor="AMD",
+        family="EPYC 5th gen (Turin)",
+        name="AMD EPYC 9755 (Turin, 12 x DDR5-6400)",
+        sources=[
+            {
+                "title": "Meftah, AMD EPYC 9755 processor (report of the leaked specifications)",
+                "url": "https://meftah.com/news/amd-epyc-9755-processor",
+                "secondary": True,
+                "quote": (
+                    "پردازنده AMD EPYC 9755 بخشی از خانواده نسل پنجم EPYC با نام رمز «تورین» است که دارای 128 هسته و"
+                    " 256 رشته بر اساس معماری هسته Zen 5 است. این پردازنده، فرکانس پایه 2.70 گیگاهرتز و فرکانس بوست"
+                    " حداکثر 4.10 گیگاهرتز دارد"
+                ),
+            },
+            {
+                "title": "Hubbry (Wikipedia's Epyc article, as mirrored): infobox",
+                "url": "https://www.hubbry.com/Epyc/encyclopedias",
+                "secondary": True,
+                "quote": (
+                    "Cores\n  • up to 192 cores/384 threads per socket\nMemory (RAM)\n  • up to 12 memory channels at"
+                    " 6400 MT/s"
+                ),
+            },
+            {
+                "title": "Oracle Japan OCI tutorials, STREAM on BM.Standard.E6.256 (two EPYC 9755): test system",
+                "url": "https://github.com/oracle-japan/ocitutorials/blob/HEAD/content/hpc/benchmark/run-stream-e6/index.md",
+                "secondary": True,
+                "quote": (
+                    "CPU： **AMD EPYC** 9755ベース x 2（256コア）\n    - メモリ： DDR5 3.072 TB\n    - 理論性能："
+                    " 11.0592 TFLOPS（ベース動作周波数2.7 GHz時）\n    - メモリ帯域： 1,228.8 GB/s"
+                ),
+            },
+            _CASSINDRA_AVX512,
+            _STH_RDIMM,
+        ],
+        arithmetic=_avx512(128, 2.7, "FP32 multiply-adds (one AVX-512 FMA)"),
+        memory=_memory(12, 6400, None),
+        power_w=None,
+        notes=(
+            "Peak: 128 cores x 16 FP32 multiply-adds x 2 FLOP x 2.7 GHz base = 11.1 TFLOP/s, one AVX-512 FMA per core"
+            " per cycle: a floor, since Zen 5 server cores have two 512-bit FMA pipes (the rule matches Oracle's"
+            " 11.0592 TFLOPS FP64 figure for two sockets). CPU kernels convert 16-bit weights to FP32, so the FP32 rate"
+            " stands for the 16-bit peak. Bandwidth: 12 channels x 8 bytes x 6,400 MT/s = 614.4 GB/s, the speed Oracle's"
+            " two-socket host runs (1,228.8 GB/s for two); AMD's validated speed on many boards is DDR5-6000 (576 GB/s)."
+            " Capacity: one 64 GB RDIMM per channel (768 GB). No TDP figure was found in a source read, so the board"
+            " power is left out."
         ),
     ),
 ]

@@ -57,9 +57,10 @@ MACOS_LARGE_SHARE = 3 / 4
 #: What a reader leaves to macOS when raising the limit, in bytes: a common choice, not a rule.
 MACOS_KEEP_FOR_SYSTEM_BYTES = 8 * GIB
 
-#: The schemes a record's ``gpu_memory`` may name: Apple's default wired limit, or a stated
-#: GPU allocation (a BIOS or driver setting) given in GiB.
-SCHEMES = ("macos-default-wired-limit", "stated-allocation")
+#: The schemes a record's ``gpu_memory`` may name: Apple's default wired limit, a stated GPU
+#: allocation (a BIOS or driver setting) given in GiB, or, where nothing splits the pool (NVIDIA
+#: GB10: the GPU takes what Linux leaves), the memory a cited measurement found available, in GiB.
+SCHEMES = ("macos-default-wired-limit", "stated-allocation", "measured-available")
 
 
 def macos_default_gpu_bytes(memory_bytes: float) -> float:
@@ -98,7 +99,7 @@ def gpu_usable_memory(record: dict, memory_bytes: float) -> tuple[float | None, 
     scheme = limit.get("scheme")
     if scheme == "macos-default-wired-limit":
         return macos_default_gpu_bytes(memory_bytes), macos_raise_advice(memory_bytes)
-    if scheme == "stated-allocation":
+    if scheme in ("stated-allocation", "measured-available"):
         if limit.get("unit") != "GiB" or not 0 < limit["value"] * GIB <= memory_bytes:
             raise ValueError(f"{record['slug']}: expected a GPU allocation in GiB within the memory, got {limit!r}")
         return limit["value"] * GIB, limit["how_to_raise"]

@@ -101,7 +101,8 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         },
         "ridge",
     )
-    legend = _legend(chart["points"], chart.get("dots"))
+    other = chart.get("other_roof")
+    legend = _legend(chart["points"], chart.get("dots"), other["label"] if other else None)
     # What a point's label must not cover: every marker, the legend and the ridge's label.
     obstacles = [*_marker_boxes(chart["points"], axes), text_box(ridge_label), *_legend_boxes(legend)]
     return node(
@@ -127,6 +128,7 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         ),
         *ticks,
         *axis_titles(axes, x_title=X_TITLE, y_title=Y_TITLE),
+        *_other_roof(other, axes),
         node("path", {"class": "roofline-chart__roof", "d": f"M {roof}"}),
         node(
             "line",
@@ -144,14 +146,25 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     )
 
 
-def _legend(points: list[dict[str, Any]], dots: str | None) -> Node:
+def _other_roof(other: dict[str, Any] | None, axes: LogFrame) -> list[Node]:
+    """The chip's other memory roof, dashed under the main one (none without it)."""
+    if not other:
+        return []
+    path = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in other["roof"])
+    return [node("path", {"class": "roofline-chart__other-roof", "d": f"M {path}"})]
+
+
+def _legend(points: list[dict[str, Any]], dots: str | None, other_roof: str | None = None) -> Node:
     """What the dots mean, readable without hover, in the plot's top-left corner (the roof
-    rises from the bottom-left, so that corner is empty): a swatch per bound drawn, and what
-    the unlabelled dots are (``dots``, from the calculator: "table rows")."""
-    # (bound of the swatch, or None for a line of text alone; the line's text)
+    rises from the bottom-left, so that corner is empty): a swatch per bound drawn, what the
+    unlabelled dots are (``dots``, from the calculator: "table rows") and, with a second memory
+    roof, a dashed swatch naming it."""
+    # (bound of the swatch, "roof" for the dashed line's, or None for text alone; the text)
     rows: list[tuple[str | None, str]] = [
         (bound, f"{bound}-bound") for bound in ("memory", "compute") if any(p["bound"] == bound for p in points)
     ]
+    if other_roof:
+        rows.append(("roof", other_roof))
     if dots and len(_labelled(points)) < len(points):
         rows.append((None, f"other dots: {dots}"))
     lines: list[Node] = []
@@ -161,6 +174,19 @@ def _legend(points: list[dict[str, Any]], dots: str | None) -> Node:
         label = node("text", {"class": "roofline-chart__legend-text", "x": x, "y": _n(y)}, text)
         if bound is None:
             lines.append(node("g", {}, label))
+            continue
+        if bound == "roof":
+            swatch = node(
+                "line",
+                {
+                    "class": "roofline-chart__other-roof",
+                    "x1": _n(LEFT_PX + 6),
+                    "x2": _n(LEFT_PX + 22),
+                    "y1": _n(y - 4),
+                    "y2": _n(y - 4),
+                },
+            )
+            lines.append(node("g", {"class": "roofline-chart__legend-roof"}, swatch, label))
             continue
         swatch = node("circle", {"r": "7", "cx": _n(LEFT_PX + 14), "cy": _n(y - 4)})
         lines.append(node("g", {"class": f"roofline-chart__point roofline-chart__point--{bound}"}, swatch, label))
@@ -186,6 +212,9 @@ def _legend_boxes(legend: Node) -> list[Box]:
             elif child["tag"] == "circle":
                 attrs = child["attrs"]
                 boxes.append(marker_box(float(attrs["cx"]), float(attrs["cy"]), float(attrs["r"])))
+            elif child["tag"] == "line":
+                attrs = child["attrs"]
+                boxes.append(marker_box((float(attrs["x1"]) + float(attrs["x2"])) / 2, float(attrs["y1"]), 8))
     return boxes
 
 

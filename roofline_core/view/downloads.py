@@ -180,6 +180,9 @@ def chart_csv(chart: dict[str, Any], *, title: str, scenario: str, data_version:
         x_unit, y_unit = "FLOP/byte", "FLOP/s"
         rows += [["roof", "", x, y] for x, y in chart["roof"]]
         rows.append(["ridge", "", chart["ridge_flop_per_byte"], chart["peak_flop_per_s"]])
+        other = chart.get("other_roof")
+        if other:
+            rows += [["other roof", other["label"], x, y] for x, y in other["roof"]]
         rows += [["point", point["label"], point["x"], point["y"]] for point in chart["points"]]
         header = ["element", "label", "arithmetic intensity (FLOP/byte)", "attainable (FLOP/s)"]
     comments = [*_header_comments(title, scenario, data_version)[:3], f"x in {x_unit}, y in {y_unit}"]

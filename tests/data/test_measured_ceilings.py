@@ -90,3 +90,20 @@ def test_desktop_cards_and_macs_have_a_measured_roof() -> None:
     """Consumer GPUs and Apple silicon, where most readers run models, have a second roof too."""
     assert {"rtx-3090", "rtx-4090", "rx-7900-xtx", "arc-a770", "apple-m1-pro", "apple-m2-ultra"} <= set(SLUGS)
     assert len(SLUGS) >= 14
+
+
+#: The server CPUs with a cited STREAM run (two-socket hosts, one socket's share).
+CPU_CEILINGS = {"epyc-9654": 2, "epyc-9755": 2, "xeon-8480plus": 2}
+
+
+def test_cpu_presets_have_a_stream_roof_of_one_socket() -> None:
+    for slug, sockets in CPU_CEILINGS.items():
+        entry = MEASURED_CEILINGS[slug]["bandwidth"]
+        assert entry["sockets"] == sockets and "divided by 2" in entry["method"], slug
+        total = entry["value"] * _UNIT_BYTES[entry["unit"]]
+        assert ACCELERATORS[slug].measured_bandwidth_bytes_per_s == pytest.approx(total / sockets), slug
+        assert ACCELERATORS[slug].kind == "cpu"
+    # Genoa: 715,650.4 MB/s over two sockets is 357.8 GB/s a socket, 78% of 460.8 GB/s.
+    genoa = ACCELERATORS["epyc-9654"]
+    assert genoa.measured_bandwidth_bytes_per_s == pytest.approx(357.8252e9)
+    assert genoa.measured_bandwidth_bytes_per_s / genoa.bandwidth_bytes_per_s == pytest.approx(0.7765, abs=1e-4)

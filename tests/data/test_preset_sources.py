@@ -305,3 +305,43 @@ def test_an_ada_super_peak_is_its_cuda_cores_times_four_times_the_boost_clock() 
 def test_the_genoa_preset_is_twelve_ddr5_4800_channels() -> None:
     chip = PRESETS["epyc-9654"]
     assert chip.kind == "cpu" and chip.bandwidth_bytes_per_s == pytest.approx(12 * 8 * 4800e6)
+
+
+#: The last of issue 34's chips: a Turin server CPU, the Jetson AGX Orin, the Max 1100, the MI355X,
+#: the 30-core M3 Max and the M5 tiers Apple had published (Pro and the 40-core Max).
+ISSUE_34_LAST = {
+    "epyc-9755", "jetson-orin-64gb", "max-1100", "mi355x", "apple-m3-max-30c", "apple-m5-pro", "apple-m5-max",
+}  # fmt: skip
+
+
+def test_the_last_issue_34_chips_are_presets_grouped_with_their_vendor_and_family() -> None:
+    assert ISSUE_34_LAST <= set(PRESETS), sorted(ISSUE_34_LAST - set(PRESETS))
+    groups = {slug: PRESETS[slug].group for slug in ISSUE_34_LAST}
+    assert groups == {
+        "epyc-9755": "CPUs: AMD",
+        "jetson-orin-64gb": "NVIDIA Jetson",
+        "max-1100": "Intel",
+        "mi355x": "AMD",
+        "apple-m3-max-30c": "Apple",
+        "apple-m5-pro": "Apple",
+        "apple-m5-max": "Apple",
+    }
+    # Every select shows one unbroken run per heading.
+    order = [a.group for a in PRESETS.values()]
+    assert all(order.index(g) + order.count(g) - 1 == len(order) - 1 - order[::-1].index(g) for g in set(order))
+
+
+def test_the_binned_m3_max_has_apples_300_gb_s_and_sits_before_the_40_core_part() -> None:
+    binned, full = PRESETS["apple-m3-max-30c"], PRESETS["apple-m3-max"]
+    assert binned.bandwidth_bytes_per_s == 300e9 and full.bandwidth_bytes_per_s == 400e9
+    assert "30-core GPU (300GB/s memory bandwidth)" in binned.source.states
+    slugs = list(PRESETS)
+    assert slugs.index("apple-m3-max-30c") < slugs.index("apple-m3-max")
+
+
+def test_the_mi355x_holds_amds_dense_16_bit_rate_and_turin_twelve_ddr5_6400_channels() -> None:
+    mi355x = PRESETS["mi355x"]
+    assert mi355x.peak_for("bf16") == 2500e12 and mi355x.bandwidth_bytes_per_s == 8e12
+    assert PRESETS["epyc-9755"].bandwidth_bytes_per_s == pytest.approx(12 * 8 * 6400e6)
+    # The Jetson's 16-bit peak is a quarter of its GPU's sparse INT8 figure.
+    assert PRESETS["jetson-orin-64gb"].peak_for("fp16") == pytest.approx(170e12 / 4)

@@ -119,3 +119,17 @@ def test_the_math_output_says_how_sure_a_computed_or_measured_peak_is() -> None:
     assert math("apple-m4-pro").endswith("(7.53 TFLOP/s, a computed peak)")
     assert math("apple-m4-max").endswith("(14.8 TFLOP/s, a measured peak)")
     assert math("h100-sxm").endswith("(989 TFLOP/s)")
+
+
+def test_dgx_spark_fits_in_what_linux_leaves_its_gpu_about_117_of_128_gib() -> None:
+    # No firmware split on the GB10: a cited start measured about 117 GiB available after
+    # dropping the page cache, and the fit verdict uses that, not the whole 128 GB.
+    spark = ACCELERATORS["dgx-spark"]
+    assert spark.memory_bytes == 128 * GIB and spark.fit_memory_bytes == 117 * GIB
+    assert "leaving about 117 GiB available" in spark.source.states
+    assert "drop_caches" in spark.gpu_memory_advice and "drop_caches" in spark.source.states
+    record = _record("dgx-spark")
+    assert record["gpu_memory"]["scheme"] == "measured-available"
+    beyond = {**record["gpu_memory"], "value": 130}
+    with pytest.raises(ValueError, match="expected a GPU allocation in GiB within the memory"):
+        gpu_usable_memory({**record, "gpu_memory": beyond}, 128 * GIB)

@@ -53,3 +53,29 @@ def test_roof_spans_the_plot_and_bends_at_the_ridge():
     assert y0 > cy > y1  # on the slope, below the peak
     assert "decode &lt;b&gt;" in svg and "<b>" not in svg
     assert 'aria-labelledby="c-title"' in svg and "decode &lt;b&gt;: memory-bound" in svg
+
+
+def test_the_explorer_draws_the_chips_other_memory_roof_dashed_and_names_it():
+    """Issue 34: both roofs on the chart. With the datasheet roof chosen the measured one is drawn
+    dashed below it (and the reverse), named in the legend and written to the CSV; a chip with no
+    cited measurement draws one roof."""
+    from roofline_core.calculators import compute
+    from roofline_core.view.downloads import chart_csv
+
+    for roof, other_label, other_bandwidth in (
+        ("datasheet", "measured 2.97 TB/s", 2.97e12),
+        ("measured", "datasheet 3.35 TB/s", 3.35e12),
+    ):
+        chart = compute("roofline-explorer", {"accelerator": "h100-sxm", "roof": roof})["chart"]
+        other = chart["other_roof"]
+        assert other["label"] == other_label and other["bandwidth_bytes_per_s"] == other_bandwidth
+        assert other["roof"][1] == [pytest.approx(989e12 / other_bandwidth), 989e12]
+        assert chart["y_range"][0] <= other["roof"][0][1]
+        svg = roofline_svg(chart, element_id="c")
+        (solid,) = re.findall(r'class="roofline-chart__roof" d="M ([^"]+)"', svg)
+        (dashed,) = re.findall(r'class="roofline-chart__other-roof" d="M ([^"]+)"', svg)
+        assert solid != dashed and other_label in svg
+        csv = chart_csv(chart, title="t", scenario="s", data_version="v")
+        assert csv.count(f"other roof,{other_label}") == 3
+    plain = compute("roofline-explorer", {"accelerator": "l4"})["chart"]
+    assert "other_roof" not in plain and "other-roof" not in roofline_svg(plain, element_id="c")
