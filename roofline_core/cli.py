@@ -12,6 +12,8 @@ lines it did not use (``--json`` lists them, each with why). ``engine-flags`` pr
 SGLang and llama.cpp commands that run a scenario (:mod:`roofline_core.questions.engine_flags`).
 ``capacity`` runs the capacity planner: the cheapest fleet under TTFT and TPOT targets
 (:mod:`roofline_core.questions.capacity`), each time with its parts, and the engine commands.
+``session`` follows an agentic session turn by turn (:mod:`roofline_core.questions.session`), and
+``disaggregate`` sizes prefill and decode pools (:mod:`roofline_core.questions.disaggregation`).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -120,6 +122,14 @@ FIELD_OF_OPTION: dict[str, str] = {
     "--ttft-target-ms": "ttft_target_ms",
     "--tpot-target-ms": "tpot_target_ms",
     "--price-per-device-hour": "price_per_device_hour",
+    "--turns": "turns",
+    "--tool-tokens": "tool_tokens",
+    "--hit-rate": "hit_rate",
+    "--concurrent": "concurrent",
+    "--tool-time-s": "tool_time_s",
+    "--tier": "tier",
+    "--tier-bandwidth-gbs": "tier_bandwidth_gb_per_s",
+    "--link-gbs": "link_gb_per_s",
 }
 
 _GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
@@ -493,6 +503,12 @@ def cmd_capacity(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def cmd_session(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """A calculator's outputs, then its table one row a line (an agentic session's turns, or the
+    disaggregated pools beside the co-located fleet): the capacity planner's layout."""
+    return cmd_capacity(command, args)
+
+
 def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     raw, option_of = _raw_inputs(command, args)
     _choose_step_model(command, args, raw)
@@ -832,6 +848,27 @@ COMMANDS: dict[str, Command] = {
             + ("--prompt-tokens", "--prompt-tokens-high", "--output-tokens", "--output-tokens-high")
             + ("--prefix-hit-rate", "--percentile", "--ttft-target-ms", "--tpot-target-ms", "--price-per-device-hour"),
             cmd_capacity,
+        ),
+        Command(
+            "session",
+            "an agentic session turn by turn: each turn's TTFT and TPOT as the context grows, what the"
+            " prefix cache saves, KV offload to CPU memory or disk, and the task's time, cost and energy",
+            "agentic-session",
+            ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--devices")
+            + ("--turns", "--prompt-tokens", "--tool-tokens", "--output-tokens", "--hit-rate", "--concurrent")
+            + ("--tool-time-s", "--tier", "--tier-bandwidth-gbs", "--price-per-device-hour"),
+            cmd_session,
+        ),
+        Command(
+            "disaggregate",
+            "prefill and decode pools for a request rate within TTFT and TPOT targets, their ratio, the KV"
+            " cache each request hands over and the link bandwidth it needs, beside the co-located fleet",
+            "disaggregation",
+            ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--rate")
+            + ("--prompt-tokens", "--prompt-tokens-high", "--output-tokens", "--output-tokens-high")
+            + ("--prefix-hit-rate", "--percentile", "--ttft-target-ms", "--tpot-target-ms", "--price-per-device-hour")
+            + ("--link-gbs",),
+            cmd_session,
         ),
         Command(
             "reconcile",

@@ -14,6 +14,7 @@ from roofline_core.calculators import CALCULATORS, compute, linked_inputs
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.compare import compare
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
+from roofline_core.calculators.session_chart import is_session_chart
 from roofline_core.figures.frontier import is_frontier_chart
 from roofline_core.models.config_code import decode, pretty_json
 from roofline_core.version import data_version
@@ -25,6 +26,7 @@ from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.parts import parts_tree
 from roofline_core.view.prose import is_prose
+from roofline_core.view.session_chart import session_drawing
 from roofline_core.view.tornado import tornado_tree
 from roofline_core.vocabulary import ModelConfig
 
@@ -178,13 +180,16 @@ def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str)
         return kv_cache_drawing(chart, element_id=element_id)
     if is_frontier_chart(chart):
         return frontier_drawing(chart, element_id=element_id)
+    if is_session_chart(chart):
+        return session_drawing(chart, element_id=element_id)
     if is_roofline_chart(chart):
         return roofline_drawing(chart, element_id=element_id)
     raise ValueError(
         f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; expected "
         "roofline_core.figures.roofline_curve data (x_range, y_range, roof, points) or "
         'roofline_core.calculators.kv_cache_chart data (kind "kv-cache") or '
-        'roofline_core.figures.frontier data (kind "frontier")'
+        'roofline_core.figures.frontier data (kind "frontier") or '
+        'roofline_core.calculators.session_chart data (kind "session")'
     )
 
 

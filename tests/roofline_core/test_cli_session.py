@@ -1,0 +1,28 @@
+"""``roofline session``: an agentic session on the command line."""
+
+from __future__ import annotations
+
+import json
+
+from roofline_core.cli import main
+from roofline_core.hardware import ACCELERATORS
+from roofline_core.models import MODELS
+from roofline_core.questions.session import Session, run_session
+
+ARGS = ("session", "--model", "llama-3.1-70b", "--accelerator", "h100-sxm", "--devices", "2", "--turns", "3")
+
+
+def test_session_prints_the_totals_and_a_row_per_turn(capsys) -> None:
+    assert main([*ARGS, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = run_session(
+        Session(model=MODELS["llama-3.1-70b"], accelerator=ACCELERATORS["h100-sxm"], devices=2, turns=3, concurrent=48)
+    )
+    assert [row["turn"]["value"] for row in result["rows"]] == [1, 2, 3]
+    assert [row["ttft"]["value"] for row in result["rows"]] == [t.ttft_s for t in expected.turns]
+    assert result["outputs"]["task_time"]["value"] == expected.task_time_s
+
+
+def test_a_bad_tier_names_its_option(capsys) -> None:
+    assert main([*ARGS, "--tier", "tape"]) == 2
+    assert capsys.readouterr().err.startswith("roofline: error: --tier: Offload tier:")
