@@ -88,15 +88,12 @@ def _cross_check(values: dict[str, Any]) -> dict[str, str]:
 
 
 def _cost(result: SessionResult) -> dict[str, Any]:
+    # A headline: one short figure. How it is charged is the device-seconds output's text.
     s = result.session
     hours = result.device_s / 3600
     if s.price_per_device_hour == 0:
-        return value(0, "USD", f"{format_number(hours)} device-hours × your price per device-hour")
-    return value(
-        result.cost,
-        "USD",
-        f"${format_number(result.cost)} ({format_number(hours)} device-hours × ${format_number(s.price_per_device_hour)})",
-    )
+        return value(0, "USD", f"{format_number(hours)} device-hours")
+    return value(result.cost, "USD", f"${format_number(result.cost)}")
 
 
 def _energy(result: SessionResult) -> dict[str, Any]:
@@ -175,13 +172,16 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             f"{format_bytes(last.kv_room_bytes)} of room each has (the last turn ends at {format_bytes(last.kv_bytes)})."
         )
     outputs = {
-        "task_time": value(
+        # The two headline figures stay one short number each, so they and the chart keep the
+        # first screen (and an embed's first 500 px); their working is in the outputs below.
+        "task_time": value(result.task_time_s, "s", format_time(result.task_time_s)),
+        "cost": _cost(result),
+        "task_parts": value(
             result.task_time_s,
             "s",
-            f"{format_time(result.task_time_s)} ({format_time(result.model_time_s)} in the model + "
-            f"{format_whole(session.turns - 1)} tool calls × {format_time(session.tool_time_s)})",
+            f"{format_time(result.task_time_s)} = {format_time(result.model_time_s)} in the model + "
+            f"{format_whole(session.turns - 1)} tool calls × {format_time(session.tool_time_s)}",
         ),
-        "cost": _cost(result),
         "ttft_growth": value(
             last.ttft_s,
             "s",
@@ -207,7 +207,13 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             result.device_s,
             "s",
             f"{format_number(result.device_s)} device-seconds: {format_amount(session.devices, 'devices')} × "
-            f"(each prefill alone + each decode step's 1/{format_whole(session.concurrent)} share)",
+            f"(each prefill alone + each decode step's 1/{format_whole(session.concurrent)} share); "
+            + (
+                f"{format_number(result.device_s)} × ${format_number(session.price_per_device_hour)} a device-hour "
+                f"÷ 3,600 s = ${format_number(result.cost)} a task"
+                if session.price_per_device_hour
+                else "times your price per device-hour ÷ 3,600 s, they are the cost of a task"
+            ),
         ),
         "energy": _energy(result),
     }
@@ -305,6 +311,7 @@ AGENTIC_SESSION = Calculator(
     outputs=(
         Output("task_time", "Time for the task"),
         Output("cost", "Cost per task"),
+        Output("task_parts", "How the task's time adds up"),
         Output("ttft_growth", "Time to first token, first and last turn"),
         Output("tpot_growth", "Time per output token, first and last turn"),
         Output("cache_saves", "What the prefix cache saves"),
@@ -313,7 +320,7 @@ AGENTIC_SESSION = Calculator(
         Output("energy", "Energy per task"),
         WEIGHT_FORMAT_READ,
     ),
-    headline=("task_time", "cost", "ttft_growth", "cache_saves"),
+    headline=("task_time", "cost"),
     key_inputs=("turns", "hit_rate"),
     compute=_compute,
     cross_check=_cross_check,

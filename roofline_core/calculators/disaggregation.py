@@ -50,6 +50,14 @@ def _fleet(devices: int | None, price: float) -> str:
     return f"{format_amount(devices, 'devices')}{cost}"
 
 
+def _colocated(plan: SplitPlan) -> dict[str, Any]:
+    # A headline: the one figure to set beside the disaggregated fleet's.
+    co = plan.colocated
+    if co is None:
+        return value(0, "devices", "none meets the targets")
+    return value(co.devices, "devices", format_amount(co.devices, "devices"))
+
+
 def _compare(plan: SplitPlan) -> dict[str, Any]:
     co = plan.colocated
     if plan.devices is None or co is None:
@@ -64,9 +72,9 @@ def _compare(plan: SplitPlan) -> dict[str, Any]:
     return value(
         difference,
         "devices",
-        # A headline: short. The co-located fleet's parts are in the table and the capacity planner.
         f"Disaggregated {verdict}: {format_whole(plan.devices)} against "
-        f"{format_whole(co.replicas)} × TP={co.tp} = {format_whole(co.devices)} co-located",
+        f"{format_whole(co.replicas)} × TP={co.tp} = {format_whole(co.devices)} co-located (the capacity planner's "
+        "cheapest fleet)",
     )
 
 
@@ -86,12 +94,10 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     price = scenario.price_per_device_hour
     devices = plan.devices or 0
     outputs = {
-        "split": value(
-            devices,
-            "devices",
-            f"{format_whole(pre.instances)} × TP={pre.tp} prefill + {format_whole(dec.instances)} × TP={dec.tp} "
-            f"decode = {format_amount(devices, 'devices')}",
-        ),
+        # The two headline figures are one short number each, so the answer keeps the first
+        # screen and an embed's first 500 px; the pools' shapes are in the table below.
+        "split": value(devices, "devices", format_amount(devices, "devices")),
+        "colocated": _colocated(plan),
         "ratio": value(
             pre.devices / dec.devices,
             "1",
@@ -172,6 +178,7 @@ DISAGGREGATION = Calculator(
     inputs=(*CAPACITY.inputs, LINK_INPUT),
     outputs=(
         Output("split", "Disaggregated fleet"),
+        Output("colocated", "Co-located fleet"),
         Output("ratio", "Prefill to decode"),
         Output("versus", "Against a co-located fleet"),
         Output("kv_transfer", "KV cache handed over"),
@@ -181,7 +188,7 @@ DISAGGREGATION = Calculator(
         Output("decode_memory", "Decode instance memory"),
         WEIGHT_FORMAT_READ,
     ),
-    headline=("split", "ratio", "versus", "link_needed"),
+    headline=("split", "colocated"),
     key_inputs=("rate_per_s", "link_gb_per_s"),
     compute=_compute,
     table_columns=(
