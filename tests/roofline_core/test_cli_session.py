@@ -49,7 +49,6 @@ def test_the_calculator_answers_with_two_short_figures_and_their_working_below()
     assert outputs["task_time"]["text"] == format_time(expected.task_time_s)
     assert outputs["cost"]["text"] == f"${format_number(expected.cost)}"
     assert outputs["task_parts"]["text"] == (
-        f"{format_time(expected.task_time_s)} = {format_time(expected.model_time_s)} in the model + "
-        "2 tool calls × 2 s"
+        f"{format_time(expected.task_time_s)} = {format_time(expected.model_time_s)} in the model + 2 tool calls × 2 s"
     )
     assert outputs["device_seconds"]["text"].endswith(f"= ${format_number(expected.cost)} a task")
