@@ -1114,7 +1114,8 @@ def cmd_engine_flags(command: Command, args: argparse.Namespace) -> dict[str, An
         "columns": {"engine": "Engine", "flag": "Flag", "why": "What it sets"},
         "rows": rows,
         "notes": [f"{c.engine}: {note}" for c in commands for note in c.notes]
-        + [f"{c.engine}: {c.source.title}, {c.source.url}" for c in commands],
+        + [f"{c.engine}: {c.source.title}, {c.source.url}" for c in commands]
+        + [f"{c.engine} {f.name}: {f.source.title}, {f.source.url}" for c in commands for f in c.flags if f.source],
     }
 
 

@@ -149,6 +149,7 @@ def _commands(plan: Plan, values: dict[str, Any]) -> tuple[Any, ...]:
         sequences=plan.replica.max_sequences,
         kv_dtype=s.kv_dtype,
         batched_tokens=plan.batched_tokens,
+        prefill_chunk_tokens=plan.chunk_tokens,
     )
 
 
