@@ -1059,8 +1059,22 @@ def _engine_log_checks(log: Any, args: argparse.Namespace) -> list[dict[str, Any
     model = MODELS.get(args.model)
     if model is None:
         raise CliError(f"--model {args.model!r} is not a model preset (roofline models lists them)")
+    accelerator = None
+    if args.accelerator is not None:
+        accelerator = ACCELERATORS.get(args.accelerator)
+        if accelerator is None:
+            raise CliError(
+                f"--accelerator {args.accelerator!r} is not an accelerator preset (roofline accelerators lists them)"
+            )
     rows = []
-    for check in check_log(log, model=model, tensor_parallel=args.tensor_parallel, kv_dtype=args.kv_dtype):
+    for check in check_log(
+        log,
+        model=model,
+        tensor_parallel=args.tensor_parallel,
+        kv_dtype=args.kv_dtype,
+        device_memory_bytes=None if accelerator is None else accelerator.fit_memory_bytes,
+        weight_dtype=args.weight_dtype,
+    ):
         verdict = "agrees" if check.agrees else "differs"
         text = f"model: {format_number(check.expected)} {check.logged.unit}, {verdict} ({check.working})"
         rows.append(
@@ -1156,6 +1170,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--model", help="a model preset: reproduce each number the log gives from it")
     sub.add_argument("--tensor-parallel", type=int, help="devices the model was split over (default: the log's)")
     sub.add_argument("--kv-dtype", help="the KV cache's format, fp16, bf16, fp8 ... (default: the log's)")
+    sub.add_argument(
+        "--accelerator", help="an accelerator preset: reproduce vLLM's available KV cache memory on its memory"
+    )
+    sub.add_argument(
+        "--weight-dtype", default="bf16", help="the weights' format where the log does not print them (default bf16)"
+    )
     sub.set_defaults(command_spec=ENGINE_LOG)
     sub = subparsers.add_parser(ENGINE_FLAGS.name, help=ENGINE_FLAGS.help, description=ENGINE_FLAGS.help)
     sub.add_argument("--model", required=True, help="the model's Hugging Face repository, e.g. meta-llama/Llama-3.1-8B")
