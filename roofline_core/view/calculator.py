@@ -116,7 +116,16 @@ def calculator_view(
             if result.get("table")
             else None
         ),
-        "chart": chart_drawing(calculator_id, chart, element_id=f"{dom_id}-chart") if chart else None,
+        "chart": (
+            chart_drawing(
+                calculator_id,
+                chart,
+                element_id=f"{dom_id}-chart",
+                measurements_url=_beside_glossary(glossary_url, "model-vs-measurement/"),
+            )
+            if chart
+            else None
+        ),
         "table_csv": (
             table_csv(calc, result["table"], result["inputs"], data_version=data_version())
             if result.get("table")
@@ -170,8 +179,24 @@ def output_parts(calc: Calculator, output_id: str, result: dict[str, Any]) -> No
     return node("div", {"class": "roofline-calc__parts-drawing"}, title, tree)
 
 
-def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:
+def _beside_glossary(glossary_url: str, page: str) -> str:
+    """The address of a top-level ``page`` from the glossary folder's (``../../glossary/`` ->
+    ``../../model-vs-measurement/``): both sit at the site's root."""
+    parent = glossary_url.rstrip("/").rpartition("/")[0]
+    return f"{parent}/{page}" if parent else page
+
+
+def chart_drawing(
+    calculator_id: str,
+    chart: dict[str, Any],
+    *,
+    element_id: str,
+    measurements_url: str = "../../model-vs-measurement/",
+) -> Node:
     """The drawing of a result's chart: the KV cache chart, the capacity frontier, or the roofline.
+
+    ``measurements_url`` is the measurements page, relative to the page, which the frontier's
+    cited measurements link to.
 
     Raises:
         ValueError: naming the calculator, for chart data of neither shape.
@@ -179,7 +204,7 @@ def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str)
     if is_kv_cache_chart(chart):
         return kv_cache_drawing(chart, element_id=element_id)
     if is_frontier_chart(chart):
-        return frontier_drawing(chart, element_id=element_id)
+        return frontier_drawing(chart, element_id=element_id, measurements_url=measurements_url)
     if is_session_chart(chart):
         return session_drawing(chart, element_id=element_id)
     if is_roofline_chart(chart):
