@@ -30,8 +30,18 @@ def _from_table() -> list[ServingPoint]:
     tpot = {run(m): m.value for m in rows if m.metric == "serving_tpot_ms"}
     return [
         ServingPoint(
-            m.id, m.model_slug, m.accelerator_slug, m.weight_format.slug, m.devices, m.batch, m.input_tokens,
-            m.output_tokens, m.value, tpot.get(run(m)), m.engine, m.engine_version,
+            m.id,
+            m.model_slug,
+            m.accelerator_slug,
+            m.weight_format.slug,
+            m.devices,
+            m.batch,
+            m.input_tokens,
+            m.output_tokens,
+            m.value,
+            tpot.get(run(m)),
+            m.engine,
+            m.engine_version,
         )  # fmt: skip
         for m in rows
         if m.metric == "serving_output_tokens_per_s"
