@@ -119,18 +119,20 @@ def reading(frontier: list[FrontierPoint]) -> str:
 
 
 def _measured_groups(measured: tuple[ServingPoint, ...]) -> list[dict[str, Any]]:
-    """The measured points by run (engine, devices, lengths), each point with its concurrency
-    and its figures in words, in the table's order."""
+    """The measured points by engine and devices, then by lengths, each point with its
+    concurrency and its figures in words, in the table's order."""
     groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     for m in measured:
-        key = (m.engine, m.engine_version, m.devices, m.input_tokens, m.output_tokens)
+        key = (m.engine, m.engine_version, m.devices)
         if key not in groups:
+            # The engine's name before any parenthesis ("NVIDIA NIM (TensorRT-LLM)"): the line is short.
+            engine = m.engine.split(" (")[0]
             version = "" if m.engine_version == "not stated" else f" {m.engine_version}"
             devices = f"{m.devices} device{'s' if m.devices > 1 else ''}"
-            run = f"{format_whole(m.input_tokens)} in / {format_whole(m.output_tokens)} out"
-            groups[key] = {"run": f"{m.engine}{version}, {devices}, {run}", "points": []}
+            groups[key] = {"run": f"{engine}{version} on {devices}", "lengths": {}}
+        lengths = f"{format_whole(m.input_tokens)}/{format_whole(m.output_tokens)}"
         per_user = "" if m.tpot_ms is not None else " (the rate ÷ the requests, first tokens included)"
-        groups[key]["points"].append(
+        groups[key]["lengths"].setdefault(lengths, []).append(
             {
                 "row": m.row_id,
                 "concurrency": m.concurrency,
@@ -140,7 +142,10 @@ def _measured_groups(measured: tuple[ServingPoint, ...]) -> list[dict[str, Any]]
                 ),
             }
         )
-    return list(groups.values())
+    return [
+        {"run": g["run"], "lengths": [{"lengths": k, "points": v} for k, v in g["lengths"].items()]}
+        for g in groups.values()
+    ]
 
 
 def _decades(lo: float, hi: float) -> list[float]:
@@ -171,8 +176,9 @@ def frontier_chart(
         ``{"kind": "frontier", "x_range", "y_range" (tokens/s, log), "series": [{"label",
         "tp", "points": [[per user, per device], ...]}], "frontier": [[x, y], ...],
         "points": [{"x", "y", "label", "role": "frontier" | "measured" | "plan"}] (a measured
-        point has its table row's id as ``"row"``), "measured": [{"run": str, "points": [{"row",
-        "concurrency", "text"}]}] (the measured points by run), "reading": str, "title": str}``.
+        point has its table row's id as ``"row"``), "measured": [{"run": str, "lengths": [{"lengths":
+        str, "points": [{"row", "concurrency", "text"}]}]}] (the measured points by engine and
+        devices, then lengths: ``"5,000/500"`` tokens in and out), "reading": str, "title": str}``.
     """
     points = frontier_points(steps, tp_sizes=tp_sizes)
     edge = pareto(points)

@@ -58,22 +58,25 @@ def frontier_drawing(
     measured = chart.get("measured") or []
     if not measured:
         return svg
-    # Short: the line sits in the chart's box, which keeps the first screen. Each concurrency
-    # links its row; its name says the figures, beginning with the number shown.
+    # Short (two lines in an embed's results column): the line sits in the chart's box, which
+    # keeps the first screen. Each concurrency links its row; its name says the figures,
+    # beginning with the number shown.
     items: list[Node] = []
     for index, group in enumerate(measured):
-        items.append(("; " if index else "") + f"{group['run']}, at ")
-        for n, point in enumerate(group["points"]):
-            shown = format_whole(point["concurrency"])
-            name = f"{shown} at once: {point['text']} ({group['run']})"
-            link = {"href": f"{measurements_url}#{point['row']}", "aria-label": name, "title": name}
-            items += [", " if n else "", node("a", link, shown)]
-        items.append(" at once")
+        items.append(("; " if index else "") + f"{group['run']}: ")
+        for n, run in enumerate(group["lengths"]):
+            items.append("; " if n else "")
+            for k, point in enumerate(run["points"]):
+                shown = format_whole(point["concurrency"])
+                name = f"{shown} at once: {point['text']} ({group['run']}, {run['lengths']} tokens in and out)"
+                link = {"href": f"{measurements_url}#{point['row']}", "aria-label": name, "title": name}
+                items += [", " if k else "", node("a", link, shown)]
+            items.append(f" at once ({run['lengths']} tokens)" if n == 0 else f" ({run['lengths']})")
     note = node(
         "p",
         {"class": "roofline-chart__measured"},
         node("span", {"class": "roofline-chart__measured-key", "aria-hidden": "true"}, "□ "),
-        "Measured (squares): ",
+        "Measured: ",
         *items,
     )
     return node("div", {"class": "roofline-chart__with-measured"}, svg, note)

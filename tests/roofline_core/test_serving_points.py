@@ -86,3 +86,15 @@ def test_a_scenario_nobody_measured_draws_the_frontier_alone():
     assert chart["measured"] == [] and all(p["role"] != "measured" for p in chart["points"])
     drawing = calculator_view("capacity", compute("capacity", {"weight_dtype": "bf16"}), dom_id="c")["chart"]
     assert drawing["tag"] == "svg"
+
+
+def test_the_line_under_the_chart_is_short_enough_for_an_embeds_first_500px():
+    # Two lines of the results column in a 700 px embed (measured in Chromium: the chart's box
+    # ends at 492 px with this line); a longer line pushed it to 540.
+    drawing = calculator_view("capacity", compute("capacity", {}), dom_id="c")["chart"]
+
+    def text(n):
+        return n if isinstance(n, str) else "".join(text(c) for c in n["children"])
+
+    line = text(drawing["children"][1])
+    assert line == ("□ Measured: NVIDIA NIM 1.8.0 on 2 devices: 1, 5, 25, 50 at once (5,000/500 tokens); 1 (500/2,000)")
