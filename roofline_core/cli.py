@@ -12,6 +12,8 @@ lines it did not use (``--json`` lists them, each with why). ``engine-flags`` pr
 SGLang and llama.cpp commands that run a scenario (:mod:`roofline_core.questions.engine_flags`).
 ``capacity`` runs the capacity planner: the cheapest fleet under TTFT and TPOT targets
 (:mod:`roofline_core.questions.capacity`), each time with its parts, and the engine commands.
+``session`` follows an agentic session turn by turn (:mod:`roofline_core.questions.session`), and
+``disaggregate`` sizes prefill and decode pools (:mod:`roofline_core.questions.disaggregation`).
 
 Hardware and models come from presets (``--accelerator h100-sxm --model llama-3-8b``) or from
 numbers (``--peak-tflops 989 --bandwidth-tbs 3.35 --params 8e9``), which select the calculator's
@@ -120,6 +122,14 @@ FIELD_OF_OPTION: dict[str, str] = {
     "--ttft-target-ms": "ttft_target_ms",
     "--tpot-target-ms": "tpot_target_ms",
     "--price-per-device-hour": "price_per_device_hour",
+    "--turns": "turns",
+    "--tool-tokens": "tool_tokens",
+    "--hit-rate": "hit_rate",
+    "--concurrent": "concurrent",
+    "--tool-time-s": "tool_time_s",
+    "--tier": "tier",
+    "--tier-bandwidth-gbs": "tier_bandwidth_gb_per_s",
+    "--link-gbs": "link_gb_per_s",
 }
 
 _GQA_SHAPE = ("--layers", "--kv-heads", "--head-dim")
@@ -493,6 +503,12 @@ def cmd_capacity(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def cmd_session(command: Command, args: argparse.Namespace) -> dict[str, Any]:
+    """A calculator's outputs, then its table one row a line (an agentic session's turns, or the
+    disaggregated pools beside the co-located fleet): the capacity planner's layout."""
+    return cmd_capacity(command, args)
+
+
 def cmd_reconcile(command: Command, args: argparse.Namespace) -> dict[str, Any]:
     raw, option_of = _raw_inputs(command, args)
     _choose_step_model(command, args, raw)
@@ -834,6 +850,27 @@ COMMANDS: dict[str, Command] = {
             cmd_capacity,
         ),
         Command(
+            "session",
+            "an agentic session turn by turn: each turn's TTFT and TPOT as the context grows, what the"
+            " prefix cache saves, KV offload to CPU memory or disk, and the task's time, cost and energy",
+            "agentic-session",
+            ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--devices")
+            + ("--turns", "--prompt-tokens", "--tool-tokens", "--output-tokens", "--hit-rate", "--concurrent")
+            + ("--tool-time-s", "--tier", "--tier-bandwidth-gbs", "--price-per-device-hour"),
+            cmd_session,
+        ),
+        Command(
+            "disaggregate",
+            "prefill and decode pools for a request rate within TTFT and TPOT targets, their ratio, the KV"
+            " cache each request hands over and the link bandwidth it needs, beside the co-located fleet",
+            "disaggregation",
+            ("--model", "--config", "--gguf", "--accelerator", "--weight-dtype", "--kv-dtype", "--rate")
+            + ("--prompt-tokens", "--prompt-tokens-high", "--output-tokens", "--output-tokens-high")
+            + ("--prefix-hit-rate", "--percentile", "--ttft-target-ms", "--tpot-target-ms", "--price-per-device-hour")
+            + ("--link-gbs",),
+            cmd_session,
+        ),
+        Command(
             "reconcile",
             "a measured decode step (or a pasted vLLM or llama-bench summary) beside its speed of"
             " light: MBU, MFU and what weights, KV cache, arithmetic and communication explain",
@@ -1022,8 +1059,22 @@ def _engine_log_checks(log: Any, args: argparse.Namespace) -> list[dict[str, Any
     model = MODELS.get(args.model)
     if model is None:
         raise CliError(f"--model {args.model!r} is not a model preset (roofline models lists them)")
+    accelerator = None
+    if args.accelerator is not None:
+        accelerator = ACCELERATORS.get(args.accelerator)
+        if accelerator is None:
+            raise CliError(
+                f"--accelerator {args.accelerator!r} is not an accelerator preset (roofline accelerators lists them)"
+            )
     rows = []
-    for check in check_log(log, model=model, tensor_parallel=args.tensor_parallel, kv_dtype=args.kv_dtype):
+    for check in check_log(
+        log,
+        model=model,
+        tensor_parallel=args.tensor_parallel,
+        kv_dtype=args.kv_dtype,
+        device_memory_bytes=None if accelerator is None else accelerator.fit_memory_bytes,
+        weight_dtype=args.weight_dtype,
+    ):
         verdict = "agrees" if check.agrees else "differs"
         text = f"model: {format_number(check.expected)} {check.logged.unit}, {verdict} ({check.working})"
         rows.append(
@@ -1077,7 +1128,8 @@ def cmd_engine_flags(command: Command, args: argparse.Namespace) -> dict[str, An
         "columns": {"engine": "Engine", "flag": "Flag", "why": "What it sets"},
         "rows": rows,
         "notes": [f"{c.engine}: {note}" for c in commands for note in c.notes]
-        + [f"{c.engine}: {c.source.title}, {c.source.url}" for c in commands],
+        + [f"{c.engine}: {c.source.title}, {c.source.url}" for c in commands]
+        + [f"{c.engine} {f.name}: {f.source.title}, {f.source.url}" for c in commands for f in c.flags if f.source],
     }
 
 
@@ -1118,6 +1170,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--model", help="a model preset: reproduce each number the log gives from it")
     sub.add_argument("--tensor-parallel", type=int, help="devices the model was split over (default: the log's)")
     sub.add_argument("--kv-dtype", help="the KV cache's format, fp16, bf16, fp8 ... (default: the log's)")
+    sub.add_argument(
+        "--accelerator", help="an accelerator preset: reproduce vLLM's available KV cache memory on its memory"
+    )
+    sub.add_argument(
+        "--weight-dtype", default="bf16", help="the weights' format where the log does not print them (default bf16)"
+    )
     sub.set_defaults(command_spec=ENGINE_LOG)
     sub = subparsers.add_parser(ENGINE_FLAGS.name, help=ENGINE_FLAGS.help, description=ENGINE_FLAGS.help)
     sub.add_argument("--model", required=True, help="the model's Hugging Face repository, e.g. meta-llama/Llama-3.1-8B")

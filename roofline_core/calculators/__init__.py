@@ -18,10 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 from roofline_core.calculators._common import MODEL_CONFIG, WEIGHT_FORMAT_READ, config_weight_format
+from roofline_core.calculators.agentic_session import AGENTIC_SESSION
 from roofline_core.calculators.base import CUSTOM, FROM_CONFIG, Calculator, Output, value
 from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.config_explainer import CONFIG_EXPLAINER
 from roofline_core.calculators.decode_speed_of_light import DECODE_SPEED_OF_LIGHT
+from roofline_core.calculators.disaggregation import DISAGGREGATION
 from roofline_core.calculators.engine_log import ENGINE_LOG_CALCULATOR
 from roofline_core.calculators.kv_cache import KV_CACHE
 from roofline_core.calculators.offload import OFFLOAD
@@ -49,6 +51,8 @@ CALCULATORS: dict[str, Calculator] = {
         ENGINE_LOG_CALCULATOR,
         CAPACITY,
         OFFLOAD,
+        AGENTIC_SESSION,
+        DISAGGREGATION,
     )
 }
 

@@ -149,6 +149,7 @@ def _commands(plan: Plan, values: dict[str, Any]) -> tuple[Any, ...]:
         sequences=plan.replica.max_sequences,
         kv_dtype=s.kv_dtype,
         batched_tokens=plan.batched_tokens,
+        prefill_chunk_tokens=plan.chunk_tokens,
     )
 
 
@@ -202,6 +203,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         scenario_steps(scenario),
         accelerator_name=scenario.accelerator.name,
         operating_point=(1 / r.tpot_s, plan.tokens_per_s_per_device, "the plan"),
+        measured_for=(values["model"], values["accelerator"], scenario.weight_dtype),
     )
     outputs = {
         "plan": value(

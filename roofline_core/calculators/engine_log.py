@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import devices_input, model_config_input, model_input, model_of
+from roofline_core.calculators._common import (
+    accelerator_input,
+    custom_accelerator_inputs,
+    devices_input,
+    dtype_input,
+    memory_bytes_of,
+    model_config_input,
+    model_input,
+    model_of,
+)
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.formatting import format_number, format_whole
 from roofline_core.models import Model
@@ -80,7 +89,13 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     model = model_of(values)
     devices = values["devices"]
     checks = (
-        check_log(log, model=model, tensor_parallel=devices if devices > 1 else None)
+        check_log(
+            log,
+            model=model,
+            tensor_parallel=devices if devices > 1 else None,
+            device_memory_bytes=memory_bytes_of(values),
+            weight_dtype=values["weight_dtype"],
+        )
         if isinstance(model, Model)
         else ()
     )
@@ -142,6 +157,16 @@ ENGINE_LOG_CALCULATOR = Calculator(
         model_config_input(),
         devices_input().variant(
             help="Devices in tensor parallel; 1 takes the log's own tensor_parallel_size where it prints one."
+        ),
+        # The device's memory and the weights' format: vLLM's "Available KV cache memory" is what
+        # gpu_memory_utilization of the device leaves after the weights and the profiling run.
+        accelerator_input(custom_fields=("memory_gb",)),
+        *custom_accelerator_inputs("memory_gb"),
+        dtype_input(
+            id="weight_dtype",
+            label="Weight format",
+            default="bf16",
+            help="How the weights are stored, where the log does not print their memory.",
         ),
     ),
     outputs=ENGINE_LOG_OUTPUTS,

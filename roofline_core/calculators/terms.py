@@ -58,6 +58,14 @@ TERM_OF: dict[str, str] = {
     "chunk_tokens": "chunked-prefill",
     "tpot": "inter-token-latency",
     "frontier": "throughput-latency-trade-off",
+    # The agentic session
+    "turns": "agentic-workloads",
+    "tool_tokens": "agentic-workloads",
+    "hit_rate": "prefix-cache-hit-rate",
+    "tier": "kv-cache-offload",
+    # Prefill/decode disaggregation
+    "split": "prefill-decode-disaggregation",
+    "link_gb_per_s": "kv-cache-transfer",
     # The reconciler (measured against the bound)
     "measured": "inter-token-latency",
     "ttft_ms": "time-to-first-token",

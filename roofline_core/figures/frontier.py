@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roofline_core.estimates.mixed_step import MixedSteps
+from roofline_core.evidence.serving_points import ServingPoint, serving_points
 from roofline_core.formatting import format_number, format_whole
 from roofline_core.models.tensor_split import tensor_parallel_refusal
 
@@ -117,6 +118,36 @@ def reading(frontier: list[FrontierPoint]) -> str:
     )
 
 
+def _measured_groups(measured: tuple[ServingPoint, ...]) -> list[dict[str, Any]]:
+    """The measured points by engine and devices, then by lengths, each point with its
+    concurrency and its figures in words, in the table's order."""
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for m in measured:
+        key = (m.engine, m.engine_version, m.devices)
+        if key not in groups:
+            # The engine's name before any parenthesis ("NVIDIA NIM (TensorRT-LLM)"): the line is short.
+            engine = m.engine.split(" (")[0]
+            version = "" if m.engine_version == "not stated" else f" {m.engine_version}"
+            devices = f"{m.devices} device{'s' if m.devices > 1 else ''}"
+            groups[key] = {"run": f"{engine}{version} on {devices}", "lengths": {}}
+        lengths = f"{format_whole(m.input_tokens)}/{format_whole(m.output_tokens)}"
+        per_user = "" if m.tpot_ms is not None else " (the rate ÷ the requests, first tokens included)"
+        groups[key]["lengths"].setdefault(lengths, []).append(
+            {
+                "row": m.row_id,
+                "concurrency": m.concurrency,
+                "text": (
+                    f"{format_number(m.tokens_per_s_per_user)} tokens/s per user{per_user}, "
+                    f"{format_number(m.tokens_per_s_per_device)} per device"
+                ),
+            }
+        )
+    return [
+        {"run": g["run"], "lengths": [{"lengths": k, "points": v} for k, v in g["lengths"].items()]}
+        for g in groups.values()
+    ]
+
+
 def _decades(lo: float, hi: float) -> list[float]:
     return [10.0 ** math.floor(math.log10(lo)), 10.0 ** math.ceil(math.log10(hi))]
 
@@ -127,6 +158,7 @@ def frontier_chart(
     accelerator_name: str,
     operating_point: tuple[float, float, str] | None = None,
     tp_sizes: tuple[int, ...] = FRONTIER_TP_SIZES,
+    measured_for: tuple[str, str, str] | None = None,
 ) -> dict[str, Any]:
     """The chart data of the frontier.
 
@@ -136,17 +168,29 @@ def frontier_chart(
         operating_point: ``(tokens/s per user, tokens/s per device, label)`` of a plan to mark
             (its prefill chunks make it land below the decode-only frontier), or None.
         tp_sizes: The sizes to draw.
+        measured_for: ``(model, accelerator, weight format)`` slugs whose cited serving
+            measurements (:mod:`roofline_core.evidence.serving_points`) are drawn beside the
+            frontier, or None.
 
     Returns:
         ``{"kind": "frontier", "x_range", "y_range" (tokens/s, log), "series": [{"label",
         "tp", "points": [[per user, per device], ...]}], "frontier": [[x, y], ...],
-        "points": [{"x", "y", "label", "role": "frontier" | "plan"}], "reading": str,
-        "title": str}``.
+        "points": [{"x", "y", "label", "role": "frontier" | "measured" | "plan"}] (a measured
+        point has its table row's id as ``"row"``), "measured": [{"run": str, "lengths": [{"lengths":
+        str, "points": [{"row", "concurrency", "text"}]}]}] (the measured points by engine and
+        devices, then lengths: ``"5,000/500"`` tokens in and out), "reading": str, "title": str}``.
     """
     points = frontier_points(steps, tp_sizes=tp_sizes)
     edge = pareto(points)
     xs = [p.tokens_per_s_per_user for p in points] or [1.0]
     ys = [p.tokens_per_s_per_device for p in points] or [1.0]
+    measured = (
+        ()
+        if measured_for is None
+        else serving_points(model=measured_for[0], accelerator=measured_for[1], weight_format=measured_for[2])
+    )
+    xs += [m.tokens_per_s_per_user for m in measured]
+    ys += [m.tokens_per_s_per_device for m in measured]
     if operating_point is not None:
         xs.append(operating_point[0])
         ys.append(operating_point[1])
@@ -172,10 +216,27 @@ def frontier_chart(
         }
         for i, p in enumerate(edge)
     ]
+    # Unlabelled on the chart (a phone-width chart has no room); the list under it names each.
+    marks += [
+        {
+            "x": m.tokens_per_s_per_user,
+            "y": m.tokens_per_s_per_device,
+            "label": "",
+            "role": "measured",
+            "row": m.row_id,
+        }
+        for m in measured
+    ]
     if operating_point is not None:
         x, y, label = operating_point
         marks.append({"x": x, "y": y, "label": label, "role": "plan"})
     sentence = reading(edge)
+    cited = (
+        f" Squares: {len(measured)} cited measurement{'s' if len(measured) > 1 else ''} of this model, chip and "
+        "weight format."
+        if measured
+        else ""
+    )
     return {
         "kind": KIND,
         "x_range": _decades(min(xs), max(xs)),
@@ -183,8 +244,9 @@ def frontier_chart(
         "series": series,
         "frontier": [[p.tokens_per_s_per_user, p.tokens_per_s_per_device] for p in edge],
         "points": marks,
+        "measured": _measured_groups(measured),
         "reading": sentence,
-        "title": f"Tokens/s per device against tokens/s per user on {accelerator_name}. {sentence}",
+        "title": f"Tokens/s per device against tokens/s per user on {accelerator_name}. {sentence}{cited}",
     }
 
 

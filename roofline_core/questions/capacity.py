@@ -289,6 +289,19 @@ def poisson_quantile(mean: float, p: float) -> int:
     return k
 
 
+def md1_wait_s(utilisation: float, service_s: float, percentile: float) -> tuple[float, float]:
+    """The mean wait of an M/D/1 queue (Pollaczek-Khinchine) and its wait at ``percentile`` (the
+    exponential tail of item 5), in seconds; ``utilisation`` must be below 1.
+
+    >>> [round(w, 4) for w in md1_wait_s(0.5, 0.25, 0.9)]
+    [0.125, 0.4024]
+    """
+    wait_s = utilisation * service_s / (2 * (1 - utilisation))
+    tail = 1 - percentile
+    wait_high_s = 0.0 if utilisation <= tail else wait_s / utilisation * math.log(utilisation / tail)
+    return wait_s, wait_high_s
+
+
 def scenario_steps(scenario: Scenario) -> MixedSteps:
     """The scenario's step times (they do not depend on the rate, so one memo serves many)."""
     return MixedSteps(
@@ -345,9 +358,7 @@ def replica_state(
         return replace(base, failure="ttft: prefill chunks alone would fill every step at the percentile batch")
     tpot_high = _mean_step_s(decode_s, chunk_s, chunk_steps_per_s)
     service_s = s.prompt_work_tokens / chunk_tokens * mean_chunk_s
-    wait_s = utilisation * service_s / (2 * (1 - utilisation))
-    tail = 1 - s.percentile
-    wait_high_s = 0.0 if utilisation <= tail else wait_s / utilisation * math.log(utilisation / tail)
+    wait_s, wait_high_s = md1_wait_s(utilisation, service_s, s.percentile)
     prefill_high_s = math.ceil(s.prompt_work_tokens_high / chunk_tokens) * chunk_s
     ttft_mean_s = wait_s + service_s
     concurrency = rate * (ttft_mean_s + s.output_tokens * tpot)

@@ -59,6 +59,22 @@ SGLANG_SOURCE = Source(
         "parallelism size."
     ),
 )
+#: SGLang's chunked-prefill flag is not among the options the docs page above lists; the
+#: argument's own declaration is. ``ServerArgs`` derives each flag from its field's name
+#: (``chunked_prefill_size`` -> ``--chunked-prefill-size``, as its docstring says for ``tp_size``).
+SGLANG_CHUNK_SOURCE = Source(
+    title="SGLang python/sglang/srt/server_args.py (commit 001067f)",
+    url=(
+        "https://github.com/sgl-project/sglang/blob/001067fffe33427bee0ed2f007fb7551a1d76b44/"
+        "python/sglang/srt/server_args.py"
+    ),
+    states=(
+        "The primary CLI flag is auto-derived from the field name (``tp_size`` → ``--tp-size``). ... "
+        'chunked_prefill_size: A[Optional[int], "The maximum number of tokens in a chunk for the chunked '
+        'prefill. Setting this to -1 means disabling chunked prefill.", NS("schedule")] = None '
+        "(the flag --chunked-prefill-size)"
+    ),
+)
 LLAMA_CPP_SOURCE = Source(
     title="llama.cpp tools/server/README.md (commit 00dc805)",
     url="https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md",
@@ -90,11 +106,16 @@ DEFAULT_MEMORY_FRACTION = 0.9
 
 @dataclass(frozen=True)
 class Flag:
-    """One option on an engine's command line."""
+    """One option on an engine's command line.
+
+    Attributes:
+        source: Where the engine documents this flag, when not in its command's ``source``.
+    """
 
     name: str
     value: str
     why: str
+    source: Source | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +154,7 @@ def engine_commands(
     memory_fraction: float = DEFAULT_MEMORY_FRACTION,
     gguf_file: str = "model.gguf",
     batched_tokens: int | None = None,
+    prefill_chunk_tokens: int | None = None,
 ) -> tuple[EngineCommand, ...]:
     """The vLLM, SGLang and llama.cpp commands that run ``sequences`` at once, each up to
     ``context_tokens`` long, on ``devices`` devices in tensor parallel.
@@ -145,6 +167,9 @@ def engine_commands(
         batched_tokens: The most tokens one vLLM step may process, decode tokens and a prefill
             chunk together (``--max-num-batched-tokens``, the chunked-prefill budget); None
             leaves vLLM's default.
+        prefill_chunk_tokens: The most prompt tokens one step prefills (the chunked-prefill
+            budget without the decode tokens: SGLang's ``--chunked-prefill-size`` counts only
+            the chunk); None leaves SGLang's default.
 
     Raises:
         ValueError: for a count below 1 or a share outside (0, 1].
@@ -160,12 +185,14 @@ def engine_commands(
     _whole("sequences", sequences)
     if batched_tokens is not None:
         _whole("batched_tokens", batched_tokens)
+    if prefill_chunk_tokens is not None:
+        _whole("prefill_chunk_tokens", prefill_chunk_tokens)
     if not 0 < memory_fraction <= 1:
         raise ValueError(f"memory_fraction must be above 0 and at most 1, got {memory_fraction!r}")
     share = f"{memory_fraction:g}"
     return (
         _vllm(model, devices, context_tokens, sequences, kv_dtype, share, batched_tokens),
-        _sglang(model, devices, context_tokens, sequences, kv_dtype, share),
+        _sglang(model, devices, context_tokens, sequences, kv_dtype, share, prefill_chunk_tokens),
         _llama_cpp(gguf_file, devices, context_tokens, sequences, kv_dtype),
     )
 
@@ -207,10 +234,12 @@ def _vllm(
     return EngineCommand("vLLM", ("vllm", "serve"), model, flags, tuple(notes), VLLM_SOURCE)
 
 
-def _sglang(model: str, devices: int, context: int, sequences: int, kv_dtype: str, share: str) -> EngineCommand:
+def _sglang(
+    model: str, devices: int, context: int, sequences: int, kv_dtype: str, share: str, chunk: int | None
+) -> EngineCommand:
     notes: list[str] = []
     kv = _cache_format("SGLang", SGLANG_KV, kv_dtype, notes, "auto")
-    flags = (
+    flags: tuple[Flag, ...] = (
         Flag("--model-path", model, "the model to load"),
         Flag("--tp-size", str(devices), "the model split over this many devices"),
         Flag("--context-length", str(context), "the longest a sequence may grow, prompt and output together"),
@@ -218,6 +247,15 @@ def _sglang(model: str, devices: int, context: int, sequences: int, kv_dtype: st
         Flag("--kv-cache-dtype", kv, _cache_why(kv)),
         Flag("--mem-fraction-static", share, "the share of each device's memory for weights and the cache pool"),
     )
+    if chunk is not None:
+        flags += (
+            Flag(
+                "--chunked-prefill-size",
+                str(chunk),
+                "the most prompt tokens a step prefills (the chunk alone, decode tokens not counted)",
+                SGLANG_CHUNK_SOURCE,
+            ),
+        )
     return EngineCommand("SGLang", ("python", "-m", "sglang.launch_server"), "", flags, tuple(notes), SGLANG_SOURCE)
 
 

@@ -35,7 +35,14 @@ from dataclasses import dataclass
 
 # The calculators read a paste through this module (their floor may not import engine_log itself).
 from roofline_core.engine_log import MAX_INPUT_BYTES, EngineLog, EngineLogError, LogNumber, parse
-from roofline_core.estimates.engine_memory import VLLM_BATCHED_TOKENS, VLLM_BLOCK_TOKENS, VLLM_VERSION, vllm_layout
+from roofline_core.estimates.engine_memory import (
+    VLLM_BATCHED_TOKENS,
+    VLLM_BLOCK_TOKENS,
+    VLLM_DEFAULT_UTILISATION,
+    VLLM_VERSION,
+    vllm_allocation,
+    vllm_layout,
+)
 from roofline_core.estimates.headroom import kv_cache_copies
 from roofline_core.hardware.dtypes import bytes_per_element
 from roofline_core.models.gguf import GGML_TYPES
@@ -128,7 +135,13 @@ def _per_device_values_per_token_per_layer(model: Model, tensor_parallel: int) -
 
 
 def check_log(
-    log: EngineLog, *, model: Model, tensor_parallel: int | None = None, kv_dtype: str | None = None
+    log: EngineLog,
+    *,
+    model: Model,
+    tensor_parallel: int | None = None,
+    kv_dtype: str | None = None,
+    device_memory_bytes: float | None = None,
+    weight_dtype: str = "bf16",
 ) -> tuple[Check, ...]:
     """Every number of ``log`` the model can reproduce, beside the model's figure.
 
@@ -139,6 +152,9 @@ def check_log(
             does not say).
         kv_dtype: The cache's format by the project's names; None to take it from the log
             (``auto`` and no word mean the model's 16 bits).
+        device_memory_bytes: One device's memory, in bytes; with it, vLLM's "Available KV cache
+            memory" is reproduced from the budget, the weights and the reserves; None skips that.
+        weight_dtype: The weights' format, for their bytes where the log does not print them.
 
     >>> from roofline_core.engine_log import parse
     >>> from roofline_core.models import MODELS
@@ -150,7 +166,8 @@ def check_log(
     """
     setting = _setting(log, tensor_parallel, kv_dtype)
     if log.engine == "vllm":
-        return _vllm(log, model, setting)
+        memory = _vllm_memory(log, model, setting, device_memory_bytes, weight_dtype)
+        return memory + _vllm(log, model, setting)
     if log.engine == "sglang":
         return _sglang(log, model, setting)
     if log.engine == "llama.cpp":
@@ -227,6 +244,102 @@ def _vllm(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]:
             )
         )
     return tuple(checks)
+
+
+def _gib(value_bytes: float) -> str:
+    return f"{value_bytes / 2**30:,.2f} GiB"
+
+
+def _vllm_memory(
+    log: EngineLog, model: Model, setting: Setting, device_memory_bytes: float | None, weight_dtype: str
+) -> tuple[Check, ...]:
+    """vLLM's "Available KV cache memory" from the model: ``total x gpu_memory_utilization`` less
+    the weights, the activation profile and the memory outside PyTorch, as
+    :func:`roofline_core.estimates.engine_memory.vllm_allocation` allocates it.
+
+    The two reserves are estimates; the log's figure says what they took on the machine (the
+    budget less the weights less the available memory), so the check names that beside them.
+    """
+    available = log.get("kv_cache_memory_bytes")
+    if available is None or device_memory_bytes is None:
+        return ()
+    from_log: list[str] = []
+    utilisation = log.value("gpu_memory_utilization")
+    if isinstance(utilisation, (int, float)) and 0 < utilisation <= 1:
+        from_log.append(f"gpu_memory_utilization={utilisation:g}")
+    else:
+        utilisation = VLLM_DEFAULT_UTILISATION
+    logged_weights = log.value("model_weights_bytes")  # "Model loading took": one worker's share
+    tp = setting.tensor_parallel
+    if isinstance(logged_weights, (int, float)) and logged_weights > 0:
+        weight_bytes = float(logged_weights) * tp
+        from_log.append("the weights' memory")
+    else:
+        weight_bytes = model.weight_bytes(weight_dtype)
+    length = log.value("max_model_len_tokens")
+    batched = log.value("max_num_batched_tokens")
+    seqs = log.value("max_num_seqs")
+    allocation = vllm_allocation(
+        model,
+        total_bytes=device_memory_bytes,
+        weight_bytes=weight_bytes,
+        context_tokens=length if isinstance(length, int) and length >= 1 else 1,
+        kv_dtype=setting.cache_format,
+        tensor_parallel=tp,
+        utilisation=float(utilisation),
+        batched_tokens=batched if isinstance(batched, int) and batched >= 1 else None,
+        max_seqs=seqs if isinstance(seqs, int) and seqs >= 1 else None,
+    )
+    a = allocation
+    reserve = a.activation_bytes + a.non_torch_bytes
+    # What the log implies the two reserves took: the budget less the weights less what is left.
+    taken = a.budget_bytes - a.weight_bytes - float(available.value)
+    # The reserves are the estimate's weak figures: a difference up to their own size is theirs.
+    tolerance = reserve + available.resolution / 2
+    difference = float(available.value) - a.available_bytes
+    weights_text = (
+        f"{_gib(a.weight_bytes)} of weights (the log's loading line)"
+        if "the weights' memory" in from_log
+        else f"{_gib(a.weight_bytes)} of weights ({weight_dtype.upper()}, assumed: the log does not print them)"
+    )
+    per_device = f" on each of {tp} devices" if tp > 1 else ""
+    explanation = (
+        f"The log leaves {_gib(taken)} for the activation profile and the memory outside PyTorch; the "
+        f"model estimates {_gib(reserve)} ({_gib(a.activation_bytes)} of activations for a profiling run "
+        f"of {a.batched_tokens:,} tokens and {a.max_seqs:,} sequences' logits, {_gib(a.non_torch_bytes)} "
+        "outside PyTorch, assumed)"
+    )
+    if abs(difference) > tolerance:
+        explanation += (
+            f", so {_gib(abs(difference))} {'more' if difference > 0 else 'less'} is left for the cache than "
+            "modelled: a different weight format or utilisation than assumed, other processes on the GPU, "
+            "or a profiling peak above the estimate, which counts only the widest layer's intermediates and "
+            "the logits"
+        )
+    explanation += (
+        f". vLLM {VLLM_VERSION}, {_gib(a.total_bytes)} a device{per_device}"
+        + (
+            f"; from the log: {', '.join(from_log)}"
+            if from_log
+            else f"; gpu_memory_utilization {utilisation:g} assumed"
+        )
+        + "."
+    )
+    return (
+        Check(
+            name="kv_cache_memory_bytes",
+            logged=available,
+            expected=a.available_bytes,
+            working=(
+                f"{_gib(a.total_bytes)} x {float(utilisation):g} = {_gib(a.budget_bytes)} budget - {weights_text} - "
+                f"{_gib(a.activation_bytes)} activation profile - {_gib(a.non_torch_bytes)} outside PyTorch = "
+                f"{_gib(a.available_bytes)}"
+            ),
+            agrees=abs(difference) <= tolerance,
+            tolerance=tolerance,
+            explanation=explanation,
+        ),
+    )
 
 
 def _values_text(model: Model, setting: Setting) -> str:

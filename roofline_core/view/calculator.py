@@ -14,6 +14,7 @@ from roofline_core.calculators import CALCULATORS, compute, linked_inputs
 from roofline_core.calculators.base import Calculator
 from roofline_core.calculators.compare import compare
 from roofline_core.calculators.kv_cache_chart import is_kv_cache_chart
+from roofline_core.calculators.session_chart import is_session_chart
 from roofline_core.figures.frontier import is_frontier_chart
 from roofline_core.models.config_code import decode, pretty_json
 from roofline_core.version import data_version
@@ -25,6 +26,7 @@ from roofline_core.view.kv_chart import kv_cache_drawing
 from roofline_core.view.nodes import Node, box_text, node
 from roofline_core.view.parts import parts_tree
 from roofline_core.view.prose import is_prose
+from roofline_core.view.session_chart import session_drawing
 from roofline_core.view.tornado import tornado_tree
 from roofline_core.vocabulary import ModelConfig
 
@@ -114,7 +116,16 @@ def calculator_view(
             if result.get("table")
             else None
         ),
-        "chart": chart_drawing(calculator_id, chart, element_id=f"{dom_id}-chart") if chart else None,
+        "chart": (
+            chart_drawing(
+                calculator_id,
+                chart,
+                element_id=f"{dom_id}-chart",
+                measurements_url=_beside_glossary(glossary_url, "model-vs-measurement/"),
+            )
+            if chart
+            else None
+        ),
         "table_csv": (
             table_csv(calc, result["table"], result["inputs"], data_version=data_version())
             if result.get("table")
@@ -168,8 +179,24 @@ def output_parts(calc: Calculator, output_id: str, result: dict[str, Any]) -> No
     return node("div", {"class": "roofline-calc__parts-drawing"}, title, tree)
 
 
-def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str) -> Node:
+def _beside_glossary(glossary_url: str, page: str) -> str:
+    """The address of a top-level ``page`` from the glossary folder's (``../../glossary/`` ->
+    ``../../model-vs-measurement/``): both sit at the site's root."""
+    parent = glossary_url.rstrip("/").rpartition("/")[0]
+    return f"{parent}/{page}" if parent else page
+
+
+def chart_drawing(
+    calculator_id: str,
+    chart: dict[str, Any],
+    *,
+    element_id: str,
+    measurements_url: str = "../../model-vs-measurement/",
+) -> Node:
     """The drawing of a result's chart: the KV cache chart, the capacity frontier, or the roofline.
+
+    ``measurements_url`` is the measurements page, relative to the page, which the frontier's
+    cited measurements link to.
 
     Raises:
         ValueError: naming the calculator, for chart data of neither shape.
@@ -177,14 +204,17 @@ def chart_drawing(calculator_id: str, chart: dict[str, Any], *, element_id: str)
     if is_kv_cache_chart(chart):
         return kv_cache_drawing(chart, element_id=element_id)
     if is_frontier_chart(chart):
-        return frontier_drawing(chart, element_id=element_id)
+        return frontier_drawing(chart, element_id=element_id, measurements_url=measurements_url)
+    if is_session_chart(chart):
+        return session_drawing(chart, element_id=element_id)
     if is_roofline_chart(chart):
         return roofline_drawing(chart, element_id=element_id)
     raise ValueError(
         f"calculator {calculator_id!r}: chart has keys {sorted(chart)}; expected "
         "roofline_core.figures.roofline_curve data (x_range, y_range, roof, points) or "
         'roofline_core.calculators.kv_cache_chart data (kind "kv-cache") or '
-        'roofline_core.figures.frontier data (kind "frontier")'
+        'roofline_core.figures.frontier data (kind "frontier") or '
+        'roofline_core.calculators.session_chart data (kind "session")'
     )
 
 

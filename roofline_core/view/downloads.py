@@ -158,7 +158,8 @@ def chart_csv(chart: dict[str, Any], *, title: str, scenario: str, data_version:
     Args:
         chart: ``roofline_core.figures.roofline_curve`` data (FLOP/byte against FLOP/s) or
             ``roofline_core.calculators.kv_cache_chart`` data (tokens against bytes), or
-            ``roofline_core.figures.frontier`` data (tokens/s per user against per device).
+            ``roofline_core.figures.frontier`` data (tokens/s per user against per device), or
+            ``roofline_core.calculators.session_chart`` data (tokens against seconds).
         title: What the chart belongs to (the calculator's title).
         scenario: The scenario in words (:func:`scenario_text`).
         data_version: The data version of the code that computed it.
@@ -176,6 +177,11 @@ def chart_csv(chart: dict[str, Any], *, title: str, scenario: str, data_version:
         rows += [["frontier", "", x, y] for x, y in chart["frontier"]]
         rows += [[point["role"], point["label"], point["x"], point["y"]] for point in chart["points"]]
         header = ["element", "label", "tokens/s per user", "tokens/s per device"]
+    elif chart.get("kind") == "session":
+        x_unit, y_unit = "tokens", "s"
+        rows += [[series["label"], "", x, y] for series in chart["series"] for x, y in series["points"]]
+        rows += [[point["role"], point["label"], point["x"], point["y"]] for point in chart["points"]]
+        header = ["element", "label", "context at the turn's start (tokens)", "time (s)"]
     else:
         x_unit, y_unit = "FLOP/byte", "FLOP/s"
         rows += [["roof", "", x, y] for x, y in chart["roof"]]

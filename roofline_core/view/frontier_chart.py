@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from roofline_core.formatting import format_whole
 from roofline_core.view.axes import (
     UNIT_TOP_PX,
     Box,
@@ -39,13 +40,49 @@ def _path(frame: Any, points: list[list[float]]) -> str:
     return "M " + " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in points)
 
 
-def frontier_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
-    """The chart as an ``<svg>`` element tree.
+def frontier_drawing(
+    chart: dict[str, Any], *, element_id: str, measurements_url: str = "../../model-vs-measurement/"
+) -> Node:
+    """The chart as an ``<svg>`` element tree; with cited measurements on it, a ``<div>`` of the
+    ``<svg>`` and a line under it that names each measured point and links its table row.
+
+    The links sit outside the drawing: an ``<svg role="img">`` is one image to assistive
+    technology, and a link inside it could be neither named nor reached by keyboard.
 
     Args:
         chart: ``roofline_core.figures.frontier.frontier_chart`` data (both axes in tokens/s).
         element_id: Prefix for ids inside the SVG (unique on the page).
+        measurements_url: The measurements page, relative to the page (rows are its anchors).
     """
+    svg = _svg(chart, element_id=element_id)
+    measured = chart.get("measured") or []
+    if not measured:
+        return svg
+    # Short (two lines in an embed's results column): the line sits in the chart's box, which
+    # keeps the first screen. Each concurrency links its row; its name says the figures,
+    # beginning with the number shown.
+    items: list[Node] = []
+    for index, group in enumerate(measured):
+        items.append(("; " if index else "") + f"{group['run']}: ")
+        for n, run in enumerate(group["lengths"]):
+            items.append("; " if n else "")
+            for k, point in enumerate(run["points"]):
+                shown = format_whole(point["concurrency"])
+                name = f"{shown} at once: {point['text']} ({group['run']}, {run['lengths']} tokens in and out)"
+                link = {"href": f"{measurements_url}#{point['row']}", "aria-label": name, "title": name}
+                items += [", " if k else "", node("a", link, shown)]
+            items.append(f" at once ({run['lengths']} tokens)" if n == 0 else f" ({run['lengths']})")
+    note = node(
+        "p",
+        {"class": "roofline-chart__measured"},
+        node("span", {"class": "roofline-chart__measured-key", "aria-hidden": "true"}, "□ "),
+        "Measured: ",
+        *items,
+    )
+    return node("div", {"class": "roofline-chart__with-measured"}, svg, note)
+
+
+def _svg(chart: dict[str, Any], *, element_id: str) -> Node:
     frame = frame_of(chart, width_px=WIDTH_PX, height_px=HEIGHT_PX, margins_px=(LEFT_PX, RIGHT_PX, TOP_PX, BOTTOM_PX))
     grid, ticks = grid_and_ticks(frame, x_label=tick_label, y_label=tick_label)
     left, right, top, bottom = frame.plot_left_px, frame.plot_right_px, frame.plot_top_px, frame.plot_bottom_px
@@ -73,7 +110,13 @@ def frontier_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     for point in marks:
         x, y = frame.x_px(point["x"]), frame.y_px(point["y"])
         group = node("g", {"class": f"roofline-chart__point roofline-chart__point--{point['role']}"})
-        group["children"].append(node("circle", {"cx": coordinate(x), "cy": coordinate(y), "r": _radius(point)}))
+        r = _radius(point)
+        if point["role"] == "measured":
+            # A square, so a measurement never reads as one of the model's circles.
+            square = {"x": coordinate(x - r), "y": coordinate(y - r), "width": 2 * r, "height": 2 * r}
+            group["children"].append(node("rect", square))
+        else:
+            group["children"].append(node("circle", {"cx": coordinate(x), "cy": coordinate(y), "r": r}))
         if point["label"]:
             spots = [
                 (x + dx, y + dy + direction * lines_up * _LINE_PX, anchor)
@@ -114,5 +157,5 @@ def frontier_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
 
 
 def _radius(point: dict[str, Any]) -> int:
-    """A marker's radius in pixels: the reader's plan is drawn larger."""
-    return 7 if point["role"] == "plan" else 4
+    """A marker's radius (a square's half side) in pixels: the reader's plan is drawn larger."""
+    return {"plan": 7, "measured": 5}.get(point["role"], 4)

@@ -250,6 +250,14 @@ SCENARIOS = {
             "INFO 11-27 12:00:06 [kv_cache_utils.py:1087] GPU KV cache size: 438,016 tokens\n",
         ),
     ),
+    "disaggregation": lambda page: (
+        page.fill(f"{ROOT} [name=rate_per_s]", "20"),
+        page.fill(f"{ROOT} [name=link_gb_per_s]", "25"),
+    ),
+    "agentic-session": lambda page: (
+        page.fill(f"{ROOT} [name=turns]", "14"),
+        page.select_option(f"{ROOT} [name=tier]", "disk"),
+    ),
     # Last: the test after the loop checks the operations table's chosen row.
     "operations-table": lambda page: (
         page.click(f'{ROOT} button[data-choose="operation"][data-value="prefill-gemm"]'),

@@ -75,6 +75,10 @@ _SCENARIOS = {
     "roofline-explorer": [{"intensity": str(i)} for i in (0.1, 1, 64, 295, 5000)],
     "operations-table": [{"batch": str(b)} for b in (1, 32, 512)],
     "capacity": [{"rate_per_s": str(r)} for r in (0.5, 20)],
+    "agentic-session": [
+        {"turns": str(n), "concurrent": str(c), "tier": t}
+        for n, c, t in ((1, 1, "cpu"), (40, 64, "disk"), (20, 128, "none"))
+    ],
     "kv-cache": [
         {"model": m, "devices": str(d), "context_tokens": str(c)}
         for m, d, c in itertools.product(("llama-3-8b", "llama-3-70b"), (1, 4), (100, 8192, 480_000))

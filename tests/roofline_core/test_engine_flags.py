@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from roofline_core.calculators import compute
 from roofline_core.hardware.dtypes import STORAGE_DTYPES
-from roofline_core.questions.engine_flags import engine_commands
+from roofline_core.questions.engine_flags import SGLANG_CHUNK_SOURCE, engine_commands
 
 # The cache formats each engine's documentation lists (the quotes in the module's sources).
 DOCUMENTED_CACHE_FORMATS = {
@@ -28,11 +29,18 @@ def by_engine(**scenario):
 @pytest.mark.parametrize("devices", [1, 2, 8])
 def test_every_flag_is_one_its_engine_documents(kv_dtype, devices):
     for command in engine_commands(
-        model="org/model", devices=devices, context_tokens=4096, sequences=8, kv_dtype=kv_dtype
+        model="org/model",
+        devices=devices,
+        context_tokens=4096,
+        sequences=8,
+        kv_dtype=kv_dtype,
+        batched_tokens=520,
+        prefill_chunk_tokens=512,
     ):
         for flag in command.flags:
             # The flag's name, as a whole word, in the documentation the command cites.
-            assert re.search(rf"(?<![\w-]){re.escape(flag.name)}(?![\w-])", command.source.states), (
+            source = flag.source or command.source
+            assert re.search(rf"(?<![\w-]){re.escape(flag.name)}(?![\w-])", source.states), (
                 command.engine,
                 flag,
             )
@@ -112,3 +120,23 @@ def test_a_chunked_prefill_budget_sets_vllms_batched_tokens():
     assert "batched" not in sglang.text
     with pytest.raises(ValueError, match="batched_tokens"):
         engine_commands(model="org/model", context_tokens=4096, batched_tokens=0)
+
+
+def test_a_prefill_chunk_sets_sglangs_chunked_prefill_size_the_chunk_alone():
+    # vLLM's budget counts the decode tokens beside the chunk; SGLang's counts the chunk only.
+    vllm, sglang, llama = engine_commands(
+        model="org/model", context_tokens=4096, sequences=64, batched_tokens=576, prefill_chunk_tokens=512
+    )
+    assert sglang.text.endswith("--chunked-prefill-size 512")
+    assert vllm.text.endswith("--max-num-batched-tokens 576") and "chunked" not in vllm.text + llama.text
+    flag = next(f for f in sglang.flags if f.name == "--chunked-prefill-size")
+    assert flag.source is SGLANG_CHUNK_SOURCE and "chunked_prefill_size" in flag.source.states
+    assert "chunked" not in engine_commands(model="org/model", context_tokens=4096)[1].text
+    with pytest.raises(ValueError, match="prefill_chunk_tokens"):
+        engine_commands(model="org/model", context_tokens=4096, prefill_chunk_tokens=0)
+
+
+def test_the_capacity_plan_prints_its_chunk_in_the_sglang_command():
+    result = compute("capacity", {})
+    chunk = result["outputs"]["chunk_tokens"]["value"]
+    assert result["outputs"]["sglang"]["text"].endswith(f"--chunked-prefill-size {chunk}")

@@ -8,6 +8,7 @@ import pytest
 from roofline_core.calculators import compute, definition, linked_inputs
 from roofline_core.calculators.engine_log import EXAMPLE_LOG
 from roofline_core.engine_log import MAX_INPUT_BYTES
+from roofline_core.models import MODELS
 
 QWEN_NEXT_TP4 = """INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: 10.00 GiB
 INFO 11-27 12:00:06 [kv_cache_utils.py:1087] GPU KV cache size: 218,416 tokens
@@ -19,9 +20,14 @@ def test_the_example_log_is_reproduced_and_its_unknown_line_named() -> None:
     result = compute("engine-log", {"engine_log": EXAMPLE_LOG})
     out, rows = result["outputs"], result["table"]
     assert out["engine"]["text"] == "vLLM"
-    assert out["agreement"]["text"] == "2 of 2 reproduced numbers agree with the model"
+    # The available memory is reproduced too (on the default 80 GiB H100); the example's 53.47 GiB
+    # is 2.32 GiB under the model's 55.79, more than the estimated reserves, so it differs.
+    assert out["agreement"]["text"] == "2 of 3 reproduced numbers agree with the model"
+    by_name = {row["number"]["value"]: row for row in rows}
+    assert by_name["kv_cache_memory_bytes"]["verdict"]["text"].startswith("differs: The log leaves 3.57 GiB")
     # 53.47 GiB over 2 MiB blocks (Llama 3.1 8B, BF16): 27,376 blocks of 16 tokens.
-    assert rows[0]["model"]["value"] == 438_016 and "27,376 blocks" in rows[0]["working"]["text"]
+    tokens = by_name["kv_cache_tokens"]
+    assert tokens["model"]["value"] == 438_016 and "27,376 blocks" in tokens["working"]["text"]
     assert out["unused"]["value"] == 1 and "line 4" in out["unused"]["text"]
 
 
@@ -61,3 +67,17 @@ def test_the_table_is_never_empty_so_the_page_has_one_to_fill() -> None:
     for paste in ("", "hello"):
         rows = compute("engine-log", {"engine_log": paste})["table"]
         assert len(rows) == 1 and rows[0]["number"]["text"] == "–"
+
+
+def test_the_device_and_weight_format_set_the_available_memory() -> None:
+    line = "INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: 20.00 GiB"
+    h100 = compute("engine-log", {"engine_log": line, "model": "llama-3.1-8b"})["table"][0]
+    fp8 = compute("engine-log", {"engine_log": line, "model": "llama-3.1-8b", "weight_dtype": "fp8"})["table"][0]
+    custom = compute("engine-log", {"engine_log": line, "accelerator": "custom", "memory_gb": "48"})["table"][0]
+    assert h100["number"]["value"] == "kv_cache_memory_bytes"
+    # FP8 weights (the embedding and head stay 16-bit) leave what they save for the cache.
+    model = MODELS["llama-3.1-8b"]
+    saved = model.weight_bytes("bf16") - model.weight_bytes("fp8")
+    assert fp8["model"]["value"] - h100["model"]["value"] == pytest.approx(saved)
+    # A custom device of 48 GB (decimal) is 44.70 GiB, as vLLM counts it.
+    assert custom["working"]["text"].startswith("44.70 GiB x 0.9 = 40.23 GiB budget")

@@ -100,3 +100,52 @@ def test_the_command_line_sets_the_models_figure_beside_the_log(tmp_path, capsys
     assert "model: 438,016 tokens, agrees" in printed
     assert main(["engine-log", str(path), "--model", "no-such-model"]) == 2
     assert "not a model preset" in capsys.readouterr().err
+
+
+# vLLM v0.11.0 vllm/v1/worker/gpu_worker.py determine_available_memory: the budget
+# total x gpu_memory_utilization, less the weights, the profiling run's peak and non-torch memory.
+VLLM_8B_MEMORY = """INFO 11-27 12:00:00 [utils.py:233] non-default args: {'model': 'meta-llama/Llama-3.1-8B-Instruct', 'gpu_memory_utilization': 0.8, 'max_num_batched_tokens': 4096, 'max_num_seqs': 256}
+INFO 11-27 12:00:03 [gpu_model_runner.py:1595] Model loading took 14.9889 GiB and 4.512345 seconds
+INFO 11-27 12:00:05 [gpu_worker.py:298] Available KV cache memory: GIB GiB"""
+
+
+def test_vllm_available_memory_by_hand_from_the_logs_own_settings():
+    # 80 GiB x 0.8 = 64 GiB; the log's 14.9889 GiB of weights; the profile of 4,096 tokens:
+    # Llama 3.1 8B's widest layer is the MLP's gate and up, 2 x 14,336, beside 2 x 4,096 of residual,
+    # in 2 bytes: 4,096 x (28,672 + 8,192) x 2 = 301,989,888 bytes; 256 sequences' FP32 logits over
+    # 128,256 words: 131,334,144 bytes; 0.2 GiB outside PyTorch.
+    activations = 4096 * (28_672 + 8_192) * 2 + 256 * 128_256 * 4
+    expected = 64 * GIB - 14.9889 * GIB - activations - 0.2 * GIB
+    agrees = parse(VLLM_8B_MEMORY.replace("GIB GiB", f"{expected / GIB:.2f} GiB"))
+    check = by_name(check_log(agrees, model=MODELS["llama-3.1-8b"], device_memory_bytes=80 * GIB))[
+        "kv_cache_memory_bytes"
+    ]
+    assert check.expected == pytest.approx(expected)
+    assert check.agrees and "64.00 GiB budget - 14.99 GiB of weights (the log's loading line)" in check.working
+    assert "gpu_memory_utilization=0.8, the weights' memory" in check.explanation
+    assert check.tolerance == pytest.approx(activations + 0.2 * GIB + 0.005 * GIB)
+    # Four GiB less than the model leaves: the log's reserves took that much more than estimated.
+    short = parse(VLLM_8B_MEMORY.replace("GIB GiB", f"{expected / GIB - 4:.2f} GiB"))
+    missed = by_name(check_log(short, model=MODELS["llama-3.1-8b"], device_memory_bytes=80 * GIB))[
+        "kv_cache_memory_bytes"
+    ]
+    assert not missed.agrees
+    taken = 64 * GIB - 14.9889 * GIB - float(f"{expected / GIB - 4:.2f}") * GIB
+    assert f"The log leaves {taken / GIB:,.2f} GiB for the activation profile" in missed.explanation
+    assert "4.00 GiB less is left for the cache than modelled" in missed.explanation
+
+
+def test_without_the_devices_memory_the_available_memory_is_not_checked():
+    log = parse(VLLM_8B.format(tokens="438,016", x="13.37"))
+    assert "kv_cache_memory_bytes" not in by_name(check_log(log, model=MODELS["llama-3.1-8b"]))
+
+
+def test_the_command_line_reproduces_the_available_memory_on_a_named_accelerator(tmp_path, capsys):
+    from roofline_core.cli import main
+
+    path = tmp_path / "server.log"
+    path.write_text(VLLM_8B.format(tokens="438,016", x="13.37"), encoding="utf-8")
+    assert main(["engine-log", str(path), "--model", "llama-3.1-8b", "--accelerator", "h100-sxm"]) == 0
+    assert "80.00 GiB x 0.9 = 72.00 GiB budget" in capsys.readouterr().out
+    assert main(["engine-log", str(path), "--model", "llama-3.1-8b", "--accelerator", "h99"]) == 2
+    assert "not an accelerator preset" in capsys.readouterr().err
