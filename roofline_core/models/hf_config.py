@@ -278,7 +278,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
             "shared_experts": 1 if shared_width else 0,
             "shared_expert_ffn_size": shared_width,
         }
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa", "deepseek_v4"):
         first_dense = f.whole("first_k_dense_replace", default=0, minimum=0)
         return {
             "experts": f.whole("n_routed_experts", limit="experts"),
