@@ -516,6 +516,7 @@ HYBRID_CODE_FIELDS: dict[str, tuple[str, str]] = {
     "hc_mult": ("hc", "int"),
     "o_groups": ("gr", "int"),
     "o_lora_rank": ("or", "int"),
+    "expert_dtype": ("xd", "word"),
 }
 
 #: Layer kinds these families name in ``layer_types`` / ``layers_block_type``, and their code letters.

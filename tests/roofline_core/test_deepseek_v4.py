@@ -180,3 +180,19 @@ def test_the_explainer_says_what_is_compressed_and_vllm_pages_are_not_guessed() 
     kv = repr(compute("kv-cache", {"model": "deepseek-v4-flash"}))
     assert COMPRESSED_NOT_MODELLED in kv
     assert "12.2 MB per sequence in the compressors of 41 layers" in kv
+
+
+def test_a_pasted_checkpoint_stores_its_experts_in_mxfp4() -> None:
+    pasted = from_hf_config(config("deepseek-v4-flash"))
+    # 43 layers and the MTP layer, 256 experts of 3 x 4096 x 2048, 17 bytes per 32 weights.
+    experts = 44 * 256 * 3 * 4096 * 2048 * 17 // 32
+    assert dict(pasted.quantisation.part_bytes)["experts"] == experts == 150_592_290_816
+    # The rest as the quantization_config says: FP8 in 128 x 128 blocks, the tables in BF16.
+    assert 159.1e9 < pasted.weight_bytes("fp8") < 159.3e9
+    code, _ = read_model_config(config_text("deepseek-v4-flash"))
+    assert model_from_code(code).quantisation == pasted.quantisation
+    # Flash-Base's FP8 experts: one format for every linear layer, as the config says.
+    base = from_hf_config({**config("deepseek-v4-flash"), "expert_dtype": "fp8"})
+    assert base.quantisation.part_bytes == () and base.weight_bytes("fp8") > 280e9
+    with pytest.raises(ConfigError, match=r"field 'expert_dtype' is 'int2'; expected 'fp4' or 'fp8'"):
+        from_hf_config({**config("deepseek-v4-flash"), "expert_dtype": "int2"})
