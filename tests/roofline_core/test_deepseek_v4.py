@@ -196,3 +196,10 @@ def test_a_pasted_checkpoint_stores_its_experts_in_mxfp4() -> None:
     assert base.quantisation.part_bytes == () and base.weight_bytes("fp8") > 280e9
     with pytest.raises(ConfigError, match=r"field 'expert_dtype' is 'int2'; expected 'fp4' or 'fp8'"):
         from_hf_config({**config("deepseek-v4-flash"), "expert_dtype": "int2"})
+
+
+def test_figures_name_the_compressed_attention() -> None:
+    from roofline_core.figures._common import model_label
+
+    # Not "GQA": one key-value head shared by every query head, and the compressed layers.
+    assert model_label(MODELS["deepseek-v4-pro"]) == "DeepSeek-V4-Pro (MQA + CSA/HCA)"
