@@ -266,7 +266,7 @@ KV_CACHE = Calculator(
         Output("kv_bytes", "KV cache, whole batch"),
         Output("kv_bytes_per_token", "KV cache per token"),
         Output("kv_bytes_per_sequence", "KV cache per sequence"),
-        Output("state_bytes_per_sequence", "Fixed state per sequence (recurrent layers)"),
+        Output("state_bytes_per_sequence", "Fixed state per sequence (recurrent layers, compressors)"),
         Output("kv_copies", "Copies the devices keep"),
         Output("share_of_memory", "Share of accelerator memory"),
         Output("weight_bytes", "Weights"),
