@@ -16,6 +16,7 @@ from typing import Any
 from roofline_core.calculators._common import memory_bytes_of
 from roofline_core.calculators.base import Output, value
 from roofline_core.estimates.engine_memory import (
+    COMPRESSED_NOT_MODELLED,
     VLLM_BLOCK_TOKENS,
     VLLM_DEFAULT_UTILISATION,
     VLLM_VERSION,
@@ -91,6 +92,8 @@ def vllm_outputs(
     if not isinstance(model, Model):
         unknown = "unknown for a model given by size alone: vLLM's pages follow the layers' shapes"
         return {output.id: value(0, "", unknown) for output in VLLM_OUTPUTS}
+    if model.compressed_attention is not None:
+        return {output.id: value(0, "", COMPRESSED_NOT_MODELLED) for output in VLLM_OUTPUTS}
     a = allocation_of(values, model, weight_bytes=weight_bytes, context_tokens=context_tokens)
     layout = a.layout
     per_device = f" on each of {values['devices']} devices" if values["devices"] > 1 else ""

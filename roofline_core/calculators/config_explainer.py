@@ -104,7 +104,21 @@ def _shape_rows(m: Model, v: dict[str, Any], fields: dict[str, Any]) -> list[Row
             + ("." if m.tied_embeddings else "; the output head as much again."),
         ),
     ]
-    if m.attention == MLA:
+    ca = m.compressed_attention
+    if ca is not None:
+        window = m.attention_layers * ca.window * ca.entry_dim * bytes_per_element(kv_dtype)
+        rows.append(
+            (
+                ("num_attention_heads", "num_key_value_heads", "head_dim", "sliding_window"),
+                "grouped-query-attention",
+                f"{m.heads} query heads share one {ca.entry_dim}-wide head that is both key and value; every "
+                f"layer keeps the last {ca.window} tokens uncompressed.",
+                f"The window holds {format_bytes(window)} per sequence in all {m.attention_layers} layers; a token "
+                f"costs {format_bytes(m.kv_bytes_per_token(kv_dtype))} while in it, counting its share of the "
+                "compressed entries below.",
+            )
+        )
+    elif m.attention == MLA:
         # Full keys are the no-rope and rotary parts together; values are v_head_dim wide.
         full = (
             m.attention_layers
@@ -265,6 +279,24 @@ def _hybrid_rows(m: Model, v: dict[str, Any]) -> list[Row]:
                 f"At {context:,} tokens a sequence holds {format_bytes(m.kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype))} "
                 f"({format_bytes(m.state_bytes_per_sequence)} of it fixed), against {format_bytes(dense_like)} "
                 "if every layer kept keys and values.",
+            )
+        )
+    if m.compressed_attention is not None:
+        ca = m.compressed_attention
+        read = m.decode_cache_read_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        whole = m.kv_cache_bytes(context_tokens=context, kv_dtype=kv_dtype)
+        uncompressed = m.attention_layers * context * ca.entry_dim * bytes_per_element(kv_dtype)
+        rows.append(
+            (
+                ("compress_ratios", "index_topk", "index_n_heads"),
+                "kv-cache",
+                f"Compressed attention: {ca.csa_layers} layers also attend over the context pooled 4 tokens to "
+                f"one entry, of which an indexer of {ca.indexer.index_heads} heads picks {ca.indexer.top_k:,}; "
+                f"{ca.hca_layers} over every entry of it pooled 128 to one; "
+                f"{m.attention_layers - ca.compressed_layers} over the window only.",
+                f"At {context:,} tokens a sequence holds {format_bytes(whole)} "
+                f"({format_bytes(m.state_bytes_per_sequence)} of it the compressors' fixed FP32 state), against "
+                f"{format_bytes(uncompressed)} uncompressed; a decode step reads {format_bytes(read)} of it.",
             )
         )
     if m.sparse_attention is not None:

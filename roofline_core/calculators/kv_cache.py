@@ -99,8 +99,17 @@ def _copies_text(model: AnyModel, fit: MemoryFit, devices: int) -> str:
     return f"{fit.kv_copies:g}: {devices} devices share {model.kv_heads} KV heads, so engines repeat them"
 
 
-def _per_token_text(model: AnyModel, per_token: float) -> str:
+def _per_token_text(model: AnyModel, per_token: float, kv_dtype: str) -> str:
     """Bytes per token, and for a hybrid model which of its layers they come from."""
+    if isinstance(model, Model) and model.compressed_attention is not None:
+        ca = model.compressed_attention
+        # 512 tokens: whole windows of both ratios' pooling (4 and 128), so the share is exact.
+        beyond = model.growing_kv_cache_bytes(context_tokens=ca.window + 512, kv_dtype=kv_dtype)
+        beyond -= model.growing_kv_cache_bytes(context_tokens=ca.window, kv_dtype=kv_dtype)
+        return (
+            f"{format_bytes(per_token)} while a token is among the last {ca.window} in every layer; beyond them "
+            f"{format_bytes(beyond / 512)}, its share of the entries the context is pooled into"
+        )
     if not (isinstance(model, Model) and model.recurrent is not None):
         return format_bytes(per_token)
     return (
@@ -114,8 +123,18 @@ def _fixed_state(model: AnyModel, fit: MemoryFit, batch: int) -> dict[str, Any]:
     state = model.state_bytes_per_sequence
     if not state:
         return value(0.0, "B", "none: every layer that mixes tokens keeps a KV cache")
-    assert isinstance(model, Model) and model.recurrent is not None
+    assert isinstance(model, Model)
     growing = fit.kv_bytes_per_sequence - state * fit.kv_copies
+    if model.compressed_attention is not None:
+        ca = model.compressed_attention
+        return value(
+            state,
+            "B",
+            f"{format_bytes(state)} per sequence in the compressors of {ca.compressed_layers} layers (FP32 tokens "
+            f"waiting to be pooled), whatever the context; {format_bytes(max(growing, 0.0))} per sequence grows with it"
+            + (f"; {format_bytes(state * batch)} for the batch" if batch > 1 else ""),
+        )
+    assert model.recurrent is not None
     return value(
         state,
         "B",
@@ -140,7 +159,7 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             ),
             "kv_copies": value(fit.kv_copies, "", _copies_text(model, fit, values["devices"])),
             # One copy per token, as the model defines it; the batch and sequence figures count copies.
-            "kv_bytes_per_token": value(per_token, "B", _per_token_text(model, per_token)),
+            "kv_bytes_per_token": value(per_token, "B", _per_token_text(model, per_token, values["kv_dtype"])),
             "state_bytes_per_sequence": _fixed_state(model, fit, values["batch"]),
             "kv_bytes_per_sequence": value(fit.kv_bytes_per_sequence, "B", format_bytes(fit.kv_bytes_per_sequence)),
             "share_of_memory": value(
@@ -247,7 +266,7 @@ KV_CACHE = Calculator(
         Output("kv_bytes", "KV cache, whole batch"),
         Output("kv_bytes_per_token", "KV cache per token"),
         Output("kv_bytes_per_sequence", "KV cache per sequence"),
-        Output("state_bytes_per_sequence", "Fixed state per sequence (recurrent layers)"),
+        Output("state_bytes_per_sequence", "Fixed state per sequence (recurrent layers, compressors)"),
         Output("kv_copies", "Copies the devices keep"),
         Output("share_of_memory", "Share of accelerator memory"),
         Output("weight_bytes", "Weights"),

@@ -165,6 +165,17 @@ class VllmLayout:
         return blocks / self.blocks_per_request(context_tokens, batched_tokens=batched_tokens)
 
 
+#: Why vLLM's pages are not given for DeepSeek-V4: it keeps the window, the compressed entries,
+#: the indexer keys and the compressors' FP32 state in caches of their own block sizes, aligned to
+#: 576 bytes (``deepseek_v4_attention.py`` and ``deepseek_compressor.py``, vLLM commits
+#: 0a291a2e1074b13971361df76245548a4ea4a77d and 0de10a276eced6036e9752a223cba53c996d31cd), which the
+#: groups below do not describe; the model's own cache (``Model.kv_cache_bytes``) still counts them.
+COMPRESSED_NOT_MODELLED = (
+    "not modelled for compressed attention (DeepSeek-V4): vLLM keeps its window, compressed entries, "
+    "indexer keys and compressor state in pools of their own page sizes"
+)
+
+
 def _kv_heads_per_device(kv_heads: int, tensor_parallel: int) -> int:
     # ModelConfig.get_num_kv_heads: max(1, heads // tp); a head is replicated, never split.
     return max(1, kv_heads // tensor_parallel)
@@ -197,6 +208,8 @@ def vllm_layout(
         raise ValueError(f"tensor_parallel must be at least 1, got {tensor_parallel!r}")
     if block_tokens < 1:
         raise ValueError(f"block_tokens must be at least 1, got {block_tokens!r}")
+    if model.compressed_attention is not None:
+        raise ValueError(COMPRESSED_NOT_MODELLED)
     kinds: list[tuple[str, int, float]] = []
     # A layer that shares an earlier layer's cache (Gemma 3n's last 15) gets no KV cache spec of
     # its own: vLLM points it at its target's (``kv_sharing_target_layer_name``).

@@ -152,8 +152,11 @@ def dtype_label(dtype: str) -> str:
 
 def model_label(model: Model) -> str:
     """A model with its attention kind: ``"Llama 3 8B (GQA)"``; a hybrid adds its recurrent
-    layers (``"Qwen3.5 35B-A3B (GQA + Gated DeltaNet)"``), sparse attention says so (``"MLA + DSA"``)."""
+    layers (``"Qwen3.5 35B-A3B (GQA + Gated DeltaNet)"``), sparse attention says so (``"MLA + DSA"``),
+    and DeepSeek-V4's compressed attention (``"MQA + CSA/HCA"``)."""
     kind = _ATTENTION_LABELS[model.attention]
+    if model.compressed_attention is not None:
+        kind = "MQA + CSA/HCA"  # one shared key-value head; DeepSeek-V4's compressed layers
     if model.sparse_attention is not None:
         kind += " + DSA"
     if model.recurrent is not None:

@@ -91,6 +91,12 @@ def decode_attention_cost(model: AnyModel, *, context_tokens: int, batch: int = 
         return AttentionCost(0.0, 0.0)
     assert isinstance(model, Model)
     recurrent = model.recurrent_layers * model.recurrent.decode_flops() if model.recurrent else 0.0
+    ca = model.compressed_attention
+    if ca is not None:
+        # One shared key-value head: a score and a mix per query head per entry read.
+        attended = ca.entries_read(context_tokens, model.attention_layers)
+        flops = 4.0 * model.heads * ca.entry_dim * attended + ca.indexer_decode_flops(context_tokens) + recurrent
+        return AttentionCost(flops * batch, 0.0)
     full_layers = model.attention_layers - model.sliding_layers
     local = model.local_tokens_read(context_tokens) if model.sliding_layers else 0
     sparse = model.sparse_attention
@@ -146,6 +152,14 @@ def prefill_attention_cost(
     if not model.attention_layers:
         return recurrent
     bpe = bytes_per_element(act_dtype)
+    ca = model.compressed_attention
+    if ca is not None:
+        attended, scored = ca.prefill_pairs(prompt_tokens, model.attention_layers)
+        flops = 4.0 * model.heads * ca.entry_dim * attended + ca.indexer.indexer_flops_per_cached_token() * scored
+        # Q in and O out per query head, the one entry per token once; untiled, the scores too.
+        io = prompt_tokens * (2 * model.heads + 1) * ca.entry_dim * model.attention_layers
+        scores = 0.0 if tiled else 4.0 * model.heads * attended
+        return AttentionCost(flops * batch + recurrent.flops, (io + scores) * bpe * batch)
     if model.attention == MLA:
         qk_dim, v_dim, kv_heads = (
             model.head_dim + model.mla_rope_dim,

@@ -12,7 +12,8 @@ runs to the end (it may hold dots). Lists are items joined by ``_``, a run of on
 ``item*count`` (Gemma 3's six-layer pattern is ``s*5_f_s*5_f...``); layer kinds are written
 ``f`` (full), ``s`` (sliding), ``c`` (chunked attention), ``g`` (linear attention), ``m`` (Mamba) and
 ``a`` (attention, in Granite and Jamba lists); Nemotron-H's block string is written with ``m``, ``a``, ``p``
-and ``e`` for ``M``, ``*``, ``-`` and ``E``. Every character the code uses is
+and ``e`` for ``M``, ``*``, ``-`` and ``E``; DeepSeek-V4's ``compress_ratios`` with ``w``, ``c`` and ``h``
+for 0, 4 and 128. Every character the code uses is
 one a query string keeps as it is, so the code is what the address bar shows.
 
 :func:`read_model_config` accepts either form (the JSON text or the code) and returns the code,
@@ -32,6 +33,7 @@ from roofline_core.models.hybrid_config import (
     HYBRID_LAYER_KIND_CODES,
     KDA_KEYS,
     PATTERN_CODES,
+    RATIO_CODES,
     kda_block,
 )
 from roofline_core.models.quantisation import NOTE_TEXTS, PARTS, SIXTEEN_BIT, STORED_PARTS, read_quantisation
@@ -250,6 +252,10 @@ def _encode_value(key: str, kind: str, value: Any) -> str:
         if not isinstance(value, str) or not value or set(value) - set(PATTERN_CODES):
             raise ConfigError(f"field '{key}' is {value!r}; expected a string of M, *, - and E")
         return "".join(PATTERN_CODES[c] for c in value)
+    if kind == "ratios":
+        if not isinstance(value, list) or not value or any(isinstance(r, bool) or r not in RATIO_CODES for r in value):
+            raise ConfigError(f"field '{key}' is {str(value)[:40]}; expected a list of 0, 4 and 128")
+        return "".join(RATIO_CODES[r] for r in value)
     if kind == "kda":
         block = kda_block(value)
         head = [_whole_text(f"{key}.{k}", block.get(k, 0)) for k in KDA_KEYS]
@@ -405,6 +411,11 @@ def _decode_value(key: str, kind: str, text: str) -> Any:
         if not text or len(text) > 10_000 or set(text) - set(letters):
             raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected letters m, a, p and e")
         return "".join(letters[c] for c in text)
+    if kind == "ratios":
+        ratios = {code: ratio for ratio, code in RATIO_CODES.items()}
+        if not text or len(text) > 10_000 or set(text) - set(ratios):
+            raise ConfigError(f"the model code's {short!r} is {text[:20]!r}; expected letters w, c and h")
+        return [ratios[c] for c in text]
     if kind == "kda":
         numbers = [_whole(short, part) for part in text.split("_")]
         if len(numbers) < len(KDA_KEYS) or len(numbers) > 10_000:

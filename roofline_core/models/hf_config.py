@@ -15,12 +15,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import replace
 from typing import Any
 
+from roofline_core.hardware.block_formats import BLOCK_FORMATS
 from roofline_core.models.config_error import ConfigError
 from roofline_core.models.hybrid_config import HYBRID_MODEL_TYPES, NO_DENSE_WIDTH, read_hybrid
 from roofline_core.models.model import GQA, MHA, MLA, Model
-from roofline_core.models.quantisation import read_quantisation
+from roofline_core.models.quantisation import EXPERTS, read_quantisation
 from roofline_core.sources import Source
 
 #: Largest values a field may take: bigger than any published model by an order of magnitude,
@@ -278,7 +280,7 @@ def _moe(f: _Fields, model_type: str, layers: int, hidden_ffn: int) -> dict[str,
             "shared_experts": 1 if shared_width else 0,
             "shared_expert_ffn_size": shared_width,
         }
-    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa"):
+    if model_type in ("deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa", "deepseek_v4"):
         first_dense = f.whole("first_k_dense_replace", default=0, minimum=0)
         return {
             "experts": f.whole("n_routed_experts", limit="experts"),
@@ -711,7 +713,7 @@ def from_hf_config(
         fields["quantisation"] = quantisation
     label = name or (config.get("_name_or_path") if isinstance(config.get("_name_or_path"), str) else None)
     try:
-        return Model(
+        model = Model(
             slug=slug or "imported",
             name=(label or f"Imported {model_type or layout} model")[:120],
             source=source or Source(title="config.json you gave", url="https://huggingface.co/", states="pasted"),
@@ -721,3 +723,27 @@ def from_hf_config(
         )
     except ValueError as error:
         raise ConfigError(str(error)) from None
+    return _deepseek_v4_experts(model, text) if layout == "deepseek_v4" else model
+
+
+def _deepseek_v4_experts(model: Model, text: dict) -> Model:
+    """DeepSeek-V4's checkpoints keep the routed experts in MXFP4 (``expert_dtype: fp4``; vLLM's
+    ``DeepseekV4FP8Config`` takes fp4 when the field is absent and knows fp8 besides, in
+    ``models/deepseek_v4.py`` at commit 023da1fc828eb07787cf0734a1ba32f0a0f11887) and the other
+    linear layers in the FP8 the ``quantization_config`` names. One format for every linear layer
+    would count the experts, nearly all the weights, at twice their bytes; the stored bytes of each
+    part say it instead (32 four-bit weights and one 8-bit scale: 17 bytes, as ``block_mxfp4``)."""
+    expert_dtype = text.get("expert_dtype", "fp4")
+    if expert_dtype not in ("fp4", "fp8"):
+        raise ConfigError(f"field 'expert_dtype' is {expert_dtype!r}; expected 'fp4' or 'fp8'")
+    q = model.quantisation
+    if q is None or q.weight_dtype != "fp8" or q.part_bytes or expert_dtype != "fp4":
+        return model
+    stored = {
+        part: round(
+            params * (BLOCK_FORMATS["mxfp4"].bytes_per_weight if part == EXPERTS else model.part_format(part, "fp8")[1])
+        )
+        for part, params in model.weight_parts().items()
+    }
+    average = sum(stored.values()) / model.held_params
+    return replace(model, quantisation=replace(q, part_bytes=tuple(stored.items()), bytes_per_weight=average))

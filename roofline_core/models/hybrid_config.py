@@ -19,11 +19,14 @@ from typing import Any
 
 from roofline_core.models.config_error import ConfigError
 from roofline_core.models.layer_kinds import (
+    CSA_RATIO,
     GATED_DELTANET,
+    HCA_RATIO,
     KDA,
     LIGHTNING,
     MAMBA1,
     MAMBA2,
+    CompressedAttention,
     RecurrentMixer,
     SparseAttention,
 )
@@ -45,13 +48,16 @@ HYBRID_MODEL_TYPES: dict[str, str] = {
     # (GlmMoeDsaConfig in transformers; https://github.com/zai-org/GLM-5 "integrates DeepSeek
     # Sparse Attention (DSA)").
     "glm_moe_dsa": "GLM",
+    # DeepSeek-V4: a window of uncompressed tokens in every layer, most layers also over the
+    # context pooled 4 (with DSA-style top-k) or 128 tokens to one entry, hyper-connections.
+    "deepseek_v4": "DeepSeek",
     "minimax": "MiniMax",
     "minimax_text_01": "MiniMax",
 }
 
 #: Types whose every MLP is a mixture of experts or that size their MLPs in other fields, so
 #: ``intermediate_size`` may be absent.
-NO_DENSE_WIDTH = ("qwen3_5_moe", "qwen3_5_moe_text", "kimi_linear", "granitemoehybrid")
+NO_DENSE_WIDTH = ("qwen3_5_moe", "qwen3_5_moe_text", "kimi_linear", "granitemoehybrid", "deepseek_v4")
 
 #: Types with DeepSeek Sparse Attention's indexer (index_n_heads, index_head_dim, index_topk).
 DSA_MODEL_TYPES = ("deepseek_v32", "glm_moe_dsa")
@@ -109,6 +115,8 @@ def read_hybrid(fields: Any, model_type: str, base: dict[str, Any]) -> dict[str,
         return _kimi_linear(fields, layers)
     if model_type in ("minimax", "minimax_text_01"):
         return _minimax_lightning(fields, layers, base)
+    if model_type == "deepseek_v4":
+        return _deepseek_v4(fields, base)
     if model_type in DSA_MODEL_TYPES:
         return {
             "sparse_attention": SparseAttention(
@@ -118,6 +126,62 @@ def read_hybrid(fields: Any, model_type: str, base: dict[str, Any]) -> dict[str,
             )
         }
     raise ConfigError(f"model_type {model_type!r} has no hybrid reader")  # pragma: no cover - guarded by the caller
+
+
+def _deepseek_v4(fields: Any, base: dict[str, Any]) -> dict[str, Any]:
+    """DeepSeek-V4: ``compress_ratios`` gives each layer's pooling (0: the window only, 4: CSA
+    with the indexer, 128: HCA), with one more entry for the multi-token-prediction layer, which
+    vLLM runs with the window only (``DeepseekV4Attention``: "MTP layer is not included in the
+    compress ratio list"). ``hc_mult`` residual streams mix through two hyper-connections a layer
+    and one before the head: small FP32 weights every token reads (``auxiliary_params``).
+
+    Shapes from transformers' ``models/deepseek_v4/modeling_deepseek_v4.py`` (commit
+    019760818965c71b0a4d38e95820ee0b6cee4240) and vLLM's ``models/deepseek_v4.py`` (commit
+    023da1fc828eb07787cf0734a1ba32f0a0f11887).
+    """
+    layers, h = base["layers"], base["hidden_size"]
+    ratios = fields.list_of("compress_ratios")
+    extra = base.get("mtp_layers", 0)
+    if (
+        ratios is None
+        or len(ratios) not in (layers, layers + extra)
+        or any(r not in (0, CSA_RATIO, HCA_RATIO) or isinstance(r, bool) for r in ratios)
+    ):
+        shown = "missing" if ratios is None else f"a list of {len(ratios)}"
+        mtp = f" and one for each of the {extra} multi-token-prediction layers" if extra else ""
+        raise ConfigError(
+            f"field 'compress_ratios' is {shown}; expected one ratio for each of the {layers} layers{mtp}, "
+            f"each 0, {CSA_RATIO} or {HCA_RATIO}"
+        )
+    ratios = ratios[:layers]
+    indexer = SparseAttention(
+        index_heads=fields.whole("index_n_heads", limit="num_attention_heads"),
+        index_head_dim=fields.whole("index_head_dim", limit="head_dim"),
+        top_k=fields.whole("index_topk", limit="window"),
+    )
+    heads = base["heads"]
+    groups = fields.whole("o_groups", limit="num_attention_heads")
+    if heads % groups:
+        raise ConfigError(f"field 'o_groups' is {groups}; expected a divisor of num_attention_heads ({heads})")
+    if base["kv_heads"] != 1:
+        raise ConfigError(
+            f"field 'num_key_value_heads' is {base['kv_heads']}; expected 1 (DeepSeek-V4 shares one key-value head)"
+        )
+    attention = CompressedAttention(
+        window=fields.whole("sliding_window", limit="window"),
+        entry_dim=base["head_dim"],
+        csa_layers=sum(r == CSA_RATIO for r in ratios),
+        hca_layers=sum(r == HCA_RATIO for r in ratios),
+        indexer=indexer,
+        q_latent_dim=fields.whole("q_lora_rank", limit="hidden_size"),
+        out_groups=groups,
+        out_rank=fields.whole("o_lora_rank", limit="hidden_size"),
+    )
+    streams = fields.whole("hc_mult", limit="experts")
+    mixes = (2 + streams) * streams  # pre, post and the streams' mixing matrix
+    per_layer = 2 * (mixes * streams * h + mixes + 3)  # before attention and before the MLP
+    head = streams * streams * h + streams + 1  # the streams' collapse before the final norm
+    return {"compressed_attention": attention, "auxiliary_params": layers * per_layer + head}
 
 
 def _qwen_gated_deltanet(fields: Any, model_type: str, layers: int) -> dict[str, Any]:
@@ -447,12 +511,21 @@ HYBRID_CODE_FIELDS: dict[str, tuple[str, str]] = {
     "num_experts_per_token": ("et", "int"),
     "num_shared_experts": ("ns", "int"),
     "attn_type_list": ("at", "ints"),
+    # DeepSeek-V4: each layer's pooling ratio, the residual streams, the grouped output projection
+    "compress_ratios": ("cr", "ratios"),
+    "hc_mult": ("hc", "int"),
+    "o_groups": ("gr", "int"),
+    "o_lora_rank": ("or", "int"),
+    "expert_dtype": ("xd", "word"),
 }
 
 #: Layer kinds these families name in ``layer_types`` / ``layers_block_type``, and their code letters.
 HYBRID_LAYER_KIND_CODES = {"linear_attention": "g", "mamba": "m", "attention": "a", "moe": "e", "mlp": "p"}
 #: Nemotron-H's block letters, and the ones a query string keeps as they are.
 PATTERN_CODES = {"M": "m", "*": "a", "-": "p", "E": "e"}
+#: DeepSeek-V4's ``compress_ratios`` in a code, one letter a layer (a list of numbers alternating
+#: 4 and 128 would run past a link's length): the window only, CSA, HCA.
+RATIO_CODES = {0: "w", CSA_RATIO: "c", HCA_RATIO: "h"}
 #: The keys of ``linear_attn_config`` the reader uses, in the order a code writes them.
 KDA_KEYS = ("num_heads", "head_dim", "short_conv_kernel_size")
 

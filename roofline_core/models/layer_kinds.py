@@ -255,3 +255,193 @@ class SparseAttention:
     def indexer_flops_per_cached_token(self) -> float:
         """Indexer FLOPs one query spends per cached token: a dot product per indexer head."""
         return 2.0 * self.index_heads * self.index_head_dim
+
+
+#: DeepSeek-V4's two compressed kinds: Compressed Sparse Attention (CSA, every 4 tokens pooled into
+#: one entry, a lightning indexer choosing ``top_k`` of them) and Heavily Compressed Attention
+#: (HCA, every 128 tokens pooled, all entries read). ``compress_ratios`` in the config gives each
+#: layer's ratio; 0 is a layer with the sliding window only.
+CSA_RATIO = 4
+HCA_RATIO = 128
+#: Bytes of one compressor state element: vLLM keeps the pooling state in FP32
+#: (``CompressorStateCache`` asserts ``torch.float32``, ``vllm/model_executor/layers/deepseek_compressor.py``
+#: at commit 0de10a276eced6036e9752a223cba53c996d31cd).
+COMPRESSOR_STATE_BYTES = 4
+
+
+def _visible_entries_sum(prompt_tokens: int, ratio: int, cap: int) -> int:
+    """Sum over a causal prompt of the compressed entries each query sees, at most ``cap``:
+    the query at 1-based position ``t`` sees ``t // ratio`` finished windows (transformers'
+    ``causal_threshold = (position_ids + 1) // compress_rate``)."""
+    q, s = divmod(prompt_tokens, ratio)
+    m = q - 1  # whole blocks k = 1..q-1 hold `ratio` queries seeing k entries each
+    if m <= 0:
+        full = 0
+    elif m <= cap:
+        full = ratio * m * (m + 1) // 2
+    else:
+        full = ratio * (cap * (cap + 1) // 2 + (m - cap) * cap)
+    return full + (s + 1) * min(q, cap)
+
+
+@dataclass(frozen=True)
+class CompressedAttention:
+    """DeepSeek-V4's hybrid attention (https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash).
+
+    Every layer is multi-query attention with one 512-wide head that is both key and value, over
+    the last ``window`` tokens uncompressed. On top of that, ``csa_layers`` also attend over the
+    context pooled ``CSA_RATIO`` tokens to one entry, of which a lightning indexer (its own
+    compressed 128-wide FP8 keys, ``indexer``) picks ``indexer.top_k``; ``hca_layers`` attend over
+    every entry of the context pooled ``HCA_RATIO`` to one. The rest keep the window only.
+
+    What is held follows vLLM's DeepSeek-V4 code: ``DeepseekV4SWACache`` for the window,
+    ``MLAAttentionSpec(compress_ratio=...)`` for the compressed entries and the indexer keys
+    (``deepseek_v4_attention.py``, commit 0a291a2e1074b13971361df76245548a4ea4a77d), and per
+    compressor a ``CompressorStateCache`` of ``coff x ratio`` tokens of FP32 running key and
+    score (``coff`` = 2 for CSA's overlapping windows, 1 for HCA; ``deepseek_compressor.py``,
+    commit 0de10a276eced6036e9752a223cba53c996d31cd). Weights follow transformers'
+    ``DeepseekV4CSACompressor``, ``DeepseekV4HCACompressor`` and ``DeepseekV4Indexer``
+    (``models/deepseek_v4/modeling_deepseek_v4.py``, commit 019760818965c71b0a4d38e95820ee0b6cee4240).
+
+    Attributes:
+        window: Uncompressed tokens every layer keeps and reads (``sliding_window``, 128).
+        entry_dim: Width of one cached entry, compressed or not (``head_dim``, 512).
+        csa_layers: Layers with ratio-4 compression and the indexer.
+        hca_layers: Layers with ratio-128 compression.
+        indexer: The CSA layers' lightning indexer (heads, key width, entries each query reads).
+        q_latent_dim: Width of the compressed query (``q_lora_rank``).
+        out_groups: Groups of heads the output projection maps each to ``out_rank`` (``o_groups``).
+        out_rank: Width each group is projected to before the last projection (``o_lora_rank``).
+    """
+
+    window: int
+    entry_dim: int
+    csa_layers: int
+    hca_layers: int
+    indexer: SparseAttention
+    q_latent_dim: int
+    out_groups: int
+    out_rank: int
+
+    def __post_init__(self) -> None:
+        for name in ("window", "entry_dim"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"compressed attention {name} must be at least 1, got {getattr(self, name)!r}")
+        if min(self.csa_layers, self.hca_layers) < 0:
+            raise ValueError("compressed attention layer counts must be >= 0")
+        for name in ("q_latent_dim", "out_groups", "out_rank"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"compressed attention {name} must be at least 1, got {getattr(self, name)!r}")
+
+    def attention_params(self, hidden: int, heads: int) -> int:
+        """One layer's attention weights without its compressor: the compressed query (down,
+        norm, up to every head), the one key-value head and its norm, the grouped low-rank output
+        (each group of heads to ``out_rank``, then all groups to the width) and a sink per head
+        (transformers' ``DeepseekV4Attention``)."""
+        q = hidden * self.q_latent_dim + self.q_latent_dim + self.q_latent_dim * heads * self.entry_dim
+        kv = hidden * self.entry_dim + self.entry_dim
+        out = heads * self.entry_dim * self.out_rank + self.out_groups * self.out_rank * hidden
+        return q + kv + out + heads
+
+    @property
+    def compressed_layers(self) -> int:
+        return self.csa_layers + self.hca_layers
+
+    def window_tokens(self, context_tokens: int) -> int:
+        """Uncompressed tokens each layer holds and reads after ``context_tokens``."""
+        return min(context_tokens, self.window)
+
+    @staticmethod
+    def entries(context_tokens: int, ratio: int) -> int:
+        """Compressed entries after ``context_tokens``: one per finished window of ``ratio``."""
+        return context_tokens // ratio
+
+    def held_bytes(self, *, context_tokens: int, attention_layers: int, kv_dtype_bytes: float) -> float:
+        """What one sequence's cache holds after ``context_tokens``: the window in every layer,
+        the compressed entries, and the indexer's compressed keys (FP8 with FP32 block scales,
+        whatever the cache format, as vLLM stores them)."""
+        csa, hca = self.entries(context_tokens, CSA_RATIO), self.entries(context_tokens, HCA_RATIO)
+        elements = (
+            attention_layers * self.window_tokens(context_tokens) + self.csa_layers * csa + self.hca_layers * hca
+        ) * self.entry_dim
+        return elements * kv_dtype_bytes + self.csa_layers * csa * self.indexer.key_bytes_per_token
+
+    def read_bytes(self, *, context_tokens: int, attention_layers: int, kv_dtype_bytes: float) -> float:
+        """Cache bytes one decode step reads for one sequence: the window in every layer, every
+        indexer key and ``top_k`` entries in a CSA layer, every entry in an HCA layer."""
+        csa, hca = self.entries(context_tokens, CSA_RATIO), self.entries(context_tokens, HCA_RATIO)
+        elements = (
+            attention_layers * self.window_tokens(context_tokens)
+            + self.csa_layers * self.indexer.attended(csa)
+            + self.hca_layers * hca
+        ) * self.entry_dim
+        return elements * kv_dtype_bytes + self.csa_layers * csa * self.indexer.key_bytes_per_token
+
+    def entries_read(self, context_tokens: int, attention_layers: int) -> int:
+        """Cached entries (window and compressed) one new token attends over, all layers."""
+        csa, hca = self.entries(context_tokens, CSA_RATIO), self.entries(context_tokens, HCA_RATIO)
+        return (
+            attention_layers * self.window_tokens(context_tokens)
+            + self.csa_layers * self.indexer.attended(csa)
+            + self.hca_layers * hca
+        )
+
+    @staticmethod
+    def _state_elements(ratio: int, width: int) -> int:
+        # coff x ratio tokens of running key (coff x width) and score (coff x width).
+        coff = 2 if ratio == CSA_RATIO else 1
+        return coff * ratio * 2 * coff * width
+
+    @property
+    def state_bytes(self) -> float:
+        """Fixed bytes one sequence holds: each compressor's FP32 pooling state (CSA: the
+        attention's and the indexer's compressor; HCA: one)."""
+        csa = self._state_elements(CSA_RATIO, self.entry_dim) + self._state_elements(
+            CSA_RATIO, self.indexer.index_head_dim
+        )
+        hca = self._state_elements(HCA_RATIO, self.entry_dim)
+        return (self.csa_layers * csa + self.hca_layers * hca) * COMPRESSOR_STATE_BYTES
+
+    @property
+    def state_traffic_bytes(self) -> float:
+        """Compressor state a decode step moves per sequence, on average: its token's row written,
+        and once per ``ratio`` tokens the window read back to pool it."""
+
+        def per_layer(ratio: int, width: int) -> float:
+            coff = 2 if ratio == CSA_RATIO else 1
+            row = 2 * coff * width
+            return (row + self._state_elements(ratio, width) / ratio) * COMPRESSOR_STATE_BYTES
+
+        csa = per_layer(CSA_RATIO, self.entry_dim) + per_layer(CSA_RATIO, self.indexer.index_head_dim)
+        return self.csa_layers * csa + self.hca_layers * per_layer(HCA_RATIO, self.entry_dim)
+
+    def params(self, hidden: int) -> int:
+        """Weights of the compressors and indexers over all layers: each compressor's key and gate
+        projections (two series, ``2 x width`` each, where CSA's windows overlap), its per-slot
+        position bias and its norm; the indexer's query (from the compressed query), its per-head
+        weights and its own compressor."""
+
+        def compressor(ratio: int, width: int) -> int:
+            coff = 2 if ratio == CSA_RATIO else 1
+            return 2 * hidden * coff * width + ratio * coff * width + width
+
+        ix = self.indexer
+        indexer = self.q_latent_dim * ix.index_heads * ix.index_head_dim + hidden * ix.index_heads
+        indexer += compressor(CSA_RATIO, ix.index_head_dim)
+        csa = compressor(CSA_RATIO, self.entry_dim) + indexer
+        return self.csa_layers * csa + self.hca_layers * compressor(HCA_RATIO, self.entry_dim)
+
+    def indexer_decode_flops(self, context_tokens: int) -> float:
+        """Indexer FLOPs of one new token: every CSA layer scores every compressed key."""
+        return self.csa_layers * self.indexer.indexer_flops_per_cached_token() * self.entries(context_tokens, CSA_RATIO)
+
+    def prefill_pairs(self, prompt_tokens: int, attention_layers: int) -> tuple[float, float]:
+        """Query-entry pairs of a causal prefill over all layers (window and compressed entries
+        attended), and query-key pairs the indexers score."""
+        p, w = prompt_tokens, self.window
+        window_pairs = p * (p + 1) / 2 if w >= p else w * (w + 1) / 2 + (p - w) * w
+        csa_seen = _visible_entries_sum(p, CSA_RATIO, self.indexer.top_k)
+        hca_seen = _visible_entries_sum(p, HCA_RATIO, p)
+        scored = _visible_entries_sum(p, CSA_RATIO, p)
+        attended = attention_layers * window_pairs + self.csa_layers * csa_seen + self.hca_layers * hca_seen
+        return attended, float(self.csa_layers * scored)

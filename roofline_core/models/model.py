@@ -19,11 +19,12 @@ This module imports neither the config importer nor the presets, which are built
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from roofline_core.hardware.block_formats import BLOCK_FORMATS
 from roofline_core.hardware.dtypes import bytes_per_element
-from roofline_core.models.layer_kinds import RecurrentMixer, SparseAttention
+from roofline_core.models.layer_kinds import CompressedAttention, RecurrentMixer, SparseAttention
 from roofline_core.models.quantisation import (
     ATTENTION,
     EMBEDDING,
@@ -123,7 +124,12 @@ class Model:
             row per token, never streamed.
         auxiliary_params: Weights outside the blocks modelled above that every token still reads
             (Gemma 3n's AltUp projections and router, LAuReL's low-rank residual, the per-layer
-            inputs' projections and their norms).
+            inputs' projections and their norms; DeepSeek-V4's hyper-connection mixing weights).
+        compressed_attention: DeepSeek-V4's attention (None otherwise): every layer one shared
+            key-value head over a window of recent tokens, most layers also over the context
+            pooled 4 or 128 tokens to one entry (:class:`~roofline_core.models.layer_kinds.CompressedAttention`).
+            It replaces the attention shape, the cache and the reads counted for other models;
+            ``heads`` and ``head_dim`` are its query heads and its entry width.
         notes: Sentences about how the config was read (for a ``model_type`` this project does
             not know, which known layout read it).
         quantisation: What the config's ``quantization_config`` says about the stored weights
@@ -180,6 +186,7 @@ class Model:
     kv_shared_sliding_layers: int = 0
     per_layer_embedding_params: int = 0
     auxiliary_params: int = 0
+    compressed_attention: CompressedAttention | None = None
     notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -222,6 +229,14 @@ class Model:
             raise ValueError(f"{self.slug}: global_kv_heads must divide heads")
         if self.attention == MLA and (self.global_head_dim or self.global_kv_heads or self.global_values_from_keys):
             raise ValueError(f"{self.slug}: a separate full-attention shape needs MHA or GQA")
+        ca = self.compressed_attention
+        if ca is not None and (
+            ca.compressed_layers > self.attention_layers or self.sliding_layers or self.sparse_attention is not None
+        ):
+            raise ValueError(
+                f"{self.slug}: compressed attention needs its {ca.compressed_layers} compressed layers within "
+                f"{self.attention_layers} attention layers, and no other sliding or sparse layers"
+            )
 
     # Parameter counts -------------------------------------------------------------------
 
@@ -251,6 +266,8 @@ class Model:
         """Weights of every layer's token mixer: the attention layers (with any sparse-attention
         indexer) and the recurrent layers."""
         attention = self.attention_params
+        if self.compressed_attention is not None:
+            attention += self.compressed_attention.params(self.hidden_size)
         if self.sparse_attention is not None:
             attention += self.attention_layers * self.sparse_attention.params(self.hidden_size, self.mla_q_latent_dim)
         if self.recurrent is not None:
@@ -260,6 +277,8 @@ class Model:
     @property
     def attention_params_per_layer(self) -> int:
         h = self.hidden_size
+        if self.compressed_attention is not None:
+            return self.compressed_attention.attention_params(h, self.heads)
         if self.attention == MLA:
             q_head = self.head_dim + self.mla_rope_dim
             if self.mla_q_latent_dim:
@@ -430,6 +449,10 @@ class Model:
         """Cached elements per token over the attention layers that hold a cache (keys and
         values, or the MLA latent). Recurrent layers cache nothing per token; their fixed state is
         :meth:`state_bytes_per_sequence`; layers sharing an earlier layer's cache add nothing."""
+        ca = self.compressed_attention
+        if ca is not None:
+            # A token in the window, and its share of the entries it will be pooled into.
+            return self.attention_layers * ca.entry_dim + (ca.csa_layers / 4 + ca.hca_layers / 128) * ca.entry_dim
         full, sliding = self._kv_elements_per_layer()
         return self.cached_full_layers * full + self.cached_sliding_layers * sliding
 
@@ -448,19 +471,29 @@ class Model:
         adds its indexer's key (FP8, whatever ``kv_dtype``) in every attention layer.
         """
         indexer = self.sparse_attention.key_bytes_per_token * self.cached_full_layers if self.sparse_attention else 0.0
+        ca = self.compressed_attention
+        if ca is not None:
+            indexer = ca.csa_layers * ca.indexer.key_bytes_per_token / 4
         return self.kv_elements_per_token * bytes_per_element(kv_dtype) + indexer
 
     @property
     def state_bytes_per_sequence(self) -> float:
         """Fixed bytes one sequence holds whatever its length: the recurrent state and convolution
         state of every recurrent layer, in bytes (0 for a model that only attends)."""
+        compressors = self.compressed_attention.state_bytes if self.compressed_attention is not None else 0.0
         if self.recurrent is None:
-            return 0.0
-        return self.recurrent_layers * self.recurrent.state_bytes()
+            return compressors
+        return self.recurrent_layers * self.recurrent.state_bytes() + compressors
 
     def growing_kv_cache_bytes(self, *, context_tokens: int, batch: int = 1, kv_dtype: str = "fp16") -> float:
         """The part of :meth:`kv_cache_bytes` that grows with the context: the attention layers'
         KV cache (sliding layers capped at their window), in bytes."""
+        if self.compressed_attention is not None:
+            return batch * self.compressed_attention.held_bytes(
+                context_tokens=context_tokens,
+                attention_layers=self.attention_layers,
+                kv_dtype_bytes=bytes_per_element(kv_dtype),
+            )
         local = min(context_tokens, self.sliding_window) if self.sliding_layers else 0
         return self._growing_bytes(
             full_tokens=context_tokens, local_tokens=local, batch=batch, kv_dtype=kv_dtype, held=True
@@ -516,6 +549,14 @@ class Model:
         token's indexer key but the latent of only ``top_k`` tokens per layer. A recurrent layer
         reads its state and writes it back, every step, whatever the context.
         """
+        ca = self.compressed_attention
+        if ca is not None:
+            read = ca.read_bytes(
+                context_tokens=context_tokens,
+                attention_layers=self.attention_layers,
+                kv_dtype_bytes=bytes_per_element(kv_dtype),
+            )
+            return (read + ca.state_traffic_bytes) * batch
         local = self.local_tokens_read(context_tokens) if self.sliding_layers else 0
         sparse = self.sparse_attention
         if sparse is None:
@@ -547,6 +588,8 @@ class Model:
         kv_bytes = kv_bytes - self.state_bytes_per_sequence * batch
         if kv_bytes < 0:
             return 0.0
+        if self.compressed_attention is not None:
+            return self._compressed_context_for(kv_bytes=kv_bytes, batch=batch, kv_dtype=kv_dtype)
         per_token_all = self.kv_bytes_per_token(kv_dtype) * batch
         if per_token_all == 0:
             return math.inf
@@ -562,6 +605,34 @@ class Model:
         if per_token_full == 0:
             return math.inf
         return window + (kv_bytes - at_window) / per_token_full
+
+    def _compressed_context_for(self, *, kv_bytes: float, batch: int, kv_dtype: str) -> float:
+        """The longest whole context whose growing cache fits ``kv_bytes`` (compressed attention
+        grows in steps, one entry per finished window, so the answer is a whole token count)."""
+
+        def held(tokens: int) -> float:
+            return self.growing_kv_cache_bytes(context_tokens=tokens, batch=batch, kv_dtype=kv_dtype)
+
+        ca = self.compressed_attention
+        assert ca is not None
+        if not ca.compressed_layers:
+            return math.inf if held(ca.window) <= kv_bytes else float(self._last_fitting(held, kv_bytes, ca.window))
+        high = max(ca.window, 1)
+        while held(high) <= kv_bytes:
+            high *= 2
+        return float(self._last_fitting(held, kv_bytes, high))
+
+    @staticmethod
+    def _last_fitting(held: Callable[[int], float], kv_bytes: float, high: int) -> int:
+        """The largest ``t`` in ``0..high`` with ``held(t) <= kv_bytes`` (``held`` non-decreasing)."""
+        low = 0
+        while low < high:
+            mid = (low + high + 1) // 2
+            if held(mid) <= kv_bytes:
+                low = mid
+            else:
+                high = mid - 1
+        return low
 
     # Weights in bytes, by part ------------------------------------------------------------
 

@@ -176,6 +176,8 @@ def check_log(
 
 
 def _vllm(log: EngineLog, model: Model, setting: Setting) -> tuple[Check, ...]:
+    if model.compressed_attention is not None:
+        return ()  # no page layout to check against (engine_memory.COMPRESSED_NOT_MODELLED)
     checks: list[Check] = []
     logged_block = log.value("block_size_tokens")
     block = logged_block if isinstance(logged_block, int) and logged_block >= 1 else VLLM_BLOCK_TOKENS
