@@ -13,12 +13,6 @@ const BOOT_TIMEOUT_MS = 60_000;
 // load, so the first touch rarely waits for the whole download.
 const IDLE_TIMEOUT_MS = 3_000;
 
-// Files the worker fetches once it starts; hinted from the page so they download in parallel
-// instead of one after another (the worker script, then pyodide.mjs, then the rest). Names are
-// relative to the runtime folder. Not the standard library: the worker fetches it first thing,
-// timing the link with it (worker.mjs).
-const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
-
 let engine = null;
 
 /**
@@ -81,30 +75,15 @@ export function whenIdleAfterLoad(callback) {
   }
 }
 
-// `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
-// HTTP cache, from which the worker's own requests are served (hashed, immutable names).
-function hintRuntimeFiles(urls) {
-  // Not the snapshot: the worker fetches it first thing and keeps it in Cache Storage, since
-  // an HTTP cache may not keep an entry that size (a preload would then download it twice).
-  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
-  for (const href of hrefs) {
-    const link = document.createElement("link");
-    link.rel = "preload";
-    link.as = "fetch";
-    link.crossOrigin = "anonymous";
-    link.href = href;
-    document.head.append(link);
-  }
-}
-
 function createEngine() {
-  let urls;
   try {
-    urls = runtimeURLs();
+    // Refused addresses fail here, with the manifest's reason, before any worker starts.
+    runtimeURLs();
   } catch (error) {
     return failedEngine(error.message);
   }
-  hintRuntimeFiles(urls);
+  // The worker itself starts the runtime's downloads, side by side (worker.mjs): a preload
+  // hint from the page would pass each file's bytes through the page's main thread.
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
