@@ -140,6 +140,22 @@ def long_tasks(trace: dict) -> list[dict]:
     return found
 
 
+def work_counts(trace: dict) -> tuple[int, int]:
+    """Elements whose style was computed and layout objects laid out on the main thread, summed
+    over the recording: the work itself, which a busy machine does not change (its time it does)."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    pid, tid = main_thread(events)
+    styled = laid_out = 0
+    for event in events:
+        if event.get("pid") != pid or event.get("tid") != tid or event.get("ph") != "X":
+            continue
+        if event["name"] == "UpdateLayoutTree":
+            styled += event.get("args", {}).get("elementCount", 0)
+        elif event["name"] == "Layout":
+            laid_out += event.get("args", {}).get("beginData", {}).get("dirtyObjects", 0)
+    return styled, laid_out
+
+
 def record(browser, url: str, *, seconds: float, cpu: float) -> dict:
     context = browser.new_context(service_workers="allow", viewport={"width": 412, "height": 823})
     page = context.new_page()
@@ -206,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             timed_build(plain_twin(tmp_dir / "plain"), plain_site)
             servers["plain Material"] = plain_site
         totals: dict[str, list[float]] = defaultdict(list)
+        work: dict[str, list[tuple[int, int]]] = defaultdict(list)
         last: dict[str, list[dict]] = {}
         from contextlib import ExitStack
 
@@ -214,8 +231,10 @@ def main(argv: list[str] | None = None) -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(args.runs):
                 for name, url in urls.items():
-                    tasks = long_tasks(record(browser, url, seconds=args.seconds, cpu=args.cpu))
+                    trace = record(browser, url, seconds=args.seconds, cpu=args.cpu)
+                    tasks = long_tasks(trace)
                     totals[name].append(blocking_ms(tasks))
+                    work[name].append(work_counts(trace))
                     last[name] = tasks
             browser.close()
 
@@ -229,6 +248,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nBlocking time (sum over long tasks of the time past {LONG_TASK_MS:.0f} ms), median of {args.runs}:")
     for name, values in totals.items():
         print(f"  {name:16}{statistics.median(values):8.0f} ms   (runs: {', '.join(f'{v:.0f}' for v in values)})")
+    print("Work on the main thread, median of the runs (counts of work, which a busy machine changes less than times):")
+    for name, counts in work.items():
+        styled = statistics.median(c[0] for c in counts)
+        laid_out = statistics.median(c[1] for c in counts)
+        print(f"  {name:16}{styled:8.0f} elements styled, {laid_out:8.0f} layout objects laid out")
     print(
         f"Load average (1, 5, 15 min): {', '.join(f'{v:.2f}' for v in load_at_start)} at the start, "
         f"{', '.join(f'{v:.2f}' for v in os.getloadavg())} at the end"
