@@ -470,7 +470,7 @@ def print_headline(
         f"As readers get it: typing at once -> live result (ms), cold, fresh profile, median of {runs}; "
         "served with gzip and caching"
     )
-    width = 54
+    width = 66
     print(f"{'page':{width}}" + "".join(f"{n:>20}" for n in names))
     labels = [f"{page}, worker {w}{suffix}" for page in READER_PAGES for suffix in suffixes for w in ("allow", "block")]
     bare_ms = {n: statistics.median(rows[(n, "bare Pyodide page")]) for n in names}
