@@ -263,9 +263,9 @@ class CalculatorView {
     if ("placedLater" in this.root.dataset) {
       // A term page's calculator, placed while still below the fold (later.mjs): a reader of
       // the term may never reach it, so no runtime bytes until it is on screen.
-      whenInView([this.root], () => whenIdleAfterLoad(() => this.wake()));
+      whenInView([this.root], () => whenIdleAfterLoad(() => this.wake({ idle: true })));
     } else {
-      whenIdleAfterLoad(() => this.wake());
+      whenIdleAfterLoad(() => this.wake({ idle: true }));
     }
     // Table rows are redrawn on every result, so listen on the root for their buttons.
     this.root.addEventListener("click", (event) => {
@@ -320,8 +320,9 @@ class CalculatorView {
     this.controls.get(id).focus();
   }
 
-  wake() {
-    const engine = startEngine();
+  /** Start Python (once per visit); `idle`: the idle start, which no reader waits for. */
+  wake({ idle = false } = {}) {
+    const engine = startEngine({ readerWaiting: !idle });
     if (this.waiting) {
       return engine;
     }

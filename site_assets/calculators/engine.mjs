@@ -16,15 +16,16 @@ const IDLE_TIMEOUT_MS = 3_000;
 let engine = null;
 
 /**
- * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId),
+ * Start the worker (once) and return the engine (`readerWaiting`: false for the idle start,
+ * which no reader waits for; see createEngine): `{ready, state, compute(id, inputs, domId),
  * readModelFile(buffer, size, name)}`; `compute` resolves to roofline_core.view's view of the
  * result (for the calculator whose root element has the id `domId`), `readModelFile` to
  * roofline_core.view.model_file's answer for a dropped file's first bytes. The runtime's addresses come from the build's manifest
  * (runtime-urls.mjs), which the worker reads for itself too.
  */
-export function startEngine() {
+export function startEngine({ readerWaiting = true } = {}) {
   if (!engine) {
-    engine = createEngine();
+    engine = createEngine(readerWaiting);
   }
   return engine;
 }
@@ -36,7 +37,7 @@ export function startEngine() {
  */
 export function retryEngine() {
   if (engine?.state === "failed") {
-    engine = createEngine();
+    engine = createEngine(true);
   }
   return startEngine();
 }
@@ -75,15 +76,47 @@ export function whenIdleAfterLoad(callback) {
   }
 }
 
-function createEngine() {
+// Files the worker fetches once it starts, relative to the runtime folder; hinted from the page
+// when a reader is waiting, so they download in parallel instead of one after another (the
+// worker script, then pyodide.mjs, then the rest). Not the standard library: the worker fetches
+// it first thing, timing the link with it (worker.mjs).
+const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
+
+// `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
+// HTTP cache, from which the worker's own requests are served (hashed, immutable names).
+function hintRuntimeFiles(urls) {
+  // Not the snapshot: the worker fetches it first thing and keeps it in Cache Storage, since
+  // an HTTP cache may not keep an entry that size (a preload would then download it twice).
+  const hrefs = [...RUNTIME_FILES.map((name) => new URL(name, urls.indexURL).href), urls.coreZipURL];
+  for (const href of hrefs) {
+    const link = document.createElement("link");
+    link.rel = "preload";
+    link.as = "fetch";
+    link.crossOrigin = "anonymous";
+    link.href = href;
+    document.head.append(link);
+  }
+}
+
+/**
+ * The engine, its worker started. Someone must fetch the runtime's files side by side: with a
+ * reader waiting (they typed or touched a calculator), the page's preload hints, the quickest
+ * start; for the idle start, which no one waits for, the worker itself (worker.mjs), since a
+ * preload passes every byte through the page's main thread: the 9.6 MB of WebAssembly arrived
+ * there as long tasks while the reader scrolled (benchmarks/long_tasks.py), and a worker that
+ * drains them itself started a waiting reader's calculator about a quarter later on this 2-core
+ * machine (benchmarks/bench_first_touch.py).
+ */
+function createEngine(readerWaiting) {
+  let urls;
   try {
-    // Refused addresses fail here, with the manifest's reason, before any worker starts.
-    runtimeURLs();
+    urls = runtimeURLs();
   } catch (error) {
     return failedEngine(error.message);
   }
-  // The worker itself starts the runtime's downloads, side by side (worker.mjs): a preload
-  // hint from the page would pass each file's bytes through the page's main thread.
+  if (readerWaiting) {
+    hintRuntimeFiles(urls);
+  }
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
@@ -168,7 +201,7 @@ function createEngine() {
         }),
     );
 
-  worker.postMessage({ type: "boot" });
+  worker.postMessage({ type: "boot", download: !readerWaiting });
   return self;
 }
 

@@ -17,7 +17,9 @@ self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "boot") {
     // Whatever else the message holds, the addresses come from the build's manifest alone.
-    boot(runtimeURLs()).then(
+    // `download`: whether to fetch the runtime's files itself (the idle start, engine.mjs); a
+    // flag only, never an address.
+    boot(runtimeURLs(), { download: message.download === true }).then(
       ({ boot: bootPath, refused }) => self.postMessage({ type: "ready", boot: bootPath, refused }),
       (error) => self.postMessage({ type: "failed", message: describe(error) }),
     );
@@ -34,14 +36,13 @@ self.addEventListener("message", (event) => {
   }
 });
 
-// Pyodide asks for its files one after another (pyodide.mjs, then the lock file, then
-// pyodide.asm.mjs, then the WebAssembly), and the boot first times the standard library's
-// download (snapshotPaysNow). Started here at once, side by side, they are in the HTTP cache or
-// on their way when Pyodide asks (hashed, immutable names; a second request for a file still
-// arriving joins the first). Here rather than as preload hints in the page, which pass every
-// byte through the page's main thread while the reader scrolls and types: 0.8 s of long tasks
-// in one trace with the CPU 4x slower (benchmarks/long_tasks.py). Not the standard library,
-// which is timed on its own download, nor pyodide.mjs, imported at once.
+// For the idle start (engine.mjs): Pyodide asks for its files one after another (pyodide.mjs,
+// then the lock file, then pyodide.asm.mjs, then the WebAssembly), and the boot first times the
+// standard library's download (snapshotPaysNow). Started here at once, side by side, they are
+// in the HTTP cache or on their way when Pyodide asks (hashed, immutable names; a second request
+// for a file still arriving joins the first), without passing through the page's main thread as
+// a preload hint's bytes do. Not the standard library, which is timed on its own download, nor
+// pyodide.mjs, imported at once.
 
 /** Download each of `urls` into the HTTP cache, reading the bytes away as they come. */
 function startDownloads(urls) {
@@ -54,11 +55,13 @@ function startDownloads(urls) {
   }
 }
 
-async function boot({ indexURL, coreZipURL, stdLibURL }) {
+async function boot({ indexURL, coreZipURL, stdLibURL }, { download }) {
   // Pyodide needs absolute URLs (a relative lockFileURL fails); runtimeURLs resolved them.
   const lockFileURL = new URL("pyodide-lock.json", indexURL).href;
   const pyodideURL = new URL("pyodide.mjs", indexURL).href;
-  startDownloads(bootFileURLs().filter((url) => url !== stdLibURL && url !== pyodideURL));
+  if (download) {
+    startDownloads(bootFileURLs().filter((url) => url !== stdLibURL && url !== pyodideURL));
+  }
   const pyodideModule = await import(pyodideURL);
   const snapshot = snapshotURL(indexURL, coreZipURL, stdLibURL);
   const useSnapshot = (await isCached(snapshot)) || (await snapshotPaysNow(stdLibURL));
