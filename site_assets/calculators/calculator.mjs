@@ -11,6 +11,7 @@ import { BUILD_TOKEN } from "./runtime-urls.mjs";
 import { sliderPosition, sliderValueText } from "./slider.mjs";
 import { draw } from "./tree.mjs";
 import { enableDownloads, pointAt } from "../downloads.mjs";
+import { whenInView } from "../lazy/near-viewport.mjs";
 import { citation, copyOrShow, embedCode, pythonSnippet, shareLink } from "./share.mjs";
 import { PIN_PARAM, linkedInputIds, paramPrefix, readPinned, readUrlInputs, removeUrlInputs, writeUrlInputs } from "./url-state.mjs";
 
@@ -259,7 +260,13 @@ class CalculatorView {
     for (const type of ["focusin", "pointerdown", "keydown"]) {
       this.root.addEventListener(type, () => this.wake());
     }
-    whenIdleAfterLoad(() => this.wake());
+    if ("placedLater" in this.root.dataset) {
+      // A term page's calculator, placed while still below the fold (later.mjs): a reader of
+      // the term may never reach it, so no runtime bytes until it is on screen.
+      whenInView([this.root], () => whenIdleAfterLoad(() => this.wake({ idle: true })));
+    } else {
+      whenIdleAfterLoad(() => this.wake({ idle: true }));
+    }
     // Table rows are redrawn on every result, so listen on the root for their buttons.
     this.root.addEventListener("click", (event) => {
       const button = event.target.closest("button[data-choose]");
@@ -313,8 +320,9 @@ class CalculatorView {
     this.controls.get(id).focus();
   }
 
-  wake() {
-    const engine = startEngine();
+  /** Start Python (once per visit); `idle`: the idle start, which no reader waits for. */
+  wake({ idle = false } = {}) {
+    const engine = startEngine({ readerWaiting: !idle });
     if (this.waiting) {
       return engine;
     }

@@ -13,24 +13,19 @@ const BOOT_TIMEOUT_MS = 60_000;
 // load, so the first touch rarely waits for the whole download.
 const IDLE_TIMEOUT_MS = 3_000;
 
-// Files the worker fetches once it starts; hinted from the page so they download in parallel
-// instead of one after another (the worker script, then pyodide.mjs, then the rest). Names are
-// relative to the runtime folder. Not the standard library: the worker fetches it first thing,
-// timing the link with it (worker.mjs).
-const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
-
 let engine = null;
 
 /**
- * Start the worker (once) and return the engine: `{ready, state, compute(id, inputs, domId),
+ * Start the worker (once) and return the engine (`readerWaiting`: false for the idle start,
+ * which no reader waits for; see createEngine): `{ready, state, compute(id, inputs, domId),
  * readModelFile(buffer, size, name)}`; `compute` resolves to roofline_core.view's view of the
  * result (for the calculator whose root element has the id `domId`), `readModelFile` to
  * roofline_core.view.model_file's answer for a dropped file's first bytes. The runtime's addresses come from the build's manifest
  * (runtime-urls.mjs), which the worker reads for itself too.
  */
-export function startEngine() {
+export function startEngine({ readerWaiting = true } = {}) {
   if (!engine) {
-    engine = createEngine();
+    engine = createEngine(readerWaiting);
   }
   return engine;
 }
@@ -42,7 +37,7 @@ export function startEngine() {
  */
 export function retryEngine() {
   if (engine?.state === "failed") {
-    engine = createEngine();
+    engine = createEngine(true);
   }
   return startEngine();
 }
@@ -81,6 +76,12 @@ export function whenIdleAfterLoad(callback) {
   }
 }
 
+// Files the worker fetches once it starts, relative to the runtime folder; hinted from the page
+// when a reader is waiting, so they download in parallel instead of one after another (the
+// worker script, then pyodide.mjs, then the rest). Not the standard library: the worker fetches
+// it first thing, timing the link with it (worker.mjs).
+const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
+
 // `<link rel=preload as=fetch>` for each file, once: the browser fetches them at once into its
 // HTTP cache, from which the worker's own requests are served (hashed, immutable names).
 function hintRuntimeFiles(urls) {
@@ -97,14 +98,25 @@ function hintRuntimeFiles(urls) {
   }
 }
 
-function createEngine() {
+/**
+ * The engine, its worker started. Someone must fetch the runtime's files side by side: with a
+ * reader waiting (they typed or touched a calculator), the page's preload hints, the quickest
+ * start; for the idle start, which no one waits for, the worker itself (worker.mjs), since a
+ * preload passes every byte through the page's main thread: the 9.6 MB of WebAssembly arrived
+ * there as long tasks while the reader scrolled (benchmarks/long_tasks.py), and a worker that
+ * drains them itself started a waiting reader's calculator about a quarter later on this 2-core
+ * machine (benchmarks/bench_first_touch.py).
+ */
+function createEngine(readerWaiting) {
   let urls;
   try {
     urls = runtimeURLs();
   } catch (error) {
     return failedEngine(error.message);
   }
-  hintRuntimeFiles(urls);
+  if (readerWaiting) {
+    hintRuntimeFiles(urls);
+  }
   const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
   const pending = new Map();
   let nextId = 1;
@@ -189,7 +201,7 @@ function createEngine() {
         }),
     );
 
-  worker.postMessage({ type: "boot" });
+  worker.postMessage({ type: "boot", download: !readerWaiting });
   return self;
 }
 

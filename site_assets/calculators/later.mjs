@@ -65,6 +65,8 @@ async function replace(summary) {
       const placed = document.importNode(calculator, true);
       // The file is the build's own (checked above): its calculator is one to mount.
       placed.dataset.buildToken = BUILD_TOKEN;
+      // Placed a screen ahead of the reader: its Python waits until it is in view (calculator.mjs).
+      placed.dataset.placedLater = "";
       summary.replaceWith(placed);
       if (focused) {
         keepFocus(focused, placed);

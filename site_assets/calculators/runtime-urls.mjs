@@ -53,6 +53,21 @@ export function runtimeURLs() {
   };
 }
 
+// The runtime folder's files every boot fetches, the snapshot aside (the calculators' worker
+// keeps that in Cache Storage itself).
+const BOOT_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
+
+/**
+ * Absolute URLs of every file a boot fetches but the snapshot: Pyodide's own, the packed
+ * roofline_core and the standard library zip. The calculators' worker downloads them side by
+ * side as it starts; the offline worker keeps them once the page says they were used.
+ * @returns {string[]}
+ */
+export function bootFileURLs() {
+  const { indexURL, coreZipURL, stdLibURL } = runtimeURLs();
+  return [...BOOT_FILES.map((name) => new URL(name, indexURL).href), coreZipURL, stdLibURL];
+}
+
 /**
  * `path` resolved against the manifest, if it stays on the manifest's origin.
  * @param {string} path

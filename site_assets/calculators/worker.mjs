@@ -7,7 +7,7 @@
 
 import { bootPyodide } from "./boot.mjs";
 import { linkAsksToWait, savesData } from "./link.mjs";
-import { checkedBytes, runtimeURLs, siteCacheName } from "./runtime-urls.mjs";
+import { bootFileURLs, checkedBytes, runtimeURLs, siteCacheName } from "./runtime-urls.mjs";
 import { snapshotURL } from "./snapshot.mjs";
 
 let pyodide = null;
@@ -17,7 +17,9 @@ self.addEventListener("message", (event) => {
   const message = event.data;
   if (message.type === "boot") {
     // Whatever else the message holds, the addresses come from the build's manifest alone.
-    boot(runtimeURLs()).then(
+    // `download`: whether to fetch the runtime's files itself (the idle start, engine.mjs); a
+    // flag only, never an address.
+    boot(runtimeURLs(), { download: message.download === true }).then(
       ({ boot: bootPath, refused }) => self.postMessage({ type: "ready", boot: bootPath, refused }),
       (error) => self.postMessage({ type: "failed", message: describe(error) }),
     );
@@ -34,10 +36,33 @@ self.addEventListener("message", (event) => {
   }
 });
 
-async function boot({ indexURL, coreZipURL, stdLibURL }) {
+// For the idle start (engine.mjs): Pyodide asks for its files one after another (pyodide.mjs,
+// then the lock file, then pyodide.asm.mjs, then the WebAssembly), and the boot first times the
+// standard library's download (snapshotPaysNow). Started here at once, side by side, they are
+// in the HTTP cache or on their way when Pyodide asks (hashed, immutable names; a second request
+// for a file still arriving joins the first), without passing through the page's main thread as
+// a preload hint's bytes do. Not the standard library, which is timed on its own download, nor
+// pyodide.mjs, imported at once.
+
+/** Download each of `urls` into the HTTP cache, reading the bytes away as they come. */
+function startDownloads(urls) {
+  for (const url of urls) {
+    fetch(url)
+      .then((response) => response.body?.pipeTo(new WritableStream()))
+      .catch(() => {
+        // Pyodide's own request reports the failure.
+      });
+  }
+}
+
+async function boot({ indexURL, coreZipURL, stdLibURL }, { download }) {
   // Pyodide needs absolute URLs (a relative lockFileURL fails); runtimeURLs resolved them.
   const lockFileURL = new URL("pyodide-lock.json", indexURL).href;
-  const pyodideModule = await import(new URL("pyodide.mjs", indexURL).href);
+  const pyodideURL = new URL("pyodide.mjs", indexURL).href;
+  if (download) {
+    startDownloads(bootFileURLs().filter((url) => url !== stdLibURL && url !== pyodideURL));
+  }
+  const pyodideModule = await import(pyodideURL);
   const snapshot = snapshotURL(indexURL, coreZipURL, stdLibURL);
   const useSnapshot = (await isCached(snapshot)) || (await snapshotPaysNow(stdLibURL));
   const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot });

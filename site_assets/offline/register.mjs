@@ -7,39 +7,33 @@
 // sub-path registers a worker for that sub-path only.
 //
 // On a first visit the page loads before any worker can see its requests, so the page tells the
-// worker what it used (its own address, and every file Resource Timing reports, the calculators'
-// runtime included) and the worker keeps those the build listed, checked as it checks any file.
+// worker what it used (its own address, every file Resource Timing reports, and the calculators'
+// runtime once one of them is live) and the worker keeps those the build listed, checked as it
+// checks any file.
 
 const root = new URL("../../../", import.meta.url);
-// The calculators' code imports this module; once it has, the runtime's folder is known.
+// Where the calculators' runtime is (the build's manifest, read through its checks).
 const RUNTIME_URLS = new URL("../calculators/runtime-urls.mjs", import.meta.url).href;
 // On the offline page (503.html) the address is not the page shown: never keep it as that page.
 const OFFLINE_LIST = "roofline-offline-list";
 
-let runtime = null;
+let bootFiles = null;
 
-/** `urls`, plus the standard library zip once the runtime has started: the calculators' worker
- * fetches it itself, so it is in no page's Resource Timing, and every offline start needs it. */
-async function withRuntimeFiles(urls) {
-  if (!runtime && urls.includes(RUNTIME_URLS)) {
-    runtime = import(RUNTIME_URLS)
-      .then((module) => module.runtimeURLs())
-      .catch(() => null);
-  }
-  const found = runtime ? await runtime : null;
-  if (found && urls.some((url) => url.startsWith(found.indexURL))) {
-    urls.push(found.stdLibURL);
-  }
-  return urls;
+/** Every file the calculators' runtime fetched to start (bootFileURLs), or [] if it could not
+ * be read. The calculators' worker fetches them itself, so none is in the page's Resource
+ * Timing; every offline start needs them. */
+function runtimeFiles() {
+  bootFiles ??= import(RUNTIME_URLS)
+    .then((module) => module.bootFileURLs())
+    .catch(() => []);
+  return bootFiles;
 }
 
 function keepWhatThisPageUses(ready) {
   const send = (urls) => {
     const own = urls.filter((url) => url.startsWith(root.href));
     if (own.length) {
-      withRuntimeFiles(own)
-        .then((all) => ready.then((registration) => registration.active?.postMessage({ type: "keep", urls: all })))
-        .catch(() => {});
+      ready.then((registration) => registration.active?.postMessage({ type: "keep", urls: own })).catch(() => {});
     }
   };
   if (!document.getElementById(OFFLINE_LIST)) {
@@ -51,6 +45,21 @@ function keepWhatThisPageUses(ready) {
       type: "resource",
       buffered: true,
     });
+  }
+  // The runtime, once a calculator has it live: now, or when a reader first touches one later
+  // (a calculator that waited for its reader: Save-Data, a slow link, a term page's calculator).
+  const live = () => document.querySelector('[data-calculator][data-engine="live"]') !== null;
+  const sendRuntime = () => runtimeFiles().then(send);
+  if (live()) {
+    sendRuntime();
+  } else if (document.querySelector("[data-calculator], [data-calculator-later]")) {
+    const watch = new MutationObserver(() => {
+      if (live()) {
+        watch.disconnect();
+        sendRuntime();
+      }
+    });
+    watch.observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-engine"] });
   }
 }
 

@@ -53,3 +53,30 @@ def test_without_javascript_the_summary_and_its_link_stay(site_server, page_fact
     assert page.locator(SUMMARY).count() == 1
     link = page.locator(f"{SUMMARY} a", has_text="Open the KV cache size calculator")
     assert link.get_attribute("href") == "../../calculators/kv-cache/"
+
+
+RUNTIME_MARKERS = ("/assets/pyodide/", "/calculators/worker.mjs")
+
+
+def test_a_calculator_below_the_fold_fetches_no_runtime_until_the_reader_scrolls_to_it(site_server, page_factory):
+    """Placed a screen ahead of the reader, the calculator waits for them: a reader of the term who
+    never reaches it downloads none of its runtime, even once the page is idle."""
+    height = 1200
+    page, watch = page_factory(width=1280, height=height)
+    runtime: list[str] = []
+    page.on("request", lambda request: any(m in request.url for m in RUNTIME_MARKERS) and runtime.append(request.url))
+    page.goto(site_server + "glossary/kv-cache/", wait_until="load")
+    page.wait_for_selector(f"{CALCULATOR}[data-engine]")  # placed and mounted without a scroll
+    top = page.eval_on_selector(CALCULATOR, "root => root.getBoundingClientRect().top")
+    # The case this checks: below the first screen, within the screen ahead that places it.
+    assert height < top < 2 * height, top
+    # Past the idle start's timeout (3 s after an idle page): an idle start would have begun.
+    page.wait_for_timeout(4_500)
+    assert runtime == [] and page.get_attribute(CALCULATOR, "data-engine") == "idle"
+
+    page.locator(CALCULATOR).scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => document.querySelector('[data-calculator]').dataset.engine !== 'idle'", timeout=15_000
+    )
+    assert runtime
+    assert watch.page_errors == [] and watch.external_requests == []

@@ -77,6 +77,9 @@ def test_an_idle_page_starts_the_runtime_without_an_interaction(page_factory, si
     page, watch, requests = open_page(page_factory, site_server + "calculators/kv-cache/", never_idle=False)
     page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
     assert runtime_requests(requests)
+    # No reader waits for an idle start: the calculators' worker fetched the runtime itself, and
+    # no preload hint passed its megabytes through the page's main thread.
+    assert page.locator("link[rel=preload][as=fetch]").count() == 0
     assert watch.page_errors == [] and watch.console_errors == []
 
 
