@@ -32,6 +32,11 @@ def coordinate(value_px: float) -> str:
     return f"{value_px:.1f}"
 
 
+def polyline_path(frame: LogFrame, points: list[list[float]]) -> str:
+    """An SVG path's ``d`` through ``points`` (data units, ``[x, y]`` each) on ``frame``."""
+    return "M " + " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in points)
+
+
 @dataclass(frozen=True)
 class LogFrame:
     """A plot area with log axes: margins in pixels of the view box, ranges in the data's units."""

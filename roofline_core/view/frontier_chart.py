@@ -20,6 +20,7 @@ from roofline_core.view.axes import (
     grid_and_ticks,
     marker_box,
     place_label,
+    polyline_path,
 )
 from roofline_core.view.chart import tick_label
 from roofline_core.view.nodes import Node, node
@@ -34,10 +35,6 @@ X_TITLE = "Interactivity (tok/s per user)"
 Y_TITLE = "Throughput (tok/s per device)"
 _GAP_PX = 8
 _LINE_PX = 26
-
-
-def _path(frame: Any, points: list[list[float]]) -> str:
-    return "M " + " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in points)
 
 
 def frontier_drawing(
@@ -96,7 +93,7 @@ def _svg(chart: dict[str, Any], *, element_id: str) -> Node:
                 "path",
                 {
                     "class": f"roofline-chart__tp-line roofline-chart__tp-line--{index % 4}",
-                    "d": _path(frame, series["points"]),
+                    "d": polyline_path(frame, series["points"]),
                 },
             )
         )
@@ -150,7 +147,7 @@ def _svg(chart: dict[str, Any], *, element_id: str) -> Node:
         *ticks,
         *axis_titles(frame, x_title=X_TITLE, y_title=Y_TITLE),
         *lines,
-        node("path", {"class": "roofline-chart__frontier", "d": _path(frame, chart["frontier"])}),
+        node("path", {"class": "roofline-chart__frontier", "d": polyline_path(frame, chart["frontier"])}),
         *points,
         *names,
     )

@@ -18,6 +18,7 @@ from roofline_core.view.axes import (
     grid_and_ticks,
     marker_box,
     place_label,
+    polyline_path,
 )
 from roofline_core.view.chart import tick_label
 from roofline_core.view.nodes import Node, node
@@ -32,10 +33,6 @@ X_TITLE = "Context at the turn's start (tokens)"
 Y_TITLE = "Time (s)"
 _GAP_PX = 8
 _LINE_PX = 26
-
-
-def _path(frame: Any, points: list[list[float]]) -> str:
-    return "M " + " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in points)
 
 
 def session_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
@@ -56,7 +53,9 @@ def session_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         if not series["points"]:
             continue
         css = "roofline-chart__frontier" if series["id"] == "turn" else f"roofline-chart__tp-line--{index % 4}"
-        lines.append(node("path", {"class": f"roofline-chart__tp-line {css}", "d": _path(frame, series["points"])}))
+        lines.append(
+            node("path", {"class": f"roofline-chart__tp-line {css}", "d": polyline_path(frame, series["points"])})
+        )
         # Named at its right-hand end (the last turn), above or below the line.
         x, y = frame.x_px(series["points"][-1][0]), frame.y_px(series["points"][-1][1])
         spots = [(x + dx, y + dy, "end") for dy in (-_GAP_PX - 4, _GAP_PX + 18, -_GAP_PX - 30) for dx in (-10, -60)]
