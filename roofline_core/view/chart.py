@@ -21,6 +21,7 @@ from roofline_core.view.axes import (
     grid_and_ticks,
     marker_box,
     place_label,
+    polyline_path,
     text_box,
 )
 from roofline_core.view.axes import coordinate as _n
@@ -88,7 +89,6 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
     axes = frame_of(chart, width_px=WIDTH_PX, height_px=HEIGHT_PX, margins_px=(LEFT_PX, RIGHT_PX, TOP_PX, BOTTOM_PX))
     bottom = axes.plot_bottom_px
     grid, ticks = grid_and_ticks(axes, x_label=tick_label, y_label=tick_label)
-    roof = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in chart["roof"])
     ridge_x = axes.x_px(chart["ridge_flop_per_byte"])
     # At the foot of the ridge line: points and their labels sit up on the roof.
     ridge_label = node(
@@ -129,7 +129,7 @@ def roofline_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         *ticks,
         *axis_titles(axes, x_title=X_TITLE, y_title=Y_TITLE),
         *_other_roof(other, axes),
-        node("path", {"class": "roofline-chart__roof", "d": f"M {roof}"}),
+        node("path", {"class": "roofline-chart__roof", "d": polyline_path(axes, chart["roof"])}),
         node(
             "line",
             {
@@ -150,8 +150,7 @@ def _other_roof(other: dict[str, Any] | None, axes: LogFrame) -> list[Node]:
     """The chip's other memory roof, dashed under the main one (none without it)."""
     if not other:
         return []
-    path = " L ".join(f"{_n(axes.x_px(x))} {_n(axes.y_px(y))}" for x, y in other["roof"])
-    return [node("path", {"class": "roofline-chart__other-roof", "d": f"M {path}"})]
+    return [node("path", {"class": "roofline-chart__other-roof", "d": polyline_path(axes, other["roof"])})]
 
 
 def _legend(points: list[dict[str, Any]], dots: str | None, other_roof: str | None = None) -> Node:

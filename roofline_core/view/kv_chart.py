@@ -21,6 +21,7 @@ from roofline_core.view.axes import (
     grid_and_ticks,
     marker_box,
     place_label,
+    polyline_path,
 )
 from roofline_core.view.chart import tick_label
 from roofline_core.view.nodes import Node, node
@@ -98,7 +99,6 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
             )
         ]
         extras.append(place_label(chart["note"], spots, placed, frame, css_class="roofline-chart__note"))
-    curve = " L ".join(f"{coordinate(frame.x_px(x))} {coordinate(frame.y_px(y))}" for x, y in chart["curve"])
     return node(
         "svg",
         {
@@ -123,7 +123,7 @@ def kv_cache_drawing(chart: dict[str, Any], *, element_id: str) -> Node:
         *ticks,
         *axis_titles(frame, x_title=X_TITLE, y_title=Y_TITLE),
         *lines,
-        node("path", {"class": "roofline-chart__kv-curve", "d": f"M {curve}"}),
+        node("path", {"class": "roofline-chart__kv-curve", "d": polyline_path(frame, chart["curve"])}),
         *points,
         *extras,
     )
