@@ -86,10 +86,11 @@ def test_serve_reloads_the_open_page_after_a_save_and_the_published_build_allows
         logs: list[str] = []
         page.on("console", lambda message: logs.append(message.text))
         page.goto(url, wait_until="load")
-        page.wait_for_function("() => document.body.textContent.includes('First version.')")
+        page.wait_for_function("() => document.body?.textContent.includes('First version.')")
         (tmp_path / "docs" / "index.md").write_text("# Home\n\nSecond version.\n", encoding="utf-8")
         # No navigation by the test: the page reloads itself once the rebuild is done.
-        page.wait_for_function("() => document.body.textContent.includes('Second version.')", timeout=60_000)
+        # The predicate also runs while the reloaded document has no body yet.
+        page.wait_for_function("() => document.body?.textContent.includes('Second version.')", timeout=60_000)
         assert "Enabled live reload" in logs
         assert not [text for text in logs if "Content Security Policy" in text], logs
     finally:
