@@ -135,10 +135,23 @@ def vllm_outputs(
     return {"vllm_cache_tokens": tokens, "vllm_concurrency": concurrency, "vllm_memory": memory}
 
 
+#: Said beside every command of a scenario that does not fit: the command is what the engine would
+#: be given, but it would stop while loading the weights or reserving its cache.
+DOES_NOT_FIT_NOTE = "As given, this scenario does not fit in the devices' memory: the engine would stop at start-up."
+
+
 def command_outputs(
-    values: dict[str, Any], model: AnyModel, *, context_tokens: int, sequences: int, batched_tokens: int | None = None
+    values: dict[str, Any],
+    model: AnyModel,
+    *,
+    context_tokens: int,
+    sequences: int,
+    fits: bool,
+    batched_tokens: int | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """The :data:`COMMAND_OUTPUTS`: each engine's start command for the scenario, with its notes."""
+    """The :data:`COMMAND_OUTPUTS`: each engine's start command for the scenario, with its notes;
+    ``fits`` is the calculator's own memory verdict, so a command never reads as a working start
+    beside a "does not fit"."""
     repo = REPOS.get(values.get("model", ""), getattr(model, "name", "model"))
     commands = engine_commands(
         model=repo,
@@ -151,6 +164,6 @@ def command_outputs(
     )
     out = {}
     for output, command in zip(COMMAND_OUTPUTS, commands, strict=True):
-        notes = " ".join(command.notes)
+        notes = " ".join(command.notes if fits else (DOES_NOT_FIT_NOTE, *command.notes))
         out[output.id] = value(command.text, "", command.text + (f" — {notes}" if notes else ""))
     return out

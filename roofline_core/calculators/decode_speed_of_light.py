@@ -230,7 +230,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
         dots="table rows",
     )
     # The token being generated sits beside the cached context.
-    outputs |= command_outputs(values, model_of(values), context_tokens=values["context_tokens"] + 1, sequences=batch)
+    outputs |= command_outputs(
+        values, model_of(values), context_tokens=values["context_tokens"] + 1, sequences=batch, fits=fit.fits
+    )
     return {"outputs": outputs, "table": table, "chart": chart, "sensitivity": sensitivity, "parts": parts}
 
 

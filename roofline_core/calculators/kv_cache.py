@@ -170,7 +170,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
             "max_context_tokens": value(fit.max_context_tokens, "tokens", format_max_context(fit)),
             "cache_tokens": _engine_report(values, model, fit),
             **vllm_outputs(values, model, weight_bytes=fit.weight_bytes, context_tokens=values["context_tokens"]),
-            **command_outputs(values, model, context_tokens=values["context_tokens"], sequences=values["batch"]),
+            **command_outputs(
+                values, model, context_tokens=values["context_tokens"], sequences=values["batch"], fits=fit.fits
+            ),
         },
         "chart": kv_cache_chart(
             model=model,

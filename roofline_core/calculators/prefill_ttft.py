@@ -137,7 +137,9 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
                 prefill.step_time_s,
             ),
             # The first token must fit beside the prompt.
-            **command_outputs(values, model, context_tokens=values["prompt_tokens"] + 1, sequences=values["batch"]),
+            **command_outputs(
+                values, model, context_tokens=values["prompt_tokens"] + 1, sequences=values["batch"], fits=fit.fits
+            ),
         },
         "chart": roofline_chart(
             peak_flop_per_s=prefill.peak_flop_per_s, bandwidth_bytes_per_s=prefill.bandwidth_bytes_per_s, points=points

@@ -12,6 +12,7 @@ from roofline_core.calculators._common import (
     context_input,
     devices_input,
     dtype_input,
+    memory_fit_of,
     model_config_input,
     model_input,
     model_of,
@@ -86,7 +87,8 @@ def _compute(values: dict[str, Any]) -> dict[str, Any]:
     }
     outputs = {key: _answer(answer, noun) for key, (answer, noun) in answers.items()}
     outputs["limit"] = value(limit_ms, "ms", f"{format_number(limit_ms)} ms per output token")
-    outputs |= command_outputs(values, model, context_tokens=context, sequences=batch)
+    fits = memory_fit_of(values, model, context_tokens=context).fits
+    outputs |= command_outputs(values, model, context_tokens=context, sequences=batch, fits=fits)
     rows = []
     for key, question in QUESTIONS:
         answer, noun = answers[key]

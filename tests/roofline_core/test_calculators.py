@@ -520,3 +520,15 @@ def test_every_serving_calculator_prints_the_engine_commands_that_realise_it(cal
     assert flags in out["vllm_command"]["value"]
     assert out["sglang_command"]["value"].startswith("python -m sglang.launch_server")
     assert out["llama_cpp_command"]["value"].startswith("llama-server -m")
+
+
+@pytest.mark.parametrize("calculator", ["decode-speed-of-light", "prefill-ttft", "kv-cache", "what-fits"])
+def test_a_command_for_a_scenario_that_does_not_fit_says_the_engine_would_stop(calculator) -> None:
+    # DeepSeek-V4-Pro's 1.6 T parameters in FP16 on one H100: the flags alone would read as a start.
+    big = compute(calculator, {"model": "deepseek-v4-pro", "accelerator": "h100-sxm", "devices": "1"})["outputs"]
+    small = compute(calculator, {"model": "llama-3-8b", "accelerator": "h100-sxm", "devices": "1"})["outputs"]
+    for output in ("vllm_command", "sglang_command", "llama_cpp_command"):
+        assert "does not fit in the devices' memory" in big[output]["text"], big[output]["text"]
+        assert "does not fit" not in small[output]["text"], small[output]["text"]
+    if "fits" in big:
+        assert big["fits"]["value"] is False and small["fits"]["value"] is True
