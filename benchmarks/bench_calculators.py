@@ -10,8 +10,9 @@ Prints medians over cold runs (a fresh browser context each time, so nothing is 
 - main-thread long tasks (count and total time, up to the end of the slider moves);
 - bytes transferred (response bodies, including the worker's downloads);
 
-next to a bare page that only boots the same Pyodide worker and runs one compute, generated in
-a temporary copy of the site and measured in the same run.
+next to a bare page that only boots Pyodide the stock way (its own library, no snapshot) with
+roofline_core in a worker and runs one compute (``site_pages.add_bare_pyodide_page``), generated
+in a temporary copy of the site and measured in the same run.
 
 Usage::
 
@@ -30,13 +31,11 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.host_server import HostServer
-from benchmarks.site_pages import add_stock_stdlib
-from roofline_site.calculators.assets import pyodide_site_assets
+from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, wait_for_bare_result
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 
 CALCULATOR_PAGE = "calculators/roofline-explorer/"
-BARE_DIR = "bench-bare"
 
 # Recorded in every page before its own scripts run: long tasks and paint timings.
 INIT_SCRIPT = """
@@ -45,34 +44,6 @@ new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__
   .observe({ type: "longtask", buffered: true });
 """
 
-BARE_HTML = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bare Pyodide boot</title></head>
-<body><p id="status">booting</p><script type="module" src="bare.mjs"></script></body></html>
-"""
-
-# Boots the site's own worker (Pyodide + roofline_core) and runs one compute, nothing else.
-BARE_MODULE = """
-const t0 = performance.now();
-const worker = new Worker(new URL("../assets/roofline/calculators/worker.mjs", import.meta.url), { type: "module" });
-const indexURL = new URL("../{runtime_dir}", import.meta.url).href;
-worker.addEventListener("message", (event) => {
-  if (event.data.type === "ready") {
-    window.__bootMs = performance.now() - t0;
-    worker.postMessage({ type: "compute", id: 1, calculator: "roofline-explorer", inputs: { intensity: "64" } });
-  } else if (event.data.type === "result") {
-    window.__firstResultMs = performance.now() - t0;
-    document.getElementById("status").textContent = "done";
-  }
-});
-worker.postMessage({
-  type: "boot",
-  indexURL,
-  lockFileURL: new URL("pyodide-lock.json", indexURL).href,
-  coreZipURL: new URL("../{core_zip}", import.meta.url).href,
-  // Pyodide's own library, as a page without this site's build would use.
-  stdLibURL: new URL("python_stdlib.zip", indexURL).href,
-});
-"""
 
 # Runs in the calculator page: type into the box, wait for the live result.
 FIRST_RESULT = """
@@ -142,7 +113,7 @@ def measure_bare(browser, base: str) -> dict[str, float]:
     page = context.new_page()
     page.add_init_script(INIT_SCRIPT)
     page.goto(base + BARE_DIR + "/", wait_until="load")
-    page.wait_for_function("window.__firstResultMs !== undefined", timeout=120_000)
+    wait_for_bare_result(page)
     result = page.evaluate(
         """() => ({fcp: performance.getEntriesByName('first-contentful-paint')[0].startTime,
                   boot: window.__bootMs, first: window.__firstResultMs, long: window.__longTasks})"""
@@ -192,15 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             if result.returncode != 0:
                 print(result.stdout, result.stderr, file=sys.stderr)
                 return 1
-        assets = pyodide_site_assets(PROJECT_ROOT)
-        add_stock_stdlib(site, assets.runtime_dir)
-        bare = site / BARE_DIR
-        bare.mkdir()
-        (bare / "index.html").write_text(BARE_HTML, encoding="utf-8")
-        (bare / "bare.mjs").write_text(
-            BARE_MODULE.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip),
-            encoding="utf-8",
-        )
+        add_bare_pyodide_page(site)
         with HostServer(site) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             calculator_rows, bare_rows = [], []

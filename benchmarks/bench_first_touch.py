@@ -24,8 +24,9 @@ blocked, idle start held back, typing once the calculator has mounted):
 - **scenario link -> its own numbers**: the calculator page opened at a scenario other than its
   defaults (``SCENARIO``), timed from the start of navigation, and from the page's first
   contentful paint, until the outputs show Python's answer for it, as shipped, cold and warm;
-- **bare Pyodide page** (the anchor): a page that only starts the same worker with Pyodide's own
-  library and no snapshot (a stock boot plus roofline_core) and runs one compute, cold;
+- **bare Pyodide page** (the anchor): a page whose own worker boots Pyodide with its own library
+  and no snapshot (a stock boot plus roofline_core) and runs one compute, cold
+  (``site_pages.add_bare_pyodide_page``);
 - **bytes before the first interaction**: the calculator page, a glossary term and the home page
   loaded with the idle start held back, until the network is quiet, against the same Markdown
   built by plain MkDocs + Material (bench_site_build.plain_twin); then the runtime's bytes per boot.
@@ -53,7 +54,7 @@ from pathlib import Path
 
 from benchmarks.bench_site_build import plain_twin, timed_build
 from benchmarks.host_server import HostServer
-from benchmarks.site_pages import add_stock_stdlib
+from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, wait_for_bare_result
 from roofline_site.calculators.assets import pyodide_site_assets
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
@@ -62,7 +63,6 @@ CALCULATOR_PAGE = "calculators/roofline-explorer/"
 # A scenario link: inputs other than the defaults the page was prerendered for.
 SCENARIO = "?intensity=64"
 BYTE_PAGES = {"calculator page": CALCULATOR_PAGE, "glossary term": "glossary/roofline/", "home": ""}
-BARE_DIR = "bench-bare"
 NEVER_IDLE = "window.requestIdleCallback = () => 0;"
 # Put before the worker script of a copy of the site: its timed download (worker.mjs) reads as
 # a very fast link, so it takes the snapshot. A copy, not a Playwright route: intercepting
@@ -130,33 +130,6 @@ PROFILES = {
     "20 Mbit/s, 40 ms": {"network": {"latency": 40, "throughput_bytes_per_s": 20e6 / 8}},
 }
 
-BARE_HTML = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bare Pyodide boot</title></head>
-<body><p id="status">booting</p><script type="module" src="bare.mjs"></script></body></html>
-"""
-
-# Starts the site's own worker and runs one compute; served from the copy without a snapshot, so
-# this is the ordinary Pyodide boot plus roofline_core.
-BARE_MODULE = """
-const t0 = performance.now();
-const worker = new Worker(new URL("../assets/roofline/calculators/worker.mjs", import.meta.url), { type: "module" });
-const indexURL = new URL("../{runtime_dir}", import.meta.url).href;
-worker.addEventListener("message", (event) => {
-  if (event.data.type === "ready") {
-    worker.postMessage({ type: "compute", id: 1, calculator: "roofline-explorer", inputs: { intensity: "64" }, domId: "x" });
-  } else if (event.data.type === "result") {
-    window.__firstResultMs = performance.now() - t0;
-  }
-});
-worker.postMessage({
-  type: "boot",
-  indexURL,
-  lockFileURL: new URL("pyodide-lock.json", indexURL).href,
-  coreZipURL: new URL("../{core_zip}", import.meta.url).href,
-  // Pyodide's own library, as a page without this site's build would use.
-  stdLibURL: new URL("python_stdlib.zip", indexURL).href,
-});
-"""
 
 # Runs in the calculator page: type into the box, wait for Python's answer.
 FIRST_TOUCH = """
@@ -269,7 +242,7 @@ def bare(browser, base: str, profile: dict) -> float:
     page = context.new_page()
     apply_profile(context, page, profile)
     page.goto(base + BARE_DIR + "/", wait_until="load")
-    page.wait_for_function("() => window.__firstResultMs !== undefined", timeout=180_000)
+    wait_for_bare_result(page)
     elapsed = page.evaluate("() => window.__firstResultMs")
     context.close()
     return elapsed
@@ -331,13 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(site, no_snapshot)
         for path in (no_snapshot / assets.runtime_dir).glob("*.snapshot-*"):
             path.unlink()
-        add_stock_stdlib(no_snapshot, assets.runtime_dir)
-        (no_snapshot / BARE_DIR).mkdir()
-        (no_snapshot / BARE_DIR / "index.html").write_text(BARE_HTML, encoding="utf-8")
-        (no_snapshot / BARE_DIR / "bare.mjs").write_text(
-            BARE_MODULE.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip),
-            encoding="utf-8",
-        )
+        add_bare_pyodide_page(no_snapshot)
         # The same site with a worker told its link is fast: the snapshot boot, forced.
         fast = tmp_dir / "site-fast-link"
         shutil.copytree(site, fast)

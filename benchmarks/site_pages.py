@@ -88,3 +88,74 @@ def add_stock_stdlib(site_dir: Path, runtime_dir: str) -> None:
 
     target = site_dir / runtime_dir / STOCK_NAME
     target.write_bytes((pyodide_package_dir(PROJECT_ROOT) / STOCK_NAME).read_bytes())
+
+
+#: Where :func:`add_bare_pyodide_page` puts the anchor page, under the site's root.
+BARE_DIR = "bench-bare"
+
+_BARE_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Bare Pyodide boot</title></head>
+<body><p id="status">booting</p><script type="module" src="bare.mjs"></script></body></html>
+"""
+
+# The page: starts the worker and notes when it has booted (``__bootMs``) and answered
+# (``__firstResultMs``), or what failed (``__bareError``).
+_BARE_MODULE = """
+const t0 = performance.now();
+const worker = new Worker(new URL("bare-worker.mjs", import.meta.url), { type: "module" });
+worker.addEventListener("message", (event) => {
+  if (event.data.type === "ready") {
+    window.__bootMs = performance.now() - t0;
+  } else if (event.data.type === "result") {
+    window.__firstResultMs = performance.now() - t0;
+    document.getElementById("status").textContent = "done";
+  } else {
+    window.__bareError = event.data.message;
+  }
+});
+"""
+
+# A stock boot: Pyodide's own loadPyodide with its own standard library, the site's packed
+# roofline_core, then one compute. Not the site's worker: that takes every address from the
+# build's manifest, so it would boot this site's trimmed library (or its snapshot).
+_BARE_WORKER = """
+import { loadPyodide } from "../{runtime_dir}pyodide.mjs";
+const indexURL = new URL("../{runtime_dir}", import.meta.url).href;
+try {
+  const pyodide = await loadPyodide({ indexURL, stdLibURL: new URL("{stdlib}", indexURL).href });
+  const zip = await (await fetch(new URL("../{core_zip}", import.meta.url))).arrayBuffer();
+  pyodide.unpackArchive(zip, "zip", { extractDir: "/home/pyodide" });
+  const view = pyodide.pyimport("roofline_core.view.calculator");
+  self.postMessage({ type: "ready" });
+  const json = view.compute_view_json("roofline-explorer", pyodide.toPy({ intensity: "64" }), "x");
+  self.postMessage({ type: "result", bytes: json.length });
+} catch (error) {
+  self.postMessage({ type: "failed", message: String(error) });
+}
+"""
+
+
+def add_bare_pyodide_page(site_dir: Path) -> None:
+    """The benchmarks' anchor, at ``BARE_DIR/`` of ``site_dir``: a page that only boots Pyodide
+    the stock way (its own standard library, no snapshot) plus this site's roofline_core in a
+    module worker, and runs one compute."""
+    from roofline_site.calculators.assets import pyodide_site_assets
+    from roofline_site.pyodide_stdlib import STOCK_NAME
+
+    assets = pyodide_site_assets(PROJECT_ROOT)
+    add_stock_stdlib(site_dir, assets.runtime_dir)
+    folder = site_dir / BARE_DIR
+    folder.mkdir()
+    (folder / "index.html").write_text(_BARE_HTML, encoding="utf-8")
+    (folder / "bare.mjs").write_text(_BARE_MODULE, encoding="utf-8")
+    worker = _BARE_WORKER.replace("{runtime_dir}", assets.runtime_dir).replace("{core_zip}", assets.core_zip)
+    (folder / "bare-worker.mjs").write_text(worker.replace("{stdlib}", STOCK_NAME), encoding="utf-8")
+
+
+def wait_for_bare_result(page, *, timeout_ms: float = 180_000) -> None:
+    """Wait on an open bare page until its compute has answered; raise with its error if it failed."""
+    page.wait_for_function(
+        "() => window.__firstResultMs !== undefined || window.__bareError !== undefined", timeout=timeout_ms
+    )
+    if (error := page.evaluate("() => window.__bareError")) is not None:
+        raise RuntimeError(f"the bare Pyodide page failed: {error}")
