@@ -21,11 +21,11 @@ from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.view import calculator_view
 from roofline_site.calculators.render import PRECOMPUTED_STATUS
 from tests.conftest import PageWatch
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.hf_configs import config_text
 
 pytestmark = pytest.mark.browser
 
-BOOT_TIMEOUT_MS = 60_000
 ROOT = "[data-calculator]"
 
 

@@ -7,11 +7,11 @@ import re
 import pytest
 
 from roofline_core.calculators import compute
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
 ROOT = "[data-calculator]"
-BOOT_TIMEOUT_MS = 60_000
 
 
 def _results(page) -> dict[str, tuple[str, str]]:

@@ -15,11 +15,11 @@ import pytest
 from roofline_core.calculators import compute
 from roofline_site.offline_manifest import integrity
 from tests.support.browser_wait import wait_for_async
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
 
-BOOT_TIMEOUT_MS = 60_000
 ROOT = "[data-calculator]"
 
 

@@ -13,12 +13,12 @@ import pytest
 from roofline_core.calculators import CALCULATORS
 from roofline_core.version import data_version
 from roofline_site.wheel import install_comment
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.site_build import PROJECT_ROOT
 
 pytestmark = pytest.mark.browser
 
 ROOT = "[data-calculator]"
-BOOT_TIMEOUT_MS = 60_000
 
 
 def test_copied_python_prints_what_the_page_shows_and_the_citation_names_link_and_version(browser, site_server):

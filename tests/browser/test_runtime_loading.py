@@ -11,10 +11,10 @@ import pytest
 
 from benchmarks.bench_first_touch import SNAPSHOT_CACHED
 from roofline_core.calculators import compute
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
-BOOT_TIMEOUT_MS = 60_000
 ROOT = "[data-calculator]"
 RUNTIME_MARKERS = ("/assets/pyodide/", "/calculators/worker.mjs", ".wasm", ".zip")
 

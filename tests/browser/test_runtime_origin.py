@@ -14,11 +14,11 @@ import re
 
 import pytest
 
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
 
-BOOT_TIMEOUT_MS = 60_000
 ROOT = "[data-calculator]"
 ELSEWHERE = "http://127.0.0.2:9/"
 

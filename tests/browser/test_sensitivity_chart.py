@@ -6,11 +6,11 @@ import pytest
 
 from roofline_core.calculators import compute
 from roofline_core.view.tornado import tornado_tree
+from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
 ROOT = "[data-calculator]"
-BOOT_TIMEOUT_MS = 60_000
 
 
 def _row_texts(tree) -> list[str]:

@@ -98,6 +98,10 @@ def calculator_states(page) -> list[str]:
     return page.evaluate("() => [...document.querySelectorAll('[data-calculator]')].map(el => el.dataset.state || '')")
 
 
+#: How long a test waits for a calculator's runtime to boot and answer, in ms: a busy 2-core
+#: machine stretches a boot to tens of seconds, so only a runtime that never answers fails.
+BOOT_TIMEOUT_MS = 60_000
+
 #: How often the waits below test their condition, in ms. Playwright's default tests it on every
 #: animation frame, which keeps a waiting page drawing frames for the whole boot (measured: 0.06
 #: against 0.01 CPU-s per second of waiting) and takes the idle periods the calculators start in.
