@@ -559,6 +559,14 @@ def what_moves(factors: tuple[Factor, ...], *, measure: str, bound: str) -> tupl
 WEIGHT_FORMAT_READ = Output("weight_format_read", "Weight format from the config")
 
 
+def unanswered_outputs(outputs: tuple[Output, ...], **said: str) -> dict[str, dict[str, Any]]:
+    """The outputs of a scenario no estimate can be made for: each a dash, but those named in
+    ``said``, which carry their sentence (why, and what to change). :data:`WEIGHT_FORMAT_READ` is
+    left to :func:`config_weight_format`, which fills it either way."""
+    shown = {out.id: value("", "", "–") for out in outputs if out.id != WEIGHT_FORMAT_READ.id}
+    return shown | {output_id: value("", "", text) for output_id, text in said.items()}
+
+
 def config_weight_format(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The fills and the output of :data:`WEIGHT_FORMAT_READ` for ``values``.
 

@@ -21,6 +21,7 @@ from roofline_core.calculators._common import (
     model_input,
     model_of,
     price_input,
+    unanswered_outputs,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.session_chart import session_chart
@@ -137,9 +138,7 @@ def _row(turn: Any, session: Session) -> dict[str, Any]:
 
 
 def _failed(why: str) -> dict[str, Any]:
-    outputs = {out.id: value("", "", "–") for out in AGENTIC_SESSION.outputs if out.id != WEIGHT_FORMAT_READ.id}
-    outputs["task_time"] = value("", "", why)
-    return {"outputs": outputs}
+    return {"outputs": unanswered_outputs(AGENTIC_SESSION.outputs, task_time=why)}
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from roofline_core.calculators._common import (
     model_input,
     model_of,
     price_input,
+    unanswered_outputs,
 )
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.figures.frontier import frontier_chart
@@ -183,10 +184,7 @@ def _no_plan(scenario: Scenario) -> dict[str, Any]:
         f"{format_time(scenario.ttft_target_s)} to the first token and {format_time(scenario.tpot_target_s)} "
         f"a token at {_p(scenario)}: loosen a target, or choose a faster chip or a smaller format."
     )
-    outputs = {out.id: value("", "", "–") for out in CAPACITY.outputs if out.id != WEIGHT_FORMAT_READ.id}
-    outputs["plan"] = value("", "", "none found")
-    outputs["binds"] = value("", "", "no plan meets both targets")
-    outputs["working"] = value("", "", why)
+    outputs = unanswered_outputs(CAPACITY.outputs, plan="none found", binds="no plan meets both targets", working=why)
     return {"outputs": outputs}
 
 

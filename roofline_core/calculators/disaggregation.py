@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from roofline_core.calculators._common import WEIGHT_FORMAT_READ
+from roofline_core.calculators._common import WEIGHT_FORMAT_READ, unanswered_outputs
 from roofline_core.calculators.base import Calculator, Output, value
 from roofline_core.calculators.capacity import CAPACITY
 from roofline_core.calculators.capacity import _scenario as capacity_scenario
@@ -79,9 +79,7 @@ def _compare(plan: SplitPlan) -> dict[str, Any]:
 
 
 def _empty(why: str) -> dict[str, Any]:
-    outputs = {out.id: value("", "", "–") for out in DISAGGREGATION.outputs if out.id != WEIGHT_FORMAT_READ.id}
-    outputs["split"] = value("", "", why)
-    return {"outputs": outputs}
+    return {"outputs": unanswered_outputs(DISAGGREGATION.outputs, split=why)}
 
 
 def _compute(values: dict[str, Any]) -> dict[str, Any]:
