@@ -74,7 +74,10 @@ def test_a_calculator_below_the_fold_fetches_no_runtime_until_the_reader_scrolls
     page.wait_for_timeout(4_500)
     assert runtime == [] and page.get_attribute(CALCULATOR, "data-engine") == "idle"
 
-    page.locator(CALCULATOR).scroll_into_view_if_needed()
+    # The engine's state changes before its first runtime request reaches Playwright's "request"
+    # event, so the test waits for that request itself rather than reading the list at once.
+    with page.expect_request(lambda request: any(m in request.url for m in RUNTIME_MARKERS), timeout=30_000):
+        page.locator(CALCULATOR).scroll_into_view_if_needed()
     page.wait_for_function(
         "() => document.querySelector('[data-calculator]').dataset.engine !== 'idle'", timeout=15_000
     )
