@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 
 import pytest
 
@@ -30,6 +32,27 @@ def test_a_made_artifact_is_cached_and_read_back_without_making_it_again(tmp_pat
     assert made == ["one.bin"]
     cached_artifact(tmp_path, input_key([b"two"]), lambda: make("two.bin"))
     assert made == ["one.bin", "two.bin"]
+
+
+def test_builds_side_by_side_that_miss_the_same_record_make_it_once(tmp_path):
+    key = input_key([b"shared"])
+    made = []
+    first_is_making = threading.Event()
+
+    def make(name):
+        made.append(name)
+        first_is_making.set()
+        time.sleep(0.2)  # the second caller asks meanwhile; without the lock it would make its own
+        return Artifact(name=name, data=b"x")
+
+    results = {}
+    first = threading.Thread(target=lambda: results.setdefault(1, cached_artifact(tmp_path, key, lambda: make("a"))))
+    first.start()
+    assert first_is_making.wait(10)
+    results[2] = cached_artifact(tmp_path, key, lambda: make("b"))
+    first.join()
+    assert made == ["a"]
+    assert results[1] == results[2] == Artifact(name="a", data=b"x")
 
 
 def test_only_the_latest_artifacts_are_kept(tmp_path):
