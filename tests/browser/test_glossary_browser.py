@@ -11,17 +11,16 @@ import unicodedata
 
 import pytest
 
-from roofline_site.glossary import load_glossary
 from tests.conftest import PageWatch
 from tests.support.calculator_driver import save_data
-from tests.support.site_build import PROJECT_ROOT
+from tests.support.shipped_glossary import shipped_glossary
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
 # Pages here ask to save data (page_factory's saves_data): the checks read previews, the index and
 # the prerendered calculators, so the pages boot no Python (several CPU-seconds each).
 
-GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
+GLOSSARY = shipped_glossary()
 PREVIEW = "#glossary-preview"
 
 

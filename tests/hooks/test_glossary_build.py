@@ -13,12 +13,12 @@ import pytest
 
 from roofline_core.hardware import ACCELERATORS
 from roofline_core.version import data_version
-from roofline_site.glossary import CATEGORIES, load_glossary
+from roofline_site.glossary import CATEGORIES
 from roofline_site.glossary.render import MENTIONED_IN_MARKER
 from tests.hooks.glossary_fixture import build, entry, error_lines, make_project
-from tests.support.site_build import PROJECT_ROOT
+from tests.support.shipped_glossary import shipped_glossary
 
-GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
+GLOSSARY = shipped_glossary()
 FLAGSHIPS = ("roofline", "arithmetic-intensity", "prefill", "decode", "memory-bandwidth")
 # Every term the issue asks the glossary to cover, by slug.
 REQUIRED = FLAGSHIPS + (

@@ -11,12 +11,12 @@ import pytest
 
 from roofline_core.calculators import CALCULATORS
 from roofline_site import csp
-from roofline_site.glossary import load_glossary
 from tests.support import json_ld
 from tests.support.commonmark import tokens as commonmark_tokens
+from tests.support.shipped_glossary import shipped_glossary
 from tests.support.site_build import PROJECT_ROOT
 
-GLOSSARY = load_glossary(PROJECT_ROOT / "glossary")
+GLOSSARY = shipped_glossary()
 SITE = "http://127.0.0.1:8000/"
 pytestmark = pytest.mark.slow
 

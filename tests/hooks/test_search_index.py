@@ -8,14 +8,13 @@ import re
 
 import pytest
 
-from roofline_site.glossary.validator import load_glossary
-from tests.support.site_build import PROJECT_ROOT
+from tests.support.shipped_glossary import shipped_glossary
 
 
 @pytest.mark.slow
 def test_each_summary_is_indexed_once(built_site):
     docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
-    glossary = load_glossary(PROJECT_ROOT / "glossary")
+    glossary = shipped_glossary()
     for entry in glossary.entries.values():
         # Material indexes text as it shows it; a summary's first words are enough to find it.
         probe = entry.summary[:60]
@@ -36,7 +35,7 @@ def test_sections_below_the_prose_are_shown_but_not_indexed(built_site):
     # read it: a search for a paper still finds the terms whose prose names it, and a search
     # for "sources" does not list every term.
     docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
-    glossary = load_glossary(PROJECT_ROOT / "glossary")
+    glossary = shipped_glossary()
     entry = glossary.entries["kv-cache"]
     page = (built_site / "glossary" / "kv-cache" / "index.html").read_text(encoding="utf-8")
     indexed = " ".join(doc["text"] for doc in docs if doc["location"].startswith("glossary/kv-cache/"))

@@ -260,10 +260,9 @@ def test_the_config_box_is_hidden_until_its_choice_is_made(calculator_id):
 
 def test_every_term_a_calculator_names_is_a_glossary_entry():
     from roofline_core.calculators.terms import TERM_OF
-    from roofline_site.glossary import load_glossary
-    from tests.support.site_build import PROJECT_ROOT
+    from tests.support.shipped_glossary import shipped_glossary
 
-    entries = load_glossary(PROJECT_ROOT / "glossary").entries
+    entries = shipped_glossary().entries
     assert sorted(slug for slug in set(TERM_OF.values()) if slug not in entries) == []
     # The table names ids the calculators use, not stale ones.
     used = {item["id"] for c in CALCULATORS for item in (*definition(c)["inputs"], *definition(c)["outputs"])}

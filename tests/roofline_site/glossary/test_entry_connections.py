@@ -16,10 +16,10 @@ import pytest
 
 from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.calculators.terms import TERM_OF
-from roofline_site.glossary import load_glossary
+from tests.support.shipped_glossary import shipped_glossary
 
 ROOT = Path(__file__).resolve().parents[3]
-GLOSSARY = load_glossary(ROOT / "glossary")
+GLOSSARY = shipped_glossary()
 # [[slug]], [[slug|text]], [[slug#part]] and plain Markdown links to another entry's file.
 TERM_LINK = re.compile(r"\[\[([a-z0-9-]+)(?:[#|][^\]]*)?\]\]|\]\(([a-z0-9-]+)\.md(?:#[^)]*)?\)")
 # A link from an entry to a calculator page with a scenario: ](../calculators/<id>.md?<query>)
