@@ -11,6 +11,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.support.calculator_driver import save_data
+from tests.support.no_skips import pytest_sessionfinish  # noqa: F401 - a hook: under CI=true a skip fails the run
 from tests.support.site_build import PROJECT_ROOT, shared_build
 from tests.support.static_server import StaticServer
 
