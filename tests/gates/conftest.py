@@ -139,7 +139,13 @@ def hosted_site(built_site: Path, site_headers: dict[str, str]):
 
 def visitable_pages(site_dir: Path) -> list[str]:
     """Every HTML page but redirect stubs (they leave at once; the links gate checks their targets)."""
-    return [p for p in html_pages(site_dir) if not is_redirect_stub((site_dir / p).read_text(encoding="utf-8"))]
+    return list(_visitable_pages(site_dir))
+
+
+@functools.cache
+def _visitable_pages(site_dir: Path) -> tuple[str, ...]:
+    # Read once per worker (about a CPU-second: every page's HTML); the built site never changes.
+    return tuple(p for p in html_pages(site_dir) if not is_redirect_stub((site_dir / p).read_text(encoding="utf-8")))
 
 
 @functools.cache
