@@ -24,16 +24,13 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import shutil
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
 from benchmarks.host_server import HostServer
-from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, wait_for_bare_result
+from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, copy_or_build_site, wait_for_bare_result
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 
 CALCULATOR_PAGE = "calculators/roofline-explorer/"
 
@@ -156,13 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
-        if args.site_dir:
-            shutil.copytree(args.site_dir, site)
-        else:
-            result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site)
-            if result.returncode != 0:
-                print(result.stdout, result.stderr, file=sys.stderr)
-                return 1
+        copy_or_build_site(site, args.site_dir)
         add_bare_pyodide_page(site)
         with HostServer(site) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

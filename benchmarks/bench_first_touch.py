@@ -48,16 +48,15 @@ import argparse
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 from pathlib import Path
 
 from benchmarks.bench_site_build import plain_twin, timed_build
 from benchmarks.host_server import HostServer
-from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, wait_for_bare_result
+from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, copy_or_build_site, wait_for_bare_result
 from roofline_site.calculators.assets import pyodide_site_assets
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
+from tests.support.site_build import PROJECT_ROOT
 
 CALCULATOR_PAGE = "calculators/roofline-explorer/"
 # A scenario link: inputs other than the defaults the page was prerendered for.
@@ -286,13 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_dir = Path(tmp)
         site = tmp_dir / "site"
-        if args.site_dir:
-            shutil.copytree(args.site_dir, site)
-        else:
-            result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site)
-            if result.returncode != 0:
-                print(result.stdout, result.stderr, file=sys.stderr)
-                return 1
+        copy_or_build_site(site, args.site_dir)
         plain_site = tmp_dir / "plain-site"
         if args.headline_only:
             plain_site.mkdir()  # the byte rows that need it are not run

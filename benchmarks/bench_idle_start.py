@@ -29,17 +29,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks.bench_first_touch import PROFILES, apply_profile, load_text
 from benchmarks.host_server import HostServer
+from benchmarks.site_pages import copy_or_build_site
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 
 PAGES = {
     "decode calculator": "calculators/decode-speed-of-light/",
@@ -130,13 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[tuple[str, str, float, str], list[tuple[float, int]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
-        if args.site_dir:
-            shutil.copytree(args.site_dir, site)
-        else:
-            result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site)
-            if result.returncode != 0:
-                print(result.stdout, result.stderr, file=sys.stderr)
-                return 1
+        copy_or_build_site(site, args.site_dir)
         with HostServer(site) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             for _ in range(args.runs):

@@ -16,17 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
-import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
 from benchmarks.bench_site_build import plain_twin, timed_build
 from benchmarks.host_server import HostServer
+from benchmarks.site_pages import copy_or_build_site
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 
 LONG_TASK_MS = 50.0
 CATEGORIES = "devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing,loading"
@@ -206,13 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmp_dir = Path(tmp)
         site = tmp_dir / "site"
-        if args.site_dir:
-            shutil.copytree(args.site_dir, site)
-        else:
-            result = mkdocs_build(PROJECT_ROOT / "mkdocs.yml", site)
-            if result.returncode != 0:
-                print(result.stdout, result.stderr, file=sys.stderr)
-                return 1
+        copy_or_build_site(site, args.site_dir)
         servers = {"site": site}
         for other in args.also:
             name, _, folder = other.partition("=")

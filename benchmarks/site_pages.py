@@ -7,6 +7,7 @@ Not a benchmark itself. ``build_site()`` runs ``mkdocs build --strict`` into a t
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,6 +29,14 @@ def build_site(site_dir: Path) -> None:
     )
     if result.returncode != 0:
         raise SystemExit(f"mkdocs build failed:\n{result.stdout}\n{result.stderr}")
+
+
+def copy_or_build_site(site_dir: Path, given: Path | None) -> None:
+    """Into ``site_dir``: a copy of ``given`` (a benchmark's ``--site-dir``), else a fresh build."""
+    if given is not None:
+        shutil.copytree(given, site_dir)
+    else:
+        build_site(site_dir)
 
 
 def page_kind(site_dir: Path, page: str) -> str:
