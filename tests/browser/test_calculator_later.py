@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from tests.support.browser_wait import HANG_MS
+
 pytestmark = pytest.mark.browser
 
 SUMMARY = "section[data-calculator-later]#calculator-kv-cache"
@@ -76,10 +78,10 @@ def test_a_calculator_below_the_fold_fetches_no_runtime_until_the_reader_scrolls
 
     # The engine's state changes before its first runtime request reaches Playwright's "request"
     # event, so the test waits for that request itself rather than reading the list at once.
-    with page.expect_request(lambda request: any(m in request.url for m in RUNTIME_MARKERS), timeout=30_000):
+    with page.expect_request(lambda request: any(m in request.url for m in RUNTIME_MARKERS), timeout=HANG_MS):
         page.locator(CALCULATOR).scroll_into_view_if_needed()
     page.wait_for_function(
-        "() => document.querySelector('[data-calculator]').dataset.engine !== 'idle'", timeout=15_000
+        "() => document.querySelector('[data-calculator]').dataset.engine !== 'idle'", timeout=HANG_MS
     )
     assert runtime
     assert watch.page_errors == [] and watch.external_requests == []

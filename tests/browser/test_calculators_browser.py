@@ -21,6 +21,7 @@ from roofline_core.calculators import CALCULATORS, compute, definition
 from roofline_core.view import calculator_view
 from roofline_site.calculators.render import PRECOMPUTED_STATUS
 from tests.conftest import PageWatch
+from tests.support.browser_wait import HANG_MS
 from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.hf_configs import config_text
 
@@ -434,7 +435,7 @@ def test_html_in_the_url_is_shown_as_text(live):
         a.href = '../roofline-explorer/?accelerator=' + encodeURIComponent('<script>window.__pwned=2</script>') + '&intensity=' + encodeURIComponent('<b>9</b>');
         a.textContent = 'scenario'; document.querySelector('.md-content article').append(a); a.click(); }"""
     )
-    page.wait_for_selector(f'{ROOT} [name=intensity][aria-invalid="true"]', timeout=10_000)
+    page.wait_for_selector(f'{ROOT} [name=intensity][aria-invalid="true"]', timeout=HANG_MS)
     assert page.input_value(f"{ROOT} [name=intensity]") == "<b>9</b>"
     # A choice the calculator does not have is not kept: the notice quotes it, as text.
     accelerator_notice = page.text_content(f"{ROOT} [data-notice-text]")

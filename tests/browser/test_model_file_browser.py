@@ -28,6 +28,7 @@ from tests.browser.test_calculators_browser import (
     wait_until_matches_cpython,
 )
 from tests.conftest import PageWatch
+from tests.support.browser_wait import HANG_MS
 from tests.support.gguf_files import llama_q4_k_m
 from tests.support.hf_configs import config_text
 
@@ -110,7 +111,7 @@ def test_a_chosen_gguf_is_read_from_its_header_and_gives_exact_bytes(kv_page, gg
     page.wait_for_function(
         "summary => document.querySelector('[data-file-note-for=model_config]').textContent.startsWith(summary)",
         arg=expected["summary"],
-        timeout=30_000,
+        timeout=HANG_MS,
     )
     # The header took two reads (1 MiB, then 2 MiB): never the 1 GiB file, never its tail.
     slices = page.evaluate("window.__slices")

@@ -14,7 +14,7 @@ import pytest
 
 from roofline_core.calculators import compute
 from roofline_site.offline_manifest import integrity
-from tests.support.browser_wait import wait_for_async
+from tests.support.browser_wait import HANG_MS, wait_for_async
 from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.static_server import StaticServer
 
@@ -26,7 +26,7 @@ ROOT = "[data-calculator]"
 def wait_until_controlled(page) -> None:
     """Until the service worker controls the page (it registers after load, then claims it)."""
     page.wait_for_function(
-        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=20_000
+        "() => navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=HANG_MS
     )
 
 
@@ -79,7 +79,7 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         wait_until_controlled(page)
         wanted = [site_server + CALCULATOR_PAGE, site_server + TERM_PAGE, *_boot_files(built_site, site_server)]
         wanted += [url for url in used if url.split("?")[0][len(site_server) :] in files]
-        wait_for_async(page, ALL_KEPT, wanted, timeout_s=30, what="the pages and their files to be kept")
+        wait_for_async(page, ALL_KEPT, wanted, what="the pages and their files to be kept")
 
         context.set_offline(True)
         page.reload(wait_until="load")
@@ -98,7 +98,7 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         response = page.goto(site_server + UNVISITED_PAGE, wait_until="load")
         assert response is not None and response.status == 503
         assert page.inner_text("h1") == "You are offline"
-        page.wait_for_selector("#roofline-offline-list:not([hidden]) a", timeout=10_000)
+        page.wait_for_selector("#roofline-offline-list:not([hidden]) a", timeout=HANG_MS)
         listed = page.eval_on_selector_all(
             "#roofline-offline-list a", "links => links.map((a) => [a.textContent, a.href])"
         )
@@ -156,7 +156,7 @@ def test_a_first_visit_boots_the_calculator_before_any_service_worker_exists(bro
 
         # Not from the page's Resource Timing: the calculators' worker fetched the runtime itself.
         runtime = _boot_files(built_site, site_server)
-        wait_for_async(page, ALL_KEPT, runtime, timeout_s=30, what="the runtime to be kept once the page settled")
+        wait_for_async(page, ALL_KEPT, runtime, what="the runtime to be kept once the page settled")
     finally:
         context.close()
 

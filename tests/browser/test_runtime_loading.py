@@ -11,6 +11,7 @@ import pytest
 
 from benchmarks.bench_first_touch import SNAPSHOT_CACHED
 from roofline_core.calculators import compute
+from tests.support.browser_wait import HANG_MS
 from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -68,7 +69,7 @@ def test_no_runtime_bytes_before_the_first_interaction_then_live_after_it(page_f
                 root.querySelector(`[data-output="${id}"]`).textContent === text);
         }""",
         arg=expected,
-        timeout=10_000,
+        timeout=HANG_MS,
     )
     assert watch.page_errors == [] and watch.console_errors == []
 

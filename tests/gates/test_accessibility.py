@@ -21,6 +21,7 @@ from tests.gates.conftest import (
     shard_pages,
     visitable_pages,
 )
+from tests.support.browser_wait import HANG_MS
 from tests.support.calculator_driver import (
     calculator_states,
     change_focused_control_with_keys,
@@ -132,7 +133,7 @@ def test_a_glossary_preview_opens_on_keyboard_focus(built_site, hosted_site, pag
     else:
         raise AssertionError(f"{pages[0]}: no glossary term link reached with Tab")
     preview = page.locator("#glossary-preview")
-    preview.wait_for(state="visible", timeout=10_000)
+    preview.wait_for(state="visible", timeout=HANG_MS)
     described = page.evaluate("() => document.activeElement.getAttribute('aria-describedby')")
     assert described == "glossary-preview", "the focused link is not described by its preview"
     assert watch.page_errors == [] and watch.console_errors == []

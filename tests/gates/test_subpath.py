@@ -14,6 +14,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
 
+from tests.support.browser_wait import HANG_MS
 from tests.support.calculator_driver import make_live
 from tests.support.link_check import feed_refs, json_url_refs, page_refs, sitemap_refs
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
@@ -115,7 +116,7 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
     query = page.locator("input.md-search__input")
     query.press_sequentially(SEARCH_WORD, delay=30)  # Material searches on key events, not on fill()
     first_result = page.locator(".md-search-result__item a").first
-    first_result.wait_for(timeout=15_000)
+    first_result.wait_for(timeout=HANG_MS)
     result_href = first_result.get_attribute("href")
     first_result.click()
     page.wait_for_load_state("networkidle")
@@ -133,7 +134,7 @@ def test_site_works_end_to_end_in_the_browser_under_the_prefix(subpath_site, pag
         page.goto(base_url + url_path(glossary_pages[0]), wait_until="load")
         page.locator("a[data-glossary-term]").first.hover()
         preview = page.locator("#glossary-preview")
-        preview.wait_for(state="visible", timeout=10_000)
+        preview.wait_for(state="visible", timeout=HANG_MS)
         assert preview.locator(".glossary-preview__summary").inner_text().strip(), "preview shows no summary"
 
     # Calculators, where they have landed: one goes live through Pyodide under the prefix.
