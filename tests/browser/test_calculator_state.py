@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from roofline_core.calculators import compute
-from tests.browser.test_calculators_browser import BOOT_TIMEOUT_MS, form_inputs, real_errors, shown_outputs
+from tests.browser.test_calculators_browser import form_inputs, real_errors, shown_outputs
 from tests.conftest import PageWatch
 from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
+from tests.support.browser_wait import HANG_MS
 from tests.support.calculator_driver import wait_until_settled
 
 pytestmark = pytest.mark.browser
@@ -59,8 +60,8 @@ def test_a_value_typed_before_the_calculator_runs_is_computed_and_only_then_live
         assert page.get_attribute("[data-calculator]", "data-engine") is None  # not mounted yet
         built = shown_outputs(page)
         held[0].continue_()
-        page.wait_for_selector("[data-calculator][data-engine]", timeout=BOOT_TIMEOUT_MS)
-        assert wait_until_settled(page, timeout_ms=BOOT_TIMEOUT_MS) == "live"
+        page.wait_for_selector("[data-calculator][data-engine]", timeout=HANG_MS)
+        assert wait_until_settled(page, timeout_ms=HANG_MS) == "live"
         inputs = form_inputs(page)
         assert inputs["batch"] == "64"
         expected = _expected("decode-speed-of-light", inputs)
@@ -131,11 +132,11 @@ def _do(page, action: tuple) -> None:
         page.click(f"{ROOT} [data-pin]")
     elif kind == "reload":
         page.reload()
-        page.wait_for_selector(f"{ROOT}[data-engine]", timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f"{ROOT}[data-engine]", timeout=HANG_MS)
 
 
 def _check_shown_is_computed(page) -> None:
-    state = wait_until_settled(page, ROOT, timeout_ms=BOOT_TIMEOUT_MS)
+    state = wait_until_settled(page, ROOT, timeout_ms=HANG_MS)
     inputs = form_inputs(page)
     result = compute(CALCULATOR, inputs)
     status = page.text_content(f"{ROOT} [data-status]")
@@ -164,7 +165,7 @@ def _check_shown_is_computed(page) -> None:
 def test_every_shown_result_is_compute_of_the_shown_inputs(state_page, actions):
     page, watch, url = state_page
     page.goto(url)
-    page.wait_for_selector(f"{ROOT}[data-engine]", timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f"{ROOT}[data-engine]", timeout=HANG_MS)
     for action in actions:
         _do(page, action)
     _check_shown_is_computed(page)
@@ -184,7 +185,7 @@ def test_a_pasted_quantised_config_fills_the_weight_format_and_clearing_gives_it
     page.fill("[data-calculator] [name=model_config]", config_text("quantised/llama-3.1-8b-awq-int4"))
     page.wait_for_function(
         "() => document.querySelector('[data-calculator] [name=weight_dtype]').value === 'int4'",
-        timeout=BOOT_TIMEOUT_MS,
+        timeout=HANG_MS,
     )
     wait_until_settled(page)
     inputs = form_inputs(page)
@@ -198,7 +199,7 @@ def test_a_pasted_quantised_config_fills_the_weight_format_and_clearing_gives_it
     page.fill("[data-calculator] [name=model_config]", "")
     page.wait_for_function(
         "() => document.querySelector('[data-calculator] [name=weight_dtype]').value === 'fp16'",
-        timeout=BOOT_TIMEOUT_MS,
+        timeout=HANG_MS,
     )
     assert mark.count() == 0
     assert watch.external_requests == [] and real_errors(watch) == []

@@ -11,14 +11,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from roofline_core.calculators import compute
-from tests.browser.test_calculators_browser import (
-    BOOT_TIMEOUT_MS,
-    ROOT,
-    form_inputs,
-    real_errors,
-    wait_until_matches_cpython,
-)
+from tests.browser.test_calculators_browser import ROOT, form_inputs, real_errors, wait_until_matches_cpython
 from tests.conftest import PageWatch
+from tests.support.browser_wait import HANG_MS
 from tests.support.site_build import PROJECT_ROOT, mkdocs_build
 from tests.support.static_server import StaticServer
 
@@ -49,7 +44,7 @@ def test_a_choice_the_calculator_lacks_is_reset_with_a_notice_and_the_rest_is_ke
         assert page.get_attribute(f"{ROOT} [name=accelerator]", "aria-invalid") is None
         # The address bar no longer claims the choice the page does not show.
         assert _query(page) == {"dtype": "fp8", "intensity": "64"}
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         wait_until_matches_cpython(page, "roofline-explorer")
         assert page.text_content(f"{ROOT} [data-error-for=accelerator]") == ""
         page.click(f"{NOTICE} [data-notice-dismiss]")
@@ -153,7 +148,7 @@ def test_two_identical_calculators_keep_separate_url_state(browser, twice_site):
         first, second = _nth(page, 0, "inputs"), _nth(page, 1, "inputs")
         assert (first["batch"], first["context_tokens"]) == ("8", "32768")
         assert (second["batch"], second["context_tokens"]) == ("16", "4096")
-        page.wait_for_selector(f'{KV}[data-state="live"] >> nth=1', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{KV}[data-state="live"] >> nth=1', timeout=HANG_MS)
         _wait_both_match_cpython(page)
         # Editing the second one writes only the second one's parameters.
         page.locator(f"{KV} [name=batch]").nth(1).fill("32")
@@ -187,14 +182,14 @@ def test_a_refused_value_never_enters_the_address_a_copied_link_or_a_pin(browser
         watch = PageWatch()
         watch.attach(page)
         page.goto(site_server + "calculators/decode-speed-of-light/", wait_until="load")
-        page.wait_for_selector(f"{ROOT} [data-copy-link]:not([hidden])", timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f"{ROOT} [data-copy-link]:not([hidden])", timeout=HANG_MS)
         _type(page, "batch", "24")
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         wait_until_matches_cpython(page, "decode-speed-of-light")
         assert _query(page)["batch"] == "24"
         for bad in ("-3", "abc", "1e309"):
             _type(page, "batch", bad)
-            page.wait_for_selector(f'{ROOT}[data-state="invalid"]', timeout=BOOT_TIMEOUT_MS)
+            page.wait_for_selector(f'{ROOT}[data-state="invalid"]', timeout=HANG_MS)
             # The results still show batch 24, and so does the address: the link reproduces them.
             page.wait_for_function("() => new URLSearchParams(location.search).get('batch') === '24'")
             root = page.locator(ROOT)
@@ -212,7 +207,7 @@ def test_a_refused_value_never_enters_the_address_a_copied_link_or_a_pin(browser
         assert _query(page)["pin"] == "batch=24"
         # A link opened with a refused value drops it from the address once Python has read it.
         page.goto(site_server + "calculators/decode-speed-of-light/?batch=-7&context_tokens=2048", wait_until="load")
-        page.wait_for_selector(f'{ROOT}[data-state="invalid"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="invalid"]', timeout=HANG_MS)
         page.wait_for_function("() => !new URLSearchParams(location.search).has('batch')")
         assert _query(page) == {"context_tokens": "2048"}
         assert watch.external_requests == [] and real_errors(watch) == []

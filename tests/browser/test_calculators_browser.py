@@ -22,7 +22,6 @@ from roofline_core.view import calculator_view
 from roofline_site.calculators.render import PRECOMPUTED_STATUS
 from tests.conftest import PageWatch
 from tests.support.browser_wait import HANG_MS
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.hf_configs import config_text
 
 pytestmark = pytest.mark.browser
@@ -95,7 +94,7 @@ def wait_until_matches_cpython(page, calculator_id: str, timeout_s: float = 10) 
 def instant_navigate(page, calculator_id: str) -> None:
     """Follow the sidebar link: Material swaps the content without reloading the document."""
     page.click(f'.md-sidebar--primary a[href$="/{calculator_id}/"]')
-    page.wait_for_selector(f'[data-calculator="{calculator_id}"][data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'[data-calculator="{calculator_id}"][data-engine="live"]', timeout=HANG_MS)
 
 
 def chart_geometry(page) -> dict:
@@ -183,7 +182,7 @@ def live(browser, site_server):
     page.on("worker", lambda worker: workers.append(worker.url))
     page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
     page.goto(site_server + "calculators/roofline-explorer/")
-    page.wait_for_selector('[data-calculator][data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector('[data-calculator][data-engine="live"]', timeout=HANG_MS)
     yield SimpleNamespace(page=page, watch=watch, workers=workers, base=site_server)
     context.close()
 
@@ -550,7 +549,7 @@ def test_url_round_trip_restores_inputs_and_never_shows_contradicting_values(bro
                 Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))]""",
         )
         assert (state == "computing" and busy == "true") or shown == live_outputs, (state, busy, shown)
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         wait_until_matches_cpython(page, "decode-speed-of-light")
         assert page.url == url
         assert watch.external_requests == [] and real_errors(watch) == []
@@ -569,7 +568,7 @@ def test_a_link_with_a_config_code_shows_its_fields_as_json(browser, site_server
         page.goto(url)
         page.wait_for_selector(f"{ROOT}[data-engine]")
         assert page.is_visible(f"{ROOT} [name=model_config]")
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         wait_until_matches_cpython(page, "kv-cache")
         shown = json.loads(page.input_value(f"{ROOT} [name=model_config]"))
         assert shown["model_type"] == "deepseek_v3" and shown["kv_lora_rank"] == 512
@@ -596,7 +595,7 @@ def test_pyodide_blocked_keeps_precomputed_values_with_a_notice(browser, site_se
         page.route("**/assets/pyodide/**", abort)
         context.route("**/assets/pyodide/**", abort)
         page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
-        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=HANG_MS)
         assert blocked
         status = page.text_content(f"{ROOT} [data-status]")
         assert status.startswith("Showing precomputed values")

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from roofline_core.calculators import compute
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
+from tests.support.browser_wait import HANG_MS
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ def _wait_for_comparison(page, b_text: str) -> None:
     page.wait_for_function(
         "text => [...document.querySelectorAll('[data-compare-view] td')].some(td => td.firstChild.textContent === text)",
         arg=b_text,
-        timeout=BOOT_TIMEOUT_MS,
+        timeout=HANG_MS,
     )
 
 
@@ -70,7 +70,7 @@ def test_pin_a_change_b_reload_and_both_are_restored(page_factory, site_server):
 def test_a_link_with_a_broken_pin_says_so_and_keeps_b(page_factory, site_server):
     page, watch = page_factory()
     page.goto(site_server + "calculators/kv-cache/?pin=batch%3D-3&batch=4", wait_until="load")
-    page.locator(f"{ROOT} [data-compare-view]").wait_for(timeout=BOOT_TIMEOUT_MS)
+    page.locator(f"{ROOT} [data-compare-view]").wait_for(timeout=HANG_MS)
     assert "cannot be computed" in page.text_content(f"{ROOT} [data-compare-view]")
     assert page.input_value(f"{ROOT} [name=batch]") == "4"
     assert not (watch.console_errors or watch.page_errors or watch.external_requests)
@@ -87,7 +87,7 @@ def test_while_comparing_a_to_b_and_the_ratio_lead_the_results_and_the_tables_fo
     b_inputs = {"accelerator": "h200", "batch": "16"}
     page.goto(site_server + "calculators/decode-speed-of-light/?pin=&accelerator=h200&batch=16", wait_until="load")
     summary = page.locator(f"{ROOT} .roofline-calc__results [data-compare-summary-box]")
-    summary.wait_for(state="visible", timeout=BOOT_TIMEOUT_MS)
+    summary.wait_for(state="visible", timeout=HANG_MS)
     a = compute("decode-speed-of-light", {})["outputs"]["step_time"]["text"]
     b = compute("decode-speed-of-light", b_inputs)["outputs"]["step_time"]["text"]
     ratio = effect_text(compare("decode-speed-of-light", {}, b_inputs).total_effect)

@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from roofline_core.calculators import CALCULATORS
+from tests.support.browser_wait import HANG_MS
 
 pytestmark = pytest.mark.browser
 
@@ -211,7 +212,7 @@ def test_a_compact_embed_shows_the_changed_inputs_the_scenario_headline_and_char
     page, watch, frame = _frame_at(page_factory, site_server, "?batch=16&kv_dtype=fp8")
     root = frame.locator("[data-calculator]")
     # Live, so the results (and the frame's height) are those of the link's inputs.
-    frame.locator('[data-calculator][data-state="live"]').wait_for(timeout=60_000)
+    frame.locator('[data-calculator][data-state="live"]').wait_for(timeout=HANG_MS)
     for shown in (
         ".roofline-calc__outputs--headline",
         "[data-chart-box]",

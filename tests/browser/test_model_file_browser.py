@@ -19,7 +19,6 @@ from safetensors.numpy import save_file
 
 from roofline_core.view.model_file import model_file_answer
 from tests.browser.test_calculators_browser import (
-    BOOT_TIMEOUT_MS,
     ROOT,
     real_errors,
     screenshot_calculator,
@@ -92,7 +91,7 @@ def kv_page(browser, site_server):
     watch.attach(page)
     page.goto(site_server + "calculators/kv-cache/")
     page.select_option(f"{ROOT} [name=model]", "config")
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     yield page, watch
     context.close()
 

@@ -15,7 +15,6 @@ import pytest
 from roofline_core.calculators import compute
 from roofline_site.offline_manifest import integrity
 from tests.support.browser_wait import HANG_MS, wait_for_async
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -71,7 +70,7 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         # its requests (nor the calculators' runtime, started by a focus) passes through one.
         page.goto(site_server + CALCULATOR_PAGE, wait_until="load")
         page.focus(f"{ROOT} [data-slider-for=intensity]")
-        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
         used = [url for url in page.evaluate(USED_FILES) if url.startswith(site_server)]
         # The worker registers once the page has settled (its calculator live, the page idle).
         wait_until_controlled(page)
@@ -86,7 +85,7 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         assert page.title() == "Roofline - Roofline Glossary", page.title()
         # A scenario link of the visited calculator: the same file, its numbers live offline.
         page.goto(site_server + CALCULATOR_PAGE + "?intensity=64", wait_until="load")
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         expected = {k: str(v["text"]) for k, v in compute("roofline-explorer", {"intensity": "64"})["outputs"].items()}
         shown = page.eval_on_selector(
             ROOT,
@@ -144,7 +143,7 @@ def test_a_first_visit_boots_the_calculator_before_any_service_worker_exists(bro
             page.locator("[data-calculator-later]").first.scroll_into_view_if_needed()
         # Typed at once, before Python is up: the calculator starts it.
         page.locator(f"{ROOT} input[type=text]:visible").first.fill("64")
-        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
         wait_until_controlled(page)
         events = [event for event in page.evaluate("() => window.__timeline") if event != "engine idle"]
         # The state is written again when it has not changed: keep each change once.

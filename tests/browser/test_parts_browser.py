@@ -11,7 +11,8 @@ from roofline_core.calculators import compute
 from roofline_core.quantities import evaluate_reference
 from roofline_core.view import calculator_view
 from roofline_site.glossary.number_parts import value_parts
-from tests.browser.test_calculators_browser import BOOT_TIMEOUT_MS, ROOT, form_inputs
+from tests.browser.test_calculators_browser import ROOT, form_inputs
+from tests.support.browser_wait import HANG_MS
 from tests.support.view_tree import nodes_with_class, tree_text
 
 pytestmark = pytest.mark.browser
@@ -108,14 +109,14 @@ def test_a_calculators_main_time_shows_its_parts_and_they_follow_the_number(brow
 
         page = context.new_page()
         page.goto(site_server + f"calculators/{calculator}/")
-        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
         assert _shown_parts(page) == before
         bar = _bar(page.locator(f"{ROOT} [data-parts-for]"))
         assert bar["height"] >= 8 and bar["width"] > 200
         page.select_option(f"{ROOT} [name=model]", "llama-3-70b")
         page.wait_for_function(
             f"""() => document.querySelector('{ROOT} [data-output="{output}"]').textContent !== {before[0]!r}""",
-            timeout=BOOT_TIMEOUT_MS,
+            timeout=HANG_MS,
         )
         page.wait_for_selector(f'{ROOT}:not([data-state="computing"])')
         after = _shown_parts(page)

@@ -12,7 +12,6 @@ import pytest
 
 from roofline_core.calculators import compute
 from tests.browser.test_calculators_browser import (
-    BOOT_TIMEOUT_MS,
     ROOT,
     form_inputs,
     real_errors,
@@ -21,6 +20,7 @@ from tests.browser.test_calculators_browser import (
 )
 from tests.conftest import PageWatch
 from tests.support.bench_outputs import LLAMA_BENCH_TABLE, VLLM_SUMMARY
+from tests.support.browser_wait import HANG_MS
 from tests.support.calculator_driver import wait_until_settled
 
 pytestmark = pytest.mark.browser
@@ -56,7 +56,7 @@ def reconciler(browser, site_server):
 def test_a_pasted_vllm_summary_fills_the_fields_and_names_what_it_could_not_read(reconciler):
     page, watch = reconciler
     page.fill(PASTE, VLLM_SUMMARY + "this line is noise\n")
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     _wait_for(page, lambda: form_inputs(page)["batch"] == "16", "the summary's concurrency in the batch box")
     inputs = wait_until_matches_cpython(page, "reconcile")
     assert {
@@ -88,7 +88,7 @@ def test_a_pasted_vllm_summary_fills_the_fields_and_names_what_it_could_not_read
 def test_a_pasted_llama_bench_row_fills_decode_prefill_and_the_weight_format(reconciler):
     page, watch = reconciler
     page.fill(PASTE, LLAMA_BENCH_TABLE)
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     _wait_for(page, lambda: form_inputs(page)["measured"] == "150.25", "the tg128 rate in the measurement box")
     inputs = wait_until_matches_cpython(page, "reconcile")
     assert (inputs["measurement_kind"], inputs["batch"], inputs["weight_dtype"]) == (

@@ -13,7 +13,7 @@ import pytest
 from roofline_core.calculators import CALCULATORS
 from roofline_core.version import data_version
 from roofline_site.wheel import install_comment
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
+from tests.support.browser_wait import HANG_MS
 from tests.support.site_build import PROJECT_ROOT
 
 pytestmark = pytest.mark.browser
@@ -33,7 +33,7 @@ def test_copied_python_prints_what_the_page_shows_and_the_citation_names_link_an
         box.fill("24")
         box.dispatch_event("input")
         page.wait_for_url(re.compile(r"batch=24"))
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         shown = page.eval_on_selector(
             ROOT,
             "root => Object.fromEntries([...root.querySelectorAll('[data-output]')].map(o => [o.dataset.output, o.textContent]))",

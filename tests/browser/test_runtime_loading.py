@@ -12,7 +12,6 @@ import pytest
 from benchmarks.bench_first_touch import SNAPSHOT_CACHED
 from roofline_core.calculators import compute
 from tests.support.browser_wait import HANG_MS
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +54,7 @@ def test_no_runtime_bytes_before_the_first_interaction_then_live_after_it(page_f
     # The prerendered numbers stay while Python loads.
     assert page.text_content(f"{ROOT} [data-output]") == prerendered
     page.keyboard.press("ArrowRight")
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     assert any("pyodide.asm.wasm" in url for url in requests)
     inputs = page.eval_on_selector(
         ROOT, "root => Object.fromEntries([...root.querySelectorAll('[name]')].map(c => [c.name, c.value]))"
@@ -76,7 +75,7 @@ def test_no_runtime_bytes_before_the_first_interaction_then_live_after_it(page_f
 
 def test_an_idle_page_starts_the_runtime_without_an_interaction(page_factory, site_server):
     page, watch, requests = open_page(page_factory, site_server + "calculators/kv-cache/", never_idle=False)
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     assert runtime_requests(requests)
     # No reader waits for an idle start: the calculators' worker fetched the runtime itself, and
     # no preload hint passed its megabytes through the page's main thread.
@@ -102,7 +101,7 @@ def test_a_reader_saving_data_or_on_a_slow_link_gets_no_runtime_until_they_ask(p
     assert runtime_requests(requests) == []
     assert page.get_attribute(ROOT, "data-engine") == "idle"
     page.locator(f"{ROOT} input[type=text]:visible").first.focus()
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     assert watch.page_errors == [] and watch.console_errors == []
 
 
@@ -135,7 +134,7 @@ def test_the_worker_boots_from_the_snapshot(page_factory, site_server):
     statuses: dict[str, int] = {}
     page.on("response", lambda response: statuses.__setitem__(response.url, response.status))
     page.focus(f"{ROOT} [data-slider-for=intensity]")
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     snapshots = [url for url in statuses if ".snapshot-" in url]
     assert snapshots and all(statuses[url] == 200 for url in snapshots), statuses
     assert engine_boot(page) == "snapshot"
@@ -150,7 +149,7 @@ def test_without_its_snapshot_the_worker_boots_the_ordinary_way(browser, site_se
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         # Refused because it is missing, and said why.
         assert engine_boot(page).startswith("plain: ") and "HTTP 404" in engine_boot(page)
         outputs = {
@@ -177,7 +176,7 @@ def test_the_next_page_boots_from_the_snapshot_without_downloading_it_again(brow
             page.goto(site_server + "calculators/kv-cache/", wait_until="load")
             page.wait_for_selector(f"{ROOT}[data-engine]")
             page.focus(f"{ROOT} [name=batch]")
-            page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+            page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
             assert engine_boot(page) == "snapshot"
             snapshots = [url for url in downloads if ".snapshot-" in url]
             # Once on the first visit (not twice: no preload of it), from Cache Storage after.
@@ -219,7 +218,7 @@ def test_a_reader_who_saves_data_never_downloads_the_snapshot(browser, site_serv
         page.goto(site_server + "calculators/kv-cache/", wait_until="load")
         page.wait_for_selector(f"{ROOT}[data-engine]")
         page.focus(f"{ROOT} [name=batch]")
-        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
         assert engine_boot(page) == "plain"
         # Not now, and not later for the next visit either.
         page.wait_for_timeout(3_000)
@@ -236,7 +235,7 @@ def test_without_a_fast_link_the_first_visit_boots_plain_and_keeps_the_snapshot_
         first.goto(site_server + "calculators/kv-cache/", wait_until="load")
         first.wait_for_selector(f"{ROOT}[data-engine]")
         first.focus(f"{ROOT} [name=batch]")
-        first.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        first.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
         assert engine_boot(first) == "plain"
         # Fetched into Cache Storage once the answer is on screen.
         for _ in range(120):
@@ -250,7 +249,7 @@ def test_without_a_fast_link_the_first_visit_boots_plain_and_keeps_the_snapshot_
         second.goto(site_server + "calculators/roofline-explorer/", wait_until="load")
         second.wait_for_selector(f"{ROOT}[data-engine]")
         second.focus(f"{ROOT} [data-slider-for=intensity]")
-        second.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+        second.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
         assert engine_boot(second) == "snapshot"
     finally:
         context.close()
@@ -273,7 +272,7 @@ def test_a_runtime_that_cannot_load_says_so_in_a_sentence_and_retry_goes_live(br
         page.goto(site_server + "calculators/kv-cache/", wait_until="load")
         page.wait_for_selector(f"{ROOT}[data-engine]")
         page.focus(f"{ROOT} [name=context_tokens]")
-        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=HANG_MS)
         assert blocked
         status = page.text_content(f"{ROOT} [data-status]")
         # A sentence for a reader: what is shown and what to do, no error text from the runtime.
@@ -286,8 +285,8 @@ def test_a_runtime_that_cannot_load_says_so_in_a_sentence_and_retry_goes_live(br
 
         context.unroute("**/assets/pyodide/**", abort)
         retry.click()
-        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
-        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
         assert retry.is_hidden() and page.is_enabled(f"{ROOT} [name=context_tokens]")
         page.fill(f"{ROOT} [name=context_tokens]", "4096")
         expected = compute("kv-cache", {"context_tokens": "4096"})["outputs"]["kv_bytes"]["text"]
@@ -313,7 +312,7 @@ def test_a_scenario_link_that_cannot_go_live_keeps_its_values_and_says_the_resul
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(site_server + "calculators/roofline-explorer/?accelerator=h200&intensity=64", wait_until="load")
-        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=HANG_MS)
 
         notice = page.locator(f"{ROOT} [data-failure]")
         retry = notice.locator("[data-retry]")

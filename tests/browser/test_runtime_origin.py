@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
+from tests.support.browser_wait import HANG_MS
 from tests.support.static_server import StaticServer
 
 pytestmark = pytest.mark.browser
@@ -77,7 +77,7 @@ def test_the_worker_loads_only_what_the_manifest_names(page_factory, served):
     page.evaluate("() => import('./../../assets/roofline/calculators/calculator.mjs').then(m => m.mountAll(document))")
     page.locator("#forged-calculator [data-slider-for]").first.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_selector('#forged-calculator[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector('#forged-calculator[data-engine="live"]', timeout=HANG_MS)
     assert [url for url in requests if not url.startswith(site_server)] == []
     assert watch.external_requests == []
 
@@ -96,7 +96,7 @@ def test_a_manifest_naming_another_origin_is_refused(page_factory, served):
     page.wait_for_selector(f"{ROOT}[data-engine]")
     page.locator(f"{ROOT} [data-slider-for]").first.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=HANG_MS)
     assert [url for url in requests if url.startswith(ELSEWHERE)] == []
     assert page.locator(f"{ROOT} [data-retry]").is_visible()
 
@@ -131,15 +131,15 @@ def test_after_a_fatal_error_retry_starts_a_new_worker(page_factory, site_server
     page.wait_for_selector(f"{ROOT}[data-engine]")  # mounted: what is typed now is read
     batch = page.locator(f'{ROOT} input[name="batch"]')
     batch.fill("8")
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
-    page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
+    page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
     batch.fill("777")
-    page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="failed"]', timeout=HANG_MS)
     status = page.text_content(f"{ROOT} [data-status]")
     assert status.startswith("Showing precomputed values: Python stopped"), status
     page.click(f"{ROOT} [data-retry]")
-    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
     batch.fill("16")
-    page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
     assert len(workers) == 2, workers
     assert page.input_value(f'{ROOT} input[name="batch"]') == "16"

@@ -6,7 +6,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from roofline_site import scenario_cards
-from tests.browser.test_calculators_browser import BOOT_TIMEOUT_MS, ROOT
+from tests.browser.test_calculators_browser import ROOT
+from tests.support.browser_wait import HANG_MS
 from tests.support.site_build import PROJECT_ROOT
 
 #: Linked from glossary/kv-cache.md; Llama 3 70B at 32k tokens are the calculator's defaults.
@@ -21,7 +22,7 @@ def test_copy_link_gives_the_preview_page_which_forwards_to_the_scenario(browser
         # The entry's link, with the defaults it names (the model and context) in it.
         page.goto(site_server + "calculators/kv-cache/?model=llama-3-70b&context_tokens=32768&" + QUERY)
         root = page.locator(ROOT)
-        page.wait_for_selector(f"{ROOT} [data-copy-link]:not([hidden])", timeout=BOOT_TIMEOUT_MS)
+        page.wait_for_selector(f"{ROOT} [data-copy-link]:not([hidden])", timeout=HANG_MS)
         root.locator("[data-copy-link]").click()
         root.locator("[data-copy-feedback]", has_text="Link copied.").wait_for()
         # The published address (the default build's site_url) of the scenario's preview page.
@@ -40,6 +41,6 @@ def test_copy_link_gives_the_preview_page_which_forwards_to_the_scenario(browser
         page.goto(site_server + scenario.page_path)
         page.wait_for_url(lambda url: url.endswith("/calculators/kv-cache/?" + QUERY))
         # The page's script takes the scenario from the address once it has mounted.
-        expect(page.locator(f"{ROOT} [name=batch]")).to_have_value("8", timeout=BOOT_TIMEOUT_MS)
+        expect(page.locator(f"{ROOT} [name=batch]")).to_have_value("8", timeout=HANG_MS)
     finally:
         context.close()

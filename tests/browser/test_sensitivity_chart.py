@@ -6,7 +6,7 @@ import pytest
 
 from roofline_core.calculators import compute
 from roofline_core.view.tornado import tornado_tree
-from tests.support.calculator_driver import BOOT_TIMEOUT_MS
+from tests.support.browser_wait import HANG_MS
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ def _row_texts(tree) -> list[str]:
 def test_the_tornado_chart_redraws_for_a_linked_scenario(page_factory, site_server):
     page, watch = page_factory(width=390)
     page.goto(site_server + "calculators/decode-speed-of-light/?batch=32&context_tokens=8192", wait_until="load")
-    page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=BOOT_TIMEOUT_MS)
+    page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
     result = compute("decode-speed-of-light", {"batch": "32", "context_tokens": "8192"})
     shown = result["sensitivity"]
     expected = _row_texts(tornado_tree(shown["factors"], measure=shown["measure"], bound=shown["bound"]))

@@ -16,6 +16,7 @@ from mkdocs.livereload import LiveReloadServer
 
 from roofline_site import csp
 from roofline_site.live_reload import with_nonce
+from tests.support.browser_wait import HANG_MS
 from tests.support.site_build import PROJECT_ROOT, free_port, mkdocs_build, mkdocs_serve
 
 HOOKS = ("serve_errors.py", "live_reload.py", "security_headers.py")
@@ -90,7 +91,7 @@ def test_serve_reloads_the_open_page_after_a_save_and_the_published_build_allows
         (tmp_path / "docs" / "index.md").write_text("# Home\n\nSecond version.\n", encoding="utf-8")
         # No navigation by the test: the page reloads itself once the rebuild is done.
         # The predicate also runs while the reloaded document has no body yet.
-        page.wait_for_function("() => document.body?.textContent.includes('Second version.')", timeout=60_000)
+        page.wait_for_function("() => document.body?.textContent.includes('Second version.')", timeout=HANG_MS)
         assert "Enabled live reload" in logs
         assert not [text for text in logs if "Content Security Policy" in text], logs
     finally:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tests.support.browser_wait import HANG_MS
+
 CALCULATOR = "[data-calculator]"
 #: Controls a person changes with arrow keys: sliders, number boxes, selects.
 KEYBOARD_CONTROLS = "input[type=range], input[type=number], select, input[type=text], input:not([type])"
@@ -40,7 +42,7 @@ def save_data(page) -> None:
     session.send("Emulation.setDataSaverOverride", {"dataSaverEnabled": True})
 
 
-def wait_until_mounted(page, *, timeout_ms: float = 60_000) -> None:
+def wait_until_mounted(page, *, timeout_ms: float = HANG_MS) -> None:
     """Wait until the page's script has mounted a calculator (it sets ``data-engine`` then).
 
     Keys pressed into a form no script listens to yet change the control but start nothing, so
@@ -98,17 +100,13 @@ def calculator_states(page) -> list[str]:
     return page.evaluate("() => [...document.querySelectorAll('[data-calculator]')].map(el => el.dataset.state || '')")
 
 
-#: How long a test waits for a calculator's runtime to boot and answer, in ms: a busy 2-core
-#: machine stretches a boot to tens of seconds, so only a runtime that never answers fails.
-BOOT_TIMEOUT_MS = 60_000
-
 #: How often the waits below test their condition, in ms. Playwright's default tests it on every
 #: animation frame, which keeps a waiting page drawing frames for the whole boot (measured: 0.06
 #: against 0.01 CPU-s per second of waiting) and takes the idle periods the calculators start in.
 POLL_INTERVAL_MS = 50
 
 
-def wait_until_live(page, *, timeout_ms: float = 60_000) -> list[str]:
+def wait_until_live(page, *, timeout_ms: float = HANG_MS) -> list[str]:
     """Wait until every calculator on the page is live (or one failed); return their states."""
     page.wait_for_function(
         "() => { const s = [...document.querySelectorAll('[data-calculator]')].map(el => el.dataset.state);"
@@ -119,7 +117,7 @@ def wait_until_live(page, *, timeout_ms: float = 60_000) -> list[str]:
     return calculator_states(page)
 
 
-def make_live(page, *, timeout_ms: float = 60_000) -> tuple[KeyboardChange, list[str]]:
+def make_live(page, *, timeout_ms: float = HANG_MS) -> tuple[KeyboardChange, list[str]]:
     """Interact with the first calculator by keyboard (which starts Pyodide) and wait for it."""
     tabs = tab_to_calculator_control(page)
     change = change_focused_control_with_keys(page)
@@ -127,7 +125,7 @@ def make_live(page, *, timeout_ms: float = 60_000) -> tuple[KeyboardChange, list
     return KeyboardChange(tabs, change.control, change.before, change.after), states
 
 
-def wait_until_settled(page, root: str = CALCULATOR, *, timeout_ms: float = 60_000) -> str:
+def wait_until_settled(page, root: str = CALCULATOR, *, timeout_ms: float = HANG_MS) -> str:
     """Wait until the calculator at ``root`` is live and has no compute pending; return its state.
 
     ``data-state`` reads ``computing`` from the moment its inputs differ from those its results
