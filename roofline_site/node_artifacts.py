@@ -7,23 +7,17 @@ result in ``.cache/<kind>/<key>/``, so a warm build only reads it back.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from roofline_site.atomic_write import write_atomic
+from roofline_site.atomic_write import exclusive_lock, write_atomic
 from roofline_site.build_config import config_digest, repository_config_digest
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None
 
 # Each roofline_core edit makes new artifacts (a snapshot is several MB); keep the latest few (a
 # branch switch back and forth stays warm) and delete older ones.
@@ -97,11 +91,10 @@ def cached_artifact(cache_root: Path, key: str, make: Callable[[], Artifact]) ->
     """
     cache = cache_root / key[:24]
     manifest = cache / "artifact.json"
-    cache.mkdir(parents=True, exist_ok=True)
     # Builds side by side (the test suite's, a contributor's serve beside a build) that miss the
     # same record make it once: the first holds the lock while Node runs (seconds of CPU), the
     # others wait and then read its record.
-    with _exclusive(cache / ".lock"):
+    with exclusive_lock(cache / ".lock"):
         if manifest.is_file():
             name = json.loads(manifest.read_text(encoding="utf-8"))["name"]
             if (cache / name).is_file():
@@ -110,16 +103,6 @@ def cached_artifact(cache_root: Path, key: str, make: Callable[[], Artifact]) ->
         _store(cache, artifact)
     _prune(cache_root, keep=KEPT_ARTIFACTS)
     return artifact
-
-
-@contextlib.contextmanager
-def _exclusive(lock_path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``lock_path`` (where the platform has ``fcntl``; elsewhere
-    concurrent builds each make the record, as before, and the atomic writes keep it whole)."""
-    with open(lock_path, "a") as lock:
-        if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        yield
 
 
 def _store(cache: Path, artifact: Artifact) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
+
+from roofline_site.atomic_write import exclusive_lock
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,8 +54,7 @@ def shared_build(tmp_path_factory, name: str, config_file: Path, **kwargs) -> tu
     run_dir = shared_run_dir(tmp_path_factory)
     site_dir = run_dir / name
     record = run_dir / f"{name}.result.json"
-    with open(run_dir / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+    with exclusive_lock(run_dir / f"{name}.lock"):
         if not record.is_file():
             result = mkdocs_build(config_file, site_dir, **kwargs)
             fields = {"returncode": result.returncode, "stdout": result.stdout, "stderr": result.stderr}
