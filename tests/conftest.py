@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.support.calculator_driver import save_data
-from tests.support.no_skips import pytest_sessionfinish  # noqa: F401 - a hook: under CI=true a skip fails the run
+from tests.support.no_skips import IN_CI, pytest_sessionfinish  # noqa: F401 - a hook: under CI=true a skip fails the run
 from tests.support.site_build import PROJECT_ROOT, shared_build
 from tests.support.static_server import StaticServer
 
@@ -33,7 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-IN_CI = os.environ.get("CI") == "true"
 
 
 #: Test modules that share the gates' one pass over the site (``site_visits``, minutes of

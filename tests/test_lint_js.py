@@ -6,16 +6,15 @@ It runs the project's own ``node_modules/.bin/eslint`` with ``eslint.config.mjs`
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 
 import pytest
 
+from tests.support.no_skips import IN_CI
 from tests.support.site_build import PROJECT_ROOT
 
 ESLINT = PROJECT_ROOT / "node_modules" / ".bin" / "eslint"
-IN_CI = os.environ.get("CI") == "true"
 
 
 @pytest.fixture(scope="module")

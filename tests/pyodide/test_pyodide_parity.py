@@ -8,7 +8,6 @@ CPython's byte for byte.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,11 +16,11 @@ import pytest
 
 from roofline_site.pyodide_bundle import core_zip_bytes
 from tests.pyodide import key_numbers
+from tests.support.no_skips import IN_CI
 
 HERE = Path(__file__).resolve().parent
 PROJECT_ROOT = HERE.parents[1]
 RUNNER = HERE / "run_in_pyodide.mjs"
-IN_CI = os.environ.get("CI") == "true"
 
 pytestmark = pytest.mark.pyodide
 

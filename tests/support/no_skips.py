@@ -11,14 +11,13 @@ import os
 
 import pytest
 
-
-def _in_ci() -> bool:
-    return os.environ.get("CI") == "true"
+#: Whether this run is CI's (``.ci/run`` sets ``CI=true``): then nothing may be skipped.
+IN_CI = os.environ.get("CI") == "true"
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus) -> None:
-    if not _in_ci() or hasattr(session.config, "workerinput"):
+    if not IN_CI or hasattr(session.config, "workerinput"):
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = reporter.stats.get("skipped", []) if reporter else []
