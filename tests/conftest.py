@@ -194,15 +194,17 @@ def clear_site_data(session, origins: set[str]) -> None:
         session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
 
 
-def _record_origins(page, origins: set[str | None]) -> None:
-    """Add to ``origins`` the origin of every document ``page`` (and any page it opens) shows."""
-    page.on("framenavigated", lambda frame: origins.add(_origin(frame.url)))
+def _record_origins(page, origins: set[str]) -> None:
+    """Add to ``origins`` the origin of every web document ``page`` (and any page it opens) shows
+    (not ``about:blank`` or ``data:``, which store nothing)."""
+
+    def record(frame) -> None:
+        parts = urlparse(frame.url)
+        if parts.scheme in ("http", "https"):
+            origins.add(f"{parts.scheme}://{parts.netloc}")
+
+    page.on("framenavigated", record)
     page.on("popup", lambda popup: _record_origins(popup, origins))
-
-
-def _origin(url: str) -> str | None:
-    parts = urlparse(url)
-    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else None
 
 
 @pytest.fixture
@@ -222,7 +224,7 @@ def page_factory(browser, worker_context):
     """
     shared, keeper, session = worker_context
     contexts = []
-    lent: list = []
+    lent = False  # whether this test has had the worker context's page
     origins: set[str] = set()
 
     def make(
@@ -233,12 +235,13 @@ def page_factory(browser, worker_context):
         java_script_enabled: bool = True,
         saves_data: bool = False,
     ):
+        nonlocal lent
         if java_script_enabled and not lent:
             page = shared.new_page()
             page.set_viewport_size({"width": width, "height": height})
             page.emulate_media(color_scheme=color_scheme)
             _record_origins(page, origins)
-            lent.append(page)
+            lent = True
         else:
             context = browser.new_context(
                 viewport={"width": width, "height": height},
@@ -262,7 +265,7 @@ def page_factory(browser, worker_context):
         for page in shared.pages:
             if page is not keeper:
                 page.close()
-        clear_site_data(session, origins - {None})
+        clear_site_data(session, origins)
 
 
 def pytest_addoption(parser) -> None:

@@ -46,11 +46,8 @@ def _stored_then_found(worker_context, site_server: str, *, clear: bool) -> list
         page.goto(site_server, wait_until="load")
         return page.evaluate(_FOUND)
     finally:
-        page.evaluate(
-            "async () => { localStorage.clear(); await caches.delete('left'); indexedDB.deleteDatabase('left'); }"
-        )
-        page.context.clear_cookies()
         page.close()
+        clear_site_data(session, {site_server.rstrip("/")})
 
 
 def test_what_a_page_stored_stays_in_the_context_until_cleared(worker_context, site_server):
