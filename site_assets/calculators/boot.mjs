@@ -22,10 +22,15 @@ if "random" in sys.modules:
  *   `python_stdlib.<hash>.zip`, or the npm package's own).
  * @param {(url: string) => Promise<Uint8Array>} options.fetchBytes
  * @param {boolean} [options.useSnapshot] False to skip the snapshot.
- * @returns {Promise<{runtime: object, boot: "snapshot" | "plain", refused: string | null}>}
- *   `refused` says why a snapshot was not used (missing, made for other inputs, rejected).
+ * @param {boolean} [options.sourcesLater] Leave unpacking roofline_core's files to the caller's
+ *   `unpackSources()` when Python started from the snapshot, which already holds every module
+ *   imported: the files are then only for tracebacks and later imports, and unpacking them
+ *   (about 50 ms on a desktop) need not delay the first answer.
+ * @returns {Promise<{runtime: object, boot: "snapshot" | "plain", refused: string | null,
+ *   unpackSources: () => void}>} `refused` says why a snapshot was not used (missing, made for
+ *   other inputs, rejected); `unpackSources` unpacks the files once (a no-op once they are).
  */
-export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot = true }) {
+export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot = true, sourcesLater = false }) {
   const zipName = baseName(coreZipURL);
   const stdlibName = baseName(stdLibURL);
   const zip = fetchBytes(coreZipURL);
@@ -52,9 +57,19 @@ export async function bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZi
   runtime ??= await pyodideModule.loadPyodide({ indexURL, lockFileURL, stdLibURL });
   // The snapshot holds the imported modules, not the files; unpack them in both cases so that
   // any later import and every traceback find their source.
-  runtime.unpackArchive(await zip, "zip", { extractDir: "/home/pyodide" });
+  const files = await zip;
+  let unpacked = false;
+  const unpackSources = () => {
+    if (!unpacked) {
+      unpacked = true;
+      runtime.unpackArchive(files, "zip", { extractDir: "/home/pyodide" });
+    }
+  };
   if (refused === null) {
     runtime.runPython(RESEED);
   }
-  return { runtime, boot: refused === null ? "snapshot" : "plain", refused };
+  if (refused !== null || !sourcesLater) {
+    unpackSources();
+  }
+  return { runtime, boot: refused === null ? "snapshot" : "plain", refused, unpackSources };
 }

@@ -12,6 +12,8 @@ import { snapshotURL } from "./snapshot.mjs";
 
 let pyodide = null;
 let view = null;
+// roofline_core's files, unpacked once the first answer has gone (boot.mjs's sourcesLater).
+let unpackSources = null;
 
 self.addEventListener("message", (event) => {
   const message = event.data;
@@ -32,6 +34,10 @@ self.addEventListener("message", (event) => {
       // must say so and Retry must start a new worker, not ask this one again.
       const type = error?.pyodide_fatal_error ? "fatal" : "compute-failed";
       self.postMessage({ type, id: message.id, message: describe(error) });
+    }
+    if (unpackSources) {
+      setTimeout(unpackSources, 0);
+      unpackSources = null;
     }
   }
 });
@@ -65,12 +71,13 @@ async function boot({ indexURL, coreZipURL, stdLibURL }, { download }) {
   const pyodideModule = await import(pyodideURL);
   const snapshot = snapshotURL(indexURL, coreZipURL, stdLibURL);
   const useSnapshot = (await isCached(snapshot)) || (await snapshotPaysNow(stdLibURL));
-  const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot });
+  const started = await bootPyodide({ pyodideModule, indexURL, lockFileURL, coreZipURL, stdLibURL, fetchBytes, useSnapshot, sourcesLater: true });
   pyodide = started.runtime;
+  ({ unpackSources } = started);
   view = pyodide.pyimport("roofline_core.view");
   if (!useSnapshot && !savesData()) {
     // Keep it for the next visit, once the answer is on screen and the link is free.
-    setTimeout(() => fetchSnapshotBytes(snapshot).catch(() => {}), SNAPSHOT_PREFETCH_DELAY_MS);
+    setTimeout(() => fetchSnapshotBytes(snapshot, { forBoot: false }).catch(() => {}), SNAPSHOT_PREFETCH_DELAY_MS);
   }
   return started;
 }
@@ -150,27 +157,84 @@ async function isCached(url) {
   return Boolean(cache && (await cache.match(url).catch(() => undefined)));
 }
 
-async function fetchSnapshotBytes(url) {
+/**
+ * The snapshot's bytes for the boot, ungzipped as they arrive (boot.mjs's openSnapshot takes them
+ * either way): gunzipping about 15 MB took as long as the download itself on a desktop
+ * (about 150 ms each), so it now runs while the bytes come. With `forBoot` false (keeping it for
+ * the next visit), only kept, not ungzipped.
+ */
+async function fetchSnapshotBytes(url, { forBoot = true } = {}) {
   const cache = await openSnapshotCache();
   const hit = cache && (await cache.match(url).catch(() => undefined));
   if (hit) {
     try {
-      return await responseBytes(hit, url);
+      return (await readSnapshot(hit, url, forBoot)).bytes;
     } catch {
       // Not the build's bytes: drop them and download.
       await cache.delete(url).catch(() => {});
     }
   }
   // Checked before it is kept: only the build's bytes go into the cache.
-  const bytes = await responseBytes(await fetch(url), url);
+  const { bytes, stored } = await readSnapshot(await fetch(url), url, forBoot);
   if (cache) {
     cache
       .keys()
       .then((requests) => Promise.all(requests.filter((request) => request.url !== url).map((request) => cache.delete(request))))
-      .then(() => cache.put(url, new Response(bytes)))
+      .then(() => cache.put(url, new Response(stored)))
       .catch(() => {});
   }
   return bytes;
+}
+
+/**
+ * A snapshot response's bytes as stored (`stored`, checked against the build's digest) and, with
+ * `ungzip`, ungzipped from the same stream as it is read (`bytes`; else the stored bytes).
+ */
+async function readSnapshot(response, url, ungzip) {
+  if (!response.ok) {
+    throw new Error(`${url}: HTTP ${response.status}`);
+  }
+  if (!ungzip || !response.body) {
+    const stored = await responseBytes(response, url);
+    return { stored, bytes: stored };
+  }
+  const [toStore, toOpen] = response.body.tee();
+  const opened = ungzipped(toOpen);
+  // A rejection of either is reported by the await that reaches it first; keep the other quiet.
+  opened.catch(() => {});
+  const stored = await checkedBytes(url, new Uint8Array(await new Response(toStore).arrayBuffer()));
+  return { stored, bytes: await opened };
+}
+
+/** The stream's bytes, ungzipped if they are gzip (a host may have sent them ungzipped). */
+async function ungzipped(stream) {
+  const reader = stream.getReader();
+  const head = [];
+  let length = 0;
+  while (length < 2) {
+    const { done, value } = await reader.read();
+    if (done) {
+      break;
+    }
+    head.push(value);
+    length += value.length;
+  }
+  const rest = new ReadableStream({
+    start(controller) {
+      head.forEach((chunk) => controller.enqueue(chunk));
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        controller.close();
+      } else {
+        controller.enqueue(value);
+      }
+    },
+  });
+  const first = head.length ? new Uint8Array(await new Blob(head).slice(0, 2).arrayBuffer()) : new Uint8Array();
+  const gzip = first[0] === 0x1f && first[1] === 0x8b;
+  return new Uint8Array(await new Response(gzip ? rest.pipeThrough(new DecompressionStream("gzip")) : rest).arrayBuffer());
 }
 
 function compute({ calculator, inputs, domId, glossaryUrl, pinned }) {

@@ -7,6 +7,8 @@ files and the packed roofline_core (all under ``assets/pyodide/`` but the worker
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 
 from benchmarks.bench_first_touch import SNAPSHOT_CACHED
@@ -71,6 +73,28 @@ def test_no_runtime_bytes_before_the_first_interaction_then_live_after_it(page_f
         timeout=HANG_MS,
     )
     assert watch.page_errors == [] and watch.console_errors == []
+
+
+def test_a_touch_before_the_calculator_has_mounted_starts_python_at_once(browser, site_server):
+    # calculator.mjs held back, as on a slow phone while its module graph loads: the loader
+    # starts Python from the reader's first touch without waiting for it (loader.mjs).
+    context = browser.new_context(service_workers="block")
+    try:
+        held = []
+        context.route("**/calculators/calculator.mjs", lambda route: held.append(route))
+        page = context.new_page()
+        page.add_init_script(NEVER_IDLE)
+        page.goto(site_server + "calculators/roofline-explorer/", wait_until="load")
+        page.wait_for_function("() => true")  # the page's scripts have run
+        assert held, "calculator.mjs was not requested"
+        with page.expect_request(lambda request: "/calculators/worker.mjs" in request.url, timeout=HANG_MS):
+            page.focus(f"{ROOT} [name=intensity]")
+        assert page.locator(f"{ROOT}[data-engine]").count() == 0  # not mounted yet
+        for route in held:
+            route.continue_()
+        page.wait_for_selector(f'{ROOT}[data-engine="live"]', timeout=HANG_MS)
+    finally:
+        context.close()
 
 
 def test_an_idle_page_starts_the_runtime_without_an_interaction(page_factory, site_server):
@@ -162,6 +186,24 @@ def test_without_its_snapshot_the_worker_boots_the_ordinary_way(browser, site_se
         )
         assert shown == outputs
         assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_snapshot_that_arrives_ungzipped_boots_the_same(browser, site_server, built_site):
+    # A host that sends the .gz file with Content-Encoding: gzip hands the worker its bytes
+    # ungzipped; the worker ungzips as it reads (worker.mjs), so it must tell the two apart.
+    (snapshot,) = built_site.glob("assets/pyodide/*/*.snapshot-*")
+    context = browser.new_context(service_workers="block")
+    try:
+        context.route(
+            "**/*.snapshot-*",
+            lambda route: route.fulfill(status=200, body=gzip.decompress(snapshot.read_bytes())),
+        )
+        page = context.new_page()
+        page.goto(site_server + "calculators/roofline-explorer/?intensity=64")
+        page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
+        assert engine_boot(page) == "snapshot"
     finally:
         context.close()
 

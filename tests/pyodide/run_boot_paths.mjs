@@ -13,7 +13,9 @@
 // - "other_stdlib": as if the library zip had another hash (the snapshot must be refused);
 // - "rejected": a container with the right key around bytes that are no Pyodide memory
 //   (Pyodide's own check must reject it, and the boot go on the ordinary way).
-// The first two evaluate <expression> after running <script.py>; the others only report.
+// The first two evaluate <expression> after running <script.py>; the others only report. The
+// "snapshot" boot leaves roofline_core's files to unpackSources() (sourcesLater, as the worker
+// does) and reports whether they were there before and after that call.
 import { copyFile, mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -58,9 +60,11 @@ function hashOf(name) {
   return /\.([0-9a-f]+)\.zip$/.exec(name)[1];
 }
 
-async function run(label, { module = pyodideModule, coreZipName = zipName, stdLibURL = stdlibPath, useSnapshot = true, evaluate = true, fetchBytes = fetchFile }) {
+const SOURCES_THERE = "import os; os.path.exists('/home/pyodide/roofline_core/__init__.py')";
+
+async function run(label, { module = pyodideModule, coreZipName = zipName, stdLibURL = stdlibPath, useSnapshot = true, evaluate = true, fetchBytes = fetchFile, sourcesLater = false }) {
   const started = Date.now();
-  const { runtime, boot, refused } = await bootPyodide({
+  const { runtime, boot, refused, unpackSources } = await bootPyodide({
     pyodideModule: module,
     indexURL,
     lockFileURL,
@@ -68,8 +72,14 @@ async function run(label, { module = pyodideModule, coreZipName = zipName, stdLi
     stdLibURL,
     fetchBytes,
     useSnapshot,
+    sourcesLater,
   });
   const result = { label, boot, refused, boot_ms: Date.now() - started };
+  if (sourcesLater) {
+    const before = runtime.runPython(SOURCES_THERE);
+    unpackSources();
+    result.sources = [before, runtime.runPython(SOURCES_THERE)];
+  }
   if (evaluate) {
     const namespace = runtime.globals.get("dict")();
     runtime.runPython(script, { globals: namespace });
@@ -87,7 +97,7 @@ async function copyAs(file, name) {
 
 const results = [
   await run("plain", { useSnapshot: false }),
-  await run("snapshot", {}),
+  await run("snapshot", { sourcesLater: true }),
   await run("other_pyodide", { module: { ...pyodideModule, version: "0.0.0-other" }, evaluate: false }),
   await run("other_core", { coreZipName: "roofline_core.000000000000.zip", evaluate: false }),
   // Another library's name, same bytes: the name is the key, so the snapshot is refused.

@@ -69,6 +69,8 @@ def test_snapshot_boot_is_used_and_equals_the_plain_boot_and_cpython(boots):
     assert boots["plain"]["boot"] == "plain"
     assert boots["snapshot"]["boot"] == "snapshot", boots["snapshot"]["refused"]
     assert boots["snapshot"]["refused"] is None
+    # The worker's first answer comes before roofline_core's files are unpacked; they are there after.
+    assert boots["snapshot"]["sources"] == [False, True]
     cpython = key_numbers.key_numbers_json()
     assert boots["plain"]["value"] == cpython
     assert boots["snapshot"]["value"] == cpython
