@@ -52,7 +52,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.bench_site_build import plain_twin, timed_build
-from benchmarks.host_server import HostServer
+from benchmarks.host_server import HostServer, served_body
 from benchmarks.site_pages import BARE_DIR, add_bare_pyodide_page, copy_or_build_site, wait_for_bare_result
 from roofline_site.calculators.assets import pyodide_site_assets
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -162,6 +162,20 @@ ENGINE_BOOT = """async () => {
   const loader = document.querySelector('script[src*="calculators/loader.mjs"]').src;
   return (await import(new URL('engine.mjs', loader).href)).currentEngine()?.boot ?? null;
 }"""
+
+
+# The runtime's files a first visit's boot downloads when it takes the trimmed library, as the
+# worker does on a slow link (worker.mjs): Pyodide's own, the library and roofline_core.
+PYODIDE_BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
+
+
+def trimmed_boot_bytes(site: Path) -> int:
+    """Bytes the host sends for the trimmed library's boot: on a link of a given throughput, no
+    first touch can go live sooner than these take to arrive (the download floor)."""
+    assets = pyodide_site_assets(PROJECT_ROOT)
+    paths = [site / assets.runtime_dir / name for name in PYODIDE_BOOT_FILES]
+    paths += [site / assets.core_zip, site / assets.stdlib_zip]
+    return sum(len(served_body(path, path.read_bytes())[0]) for path in paths)
 
 
 def apply_profile(context, page, profile: dict) -> None:
@@ -340,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
                                     elapsed
                                 )
                     headline.setdefault((name, "bare Pyodide page"), []).append(bare(browser, without.url, profile))
-            print_headline(headline, args.runs, load_at_start, list(profiles), list(sites))
+            print_headline(headline, args.runs, load_at_start, profiles, list(sites), trimmed_boot_bytes(site))
             if args.headline_only:
                 browser.close()
                 return 0
@@ -421,11 +435,14 @@ def print_headline(
     rows: dict[tuple[str, str], list[float]],
     runs: int,
     load_at_start,
-    names: list[str],
+    profiles: dict[str, dict],
     suffixes: list[str],
+    floor_bytes: int,
 ) -> None:
-    """The as-readers-get-it table: medians, each page's ratio to the bare Pyodide page, and the
-    first visit with the service worker over the one without it, against WORKER_COST_TARGET."""
+    """The as-readers-get-it table: medians, each page's ratio to the bare Pyodide page, the
+    download floor on emulated links, and the first visit with the service worker over the one
+    without it, against WORKER_COST_TARGET."""
+    names = list(profiles)
     print(
         f"As readers get it: typing at once -> live result (ms), cold, fresh profile, median of {runs}; "
         "served with gzip and caching"
@@ -439,6 +456,15 @@ def print_headline(
     for label in labels:
         cells = [statistics.median(rows[(n, label)]) / bare_ms[n] for n in names]
         print(f"{label + ' / bare':{width}}" + "".join(f"{c:>19.2f}x" for c in cells))
+    floors = {
+        n: floor_bytes / p["network"]["throughput_bytes_per_s"] * 1000 for n, p in profiles.items() if "network" in p
+    }
+    if floors:
+        label = f"download floor (trimmed library, {floor_bytes / 1e6:.2f} MB as sent) / bare"
+        print(
+            f"{label:{width}}"
+            + "".join(f"{floors[n] / bare_ms[n]:>19.2f}x" if n in floors else f"{'-':>20}" for n in names)
+        )
     worst = (0.0, "", "")
     for page in READER_PAGES:
         for suffix in suffixes:

@@ -71,6 +71,22 @@ def cache_control(url_path: str) -> str:
     return IMMUTABLE_CACHE_CONTROL if IMMUTABLE.search(url_path) else REVALIDATE_CACHE_CONTROL
 
 
+def served_body(path: Path, body: bytes, cache: dict[Path, bytes] | None = None) -> tuple[bytes, str | None]:
+    """The bytes this host sends for the file at ``path`` (content ``body``) to a browser that
+    accepts gzip, and their Content-Encoding: the precompressed ``<file>.gz`` beside it if the
+    build wrote one, else gzip level 6 for compressible types (kept in ``cache``), else as is."""
+    if path.suffix not in COMPRESSIBLE:
+        return body, None
+    precompressed = path.with_name(path.name + ".gz")
+    if precompressed.is_file():
+        return precompressed.read_bytes(), "gzip"
+    if cache is None:
+        return gzip.compress(body, GZIP_LEVEL, mtime=0), "gzip"
+    if path not in cache:
+        cache[path] = gzip.compress(body, GZIP_LEVEL, mtime=0)
+    return cache[path], "gzip"
+
+
 class _HostHandler(http.server.SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     # TCP_NODELAY, as nginx sets on keep-alive connections by default (`tcp_nodelay on`). With
@@ -112,8 +128,9 @@ class _HostHandler(http.server.SimpleHTTPRequestHandler):
         body = path.read_bytes()
         encoding = None
         accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
-        if accepts_gzip and path.suffix in COMPRESSIBLE:
-            body, encoding = self._gzipped(path, body), "gzip"
+        if accepts_gzip:
+            with self.lock:
+                body, encoding = served_body(path, body, self.compressed)
         self.send_response(200)
         self.send_header("Content-Type", MEDIA_TYPES.get(path.suffix, "application/octet-stream"))
         self.send_header("Content-Length", str(len(body)))
@@ -125,15 +142,6 @@ class _HostHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         if send_body:
             self.wfile.write(body)
-
-    def _gzipped(self, path: Path, body: bytes) -> bytes:
-        precompressed = path.with_name(path.name + ".gz")
-        if precompressed.is_file():
-            return precompressed.read_bytes()
-        with self.lock:
-            if path not in self.compressed:
-                self.compressed[path] = gzip.compress(body, GZIP_LEVEL, mtime=0)
-            return self.compressed[path]
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
