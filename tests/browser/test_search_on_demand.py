@@ -48,3 +48,14 @@ def test_an_address_with_a_search_query_searches_at_once(site_server, page_facto
     page.locator(FIRST_RESULT).first.wait_for()
     assert page.evaluate(INDEX_FETCHES) == 1
     assert watch.page_errors == []
+
+
+def test_the_glossary_filter_hands_its_words_to_search(site_server, page_factory):
+    # No term matches, so the filter offers the whole site's search, which opens with the words.
+    page, watch = page_factory(saves_data=True)
+    page.goto(site_server + "glossary/", wait_until="networkidle")
+    page.locator("[data-glossary-filter] input").press_sequentially("nemotron")
+    page.locator("[data-glossary-search-site]").click()
+    page.locator(FIRST_RESULT).first.wait_for()
+    assert page.evaluate(INDEX_FETCHES) == 1
+    assert watch.page_errors == []
