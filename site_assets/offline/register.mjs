@@ -16,6 +16,10 @@ const root = new URL("../../../", import.meta.url);
 const RUNTIME_URLS = new URL("../calculators/runtime-urls.mjs", import.meta.url).href;
 // On the offline page (503.html) the address is not the page shown: never keep it as that page.
 const OFFLINE_LIST = "roofline-offline-list";
+// Material's search index: pages fetch it only once the reader opens search
+// (search/index-on-demand.js), so it is in no page's Resource Timing. Kept from the first visit
+// all the same, once the page has settled, so that search works offline as the pages do.
+const SEARCH_INDEX = new URL("search/search_index.json", root).href;
 
 let bootFiles = null;
 
@@ -36,9 +40,7 @@ function keepWhatThisPageUses(ready) {
       ready.then((registration) => registration.active?.postMessage({ type: "keep", urls: own })).catch(() => {});
     }
   };
-  if (!document.getElementById(OFFLINE_LIST)) {
-    send([location.href]);
-  }
+  send(document.getElementById(OFFLINE_LIST) ? [SEARCH_INDEX] : [location.href, SEARCH_INDEX]);
   if ("PerformanceObserver" in window) {
     // buffered: the files loaded before this module ran come in the first call.
     new PerformanceObserver((list) => send(list.getEntries().map((entry) => entry.name))).observe({

@@ -78,11 +78,17 @@ def test_after_a_first_visit_the_page_and_its_live_calculator_work_offline(brows
         wait_until_controlled(page)
         wanted = [site_server + CALCULATOR_PAGE, site_server + TERM_PAGE, *_boot_files(built_site, site_server)]
         wanted += [url for url in used if url.split("?")[0][len(site_server) :] in files]
+        # Fetched by pages only when a reader opens search, but kept from the first visit.
+        wanted += [site_server + "search/search_index.json"]
         wait_for_async(page, ALL_KEPT, wanted, what="the pages and their files to be kept")
 
         context.set_offline(True)
         page.reload(wait_until="load")
         assert page.title() == "Roofline - Roofline Glossary", page.title()
+        # Search works offline, though no page asked for its index while online.
+        page.keyboard.press("/")
+        page.locator("input.md-search__input").press_sequentially("bandwidth", delay=30)
+        page.locator(".md-search-result__item a").first.wait_for(timeout=HANG_MS)
         # A scenario link of the visited calculator: the same file, its numbers live offline.
         page.goto(site_server + CALCULATOR_PAGE + "?intensity=64", wait_until="load")
         page.wait_for_selector(f'{ROOT}[data-state="live"]', timeout=HANG_MS)
