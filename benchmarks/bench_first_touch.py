@@ -167,17 +167,12 @@ ENGINE_BOOT = """async () => {
 }"""
 
 
-# The runtime's files a first visit's boot downloads when it takes the trimmed library, as the
-# worker does on a slow link (worker.mjs): Pyodide's own, the library and roofline_core.
-PYODIDE_BOOT_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json")
-
-
 def trimmed_boot_bytes(site: Path) -> int:
-    """Bytes the host sends for the trimmed library's boot: on a link of a given throughput, no
-    first touch can go live sooner than these take to arrive (the download floor)."""
+    """Bytes the host sends for the boot from the trimmed library (Pyodide's runtime files, the
+    library and roofline_core; what the worker downloads on a slow link): on a link of a given
+    throughput, no first touch can go live sooner than these take to arrive (the download floor)."""
     assets = pyodide_site_assets(PROJECT_ROOT)
-    paths = [site / assets.runtime_dir / name for name in PYODIDE_BOOT_FILES]
-    paths += [site / assets.core_zip, site / assets.stdlib_zip]
+    paths = {site / name for name in (*assets.runtime_files, assets.core_zip, assets.stdlib_zip)}
     return sum(len(served_body(path, path.read_bytes())[0]) for path in paths)
 
 

@@ -26,6 +26,7 @@ import http.server
 import os
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 MEDIA_TYPES = {
@@ -71,20 +72,23 @@ def cache_control(url_path: str) -> str:
     return IMMUTABLE_CACHE_CONTROL if IMMUTABLE.search(url_path) else REVALIDATE_CACHE_CONTROL
 
 
-def served_body(path: Path, body: bytes, cache: dict[Path, bytes] | None = None) -> tuple[bytes, str | None]:
+def gzipped(path: Path, body: bytes) -> bytes:
+    """``body`` (the content of ``path``) gzipped as this host does: level 6, no time stamp."""
+    return gzip.compress(body, GZIP_LEVEL, mtime=0)
+
+
+def served_body(
+    path: Path, body: bytes, compress: Callable[[Path, bytes], bytes] = gzipped
+) -> tuple[bytes, str | None]:
     """The bytes this host sends for the file at ``path`` (content ``body``) to a browser that
     accepts gzip, and their Content-Encoding: the precompressed ``<file>.gz`` beside it if the
-    build wrote one, else gzip level 6 for compressible types (kept in ``cache``), else as is."""
+    build wrote one, else ``compress``'s gzip for compressible types, else the body as is."""
     if path.suffix not in COMPRESSIBLE:
         return body, None
     precompressed = path.with_name(path.name + ".gz")
     if precompressed.is_file():
         return precompressed.read_bytes(), "gzip"
-    if cache is None:
-        return gzip.compress(body, GZIP_LEVEL, mtime=0), "gzip"
-    if path not in cache:
-        cache[path] = gzip.compress(body, GZIP_LEVEL, mtime=0)
-    return cache[path], "gzip"
+    return compress(path, body), "gzip"
 
 
 class _HostHandler(http.server.SimpleHTTPRequestHandler):
@@ -129,8 +133,7 @@ class _HostHandler(http.server.SimpleHTTPRequestHandler):
         encoding = None
         accepts_gzip = "gzip" in self.headers.get("Accept-Encoding", "")
         if accepts_gzip:
-            with self.lock:
-                body, encoding = served_body(path, body, self.compressed)
+            body, encoding = served_body(path, body, self._gzipped_once)
         self.send_response(200)
         self.send_header("Content-Type", MEDIA_TYPES.get(path.suffix, "application/octet-stream"))
         self.send_header("Content-Length", str(len(body)))
@@ -142,6 +145,13 @@ class _HostHandler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         if send_body:
             self.wfile.write(body)
+
+    def _gzipped_once(self, path: Path, body: bytes) -> bytes:
+        # Gzipping 9.6 MB of WebAssembly takes a while: once per server, under the lock only.
+        with self.lock:
+            if path not in self.compressed:
+                self.compressed[path] = gzipped(path, body)
+            return self.compressed[path]
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
         pass
