@@ -190,7 +190,8 @@ function unpackMemory(data, at) {
   return memory;
 }
 
-function isGzip(bytes) {
+/** Whether `bytes` start as a gzip stream does (its two magic bytes). */
+export function isGzip(bytes) {
   return bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 

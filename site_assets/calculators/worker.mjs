@@ -8,7 +8,7 @@
 import { bootPyodide } from "./boot.mjs";
 import { linkAsksToWait, savesData } from "./link.mjs";
 import { bootFileURLs, checkedBytes, runtimeURLs, siteCacheName } from "./runtime-urls.mjs";
-import { snapshotURL } from "./snapshot.mjs";
+import { isGzip, snapshotURL } from "./snapshot.mjs";
 
 let pyodide = null;
 let view = null;
@@ -191,12 +191,12 @@ async function fetchSnapshotBytes(url, { forBoot = true } = {}) {
  * `ungzip`, ungzipped from the same stream as it is read (`bytes`; else the stored bytes).
  */
 async function readSnapshot(response, url, ungzip) {
-  if (!response.ok) {
-    throw new Error(`${url}: HTTP ${response.status}`);
-  }
   if (!ungzip || !response.body) {
     const stored = await responseBytes(response, url);
     return { stored, bytes: stored };
+  }
+  if (!response.ok) {
+    throw new Error(`${url}: HTTP ${response.status}`);
   }
   const [toStore, toOpen] = response.body.tee();
   const opened = ungzipped(toOpen);
@@ -208,10 +208,11 @@ async function readSnapshot(response, url, ungzip) {
 
 /** The stream's bytes, ungzipped if they are gzip (a host may have sent them ungzipped). */
 async function ungzipped(stream) {
+  // Read enough to tell (isGzip), then hand those chunks on ahead of the rest.
   const reader = stream.getReader();
   const head = [];
   let length = 0;
-  while (length < 2) {
+  while (length < 3) {
     const { done, value } = await reader.read();
     if (done) {
       break;
@@ -232,8 +233,7 @@ async function ungzipped(stream) {
       }
     },
   });
-  const first = head.length ? new Uint8Array(await new Blob(head).slice(0, 2).arrayBuffer()) : new Uint8Array();
-  const gzip = first[0] === 0x1f && first[1] === 0x8b;
+  const gzip = isGzip(new Uint8Array(await new Blob(head).arrayBuffer()));
   return new Uint8Array(await new Response(gzip ? rest.pipeThrough(new DecompressionStream("gzip")) : rest).arrayBuffer());
 }
 
