@@ -85,7 +85,7 @@ def test_a_touch_before_the_calculator_has_mounted_starts_python_at_once(browser
         page = context.new_page()
         page.add_init_script(NEVER_IDLE)
         page.goto(site_server + "calculators/roofline-explorer/", wait_until="load")
-        page.wait_for_function("() => true")  # the page's scripts have run
+        # Requested by loader.mjs right after it began listening for the first touch.
         assert held, "calculator.mjs was not requested"
         with page.expect_request(lambda request: "/calculators/worker.mjs" in request.url, timeout=HANG_MS):
             page.focus(f"{ROOT} [name=intensity]")
